@@ -1,0 +1,33 @@
+// The engine contract the run loop calls; implemented by the OpenAI and Anthropic engines and the
+// routing/reliability wrappers around them. Every wrapper keeps this exact shape.
+import type { ChatMessage, FinishReason, Reasoning, ToolCall, ToolDef, Usage } from '../../runtime/protocol/index.js';
+
+export interface LlmRequest {
+  messages: readonly ChatMessage[];
+  /** Sent to the provider sorted by name (prompt-cache stability); the engine sorts, callers need not. */
+  tools: readonly ToolDef[];
+  /** Call options win over provider config; undefined = fall back to the provider, then omit. */
+  maxTokens?: number | undefined;
+  temperature?: number | undefined;
+  signal: AbortSignal;
+  /** Agent identity: routing baselines, fake-provider scripts and events are keyed by it. */
+  agent: string;
+  onTextDelta?: ((text: string) => void) | undefined;
+  onReasoningDelta?: ((text: string) => void) | undefined;
+}
+
+export interface LlmResponse {
+  text: string;
+  toolCalls: ToolCall[];
+  reasoning: Reasoning[];
+  usage: Usage;
+  finishReason: FinishReason;
+  provider: string;
+  model: string;
+}
+
+export interface LlmEngine {
+  call(req: LlmRequest): Promise<LlmResponse>;
+  /** The provider/model the next call would use (for events and the TUI). */
+  describe(): { provider: string; model: string };
+}

@@ -1,0 +1,61 @@
+// The tool contract: one declaration per tool, with capability tags from which concurrency,
+// authorization, truncation and display are derived (never from lists of names).
+import type { z } from 'zod';
+import type { Handoff } from '../../runtime/protocol/index.js';
+
+export type Effect = 'read' | 'fs_write' | 'shell' | 'delegate' | 'interact' | 'control' | 'network';
+
+export interface CapabilityTags {
+  effect: Effect;
+  /** Changes state outside the conversation (files, processes). */
+  mutates: boolean;
+  /** Must never run beside another call in the same batch. */
+  serial: boolean;
+  /** Dangerous: goes through the workspace guard and authorization. */
+  needsAuth: boolean;
+  /** Argument names that hold filesystem paths (checked against the workspace boundary). */
+  pathParams: readonly string[];
+  /** How the result is cut when too long. */
+  truncation: 'head' | 'tail' | 'head_tail' | 'none';
+  /** How the UI shows the call. */
+  display: 'path' | 'command' | 'query' | 'text' | 'hidden';
+  /** One-line summary of a call for activity lines, built from its arguments. */
+  brief: (args: Record<string, unknown>) => string;
+  /** Cold tools are listed in a catalogue; their schema is fetched through load_tool on first use. */
+  cold?: boolean;
+}
+
+/** What the tool can reach while executing; built per call by the adapter. */
+export interface ToolContext {
+  workspace: string;
+  signal: AbortSignal;
+  agent: string;
+  taskId: string;
+  delegationId: string | null;
+  boardId: string;
+  /** Ask the user a question (ask_user_for_help); rejects when nobody can answer. */
+  askUser(question: string): Promise<string>;
+  /** Store access for notes/artifacts tools (RPC to the store actor in production). */
+  store: ToolStoreAccess;
+}
+
+export interface ToolStoreAccess {
+  listNotes(boardId: string, opts: { agent?: string; limit?: number }): Promise<string>;
+  readNote(boardId: string, ref: string): Promise<string>;
+  readArtifact(id: string, opts: { offset?: number; limit?: number }): Promise<string>;
+}
+
+/** A failure the model can act on is a result; `fatal` ends the turn. */
+export type ToolOutcome =
+  | { kind: 'ok'; content: string; display?: string }
+  | { kind: 'error'; error: { kind: string; message: string } }
+  | { kind: 'exit'; handoff: Pick<Handoff, 'conclusion' | 'facts' | 'artifacts' | 'status'> & { deliverable?: string } };
+
+export interface ToolDeclaration<S extends z.ZodType = z.ZodType> {
+  name: string;
+  /** Read from the sibling `<name>.md`: the text the model reads. */
+  description: string;
+  schema: S;
+  tags: CapabilityTags;
+  execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutcome>;
+}

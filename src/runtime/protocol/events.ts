@@ -1,0 +1,105 @@
+// Every event an actor publishes through the dispatcher: one discriminated union on `type`.
+import { z } from 'zod';
+import { StopReasonSchema } from './stop.js';
+import { UsageSchema } from './messages.js';
+import { SerializedErrorSchema } from './errors.js';
+
+const agentRef = { agent: z.string() };
+
+export const EventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ai_stream_start'), ...agentRef, step: z.number().int() }),
+  z.object({ type: z.literal('ai_chunk'), ...agentRef, text: z.string() }),
+  z.object({ type: z.literal('ai_stream_end'), ...agentRef }),
+  z.object({ type: z.literal('ai_response'), ...agentRef, text: z.string() }),
+  z.object({ type: z.literal('thinking'), ...agentRef, text: z.string() }),
+  z.object({ type: z.literal('llm_call_start'), ...agentRef, model: z.string(), provider: z.string() }),
+  z.object({
+    type: z.literal('llm_call_end'),
+    ...agentRef,
+    model: z.string(),
+    usage: UsageSchema.optional(),
+    durationMs: z.number(),
+    error: z.string().optional(),
+  }),
+  z.object({ type: z.literal('model_info'), ...agentRef, model: z.string(), provider: z.string() }),
+  z.object({
+    type: z.literal('model_routed'),
+    ...agentRef,
+    tier: z.enum(['fast', 'balanced', 'high']),
+    provider: z.string(),
+    reason: z.string(),
+  }),
+  z.object({ type: z.literal('provider_fallback'), ...agentRef, from: z.string(), to: z.string(), reason: z.string() }),
+  z.object({
+    type: z.literal('tool_call_start'),
+    ...agentRef,
+    callId: z.string(),
+    name: z.string(),
+    brief: z.string(),
+  }),
+  z.object({
+    type: z.literal('tool_call_result'),
+    ...agentRef,
+    callId: z.string(),
+    name: z.string(),
+    ok: z.boolean(),
+    display: z.string(),
+  }),
+  z.object({
+    type: z.literal('user_help_needed'),
+    ...agentRef,
+    requestId: z.string(),
+    kind: z.enum(['authorization', 'question']),
+    question: z.string(),
+    tool: z.string().optional(),
+    detail: z.string().optional(),
+  }),
+  z.object({
+    type: z.literal('user_help_response'),
+    requestId: z.string(),
+    approved: z.boolean(),
+    answer: z.string().optional(),
+    scope: z.enum(['once', 'session', 'project']).default('once'),
+  }),
+  z.object({ type: z.literal('context_loaded'), ...agentRef, files: z.array(z.string()) }),
+  z.object({
+    type: z.enum(['context_compressed', 'context_emergency_compressed', 'context_ultimate_compressed']),
+    ...agentRef,
+    beforeTokens: z.number(),
+    afterTokens: z.number(),
+  }),
+  z.object({ type: z.literal('delegation_start'), ...agentRef, callId: z.string(), child: z.string(), task: z.string() }),
+  z.object({
+    type: z.literal('delegation_end'),
+    ...agentRef,
+    callId: z.string(),
+    child: z.string(),
+    status: z.string(),
+    noteRef: z.string().optional(),
+  }),
+  z.object({ type: z.literal('note_written'), ...agentRef, ref: z.string(), status: z.string(), mentions: z.array(z.string()) }),
+  z.object({ type: z.literal('sub_agent_activity'), ...agentRef, text: z.string() }),
+  z.object({ type: z.literal('conversation_result'), ...agentRef, text: z.string(), stopReason: StopReasonSchema }),
+  z.object({ type: z.literal('conversation_error'), ...agentRef, error: SerializedErrorSchema }),
+  z.object({ type: z.literal('task_paused') }),
+  z.object({ type: z.literal('task_resumed') }),
+  z.object({ type: z.literal('task_end'), stopReason: StopReasonSchema, text: z.string().optional() }),
+  z.object({ type: z.literal('drop_report'), scope: z.string(), dropped: z.record(z.string(), z.number()) }),
+  z.object({ type: z.literal('log'), level: z.enum(['debug', 'info', 'warn', 'error']), message: z.string() }),
+]);
+export type Event = z.infer<typeof EventSchema>;
+export type EventType = Event['type'];
+export type EventOf<T extends EventType> = Extract<Event, { type: T }>;
+
+/** Event types that ride the critical lane: never dropped, never behind the credit window. */
+export const CRITICAL_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>([
+  'user_help_needed',
+  'user_help_response',
+  'task_paused',
+  'task_resumed',
+  'task_end',
+  'conversation_result',
+  'conversation_error',
+  'delegation_start',
+  'delegation_end',
+]);

@@ -1,0 +1,50 @@
+// Conversation shapes shared by engines, the run loop, memory and the rollout ledger.
+import { z } from 'zod';
+
+export const ToolCallSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** Raw JSON text exactly as the model produced it (may be invalid JSON). */
+  arguments: z.string(),
+});
+export type ToolCall = z.infer<typeof ToolCallSchema>;
+
+/** Provider-native reasoning kept so it can be sent back (Anthropic thinking blocks need the signature). */
+export const ReasoningSchema = z.object({
+  text: z.string(),
+  signature: z.string().optional(),
+  redacted: z.string().optional(),
+});
+export type Reasoning = z.infer<typeof ReasoningSchema>;
+
+export const ChatMessageSchema = z.discriminatedUnion('role', [
+  z.object({ role: z.literal('system'), content: z.string() }),
+  z.object({ role: z.literal('user'), content: z.string(), name: z.string().optional() }),
+  z.object({
+    role: z.literal('assistant'),
+    content: z.string(),
+    toolCalls: z.array(ToolCallSchema).optional(),
+    reasoning: z.array(ReasoningSchema).optional(),
+  }),
+  z.object({ role: z.literal('tool'), toolCallId: z.string(), name: z.string(), content: z.string() }),
+]);
+export type ChatMessage = z.infer<typeof ChatMessageSchema>;
+
+/** Provider-facing tool definition: JSON Schema parameters rendered from zod. */
+export const ToolDefSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  parameters: z.record(z.string(), z.unknown()),
+});
+export type ToolDef = z.infer<typeof ToolDefSchema>;
+
+export const UsageSchema = z.object({
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  cachedInputTokens: z.number().int().nonnegative().default(0),
+  reasoningTokens: z.number().int().nonnegative().default(0),
+});
+export type Usage = z.infer<typeof UsageSchema>;
+
+export const FinishReasonSchema = z.enum(['stop', 'tool_calls', 'length', 'content_filter', 'error', 'unknown']);
+export type FinishReason = z.infer<typeof FinishReasonSchema>;

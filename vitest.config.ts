@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+// Workers run the compiled dist/ (built by `npm test` first); tests import src/ directly.
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: 'forks',
+    expect: { requireAssertions: true },
+    reporters: process.env.CI ? ['default'] : ['default'],
+  },
+});

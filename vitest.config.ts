@@ -9,6 +9,6 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: 'forks',
     expect: { requireAssertions: true },
-    reporters: process.env.CI ? ['default'] : ['default'],
+    reporters: ['default', ['json', { outputFile: 'dist/test-report.json' }]],
   },
 });

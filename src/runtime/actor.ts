@@ -1,6 +1,6 @@
 // The actor contract: what an actor module exports and what it can reach from inside its worker.
 // The runtime (actor host) implements ActorContext; actor modules in src/store and src/actors use it.
-import type { Event } from './protocol/index.js';
+import type { Event, EventOf } from './protocol/index.js';
 
 export type RestartType = 'permanent' | 'transient' | 'temporary';
 
@@ -66,6 +66,15 @@ export interface ActorContext {
   /** Starts a child actor under this actor's task supervisor; resolves with its run() result and
    *  rejects with a RemoteError (code ACTOR_CRASHED, ACTOR_TIMEOUT, ...) when it dies. */
   spawn<I, O>(spec: SpawnSpec<I>, signal?: AbortSignal): Promise<O>;
+  /** Critical-lane round trip: publishes `user_help_needed` and resolves with the matching
+   *  `user_help_response` (paired by requestId) from whichever client answers; rejects with code
+   *  NO_RESPONDER when the run is headless and nobody can answer, or when `signal` aborts. */
+  requestUserHelp(
+    request: Omit<EventOf<'user_help_needed'>, 'type' | 'requestId'>,
+    signal?: AbortSignal,
+  ): Promise<EventOf<'user_help_response'>>;
+  /** Process-wide shared memory handed to every actor (e.g. the LLM in-flight gate). */
+  readonly shared: Readonly<Record<string, SharedArrayBuffer>>;
 }
 
 export interface ActorModule<I = unknown, O = unknown> {

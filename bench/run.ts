@@ -3,6 +3,11 @@ import type { Suite } from './lib.js';
 
 const SUITES: Record<string, () => Promise<{ default: Suite }>> = {
   // Registered by each area's issue: runtime, store, llm, tools, agents, cli.
+  runtime: () => import('./runtime.js'),
+  llm: () => import('./llm.js'),
+  tools: () => import('./tools.js'),
+  store: () => import('./store.js'),
+  agents: () => import('./agents.js'),
 };
 
 async function main(): Promise<void> {

@@ -1,27 +1,96 @@
-// yagent CLI entry: parses the sub-command and hands off to the matching client.
+// yagent CLI entry: parses the sub-command, hands off to the matching client, maps failures to exit codes.
 import { readFileSync } from 'node:fs';
+import { parseCommand, type Command } from './cli/args.js';
+import type { Streams } from './cli/output.js';
+import { usage } from './cli/usage.js';
+import { CliError, ConfigExit, EXIT, formatCliError, type ExitCode } from './cli/exit-codes.js';
+import type { SessionOptions } from './host/session.js';
+import type { Host } from './host/types.js';
+
+// Sub-commands load lazily: `attach` or `--version` must not pay for the runtime and the agents.
+async function withLocalHost<T>(opts: SessionOptions, fn: (host: Host) => Promise<T>): Promise<T> {
+  return (await import('./host/session.js')).withLocalHost(opts, fn);
+}
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
-const USAGE = `yagent ${pkg.version}: a multi-agent AI coding assistant
+const io: Streams = {
+  stdout: (s) => void process.stdout.write(s),
+  stderr: (s) => void process.stderr.write(s),
+};
 
-usage:
-  yagent --version        print the version
-  yagent --help           this text
-`;
-
-function main(argv: string[]): number {
-  const [first] = argv;
-  if (first === '--version' || first === '-V') {
-    process.stdout.write(`${pkg.version}\n`);
-    return 0;
+async function run(cmd: Command): Promise<ExitCode> {
+  switch (cmd.kind) {
+    case 'version':
+      io.stdout(`${pkg.version}\n`);
+      return EXIT.ok;
+    case 'help':
+      io.stdout(usage(pkg.version));
+      return EXIT.ok;
+    case 'headless': {
+      if (!cmd.explicit && process.stdin.isTTY === true) {
+        io.stdout(usage(pkg.version));
+        return EXIT.ok;
+      }
+      const { readPrompt } = await import('./cli/prompt-input.js');
+      const { runHeadlessAttached, runHeadlessLocal } = await import('./cli/headless.js');
+      const prompt = await readPrompt(cmd.prompt, process.stdin);
+      const spec = {
+        prompt,
+        workspace: process.cwd(),
+        options: { yolo: cmd.flags.yolo, fullYolo: cmd.flags.fullYolo, disabledAgents: cmd.flags.disabledAgents },
+      };
+      const run = { spec, format: cmd.format, forceQuit: cmd.flags.forceQuit, io };
+      if (cmd.attach) return runHeadlessAttached((await import('./attach/client.js')).ControlClient.discover(), run);
+      return withLocalHost({ configPath: cmd.flags.config, io }, (host) => runHeadlessLocal(host, run));
+    }
+    case 'demo':
+      return (await import('./cli/demo.js')).runDemo({ flags: cmd.flags, keep: cmd.keep, io });
+    case 'batch': {
+      const { runBatch, defaultOut } = await import('./cli/batch.js');
+      const out = cmd.out ?? defaultOut(cmd.file);
+      return withLocalHost({ configPath: cmd.flags.config, io }, (host) =>
+        runBatch(host, {
+          file: cmd.file,
+          out,
+          parallel: cmd.parallel,
+          defaults: { yolo: cmd.flags.yolo, fullYolo: cmd.flags.fullYolo, disabledAgents: cmd.flags.disabledAgents },
+          forceQuit: cmd.flags.forceQuit,
+          io,
+          isTty: process.stderr.isTTY === true,
+        }),
+      );
+    }
+    case 'serve': {
+      const { runServe } = await import('./server/serve.js');
+      return withLocalHost({ configPath: cmd.flags.config, io, canAsk: true }, (host) =>
+        runServe(host, { port: cmd.port, version: pkg.version, io, forceQuit: cmd.flags.forceQuit }),
+      );
+    }
+    case 'attach':
+      return (await import('./attach/commands.js')).runAttach(cmd.args, { out: io.stdout, err: io.stderr });
+    case 'setup':
+      return (await import('./cli/setup.js')).runSetup(cmd.flags.config, cmd.setup, io, process.stdin.isTTY === true && process.stderr.isTTY === true);
   }
-  if (first === undefined || first === '--help' || first === '-h') {
-    process.stdout.write(USAGE);
-    return 0;
-  }
-  process.stderr.write(`yagent: unknown command "${first}"\n  fix: run \`yagent --help\`\n`);
-  return 1;
 }
 
-process.exitCode = main(process.argv.slice(2));
+async function main(argv: string[]): Promise<ExitCode> {
+  try {
+    return await run(parseCommand(argv));
+  } catch (err) {
+    if (err instanceof CliError) {
+      io.stderr(formatCliError(err));
+      return err.exitCode;
+    }
+    if (err instanceof ConfigExit) {
+      io.stderr(`${err.lines.join('\n')}\n`);
+      return EXIT.config;
+    }
+    io.stderr(`yagent: ${(err as Error).stack ?? String(err)}\n`);
+    return EXIT.error;
+  }
+}
+
+const code = await main(process.argv.slice(2));
+// exit once stdout is flushed: a straggling handle must not keep a finished client alive
+process.stdout.write('', () => process.exit(code));

@@ -10,6 +10,8 @@ export type RolloutRecord =
   | { type: 'compacted'; ts: number; payload: { replacesCount: number; messages: ChatMessage[] } }
   | { type: 'agent_checkpoint'; ts: number; payload: AgentCheckpoint };
 
+export type RolloutRecordType = RolloutRecord['type'];
+
 export interface SessionMeta {
   sessionId: string;
   taskId: string;
@@ -28,11 +30,56 @@ export interface AgentCheckpoint {
   fingerprint: string;
   model: string;
   delegationId: string | null;
+  /** Number of messages the fingerprint covers (the rebuilt list). */
+  messageCount?: number;
 }
+
+/** What the caller supplies for a checkpoint; the fingerprint is computed by the store's reader side only. */
+export type CheckpointInput = Omit<AgentCheckpoint, 'fingerprint' | 'messageCount'>;
 
 export interface RolloutHandle {
   path: string;
   sessionId: string;
+}
+
+export interface OpenRolloutOptions {
+  /** Child (delegation) rollouts carry an `_{agent}` file-name suffix. */
+  agentSuffix?: boolean;
+}
+
+/** Facts about a damaged or oversized file, reported rather than thrown. */
+export interface ReadIssues {
+  /** The last line did not parse (a crash mid-write): skipped. */
+  tornTail: boolean;
+  /** Lines before the tail that did not parse: skipped and counted. */
+  corruptLines: number;
+}
+
+export type ReplayResult =
+  | {
+      ok: true;
+      meta: SessionMeta | null;
+      messages: ChatMessage[];
+      /** sha256 over the rebuilt list, reasoning included (the one digest rule). */
+      fingerprint: string;
+      lastCheckpoint: AgentCheckpoint | null;
+      records: number;
+      issues: ReadIssues;
+    }
+  | { ok: false; reason: 'not_found' | 'too_large'; bytes: number; limit: number };
+
+/** Stop facts read from the tail; `found=false` is shown as "unknown", never filtered out. */
+export type StopFacts =
+  | { found: true; stopReason: StopReason; ts: number; step: number | null; source: 'event_msg' | 'agent_checkpoint' }
+  | { found: false };
+
+export interface RolloutSummary {
+  path: string;
+  meta: SessionMeta | null;
+  /** Without system messages and reasoning, tool outputs cut: for pickers, never for replay. */
+  messages: ChatMessage[];
+  stop: StopFacts;
+  issues: ReadIssues;
 }
 
 export interface NoteInput {
@@ -41,26 +88,121 @@ export interface NoteInput {
   handoff: Handoff;
   /** The full deliverable; the note body. */
   body: string;
+  /** Artifact ids the system saw produced: they win over the model's `handoff.artifacts`. */
+  systemArtifacts?: string[];
+  /** Explicit mentions; unioned with the ones the store extracts from the body. */
+  mentions?: string[];
+  /** Ref of the note that asked for this one (collaboration `triggered_by`). */
+  triggeredBy?: string;
 }
 
+/** A note without its body (seed rule 12): cheap enough to list every turn. */
 export interface NoteMeta {
   ref: string;
   boardId: string;
   agent: string;
   createdAt: string;
   handoff: Handoff;
+  bodySize: number;
+}
+
+export interface BoardIndex {
+  /** The text to inject (starts with INDEX_HEADER_PREFIX), or '' when disabled or empty. */
+  text: string;
+  listed: number;
+  total: number;
+  /** Notes among the newest N that could not be decoded: visible, never silent. */
+  skipped: number;
+}
+
+export interface IndexOptions {
+  /** 0 = index off. */
+  maxNotes: number;
+  /** Negative = no trimming (the config's explicit 0, converted by indexOptionsFromConfig). */
+  maxLineChars: number;
+}
+
+export interface ContextPack {
+  notes: { ref: string; agent: string; text: string; truncated: boolean }[];
+  unresolved: string[];
+}
+
+export interface GcOptions {
+  /** Notes older than this are removed; 0 = never by age. */
+  ttlMs: number;
+  /** Per-board count cap, newest kept by file name; 0 = no cap. */
+  maxNotesPerBoard: number;
+}
+
+export interface GcReport {
+  removedNotes: number;
+  removedBoards: number;
+  skippedSymlinks: number;
+}
+
+export type TimelineEntry =
+  | { ts: string; type: 'note'; agent: string; ref: string; status: string; conclusion: string; triggeredBy?: string }
+  | { ts: string; type: 'mention'; agent: string; ref: string; by: string }
+  | { ts: string; type: 'delegation'; agent: string; callId: string; phase: 'start' | 'end'; status?: string }
+  | { ts: string; type: 'status'; from: string; to: string }
+  | { ts: string; type: 'review'; agent: string; ref: string; verdict: string };
+
+export interface TimelinePage {
+  taskId: string;
+  entries: TimelineEntry[];
+  total: number;
+  hasMore: boolean;
+}
+
+export interface ArtifactPage {
+  text: string;
+  total: number;
+  nextOffset: number | null;
+}
+
+/** Conversation memory wire shape (memory rule 3). */
+export interface MemoryJson {
+  messages: ChatMessage[];
+  max_size: number;
+}
+
+export interface FlushReport {
+  written: string[];
+  failed: { taskId: string; error: string }[];
+}
+
+export interface Settings {
+  authorized_projects: string[];
 }
 
 export interface StoreApi {
-  openRollout(meta: SessionMeta): Promise<RolloutHandle>;
+  openRollout(meta: SessionMeta, opts?: OpenRolloutOptions): Promise<RolloutHandle>;
   /** Returns at once; durability only after drain(). */
   appendRollout(path: string, records: RolloutRecord[]): Promise<void>;
   drain(path?: string): Promise<void>;
+  /** Drains, rebuilds the list from the whole file, fingerprints it, appends the checkpoint durably. */
+  writeCheckpoint(path: string, input: CheckpointInput): Promise<AgentCheckpoint>;
+  /** Exact rebuild for resume (drains `path` first when it is open here). */
+  readReplay(path: string): Promise<ReplayResult>;
+  readStopFacts(path: string): Promise<StopFacts>;
+  readSummary(path: string): Promise<RolloutSummary>;
+  listRollouts(projectId: string): Promise<string[]>;
   writeNote(note: NoteInput): Promise<NoteMeta>;
   listNotes(boardId: string, opts?: { agent?: string; limit?: number }): Promise<NoteMeta[]>;
   readNote(boardId: string, ref: string): Promise<{ meta: NoteMeta; body: string } | null>;
+  buildIndex(boardId: string, opts?: IndexOptions): Promise<BoardIndex>;
+  resolveRefs(boardId: string, refs: string[], opts?: { max?: number; budgetChars?: number }): Promise<ContextPack>;
+  gcNotes(opts: GcOptions): Promise<GcReport>;
+  registerAgent(id: string, aliases?: string[]): Promise<void>;
+  recordTimeline(taskId: string, entry: TimelineEntry): Promise<void>;
+  timeline(taskId: string, opts?: { limit?: number; offset?: number }): Promise<TimelinePage>;
   writeArtifact(content: string): Promise<string>;
-  readArtifact(id: string, offset?: number, limit?: number): Promise<{ text: string; total: number; nextOffset: number | null }>;
+  readArtifact(id: string, offset?: number, limit?: number): Promise<ArtifactPage>;
+  saveTaskMemory(taskId: string, memory: MemoryJson): Promise<void>;
+  loadTaskMemory(taskId: string): Promise<MemoryJson | null>;
+  flushTaskMemory(): Promise<FlushReport>;
+  readSettings(): Promise<Settings>;
+  authorizeProject(projectPath: string): Promise<Settings>;
   flush(): Promise<void>;
   shutdown(): Promise<void>;
 }

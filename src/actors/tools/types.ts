@@ -3,7 +3,11 @@
 import type { z } from 'zod';
 import type { Handoff } from '../../runtime/protocol/index.js';
 
-export type Effect = 'read' | 'fs_write' | 'shell' | 'delegate' | 'interact' | 'control' | 'network';
+/** `memory` = the blackboard and artifacts reached through the store actor (not the file system). */
+export type Effect = 'read' | 'fs_write' | 'shell' | 'delegate' | 'interact' | 'control' | 'network' | 'memory';
+
+/** Agent kinds a delegation tool can target. */
+export type DelegateTarget = 'repo' | 'coding' | 'chat' | 'devops' | 'meta';
 
 export interface CapabilityTags {
   effect: Effect;
@@ -15,6 +19,10 @@ export interface CapabilityTags {
   needsAuth: boolean;
   /** Argument names that hold filesystem paths (checked against the workspace boundary). */
   pathParams: readonly string[];
+  /** Argument names that hold a shell command (absolute path tokens are checked by the guard). */
+  commandParams?: readonly string[];
+  /** Boolean argument through which the model itself flags the call as dangerous. */
+  dangerFlag?: string;
   /** How the result is cut when too long. */
   truncation: 'head' | 'tail' | 'head_tail' | 'none';
   /** How the UI shows the call. */
@@ -23,6 +31,14 @@ export interface CapabilityTags {
   brief: (args: Record<string, unknown>) => string;
   /** Cold tools are listed in a catalogue; their schema is fetched through load_tool on first use. */
   cold?: boolean;
+  /** Only for tools that are not capability-matched (delegations, agent_exit): the agents that get it. */
+  audience?: readonly string[];
+}
+
+/** Arguments of every delegate_* tool. */
+export interface DelegateArgs {
+  task: string;
+  context_refs: string[];
 }
 
 /** What the tool can reach while executing; built per call by the adapter. */
@@ -33,11 +49,21 @@ export interface ToolContext {
   taskId: string;
   delegationId: string | null;
   boardId: string;
+  /** The provider's id of this call (delegations are named `delegation:<callId>:<agent>`). */
+  callId: string;
   /** Ask the user a question (ask_user_for_help); rejects when nobody can answer. */
   askUser(question: string): Promise<string>;
   /** Store access for notes/artifacts tools (RPC to the store actor in production). */
   store: ToolStoreAccess;
+  /** Runs a delegation to a sub-agent (implemented by the agents layer); errors the model can act on are results.
+   *  `call` carries this tool call's id (delegation naming) and signal (cancellation of the child). */
+  delegate(agent: DelegateTarget, args: DelegateArgs, call?: { callId: string; signal: AbortSignal }): Promise<ToolOutcome>;
+  /** Marks a cold tool loaded and returns its schema text; null when not in the catalogue (load_tool). */
+  loadTool(name: string): string | null;
 }
+
+/** What the agents layer supplies once per run; the adapter adds the per-call fields. */
+export type ToolEnv = Omit<ToolContext, 'signal' | 'callId' | 'loadTool'>;
 
 export interface ToolStoreAccess {
   listNotes(boardId: string, opts: { agent?: string; limit?: number }): Promise<string>;

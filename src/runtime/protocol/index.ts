@@ -5,3 +5,4 @@ export * from './stop.js';
 export * from './handoff.js';
 export * from './events.js';
 export * from './envelope.js';
+export * from './runtime.js';

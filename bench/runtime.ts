@@ -1,0 +1,243 @@
+// Benchmark suite `runtime`: actor start (warm/cold), idle memory, restart latency, event throughput,
+// critical-lane p99 under saturation and drop accounting, each beside the raw Node primitive.
+import { Worker, MessageChannel } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
+import { ActorHost, DEFAULT_PRELOAD, type ActorRequests } from '../src/runtime/actor-host.js';
+import { Runtime } from '../src/runtime/runtime.js';
+import type { EventOf } from '../src/runtime/protocol/index.js';
+import { figure, ms, repeat, stats, type Figure, type Suite } from './lib.js';
+
+const FIXTURE = 'src/runtime/testing/fixture-actor.js';
+const RAW = fileURLToPath(new URL('./runtime-raw-worker.js', import.meta.url));
+const RUNS = 7;
+const nowAbs = (): number => performance.timeOrigin + performance.now();
+const pause = (msec: number): Promise<void> => new Promise((r) => setTimeout(r, msec));
+
+const noRequests: ActorRequests = {
+  publish: (a, events) => a.credit(events.length),
+  connect: () => Promise.reject(new Error('no broker in bench')),
+  spawn: () => Promise.reject(new Error('no spawn in bench')),
+  spawnCancel: () => undefined,
+  help: () => Promise.reject(new Error('no help in bench')),
+  helpCancel: () => undefined,
+};
+
+/** A raw worker importing `preload`; resolves when it says ready. */
+async function rawWorker(preload: string[]): Promise<Worker> {
+  const w = new Worker(RAW, { workerData: { preload } });
+  await new Promise<void>((resolve, reject) => {
+    w.once('message', () => resolve());
+    w.once('error', reject);
+  });
+  return w;
+}
+
+async function rawRoundTrip(w: Worker): Promise<number> {
+  const t0 = process.hrtime.bigint();
+  await new Promise<void>((r) => {
+    w.once('message', () => r());
+    w.postMessage({ type: 'ping' });
+  });
+  return ms(t0);
+}
+
+async function startFigures(): Promise<Figure[]> {
+  const raw = await rawWorker(DEFAULT_PRELOAD);
+  const rt = await repeat(50, () => rawRoundTrip(raw), 10);
+  await raw.terminate();
+  const warmHost = new ActorHost({ requests: noRequests, spares: 1 });
+  await warmHost.warm();
+  const warm = await repeat(RUNS, async () => {
+    await warmHost.warm(); // a booted spare is ready before the measured start
+    const t0 = process.hrtime.bigint();
+    const h = await warmHost.start({ name: 'w', module: FIXTURE, input: { mode: 'wait_stop' }, taskId: 't', delegationId: null });
+    const took = ms(t0);
+    await h.stop('bench', 1000);
+    return took;
+  });
+  await warmHost.close();
+  const rawCold = await repeat(RUNS, async () => {
+    const t0 = process.hrtime.bigint();
+    const w = await rawWorker(DEFAULT_PRELOAD);
+    const took = ms(t0);
+    await w.terminate();
+    return took;
+  });
+  const coldHost = new ActorHost({ requests: noRequests, spares: 0 });
+  const cold = await repeat(RUNS, async () => {
+    const t0 = process.hrtime.bigint();
+    const h = await coldHost.start({ name: 'c', module: FIXTURE, input: { mode: 'wait_stop' }, taskId: 't', delegationId: null });
+    const took = ms(t0);
+    await h.stop('bench', 1000);
+    return took;
+  });
+  await coldHost.close();
+  return [
+    figure('actor_start_warm_p50', 'ms', warm, '<= 5 ms', (v) => v <= 5, { label: 'raw MessagePort round trip, worker already booted', value: stats(rt).median }),
+    figure('actor_start_cold_p50', 'ms', cold, '<= 1.3x raw worker importing the same modules', (v, b) => v <= 1.3 * (b ?? 0), {
+      label: `raw worker importing ${DEFAULT_PRELOAD.join(' + ')}, spawn -> first message`,
+      value: stats(rawCold).median,
+    }),
+  ];
+}
+
+async function rssAfter(start: () => Promise<() => Promise<void>>, n: number): Promise<number> {
+  global.gc?.();
+  await pause(200);
+  const before = process.memoryUsage().rss;
+  const stops: (() => Promise<void>)[] = [];
+  for (let i = 0; i < n; i++) stops.push(await start());
+  await pause(500);
+  global.gc?.();
+  const after = process.memoryUsage().rss;
+  for (const s of stops) await s();
+  return (after - before) / n / 1024 / 1024;
+}
+
+async function memoryFigure(): Promise<Figure> {
+  const n = 4;
+  const raw: number[] = [];
+  const ours: number[] = [];
+  const host = new ActorHost({ requests: noRequests, spares: 0 });
+  for (let i = 0; i < 3; i++) {
+    raw.push(await rssAfter(async () => {
+      const w = await rawWorker(DEFAULT_PRELOAD);
+      return async () => void (await w.terminate());
+    }, n));
+    ours.push(await rssAfter(async () => {
+      const h = await host.start({ name: `m${i}`, module: FIXTURE, input: { mode: 'wait_stop' }, taskId: 't', delegationId: null });
+      return () => h.stop('bench', 1000);
+    }, n));
+  }
+  await host.close();
+  return figure('idle_actor_memory', 'MB', ours, '<= 1.3x raw worker importing the same modules', (v, b) => v <= 1.3 * (b ?? 0), {
+    label: 'RSS per raw worker importing the same modules',
+    value: stats(raw).median,
+  });
+}
+
+async function restartFigure(rawColdMs: number): Promise<Figure> {
+  const starts = new SharedArrayBuffer(4 * 64);
+  const exitedAt = new Map<string, number>();
+  const samples: number[] = [];
+  const rt = await Runtime.start({
+    shared: { starts },
+    spares: 2,
+    supervision: { intensity: 100, periodMs: 1000 },
+    onSupervisorEvent: (e) => {
+      if (e.type === 'child_exited' && e.restarting) exitedAt.set(e.child, performance.now());
+      if (e.type === 'child_started' && e.restarts > 0) {
+        const t = exitedAt.get(e.child);
+        if (t !== undefined) samples.push(performance.now() - t);
+      }
+    },
+  });
+  const task = await rt.startTask('restart');
+  for (let i = 0; i < RUNS + 1; i++) {
+    await rt.warm();
+    void task.spawn({ name: `r${i}`, module: FIXTURE, input: { mode: 'crash_once', slot: i, after: 'return' }, restart: 'transient' }).catch(() => undefined);
+    const want = samples.length + 1;
+    while (samples.length < want) await pause(5);
+  }
+  await rt.shutdown(2000);
+  return figure('restart_to_running', 'ms', samples.slice(1), '<= 300 ms', (v) => v <= 300, { label: 'raw worker importing the same modules, spawn -> first message', value: rawColdMs });
+}
+
+async function rawThroughput(n: number): Promise<number> {
+  const w = await rawWorker([]);
+  const t0 = process.hrtime.bigint();
+  let got = 0;
+  await new Promise<void>((r) => {
+    w.on('message', (m: unknown) => {
+      if (m === 'end') r();
+      else if (Array.isArray(m)) got += m.length;
+    });
+    w.postMessage({ type: 'flood', n, batch: 256 });
+  });
+  const secs = ms(t0) / 1000;
+  await w.terminate();
+  return got / secs;
+}
+
+async function throughputFigure(): Promise<Figure> {
+  const rt = await Runtime.start({ preload: [], spares: 1, creditWindow: 1_000_000, dispatcher: { onWarn: () => undefined } });
+  const ours: number[] = [];
+  const raws: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const task = await rt.startTask(`tp${i}`);
+    const mb = rt.dispatcher.subscribe({ name: `tp${i}`, filter: { taskId: `tp${i}` }, capacity: 10_000_000 });
+    const t0 = process.hrtime.bigint();
+    const out = await task.spawn<unknown, { normal: number }>({ name: 'flood', module: FIXTURE, input: { mode: 'flood', normal: 20_000, criticalEvery: 1_000_000, rounds: 10 } });
+    ours.push(out.normal / (ms(t0) / 1000));
+    mb.close();
+    await rt.endTask(`tp${i}`);
+    raws.push(await rawThroughput(200_000));
+  }
+  await rt.shutdown(2000);
+  const f = figure('event_throughput', 'events/s', ours, '>= 50% of raw MessagePort arrays of 256', (v, b) => v >= 0.5 * (b ?? 0), {
+    label: 'raw MessagePort one-way, arrays of 256 events',
+    value: stats(raws).median,
+  });
+  return f;
+}
+
+async function rawOneWayP99(): Promise<number> {
+  const { port1, port2 } = new MessageChannel();
+  const lat: number[] = [];
+  port2.on('message', (t: number) => lat.push(nowAbs() - t));
+  for (let i = 0; i < 500; i++) {
+    port1.postMessage(nowAbs());
+    await pause(0);
+  }
+  port1.close();
+  return stats(lat).p99;
+}
+
+async function saturationFigures(): Promise<Figure[]> {
+  const rt = await Runtime.start({ preload: [], spares: 1, creditWindow: 256, dispatcher: { onWarn: () => undefined } });
+  const p99s: number[] = [];
+  let criticalLost = 0;
+  let accountingError = 0;
+  for (let i = 0; i < 5; i++) {
+    const id = `sat${i}`;
+    const task = await rt.startTask(id);
+    const lat: number[] = [];
+    const probe = rt.dispatcher.consume({ name: `probe${i}`, filter: { taskId: id, types: ['delegation_start'] } }, (env) => {
+      lat.push(nowAbs() - Number((env.payload as EventOf<'delegation_start'>).task));
+    });
+    const slow = rt.dispatcher.subscribe({ name: `slow${i}`, filter: { taskId: id, types: ['ai_chunk'] }, capacity: 64 });
+    const out = await task.spawn<unknown, { normal: number; critical: number }>({ name: 'flood', module: FIXTURE, input: { mode: 'flood', normal: 20_000, criticalEvery: 2_000, rounds: 10 } });
+    await pause(20);
+    criticalLost += out.critical - lat.length;
+    let delivered = 0;
+    while (slow.poll()) delivered++;
+    const src = rt.dispatcher.dropped().bySource[id]?.ai_chunk ?? 0;
+    accountingError += Math.abs(out.normal - (delivered + slow.stats().dropped + src));
+    p99s.push(stats(lat).p99);
+    probe.mailbox.close();
+    slow.close();
+    await rt.endTask(id);
+  }
+  await rt.shutdown(2000);
+  const base = await rawOneWayP99();
+  return [
+    figure('critical_p99_under_saturation', 'ms', p99s, `<= 5 ms, 0 critical drops (lost: ${criticalLost})`, (v) => v <= 5 && criticalLost === 0, {
+      label: 'raw MessagePort one-way latency p99, idle',
+      value: base,
+    }),
+    figure('drop_accounting_error', 'events', [accountingError], 'sent = delivered + dropped exactly (0)', (v) => v === 0),
+  ];
+}
+
+const suite: Suite = {
+  name: 'runtime',
+  async run() {
+    const start = await startFigures();
+    const mem = await memoryFigure();
+    const restart = await restartFigure(start[1]?.baseline_value ?? 0);
+    const tp = await throughputFigure();
+    const sat = await saturationFigures();
+    return [...start, mem, restart, tp, ...sat];
+  },
+};
+export default suite;

@@ -1,0 +1,173 @@
+// Store suite: rollout group commit, drain latency, index build, replay, concurrent note writes —
+// each against the raw Node primitive measured in the same run.
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync, promises as fsp } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ChatMessage } from '../src/runtime/protocol/index.js';
+import type { RolloutRecord } from '../src/store/api.js';
+import { serializeNote } from '../src/store/blackboard/front-matter.js';
+import { generateNoteStem } from '../src/store/blackboard/note-name.js';
+import { readRolloutForReplay } from '../src/store/rollout/replay.js';
+import { StoreService } from '../src/store/service.js';
+import { figure, ms, repeat, stats, type Figure, type Suite } from './lib.js';
+
+const RUNS = 5;
+const RECORDS = 10_000;
+const payload = 'x'.repeat(160); // ~220 B per JSONL record, as in PERFORMANCE.md
+const rec = (i: number): RolloutRecord => ({ type: 'response_item', ts: i, payload: { role: 'user', content: payload } });
+const meta = (sessionId: string) => ({ sessionId, taskId: 't', agent: 'director', projectId: 'bench', cwd: '/', delegationId: null, parentSessionId: null, boardId: 'b' });
+
+async function rawBatchedRecordsPerSec(dir: string): Promise<number> {
+  const fh = await fsp.open(join(dir, `raw-${Math.random()}.jsonl`), 'a');
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < RECORDS; i += 32) {
+    await fh.write(Array.from({ length: 32 }, (_, k) => `${JSON.stringify(rec(i + k))}\n`).join(''));
+    await fh.sync();
+  }
+  const el = ms(t0);
+  await fh.close();
+  return RECORDS / (el / 1000);
+}
+
+async function storeRecordsPerSec(s: StoreService): Promise<number> {
+  const h = await s.openRollout(meta(`tp-${Math.random()}`));
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < RECORDS; i += 8) await s.appendRollout(h.path, Array.from({ length: 8 }, (_, k) => rec(i + k)));
+  await s.drain(h.path);
+  return RECORDS / (ms(t0) / 1000);
+}
+
+async function drainUnderLoad(s: StoreService): Promise<number[]> {
+  const h = await s.openRollout(meta(`drain-${Math.random()}`));
+  let stop = false;
+  let i = 0;
+  const producer = (async () => {
+    while (!stop) {
+      await s.appendRollout(h.path, Array.from({ length: 4 }, () => rec(i++)));
+      await new Promise((r) => setImmediate(r));
+    }
+  })();
+  const lat: number[] = [];
+  for (let k = 0; k < 200; k++) {
+    const t0 = process.hrtime.bigint();
+    await s.drain(h.path);
+    lat.push(ms(t0));
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  stop = true;
+  await producer;
+  return lat;
+}
+
+async function rawFsyncLatencies(dir: string): Promise<number[]> {
+  const fh = await fsp.open(join(dir, 'fsync.bin'), 'a');
+  const lat: number[] = [];
+  for (let k = 0; k < 200; k++) {
+    const t0 = process.hrtime.bigint();
+    await fh.write(`${JSON.stringify(rec(k))}\n`);
+    await fh.sync();
+    lat.push(ms(t0));
+  }
+  await fh.close();
+  return lat;
+}
+
+function seedBoard(notes: string, n: number): void {
+  const dir = join(notes, 'big', 'repo');
+  mkdirSync(dir, { recursive: true });
+  for (let i = 0; i < n; i++) {
+    const h = { version: 2 as const, agent: 'repo', status: 'ok' as const, conclusion: `note ${i} conclusion`, facts: [], artifacts: [], mentions: [] };
+    writeFileSync(join(dir, `${generateNoteStem(Date.UTC(2026, 0, 1) + i * 1000)}.md`), serializeNote({ handoff: h, createdAt: '', bodySize: 300 }, 'b'.repeat(300)));
+  }
+}
+
+function seedRollout(dir: string): string {
+  const p = join(dir, 'data', 'rollout', 'bench', 'replay.jsonl');
+  mkdirSync(join(dir, 'data', 'rollout', 'bench'), { recursive: true });
+  const lines: string[] = [JSON.stringify({ type: 'session_meta', ts: 0, payload: meta('replay') })];
+  for (let i = 0; i < 2000; i++) {
+    const m: ChatMessage = i % 3 === 0 ? { role: 'assistant', content: 'answer '.repeat(20), reasoning: [{ text: 'think '.repeat(20) }] } : i % 3 === 1 ? { role: 'tool', toolCallId: `c${i}`, name: 'read_file', content: 'line\n'.repeat(100) } : { role: 'user', content: 'question '.repeat(10) };
+    lines.push(JSON.stringify({ type: 'response_item', ts: i, payload: m }));
+  }
+  writeFileSync(p, `${lines.join('\n')}\n`);
+  return p;
+}
+
+const suite: Suite = {
+  name: 'store',
+  async run(): Promise<Figure[]> {
+    const dir = mkdtempSync(join(tmpdir(), 'yagent-bench-store-'));
+    try {
+      const s = new StoreService({ env: { YAGENT_HOME: dir } });
+      const raw = await repeat(RUNS, () => rawBatchedRecordsPerSec(dir));
+      const ours = await repeat(RUNS, () => storeRecordsPerSec(s));
+      const rawMed = stats(raw).median;
+      const throughput = figure('durable_records_per_s', 'records/s', ours, '>= 50% of raw batched write+fsync', (v, b) => v >= 0.5 * (b ?? 0), { label: 'raw write of 32 records + fsync per batch', value: rawMed });
+
+      const fsyncP99 = stats(await rawFsyncLatencies(dir)).p99;
+      const drains = await drainUnderLoad(s);
+      const dst = stats(drains);
+      const drainFig = figure('drain_p99_under_load', 'ms', { ...dst, median: dst.p99 }, '<= 20 ms + fsync p99', (v, b) => v <= 20 + (b ?? 0), { label: 'raw fsync p99', value: fsyncP99 });
+
+      seedBoard(s.notesRoot, 10_000);
+      const rawList = await repeat(RUNS, async () => {
+        const t0 = process.hrtime.bigint();
+        readdirSync(join(s.notesRoot, 'big', 'repo'));
+        return ms(t0);
+      });
+      const idx = await repeat(RUNS, async () => {
+        const t0 = process.hrtime.bigint();
+        const r = await s.buildIndex('big', { maxNotes: 12, maxLineChars: 160 });
+        if (r.listed !== 12 || r.total !== 10_000) throw new Error('index build miscounted');
+        return ms(t0);
+      });
+      const idxFig = figure('index_build_10k_notes', 'ms', idx, '<= 10 ms', (v) => v <= 10, { label: 'raw readdir of the 10,000-note dir', value: stats(rawList).median });
+
+      const rp = seedRollout(dir);
+      const rawReplay = await repeat(RUNS, async () => {
+        const t0 = process.hrtime.bigint();
+        const text = await fsp.readFile(rp, 'utf8');
+        for (const l of text.split('\n')) if (l) JSON.parse(l);
+        return ms(t0);
+      });
+      const replay = await repeat(RUNS, async () => {
+        const t0 = process.hrtime.bigint();
+        const r = await readRolloutForReplay(rp, 0);
+        if (!r.ok || r.messages.length !== 2000) throw new Error('replay miscounted');
+        return ms(t0);
+      });
+      const replayFig = figure('replay_2000_messages', 'ms', replay, '<= 50 ms', (v) => v <= 50, { label: 'raw readFile + JSON.parse per line', value: stats(rawReplay).median });
+
+      let board = 0;
+      const body = 'deliverable '.repeat(50);
+      const rawNotes = await repeat(RUNS, async () => {
+        const d = join(dir, `rawnotes-${board++}`);
+        mkdirSync(d);
+        const t0 = process.hrtime.bigint();
+        await Promise.all(Array.from({ length: 200 }, async (_, i) => {
+          const fh = await fsp.open(join(d, `${i}.md`), 'w');
+          await fh.writeFile(body);
+          await fh.sync();
+          await fh.close();
+        }));
+        return ms(t0);
+      });
+      let lost = 0;
+      const notes = await repeat(RUNS, async () => {
+        const id = `conc-${board++}`;
+        const t0 = process.hrtime.bigint();
+        await Promise.all(Array.from({ length: 200 }, (_, i) => s.writeNote({ boardId: id, agent: 'repo', handoff: { version: 2, agent: 'repo', status: 'ok', conclusion: `c${i}`, facts: [], artifacts: [], mentions: [] }, body })));
+        const el = ms(t0);
+        lost += 200 - readdirSync(join(s.notesRoot, id, 'repo')).length;
+        return el;
+      });
+      const notesFig = figure('concurrent_note_writes_200', 'ms', notes, '0 lost; atomic (tmp+fsync+link+dir fsync)', () => lost === 0, { label: '200 concurrent raw open+write+fsync', value: stats(rawNotes).median });
+      await s.shutdown();
+      return [throughput, drainFig, idxFig, replayFig, notesFig];
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};
+
+export default suite;

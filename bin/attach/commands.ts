@@ -1,0 +1,138 @@
+// `yagent attach <cmd>`: one-shot commands against a running supervisor (ps, logs, approve, ...).
+import { parseArgs } from 'node:util';
+import type { Envelope } from '../../src/runtime/protocol/index.js';
+import { CliError, EXIT, type ExitCode } from '../cli/exit-codes.js';
+import { describeEnvelope } from '../cli/progress.js';
+import type { TreeNode } from '../host/types.js';
+import type { PendingApproval } from '../server/event-log.js';
+import { ControlClient } from './client.js';
+
+export const ATTACH_USAGE = `usage: yagent attach <command> [--json]
+  ps                         the supervision tree
+  tasks                      tasks of this supervisor and their state
+  logs [-f] TASK [--since N] the task's events (replayed from seq N; -f follows until the task ends)
+  pause | continue | cancel TASK
+  approvals [TASK]           pending approvals and questions (from any agent, nested ones included)
+  approve REQUEST [--answer TEXT] [--scope once|session|project]
+  deny REQUEST
+  timeline TASK              notes, mentions, delegations and status changes, newest first
+  drain [--timeout MS] [--exit]`;
+
+export interface Out {
+  out: (s: string) => void;
+  err: (s: string) => void;
+}
+
+function renderTree(node: TreeNode, depth = 0, lines: string[] = []): string[] {
+  const extra = [node.restarts > 0 ? `restarts=${node.restarts}` : '', node.drops > 0 ? `drops=${node.drops}` : '', node.mailboxDepth > 0 ? `mailbox=${node.mailboxDepth}` : '']
+    .filter(Boolean)
+    .join(' ');
+  lines.push(`${'  '.repeat(depth)}${node.name}  [${node.kind}] ${node.state} ${Math.round(node.ageMs / 1000)}s${extra ? ` ${extra}` : ''}`);
+  for (const c of node.children) renderTree(c, depth + 1, lines);
+  return lines;
+}
+
+export function envelopeText(env: Envelope): string | null {
+  const line = describeEnvelope(env);
+  if (line !== null) return `#${env.seq} ${env.delegationId ?? 'director'}: ${line}`;
+  if (env.payload.type === 'conversation_result' && env.delegationId === null) return `#${env.seq} result: ${env.payload.text}`;
+  return null;
+}
+
+function one(positionals: string[], what: string): string {
+  const v = positionals[0];
+  if (v === undefined) throw new CliError(`attach needs ${what}`, EXIT.error, undefined, 'run `yagent attach --help`');
+  return v;
+}
+
+export async function runAttach(argv: string[], io: Out, client?: ControlClient): Promise<ExitCode> {
+  const [cmd, ...rest] = argv;
+  if (cmd === undefined || cmd === '--help' || cmd === '-h') {
+    io.out(`${ATTACH_USAGE}\n`);
+    return EXIT.ok;
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: {
+        json: { type: 'boolean', default: false },
+        follow: { type: 'boolean', short: 'f', default: false },
+        since: { type: 'string' },
+        answer: { type: 'string' },
+        scope: { type: 'string' },
+        timeout: { type: 'string' },
+        exit: { type: 'boolean', default: false },
+      },
+    });
+  } catch (err) {
+    throw new CliError((err as Error).message, EXIT.error, undefined, 'run `yagent attach --help`');
+  }
+  const { values, positionals } = parsed;
+  const c = client ?? ControlClient.discover();
+  const print = (data: unknown, text: () => string): void => io.out(values.json ? `${JSON.stringify(data)}\n` : `${text()}\n`);
+  switch (cmd) {
+    case 'ps': {
+      const tree = await c.get<TreeNode>('/api/tree');
+      print(tree, () => renderTree(tree).join('\n'));
+      return EXIT.ok;
+    }
+    case 'tasks': {
+      const r = await c.get<{ tasks: { taskId: string; state: string; prompt: string }[] }>('/api/task_status');
+      print(r, () => r.tasks.map((t) => `${t.taskId}  ${t.state}  ${t.prompt.slice(0, 60)}`).join('\n') || '(no tasks)');
+      return EXIT.ok;
+    }
+    case 'logs': {
+      const taskId = one(positionals, 'a TASK id');
+      const since = Number(values.since ?? '0');
+      await c.events({ taskId, since: Number.isFinite(since) ? since : 0, follow: values.follow === true }, (env) => {
+        if (values.json) io.out(`${JSON.stringify(env)}\n`);
+        else {
+          const line = envelopeText(env);
+          if (line !== null) io.out(`${line}\n`);
+        }
+      });
+      return EXIT.ok;
+    }
+    case 'pause':
+    case 'continue':
+    case 'cancel': {
+      const taskId = one(positionals, 'a TASK id');
+      const path = cmd === 'pause' ? 'pause_task' : cmd === 'continue' ? 'continue_task' : 'cancel_task';
+      const r = await c.post<{ state?: string }>(`/api/${path}`, { task_id: taskId });
+      print(r, () => `${taskId}: ${r.state ?? 'ok'}`);
+      return EXIT.ok;
+    }
+    case 'approvals': {
+      const q = positionals[0] ? `?task=${encodeURIComponent(positionals[0])}` : '';
+      const r = await c.get<{ approvals: PendingApproval[] }>(`/api/approvals${q}`);
+      print(r, () =>
+        r.approvals.map((a) => `${a.request.requestId}  task=${a.taskId}  ${a.delegationId ?? 'director'}  ${a.request.kind}: ${a.request.question}`).join('\n') ||
+        '(no pending requests)',
+      );
+      return EXIT.ok;
+    }
+    case 'approve':
+    case 'deny': {
+      const requestId = one(positionals, 'a REQUEST id');
+      const r = await c.post<{ task_id: string }>(`/api/${cmd}`, { request_id: requestId, answer: values.answer, scope: values.scope ?? 'once' });
+      print(r, () => `${requestId}: ${cmd === 'approve' ? 'approved' : 'denied'} (task ${r.task_id})`);
+      return EXIT.ok;
+    }
+    case 'timeline': {
+      const taskId = one(positionals, 'a TASK id');
+      const r = await c.get<{ entries: unknown[] }>(`/api/timeline?task=${encodeURIComponent(taskId)}`);
+      print(r, () => r.entries.map((e) => JSON.stringify(e)).join('\n') || '(empty timeline)');
+      return EXIT.ok;
+    }
+    case 'drain': {
+      const timeout = Number(values.timeout ?? '30000');
+      const r = await c.post<{ still_running: string[] }>('/api/drain', { timeout_ms: Number.isFinite(timeout) ? timeout : 30_000, exit: values.exit === true });
+      print(r, () => (r.still_running.length === 0 ? 'drained: nothing running' : `still running: ${r.still_running.join(', ')}`));
+      return r.still_running.length === 0 ? EXIT.ok : EXIT.error;
+    }
+    default:
+      throw new CliError(`unknown attach command "${cmd}"`, EXIT.error, undefined, 'run `yagent attach --help`');
+  }
+}

@@ -1,0 +1,155 @@
+// Argument parsing for every sub-command: common flags as the seeds give them, typed results.
+import { parseArgs } from 'node:util';
+import { CliError, EXIT } from './exit-codes.js';
+
+export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+export interface CommonFlags {
+  config: string | undefined;
+  yolo: boolean;
+  fullYolo: boolean;
+  disabledAgents: string[];
+  forceQuit: boolean;
+}
+
+const COMMON = {
+  config: { type: 'string', short: 'c' },
+  yolo: { type: 'boolean', short: 'y', default: false },
+  'full-yolo': { type: 'boolean', short: 'Y', default: false },
+  'disable-agents': { type: 'string', short: 'd' },
+  'force-quit': { type: 'boolean', short: 'Q', default: false },
+} as const;
+
+export type Command =
+  | { kind: 'version' }
+  | { kind: 'help' }
+  /** prompt null = read it from stdin; `explicit` false = no -p given (stdin must not be a TTY). */
+  | { kind: 'headless'; flags: CommonFlags; prompt: string | null; explicit: boolean; format: OutputFormat; attach: boolean }
+  | { kind: 'demo'; flags: CommonFlags; keep: boolean }
+  | { kind: 'batch'; flags: CommonFlags; file: string; parallel: number; out: string | undefined }
+  | { kind: 'serve'; flags: CommonFlags; port: number }
+  | { kind: 'attach'; args: string[] }
+  | { kind: 'setup'; flags: CommonFlags; setup: SetupFlags };
+
+export interface SetupFlags {
+  provider: string | undefined;
+  baseUrl: string | undefined;
+  model: string | undefined;
+  apiKeyEnv: string | undefined;
+  format: string | undefined;
+  probe: boolean;
+}
+
+function usageError(message: string): CliError {
+  return new CliError(message, EXIT.error, undefined, 'run `yagent --help`');
+}
+
+function common(values: Record<string, unknown>): CommonFlags {
+  const full = values['full-yolo'] === true;
+  const disabled = typeof values['disable-agents'] === 'string' ? values['disable-agents'] : '';
+  return {
+    config: typeof values.config === 'string' ? values.config : undefined,
+    yolo: values.yolo === true || full,
+    fullYolo: full,
+    disabledAgents: disabled.split(',').map((s) => s.trim()).filter((s) => s.length > 0),
+    forceQuit: values['force-quit'] === true,
+  };
+}
+
+function parse<T extends Record<string, { type: 'string' | 'boolean'; short?: string; default?: string | boolean }>>(
+  args: string[],
+  options: T,
+) {
+  try {
+    return parseArgs({ args, options: { ...COMMON, ...options }, allowPositionals: true, strict: true });
+  } catch (err) {
+    throw usageError((err as Error).message);
+  }
+}
+
+function positiveInt(raw: string | undefined, name: string, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw usageError(`${name} must be a non-negative integer, got "${raw}"`);
+  return n;
+}
+
+export function parseCommand(argv: string[]): Command {
+  const [first, ...rest] = argv;
+  switch (first) {
+    case '--version':
+    case '-V':
+      return { kind: 'version' };
+    case '--help':
+    case '-h':
+    case 'help':
+      return { kind: 'help' };
+    case 'attach':
+      return { kind: 'attach', args: rest };
+    case 'demo': {
+      const { values } = parse(rest, { keep: { type: 'boolean', default: false } });
+      return { kind: 'demo', flags: common(values), keep: values.keep === true };
+    }
+    case 'batch': {
+      const { values, positionals } = parse(rest, { parallel: { type: 'string', short: 'j' }, out: { type: 'string', short: 'o' } });
+      const file = positionals[0];
+      if (file === undefined) throw usageError('batch needs a TASKS.jsonl file');
+      const parallel = positiveInt(values.parallel, '--parallel', 2);
+      if (parallel < 1) throw usageError('--parallel must be at least 1');
+      return { kind: 'batch', flags: common(values), file, parallel, out: values.out };
+    }
+    case 'serve': {
+      const { values } = parse(rest, { port: { type: 'string' } });
+      return { kind: 'serve', flags: common(values), port: positiveInt(values.port, '--port', 0) };
+    }
+    case 'setup': {
+      const { values } = parse(rest, {
+        provider: { type: 'string' },
+        'base-url': { type: 'string' },
+        model: { type: 'string' },
+        'api-key-env': { type: 'string' },
+        format: { type: 'string' },
+        'no-probe': { type: 'boolean', default: false },
+      });
+      return {
+        kind: 'setup',
+        flags: common(values),
+        setup: {
+          provider: values.provider,
+          baseUrl: values['base-url'],
+          model: values.model,
+          apiKeyEnv: values['api-key-env'],
+          format: values.format,
+          probe: values['no-probe'] !== true,
+        },
+      };
+    }
+    default:
+      return parseHeadless(argv);
+  }
+}
+
+function parseHeadless(argv: string[]): Command {
+  const { values, positionals } = parse(argv, {
+    prompt: { type: 'string', short: 'p' },
+    'output-format': { type: 'string', default: 'text' },
+    attach: { type: 'boolean', default: false },
+  });
+  if (values.prompt === undefined && positionals.length > 0) {
+    throw usageError(`unknown command "${positionals[0]}"`);
+  }
+  const format = values['output-format'];
+  if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) {
+    throw usageError(`--output-format must be one of ${OUTPUT_FORMATS.join(', ')}, got "${format}"`);
+  }
+  const prompt = values.prompt === undefined || values.prompt === '-' ? null : values.prompt;
+  return {
+    kind: 'headless',
+    flags: common(values),
+    prompt,
+    explicit: values.prompt !== undefined,
+    format: format as OutputFormat,
+    attach: values.attach === true,
+  };
+}

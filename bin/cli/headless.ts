@@ -1,0 +1,89 @@
+// `yagent -p`: one headless turn (Director + delegations) in-process, or sent to a running supervisor.
+import type { Envelope } from '../../src/runtime/protocol/index.js';
+import type { ControlClient } from '../attach/client.js';
+import { newTaskId } from '../host/ids.js';
+import type { Host, TaskOutcome, TaskSpec, TaskStatus } from '../host/types.js';
+import type { OutputFormat } from './args.js';
+import type { ExitCode } from './exit-codes.js';
+import { exitCodeFor } from './outcome.js';
+import { createSink, type Streams } from './output.js';
+import { onInterrupt } from './signals.js';
+
+export interface HeadlessRun {
+  spec: TaskSpec;
+  format: OutputFormat;
+  forceQuit: boolean;
+  io: Streams;
+}
+
+/** Runs in-process; nobody can answer, so every help request is denied and remembered (exit 3). */
+export async function runHeadlessLocal(host: Host, run: HeadlessRun): Promise<ExitCode> {
+  const sink = createSink(run.format, run.io);
+  const needsApproval: string[] = [];
+  const taskId = run.spec.taskId ?? newTaskId();
+  const onEnvelope = (env: Envelope): void => {
+    if (env.taskId !== taskId) return;
+    sink.event(env);
+    const p = env.payload;
+    if (p.type === 'user_help_needed') {
+      needsApproval.push(`${p.agent}: ${p.question}`);
+      host.respond(env.taskId, { requestId: p.requestId, approved: false, answer: 'no user can answer in a headless run (-p): re-run with -y or use `yagent serve` + `yagent attach`', scope: 'once' });
+    }
+  };
+  // subscribe before the start so not even the first event can be missed
+  const unsubscribe = host.subscribe({ taskId }, onEnvelope);
+  const started = host.startTask({ ...run.spec, taskId });
+  sink.start(taskId, { prompt: run.spec.prompt, workspace: run.spec.workspace });
+  let interrupted = false;
+  const off = onInterrupt(run.forceQuit, () => {
+    interrupted = true;
+    run.io.stderr('yagent: cancelling (Ctrl-C again to quit at once)…\n');
+    host.cancel(taskId);
+  });
+  try {
+    const outcome = await started.done;
+    const code = exitCodeFor(outcome, needsApproval, interrupted);
+    sink.finish(outcome, code, needsApproval);
+    return code;
+  } finally {
+    off();
+    unsubscribe();
+  }
+}
+
+async function waitOutcome(client: ControlClient, taskId: string): Promise<TaskStatus> {
+  for (let i = 0; i < 200; i++) {
+    const st = await client.get<TaskStatus>(`/api/task_status?task=${encodeURIComponent(taskId)}`);
+    if (st.outcome !== null) return st;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`task ${taskId} ended but its outcome never appeared`);
+}
+
+/** --attach: the task runs in the supervisor; its clients (attach) can answer approvals. */
+export async function runHeadlessAttached(client: ControlClient, run: HeadlessRun): Promise<ExitCode> {
+  const sink = createSink(run.format, run.io);
+  const { task_id: taskId } = await client.post<{ task_id: string }>('/api/start_task', {
+    prompt: run.spec.prompt,
+    workspace: run.spec.workspace,
+    options: { yolo: run.spec.options.yolo, full_yolo: run.spec.options.fullYolo, disable_agents: run.spec.options.disabledAgents },
+  });
+  sink.start(taskId, { prompt: run.spec.prompt, workspace: run.spec.workspace, supervisor: client.server.address });
+  run.io.stderr(`yagent: task ${taskId} sent to supervisor pid ${client.server.pid} (approve with \`yagent attach approve REQUEST\`)\n`);
+  let interrupted = false;
+  const off = onInterrupt(run.forceQuit, () => {
+    interrupted = true;
+    client.post('/api/cancel_task', { task_id: taskId }).catch(() => undefined);
+  });
+  try {
+    await client.events({ taskId, follow: true }, (env) => sink.event(env));
+    const st = await waitOutcome(client, taskId);
+    const outcome: TaskOutcome = st.outcome ?? { taskId, text: '', stopReason: 'unaccounted', usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 }, notes: [], rolloutPath: null };
+    const code = exitCodeFor(outcome, [], interrupted);
+    sink.finish(outcome, code, []);
+    return code;
+  } finally {
+    off();
+  }
+}
+

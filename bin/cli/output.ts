@@ -1,0 +1,61 @@
+// Output sinks for headless runs: text (answer on stdout), json (one final object), stream-json (v1 lines).
+import type { Envelope } from '../../src/runtime/protocol/index.js';
+import type { TaskOutcome } from '../host/types.js';
+import type { OutputFormat } from './args.js';
+import { describeEnvelope } from './progress.js';
+import { clientLine, DelegationTree, envelopeLine, resultObject } from './stream-json.js';
+
+export interface Streams {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+}
+
+export interface OutputSink {
+  start(taskId: string, meta: Record<string, unknown>): void;
+  event(env: Envelope): void;
+  finish(outcome: TaskOutcome, exitCode: number, needsApproval: string[]): void;
+}
+
+export function createSink(format: OutputFormat, io: Streams): OutputSink {
+  const tree = new DelegationTree();
+  const progress = (env: Envelope): void => {
+    const line = describeEnvelope(env);
+    if (line !== null) io.stderr(`${env.delegationId === null ? '' : '  '}${line}\n`);
+  };
+  const footer = (o: TaskOutcome, needsApproval: string[]): void => {
+    if (o.error) io.stderr(`error: ${o.error.message}\n`);
+    for (const q of needsApproval) io.stderr(`needs approval (nobody could ask): ${q}\n`);
+    io.stderr(`stop reason: ${o.stopReason}\n`);
+    if (o.rolloutPath) io.stderr(`rollout: ${o.rolloutPath}\n`);
+    if (o.notes.length > 0) io.stderr(`notes: ${o.notes.join(', ')}\n`);
+  };
+  switch (format) {
+    case 'text':
+      return {
+        start: () => undefined,
+        event: progress,
+        finish: (o, _code, needsApproval) => {
+          footer(o, needsApproval);
+          if (o.text !== '') io.stdout(o.text.endsWith('\n') ? o.text : `${o.text}\n`);
+        },
+      };
+    case 'json':
+      return {
+        start: () => undefined,
+        event: progress,
+        finish: (o, code, needsApproval) => {
+          footer(o, needsApproval);
+          io.stdout(`${JSON.stringify(resultObject(o, code, needsApproval))}\n`);
+        },
+      };
+    case 'stream-json':
+      return {
+        start: (taskId, meta) => io.stdout(`${JSON.stringify(clientLine(taskId, 'run_start', meta))}\n`),
+        event: (env) => io.stdout(`${JSON.stringify(envelopeLine(env, tree))}\n`),
+        finish: (o, code, needsApproval) => {
+          const { v: _v, type: _t, task_id: _id, ...data } = resultObject(o, code, needsApproval);
+          io.stdout(`${JSON.stringify(clientLine(o.taskId, 'result', data))}\n`);
+        },
+      };
+  }
+}

@@ -1,0 +1,58 @@
+// Human progress lines (stderr) from envelopes: one short line per event worth a glance; chunks are skipped.
+import type { Envelope } from '../../src/runtime/protocol/index.js';
+
+const clip = (s: string, n = 100): string => {
+  const one = s.replace(/\s+/g, ' ').trim();
+  return one.length > n ? `${one.slice(0, n - 1)}…` : one;
+};
+
+export function describeEnvelope(env: Envelope): string | null {
+  const p = env.payload;
+  const who = 'agent' in p ? p.agent : env.source;
+  switch (p.type) {
+    case 'delegation_start':
+      return `${who} → ${p.child}: ${clip(p.task)}`;
+    case 'delegation_end':
+      return `${who} ← ${p.child}: ${p.status}${p.noteRef ? ` (note ${p.noteRef})` : ''}`;
+    case 'tool_call_start':
+      return `${who} · ${p.name} ${clip(p.brief, 80)}`;
+    case 'tool_call_result':
+      return p.ok ? null : `${who} · ${p.name} failed: ${clip(p.display, 80)}`;
+    case 'user_help_needed':
+      return `${who} needs ${p.kind === 'authorization' ? 'approval' : 'an answer'} [${p.requestId}]: ${clip(p.question)}`;
+    case 'user_help_response':
+      return `request ${p.requestId} ${p.approved ? 'approved' : 'denied'}`;
+    case 'note_written':
+      return `${who} wrote note ${p.ref} (${p.status})`;
+    case 'provider_fallback':
+      return `${who}: provider ${p.from} → ${p.to} (${clip(p.reason, 60)})`;
+    case 'conversation_error':
+      return `${who} error: ${clip(p.error.message)}`;
+    case 'task_paused':
+      return 'task paused';
+    case 'task_resumed':
+      return 'task resumed';
+    case 'task_end':
+      return `task ended: ${p.stopReason}`;
+    case 'drop_report':
+      return `dropped events in ${p.scope}: ${Object.entries(p.dropped).map(([k, v]) => `${k}=${v}`).join(' ')}`;
+    case 'log':
+      return p.level === 'warn' || p.level === 'error' ? `${p.level}: ${clip(p.message, 200)}` : null;
+    case 'ai_stream_start':
+    case 'ai_chunk':
+    case 'ai_stream_end':
+    case 'ai_response':
+    case 'thinking':
+    case 'llm_call_start':
+    case 'llm_call_end':
+    case 'model_info':
+    case 'model_routed':
+    case 'context_loaded':
+    case 'context_compressed':
+    case 'context_emergency_compressed':
+    case 'context_ultimate_compressed':
+    case 'sub_agent_activity':
+    case 'conversation_result':
+      return null;
+  }
+}

@@ -1,0 +1,90 @@
+// `yagent setup`: writes a provider block through the comment-preserving write-back; works on a broken config.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline/promises';
+import { defaultConfigPath, ensureConfigExists } from '../../src/runtime/config/loader.js';
+import { setKeyInSection } from '../../src/runtime/config/persist.js';
+import { setupState } from '../../src/runtime/config/setup-state.js';
+import type { SetupFlags } from './args.js';
+import { CliError, EXIT, type ExitCode } from './exit-codes.js';
+import type { Streams } from './output.js';
+import { candidatesFromEnv, probeLocal, type FoundServer } from './probe.js';
+
+export interface ProviderBlock {
+  name: string;
+  format: 'openai' | 'anthropic';
+  baseUrl: string;
+  model: string;
+  apiKeyEnv: string | undefined;
+  apiKey: string | undefined;
+}
+
+/** Pure text edit: every key through setKeyInSection, so comments and unrelated keys survive. */
+export function writeProviderBlock(text: string, p: ProviderBlock): string {
+  const section = `global.llm.providers.${p.name}`;
+  let t = setKeyInSection(text, section, 'api_format', p.format);
+  t = setKeyInSection(t, section, 'api_base_url', p.baseUrl);
+  t = setKeyInSection(t, section, 'model', p.model);
+  if (p.apiKeyEnv !== undefined) t = setKeyInSection(t, section, 'api_key_env', p.apiKeyEnv);
+  if (p.apiKey !== undefined) t = setKeyInSection(t, section, 'api_key', p.apiKey);
+  return setKeyInSection(t, 'global.llm', 'use_provider', p.name);
+}
+
+function providerFromFlags(s: SetupFlags, found: FoundServer[]): ProviderBlock | null {
+  const local = found.find((f) => f.name === s.provider);
+  const baseUrl = s.baseUrl ?? local?.baseUrl;
+  const model = s.model ?? local?.models[0];
+  if (s.provider === undefined || baseUrl === undefined || model === undefined) return null;
+  const format = s.format ?? 'openai';
+  if (format !== 'openai' && format !== 'anthropic') throw new CliError(`--format must be openai or anthropic, got "${format}"`, EXIT.error);
+  // local servers accept any key; a cloud provider gets its key from the environment, never from argv
+  return { name: s.provider, format, baseUrl, model, apiKeyEnv: s.apiKeyEnv, apiKey: s.apiKeyEnv === undefined ? (local ? 'local' : undefined) : undefined };
+}
+
+async function ask(found: FoundServer[], io: Streams): Promise<ProviderBlock | null> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    found.forEach((f, i) => io.stderr(`  ${i + 1}) ${f.name} at ${f.baseUrl} (${f.models.slice(0, 3).join(', ') || 'no models listed'})\n`));
+    io.stderr(`  ${found.length + 1}) another OpenAI-compatible or Anthropic endpoint\n`);
+    const pick = Number((await rl.question('choose: ')).trim());
+    const local = found[pick - 1];
+    if (local) {
+      const model = (await rl.question(`model [${local.models[0] ?? ''}]: `)).trim() || local.models[0];
+      return model ? { name: local.name, format: 'openai', baseUrl: local.baseUrl, model, apiKeyEnv: undefined, apiKey: 'local' } : null;
+    }
+    const name = (await rl.question('provider name (e.g. openai): ')).trim();
+    const format = (await rl.question('api format [openai|anthropic] (openai): ')).trim() || 'openai';
+    const baseUrl = (await rl.question('api base url: ')).trim();
+    const model = (await rl.question('model: ')).trim();
+    const apiKeyEnv = (await rl.question('environment variable holding the key (e.g. OPENAI_API_KEY): ')).trim();
+    if (!name || !baseUrl || !model || (format !== 'openai' && format !== 'anthropic')) return null;
+    return { name, format, baseUrl, model, apiKeyEnv: apiKeyEnv || undefined, apiKey: undefined };
+  } finally {
+    rl.close();
+  }
+}
+
+export async function runSetup(configFlag: string | undefined, s: SetupFlags, io: Streams, interactive: boolean): Promise<ExitCode> {
+  const path = configFlag ?? defaultConfigPath();
+  if (configFlag === undefined) await ensureConfigExists(path);
+  else if (!existsSync(path)) throw new CliError('config file not found', EXIT.config, path, 'check the --config path (it is never created for you)');
+  const state = await setupState({ configPath: path });
+  io.stderr(`yagent setup: ${path} (${state.state === 'broken' ? `broken: ${state.error.what}` : state.state})\n`);
+  const found = s.probe ? await probeLocal(candidatesFromEnv()) : [];
+  if (found.length > 0) io.stderr(`found local servers: ${found.map((f) => `${f.name} (${f.baseUrl})`).join(', ')}\n`);
+  let block = providerFromFlags(s, found);
+  if (block === null && interactive) block = await ask(found, io);
+  if (block === null) {
+    const hint = found[0] ? `yagent setup --provider ${found[0].name}` : 'yagent setup --provider NAME --base-url URL --model MODEL --api-key-env VAR [--format openai|anthropic]';
+    throw new CliError('setup needs a provider', EXIT.error, path, `run \`${hint}\``);
+  }
+  const text = readFileSync(path, 'utf8');
+  writeFileSync(path, writeProviderBlock(text, block), { mode: 0o600 });
+  const after = await setupState({ configPath: path });
+  if (after.state === 'broken') {
+    io.stderr(`${after.error.lines().join('\n')}\n`);
+    io.stderr(`provider "${block.name}" was written, but the config still does not load (see above)\n`);
+    return EXIT.config;
+  }
+  io.stderr(`provider "${block.name}" (${block.model} at ${block.baseUrl}) written; it is now global.llm.use_provider\n`);
+  return EXIT.ok;
+}

@@ -1,0 +1,103 @@
+// stream-json v1: one JSON object per line carrying seq, task and delegation coordinates and parent links.
+import { z } from 'zod';
+import type { Envelope } from '../../src/runtime/protocol/index.js';
+import type { TaskOutcome } from '../host/types.js';
+
+export const STREAM_JSON_VERSION = 1 as const;
+
+/** Every line of `--output-format stream-json`; `seq` is null only on client-made lines (run_start, result). */
+export const StreamLineSchema = z.object({
+  v: z.literal(STREAM_JSON_VERSION),
+  seq: z.number().int().positive().nullable(),
+  task_id: z.string(),
+  /** The delegation that published this event; null = the Director. */
+  delegation_id: z.string().nullable(),
+  /** The delegation that started `delegation_id`; null = started by the Director (or is the Director). */
+  parent: z.string().nullable(),
+  source: z.string(),
+  type: z.string(),
+  ts: z.number(),
+  data: z.record(z.string(), z.unknown()),
+});
+export type StreamLine = z.infer<typeof StreamLineSchema>;
+
+/** The final object of `--output-format json` (and the `data` of the last stream-json line). */
+export const ResultObjectSchema = z.object({
+  v: z.literal(STREAM_JSON_VERSION),
+  type: z.literal('result'),
+  task_id: z.string(),
+  result: z.string(),
+  stop_reason: z.string(),
+  usage: z.object({ input_tokens: z.number(), output_tokens: z.number(), cached_input_tokens: z.number(), reasoning_tokens: z.number() }),
+  notes: z.array(z.string()),
+  rollout_path: z.string().nullable(),
+  exit_code: z.number().int(),
+  needs_approval: z.array(z.string()),
+  error: z.string().optional(),
+});
+export type ResultObject = z.infer<typeof ResultObjectSchema>;
+
+/** Rebuilds parent links: a delegation_start names the call id that the child's delegation id carries. */
+export class DelegationTree {
+  private readonly callParent = new Map<string, string | null>();
+  private readonly parents = new Map<string, string | null>();
+
+  observe(env: Envelope): void {
+    if (env.payload.type === 'delegation_start') this.callParent.set(env.payload.callId, env.delegationId);
+  }
+
+  parentOf(delegationId: string | null): string | null {
+    if (delegationId === null) return null;
+    const cached = this.parents.get(delegationId);
+    if (cached !== undefined) return cached;
+    for (const [callId, parent] of this.callParent) {
+      if (delegationId === callId || delegationId.split(':').includes(callId)) {
+        this.parents.set(delegationId, parent);
+        return parent;
+      }
+    }
+    return null;
+  }
+}
+
+export function envelopeLine(env: Envelope, tree: DelegationTree): StreamLine {
+  tree.observe(env);
+  const { type, ...data } = env.payload;
+  return {
+    v: STREAM_JSON_VERSION,
+    seq: env.seq,
+    task_id: env.taskId,
+    delegation_id: env.delegationId,
+    parent: tree.parentOf(env.delegationId),
+    source: env.source,
+    type,
+    ts: env.ts,
+    data,
+  };
+}
+
+export function clientLine(taskId: string, type: string, data: Record<string, unknown>, ts = Date.now()): StreamLine {
+  return { v: STREAM_JSON_VERSION, seq: null, task_id: taskId, delegation_id: null, parent: null, source: 'client', type, ts, data };
+}
+
+export function resultObject(outcome: TaskOutcome, exitCode: number, needsApproval: string[]): ResultObject {
+  const obj: ResultObject = {
+    v: STREAM_JSON_VERSION,
+    type: 'result',
+    task_id: outcome.taskId,
+    result: outcome.text,
+    stop_reason: outcome.stopReason,
+    usage: {
+      input_tokens: outcome.usage.inputTokens,
+      output_tokens: outcome.usage.outputTokens,
+      cached_input_tokens: outcome.usage.cachedInputTokens,
+      reasoning_tokens: outcome.usage.reasoningTokens,
+    },
+    notes: outcome.notes,
+    rollout_path: outcome.rolloutPath,
+    exit_code: exitCode,
+    needs_approval: needsApproval,
+  };
+  if (outcome.error) obj.error = `${outcome.error.name}: ${outcome.error.message}`;
+  return obj;
+}

@@ -1,0 +1,115 @@
+// The in-process Host: task bookkeeping (ids, states, outcomes, cancel) over the runtime port.
+import { newTaskId } from './ids.js';
+import { serializeError, type Envelope } from '../../src/runtime/protocol/index.js';
+import type { YagentConfig } from '../../src/runtime/config/types.js';
+import { openRuntimePort, type RuntimePort } from './runtime-port.js';
+import type { EventFilter, Host, TaskOutcome, TaskSpec, TaskStatus, TreeNode, UserHelpResponse } from './types.js';
+
+interface Entry {
+  status: TaskStatus;
+  abort: AbortController;
+  done: Promise<TaskOutcome>;
+}
+
+const ZERO_USAGE = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
+
+
+export class LocalHost implements Host {
+  private readonly entries = new Map<string, Entry>();
+
+  private constructor(private readonly port: RuntimePort) {}
+
+  static async start(opts: { config: YagentConfig; configPath: string | undefined; canAsk: boolean }): Promise<LocalHost> {
+    return new LocalHost(await openRuntimePort(opts));
+  }
+
+  startTask(spec: TaskSpec): { taskId: string; done: Promise<TaskOutcome> } {
+    const taskId = spec.taskId ?? newTaskId();
+    if (this.entries.has(taskId)) throw new Error(`task ${taskId} already exists`);
+    const abort = new AbortController();
+    const status: TaskStatus = { taskId, state: 'running', prompt: spec.prompt, workspace: spec.workspace, startedAt: Date.now(), endedAt: null, outcome: null };
+    // failures come back as data: a client always gets an outcome, never a rejection
+    const done = this.port.runTask(spec, taskId, abort.signal).catch(
+      (err: unknown): TaskOutcome => ({ taskId, text: '', stopReason: abort.signal.aborted ? 'cancelled' : 'panic', usage: ZERO_USAGE, notes: [], rolloutPath: null, error: serializeError(err) }),
+    );
+    const settled = done.then((outcome) => {
+      status.outcome = outcome;
+      status.endedAt = Date.now();
+      status.state = outcome.stopReason === 'cancelled' ? 'cancelled' : outcome.error || !['plain_text', 'agent_exit'].includes(outcome.stopReason) ? 'failed' : 'completed';
+      return outcome;
+    });
+    this.entries.set(taskId, { status, abort, done: settled });
+    return { taskId, done: settled };
+  }
+
+  subscribe(filter: EventFilter, onEnvelope: (env: Envelope) => void): () => void {
+    return this.port.subscribe(filter, onEnvelope);
+  }
+
+  private live(taskId: string): Entry | undefined {
+    const e = this.entries.get(taskId);
+    return e && (e.status.state === 'running' || e.status.state === 'paused') ? e : undefined;
+  }
+
+  pause(taskId: string): boolean {
+    const e = this.live(taskId);
+    if (!e || !this.port.pause(taskId)) return false;
+    e.status.state = 'paused';
+    return true;
+  }
+
+  resume(taskId: string): boolean {
+    const e = this.live(taskId);
+    if (!e || !this.port.resume(taskId)) return false;
+    e.status.state = 'running';
+    return true;
+  }
+
+  cancel(taskId: string): boolean {
+    const e = this.live(taskId);
+    if (!e) return false;
+    if (e.status.state === 'paused') this.port.resume(taskId); // a paused task must reach a step boundary to stop
+    e.abort.abort(new Error('cancelled by the user'));
+    return true;
+  }
+
+  respond(taskId: string, response: UserHelpResponse): boolean {
+    return this.live(taskId) !== undefined && this.port.respond(taskId, response);
+  }
+
+  status(taskId: string): TaskStatus | null {
+    return this.entries.get(taskId)?.status ?? null;
+  }
+
+  tasks(): TaskStatus[] {
+    return [...this.entries.values()].map((e) => e.status);
+  }
+
+  tree(): TreeNode {
+    return this.port.tree();
+  }
+
+  timeline(taskId: string, limit: number): Promise<unknown[]> {
+    return this.port.timeline(taskId, limit);
+  }
+
+  memory(taskId: string): Promise<unknown> {
+    return this.port.memory(taskId);
+  }
+
+  async drain(timeoutMs: number): Promise<string[]> {
+    const pending = [...this.entries.values()].filter((e) => e.status.outcome === null);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+    await Promise.race([Promise.all(pending.map((e) => e.done)), timeout]);
+    clearTimeout(timer);
+    const still = pending.filter((e) => e.status.outcome === null).map((e) => `task:${e.status.taskId}`);
+    return [...still, ...(await this.port.drain(Math.max(0, still.length > 0 ? 0 : timeoutMs)))];
+  }
+
+  async shutdown(): Promise<void> {
+    for (const e of this.entries.values()) if (e.status.outcome === null) e.abort.abort(new Error('supervisor shutting down'));
+    await this.drain(5_000);
+    await this.port.shutdown();
+  }
+}

@@ -1,0 +1,25 @@
+// Loads the configuration for a run: broken = three lines + exit 2; no usable provider = points at setup.
+import { setupState } from '../../src/runtime/config/setup-state.js';
+import type { YagentConfig } from '../../src/runtime/config/types.js';
+import { CliError, ConfigExit, EXIT } from '../cli/exit-codes.js';
+
+
+/** `scripted` (demo, YAGENT_FAKE_SCRIPT) tolerates a fresh or placeholder config: the model is local. */
+export async function loadRunConfig(configPath: string | undefined, scripted: boolean): Promise<YagentConfig> {
+  const st = await setupState({ configPath });
+  switch (st.state) {
+    case 'ok':
+      return st.config;
+    case 'fresh':
+    case 'placeholder':
+      if (scripted) return st.config;
+      throw new CliError(
+        st.state === 'fresh' ? 'no model provider is configured yet (first run)' : `provider "${st.provider}" still has the placeholder api key`,
+        EXIT.config,
+        st.config.path,
+        'run `yagent setup` (it also finds local Ollama / LM Studio / llama.cpp servers); `yagent demo` runs without a key',
+      );
+    case 'broken':
+      throw new ConfigExit(st.error.lines());
+  }
+}

@@ -1,0 +1,60 @@
+// Opens an in-process Host for one client command (config, optional scripted model) and always closes it.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FakeProvider } from '../../src/actors/llm/fake/server.js';
+import { defaultConfigPath } from '../../src/runtime/config/loader.js';
+import { CONFIG_TEMPLATE } from '../../src/runtime/config/template.js';
+import type { Streams } from '../cli/output.js';
+import { LocalHost } from './local-host.js';
+import { loadRunConfig } from './run-config.js';
+import { loadScriptModule, scriptedConfigText, startScriptedModel, type ModelScript } from './scripted-model.js';
+import { trace } from './trace.js';
+import type { Host } from './types.js';
+
+export interface SessionOptions {
+  configPath: string | undefined;
+  io: Streams;
+  /** serve: clients can answer approvals, so help requests wait for them. */
+  canAsk?: boolean;
+  /** The demo's script; otherwise YAGENT_FAKE_SCRIPT names a script module (tests, benchmarks). */
+  script?: ModelScript;
+  /** 'template' = ignore the user's config (the demo must run even on a broken one). */
+  baseConfig?: 'user' | 'template';
+}
+
+export async function withLocalHost<T>(opts: SessionOptions, fn: (host: Host) => Promise<T>): Promise<T> {
+  const scriptPath = process.env.YAGENT_FAKE_SCRIPT;
+  const script = opts.script ?? (scriptPath ? await loadScriptModule(scriptPath) : undefined);
+  let configPath = opts.configPath;
+  let fake: FakeProvider | undefined;
+  let tmp: string | undefined;
+  try {
+    if (script !== undefined) {
+      let base = CONFIG_TEMPLATE;
+      if (opts.baseConfig !== 'template') {
+        await loadRunConfig(configPath, true); // a broken user config is still exit 2 under a scripted model
+        base = readFileSync(configPath ?? defaultConfigPath(), 'utf8');
+      }
+      fake = await startScriptedModel(script);
+      tmp = mkdtempSync(join(tmpdir(), 'yagent-scripted-'));
+      configPath = join(tmp, 'config.toml');
+      writeFileSync(configPath, scriptedConfigText(base, fake), { mode: 0o600 });
+    }
+    const config = await loadRunConfig(configPath, false);
+    trace('config loaded');
+    const host = await LocalHost.start({ config, configPath, canAsk: opts.canAsk ?? false });
+    trace('runtime and store started');
+    try {
+      return await fn(host);
+    } finally {
+      trace('client done; shutting down');
+      await host.shutdown();
+      trace('shut down');
+    }
+  } finally {
+    await fake?.close();
+    if (tmp !== undefined) rmSync(tmp, { recursive: true, force: true });
+    trace('scripted model closed');
+  }
+}

@@ -1,0 +1,69 @@
+// One ordered event log per supervisor: per-task replay from a seq, fan-out in one order, pending approvals.
+import type { Envelope, EventOf } from '../../src/runtime/protocol/index.js';
+
+export const TASK_LOG_CAPACITY = 20_000;
+
+export interface PendingApproval {
+  taskId: string;
+  delegationId: string | null;
+  source: string;
+  seq: number;
+  request: EventOf<'user_help_needed'>;
+}
+
+type Listener = (env: Envelope) => void;
+
+export class EventLog {
+  private readonly byTask = new Map<string, Envelope[]>();
+  private readonly listeners = new Set<{ taskId: string | undefined; fn: Listener }>();
+  private readonly pending = new Map<string, PendingApproval>();
+
+  constructor(private readonly capacity = TASK_LOG_CAPACITY) {}
+
+  /** Called by the single dispatcher consumer: every client sees envelopes in this one order. */
+  append(env: Envelope): void {
+    let log = this.byTask.get(env.taskId);
+    if (!log) this.byTask.set(env.taskId, (log = []));
+    log.push(env);
+    if (log.length > this.capacity) log.splice(0, log.length - this.capacity);
+    this.track(env);
+    for (const l of [...this.listeners]) if (l.taskId === undefined || l.taskId === env.taskId) l.fn(env);
+  }
+
+  private track(env: Envelope): void {
+    const p = env.payload;
+    if (p.type === 'user_help_needed') {
+      this.pending.set(p.requestId, { taskId: env.taskId, delegationId: env.delegationId, source: env.source, seq: env.seq, request: p });
+    } else if (p.type === 'user_help_response') {
+      this.pending.delete(p.requestId);
+    } else if (p.type === 'task_end') {
+      for (const [id, a] of this.pending) if (a.taskId === env.taskId) this.pending.delete(id);
+    }
+  }
+
+  /** Retained envelopes of a task (or every task) with seq > since, in append order. */
+  replay(taskId: string | undefined, since: number): Envelope[] {
+    if (taskId !== undefined) return (this.byTask.get(taskId) ?? []).filter((e) => e.seq > since);
+    return [...this.byTask.values()].flat().filter((e) => e.seq > since).sort((a, b) => a.seq - b.seq);
+  }
+
+  /** Replays then follows with no gap: registration and replay happen in the same synchronous turn. */
+  follow(taskId: string | undefined, since: number, fn: Listener): () => void {
+    for (const env of this.replay(taskId, since)) fn(env);
+    const entry = { taskId, fn };
+    this.listeners.add(entry);
+    return () => this.listeners.delete(entry);
+  }
+
+  approvals(taskId?: string): PendingApproval[] {
+    return [...this.pending.values()].filter((a) => taskId === undefined || a.taskId === taskId).sort((a, b) => a.seq - b.seq);
+  }
+
+  approval(requestId: string): PendingApproval | undefined {
+    return this.pending.get(requestId);
+  }
+
+  ended(taskId: string): boolean {
+    return (this.byTask.get(taskId) ?? []).some((e) => e.payload.type === 'task_end');
+  }
+}

@@ -1,0 +1,136 @@
+// The control API: the seeds' task endpoints plus tree, timeline, approvals, drain and the event stream.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+import type { Host } from '../host/types.js';
+import type { EventLog } from './event-log.js';
+import { HttpError, readJson, sendJson } from './http-util.js';
+import { streamEvents } from './sse.js';
+
+const TaskRef = z.object({ task_id: z.string().min(1) });
+const StartTask = z.object({
+  prompt: z.string().min(1),
+  workspace: z.string().min(1),
+  task_id: z.string().min(1).optional(),
+  options: z
+    .object({
+      yolo: z.boolean().default(false),
+      full_yolo: z.boolean().default(false),
+      disable_agents: z.array(z.string()).default([]),
+    })
+    .prefault({}),
+});
+const Decision = z.object({
+  request_id: z.string().min(1),
+  answer: z.string().optional(),
+  scope: z.enum(['once', 'session', 'project']).default('once'),
+});
+const Drain = z.object({ timeout_ms: z.number().int().nonnegative().default(30_000) });
+
+export interface RouteContext {
+  host: Host;
+  log: EventLog;
+  version: string;
+  /** Asks the serve loop to exit after a drain (POST /api/drain with exit=true). */
+  requestExit: () => void;
+}
+
+function need(url: URL, name: string): string {
+  const v = url.searchParams.get(name);
+  if (v === null || v === '') throw new HttpError(400, `query parameter "${name}" is required`);
+  return v;
+}
+
+function taskOr404(ctx: RouteContext, taskId: string) {
+  const st = ctx.host.status(taskId);
+  if (!st) throw new HttpError(404, `no task "${taskId}" in this supervisor`);
+  return st;
+}
+
+export async function route(ctx: RouteContext, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const key = `${req.method ?? 'GET'} ${url.pathname}`;
+  switch (key) {
+    case 'GET /api/version':
+      return sendJson(res, 200, { version: ctx.version, pid: process.pid });
+    case 'POST /api/start_task': {
+      const body = await readJson(req, StartTask);
+      if (body.task_id !== undefined && ctx.host.status(body.task_id)) throw new HttpError(409, `task "${body.task_id}" already exists`);
+      const { taskId, done } = ctx.host.startTask({
+        prompt: body.prompt,
+        workspace: body.workspace,
+        taskId: body.task_id,
+        options: { yolo: body.options.yolo || body.options.full_yolo, fullYolo: body.options.full_yolo, disabledAgents: body.options.disable_agents },
+      });
+      done.catch(() => undefined); // the outcome is read through task_status; the host reports failures as data
+      return sendJson(res, 202, { task_id: taskId });
+    }
+    case 'POST /api/load_task': {
+      const body = await readJson(req, TaskRef);
+      const st = ctx.host.status(body.task_id);
+      if (st) return sendJson(res, 200, { task_id: st.taskId, state: st.state, loaded: 'live' });
+      const memory = await ctx.host.memory(body.task_id);
+      if (memory === null) throw new HttpError(404, `no task "${body.task_id}" in this supervisor or the store`);
+      return sendJson(res, 200, { task_id: body.task_id, state: 'stored', loaded: 'store', memory });
+    }
+    case 'POST /api/cancel_task':
+    case 'POST /api/pause_task':
+    case 'POST /api/continue_task': {
+      const body = await readJson(req, TaskRef);
+      taskOr404(ctx, body.task_id);
+      const ok =
+        key === 'POST /api/cancel_task'
+          ? ctx.host.cancel(body.task_id)
+          : key === 'POST /api/pause_task'
+            ? ctx.host.pause(body.task_id)
+            : ctx.host.resume(body.task_id);
+      return sendJson(res, ok ? 200 : 409, { task_id: body.task_id, ok, state: ctx.host.status(body.task_id)?.state });
+    }
+    case 'GET /api/task_status': {
+      const id = url.searchParams.get('task') ?? url.searchParams.get('task_id');
+      if (id === null) return sendJson(res, 200, { tasks: ctx.host.tasks() });
+      return sendJson(res, 200, taskOr404(ctx, id));
+    }
+    case 'GET /api/history':
+      return sendJson(res, 200, { tasks: ctx.host.tasks().map(({ outcome: _o, ...rest }) => rest) });
+    case 'GET /api/memory': {
+      const id = need(url, 'task');
+      const memory = await ctx.host.memory(id);
+      if (memory === null) throw new HttpError(404, `no memory for task "${id}"`);
+      return sendJson(res, 200, { task_id: id, memory });
+    }
+    case 'GET /api/tree':
+      return sendJson(res, 200, ctx.host.tree());
+    case 'GET /api/timeline': {
+      const id = need(url, 'task');
+      const limit = Number(url.searchParams.get('limit') ?? '100');
+      return sendJson(res, 200, { task_id: id, entries: await ctx.host.timeline(id, Number.isFinite(limit) ? limit : 100) });
+    }
+    case 'GET /api/approvals':
+      return sendJson(res, 200, { approvals: ctx.log.approvals(url.searchParams.get('task') ?? undefined) });
+    case 'POST /api/approve':
+    case 'POST /api/deny': {
+      const body = await readJson(req, Decision);
+      const pending = ctx.log.approval(body.request_id);
+      if (!pending) throw new HttpError(404, `no pending request "${body.request_id}"`);
+      const approved = key === 'POST /api/approve';
+      const ok = ctx.host.respond(pending.taskId, { requestId: body.request_id, approved, answer: body.answer, scope: body.scope });
+      return sendJson(res, ok ? 200 : 409, { request_id: body.request_id, task_id: pending.taskId, approved, ok });
+    }
+    case 'POST /api/drain': {
+      const body = await readJson(req, Drain.extend({ exit: z.boolean().default(false) }));
+      const running = await ctx.host.drain(body.timeout_ms);
+      if (body.exit) ctx.requestExit();
+      return sendJson(res, 200, { still_running: running });
+    }
+    case 'GET /api/events': {
+      const since = Number(url.searchParams.get('since') ?? '0');
+      streamEvents(res, ctx.log, {
+        taskId: url.searchParams.get('task') ?? undefined,
+        since: Number.isFinite(since) ? since : 0,
+        follow: url.searchParams.get('follow') !== '0',
+      });
+      return;
+    }
+    default:
+      throw new HttpError(404, `no route ${key}`);
+  }
+}

@@ -1,0 +1,51 @@
+// `yagent serve`: a long-running supervisor; control server on loopback, discovery file removed on exit.
+import type { Host } from '../host/types.js';
+import { EXIT, type ExitCode } from '../cli/exit-codes.js';
+import type { Streams } from '../cli/output.js';
+import { startControlServer } from './control-server.js';
+import { removeDiscovery, writeDiscovery } from './discovery.js';
+
+export interface ServeOptions {
+  port: number;
+  version: string;
+  io: Streams;
+  forceQuit: boolean;
+  /** Grace for running tasks when the server stops. */
+  drainMs?: number;
+}
+
+export async function runServe(host: Host, opts: ServeOptions): Promise<ExitCode> {
+  let exit: (code: ExitCode) => void = () => undefined;
+  const stopped = new Promise<ExitCode>((resolve) => (exit = resolve));
+  const server = await startControlServer({ host, version: opts.version, port: opts.port, requestExit: () => exit(EXIT.ok) });
+  const file = writeDiscovery({ version: opts.version, pid: process.pid, address: server.address, token: server.token, startedAt: Date.now() });
+  let signals = 0;
+  const onSignal = (): void => {
+    signals += 1;
+    if (opts.forceQuit || signals > 1) {
+      removeDiscovery(file);
+      process.exit(EXIT.cancelled);
+    }
+    opts.io.stderr('yagent serve: draining running tasks (Ctrl-C again to quit at once)…\n');
+    exit(EXIT.ok);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  // a crash still removes the file: no discovery file may point at a dead supervisor for long
+  const onExit = (): void => removeDiscovery(file);
+  process.on('exit', onExit);
+  opts.io.stderr(`yagent serve: supervisor pid ${process.pid} listening on ${server.address}\n  discovery: ${file} (0600; holds the bearer token)\n`);
+  try {
+    const code = await stopped;
+    for (const t of host.tasks()) if (t.state === 'running' || t.state === 'paused') host.cancel(t.taskId);
+    const still = await host.drain(opts.drainMs ?? 10_000);
+    if (still.length > 0) opts.io.stderr(`yagent serve: still running after the drain: ${still.join(', ')}\n`);
+    return code;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await server.close();
+    removeDiscovery(file);
+    process.off('exit', onExit);
+  }
+}

@@ -1,0 +1,248 @@
+// Delegation = a fresh actor per call: pool slot, brief, spawn, one note with the full deliverable.
+import type { Clock } from '../../runtime/actor.js';
+import type { StoreApi, NoteMeta } from '../../store/api.js';
+import type { ToolOutcome } from '../tools/types.js';
+import type { HandoffStatus, StopReason } from './port-types.js';
+import type { Publish } from './ports.js';
+import type { ProjectContext } from './project-context.js';
+import type { AgentRunInput, AgentRunOutput, CustomAgentDesign, RunSettings } from './run-types.js';
+import { isBuiltin } from './profiles.js';
+import type { DelegationBreaker, RunPool } from './pool.js';
+import { buildBrief, summarize } from './brief.js';
+import { MentionBook } from './mentions.js';
+
+export type DelegationStore = Pick<StoreApi, 'writeNote' | 'resolveRefs' | 'writeArtifact' | 'recordTimeline' | 'registerAgent'>;
+
+export type SpawnChild = (name: string, input: AgentRunInput, delegationId: string, signal: AbortSignal) => Promise<AgentRunOutput>;
+
+export interface DelegationDeps {
+  parentAgent: string;
+  parentSessionId: string;
+  settings: RunSettings;
+  palette: readonly string[];
+  store: DelegationStore;
+  spawn: SpawnChild;
+  publish: Publish;
+  clock: Clock;
+  pool: RunPool;
+  breaker: DelegationBreaker;
+  projectContext: ProjectContext;
+  rootContext?: { files: string[]; text: string };
+  countTokens?: (text: string) => number;
+  /** Called when Meta designed an agent: the parent's surface gains `delegate_<name>`. */
+  onCustomAgent?: (design: CustomAgentDesign) => void;
+  /** A note was written by this run's delegation: the cached note index is stale. */
+  onNoteWritten?: () => void;
+  /** Extra time past the total timeout before the parent stops the child by force. */
+  backstopGraceMs?: number;
+}
+
+export interface DelegateArgsLike {
+  task: string;
+  context_refs?: string[];
+}
+
+/** Stop reasons that mean "abandoned": the delegation writes nothing (blackboard rule 3). */
+const ABANDONED: ReadonlySet<StopReason> = new Set<StopReason>(['paused', 'cancelled']);
+
+export class DelegationManager {
+  readonly mentions = new MentionBook();
+  private readonly customs = new Map<string, CustomAgentDesign>();
+  private started = 0;
+
+  constructor(private readonly deps: DelegationDeps) {}
+
+  /** Delegations started by this run (the Director's un-delegated reminder reads it). */
+  get count(): number {
+    return this.started;
+  }
+
+  customAgent(name: string): CustomAgentDesign | undefined {
+    return this.customs.get(name);
+  }
+
+  async registerCustom(design: CustomAgentDesign): Promise<void> {
+    this.customs.set(design.name, design);
+    this.deps.onCustomAgent?.(design);
+    // Known to mention extraction from now on, so `@<name>` in a note routes like a built-in.
+    await this.deps.store.registerAgent(design.name).catch(() => undefined);
+  }
+
+  async delegate(callId: string, target: string, args: DelegateArgsLike, signal: AbortSignal): Promise<ToolOutcome> {
+    const d = this.deps;
+    const refs = args.context_refs ?? [];
+    const custom = this.customs.get(target);
+    if (!isBuiltin(target) && !custom) return err('unknown_agent', `no agent named "${target}"`);
+    if (!d.breaker.allow()) {
+      return err('circuit_open', 'Several delegations failed in a row; delegation is paused for a while. Report the failures to the user or try a different approach.');
+    }
+    this.started++;
+    const name = `delegation:${callId}:${target}`;
+    d.publish({ type: 'delegation_start', agent: d.parentAgent, callId, child: target, task: args.task.slice(0, 500) });
+    await this.timeline({ type: 'delegation', agent: target, callId, phase: 'start' });
+    let release: (() => void) | null = null;
+    try {
+      release = await d.pool.acquire(signal);
+      const triggeredBy = this.mentions.consume(target, refs);
+      const brief = await buildBrief({ task: args.task, refs, boardId: d.settings.boardId, store: d.store, projectContext: d.projectContext, triggeredBy });
+      const input: AgentRunInput = {
+        agent: target,
+        role: custom ? 'custom' : (target as AgentRunInput['role']),
+        brief,
+        settings: d.settings,
+        ...(custom ? { custom } : {}),
+        palette: [...d.palette],
+        delegationId: callId,
+        parentSessionId: d.parentSessionId,
+        ...(d.rootContext ? { rootContext: d.rootContext } : {}),
+      };
+      const out = await this.spawnWithBackstop(name, input, callId, signal);
+      if (ABANDONED.has(out.stopReason) || signal.aborted) return this.abandoned(callId, target, out.stopReason);
+      const outcome = await this.finish(callId, target, out, triggeredBy);
+      if (out.design && target === 'meta') return await this.runDesigned(callId, out.design, args, signal, outcome);
+      return outcome;
+    } catch (e) {
+      if (signal.aborted) return this.abandoned(callId, target, 'cancelled');
+      const message = e instanceof Error ? `${(e as { code?: string }).code ?? e.name}: ${e.message}` : String(e);
+      d.breaker.failure();
+      const meta = await this.writeNote(target, callId, 'error', `Delegation to ${target} failed: ${message}`, [], undefined);
+      this.end(callId, target, 'error', meta?.ref);
+      return err('delegation_failed', `The ${target} delegation failed (${message}). Its work is lost; the task can go on.`);
+    } finally {
+      release?.();
+    }
+  }
+
+  private async spawnWithBackstop(name: string, input: AgentRunInput, callId: string, signal: AbortSignal): Promise<AgentRunOutput> {
+    const d = this.deps;
+    const ctl = new AbortController();
+    const onAbort = (): void => ctl.abort(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    const timer = d.clock.setTimeout(() => ctl.abort(Object.assign(new Error('delegation total timeout (backstop)'), { code: 'TOTAL_TIMEOUT' })), d.settings.delegateTotalMs + (d.backstopGraceMs ?? 10_000));
+    try {
+      return await d.spawn(name, input, callId, ctl.signal);
+    } finally {
+      timer.cancel();
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private async finish(callId: string, target: string, out: AgentRunOutput, triggeredBy: string | undefined): Promise<ToolOutcome> {
+    const d = this.deps;
+    const status = statusOf(out);
+    if (status === 'error') d.breaker.failure();
+    else d.breaker.success();
+    const deliverable = out.text.trim() !== '' ? out.text : `${target} stopped with ${out.stopReason} and no deliverable${out.error ? `: ${out.error}` : ''}`;
+    const tokens = (d.countTokens ?? approxTokens)(deliverable);
+    let artifactId: string | undefined;
+    if (tokens > d.settings.artifactTokenBudget) artifactId = await d.store.writeArtifact(deliverable);
+    const meta = await this.writeNote(target, callId, status, deliverable, out.exit?.facts ?? [], artifactId, out.exit?.artifacts, triggeredBy);
+    this.end(callId, target, status, meta?.ref);
+    const head = `[${target} ${status} · stop ${out.stopReason}${meta ? ` · note ${meta.ref}` : ''}]`;
+    const body = artifactId
+      ? `${summarize(deliverable, 1200)}\n\n(full deliverable: ${tokens} tokens in artifact ${artifactId}; read it with read_artifact)`
+      : deliverable;
+    if (status === 'error') return err('delegation_failed', `${head}\n${body}`);
+    return { kind: 'ok', content: `${head}\n${body}`, display: `${target}: ${status}` };
+  }
+
+  private async writeNote(
+    target: string,
+    callId: string,
+    status: HandoffStatus,
+    body: string,
+    facts: string[],
+    artifactId: string | undefined,
+    modelArtifacts: string[] = [],
+    triggeredBy?: string,
+  ): Promise<NoteMeta | null> {
+    const d = this.deps;
+    const meta = await d.store
+      .writeNote({
+        boardId: d.settings.boardId,
+        agent: target,
+        body,
+        handoff: {
+          version: 2,
+          agent: target,
+          status,
+          conclusion: summarize(body, 1200),
+          facts,
+          artifacts: modelArtifacts,
+          delegationId: callId,
+          taskId: d.settings.taskId,
+          mentions: [],
+          ...(triggeredBy ? { triggeredBy } : {}),
+        },
+        ...(artifactId ? { systemArtifacts: [artifactId] } : {}),
+        ...(triggeredBy ? { triggeredBy } : {}),
+      })
+      .catch((e: unknown) => {
+        d.publish({ type: 'log', level: 'error', message: `note for ${target} not written: ${String(e)}` });
+        return null;
+      });
+    d.onNoteWritten?.();
+    if (meta) {
+      const mentions = meta.handoff.mentions.filter((m) => m !== target);
+      d.publish({ type: 'note_written', agent: target, ref: meta.ref, status, mentions });
+      for (const m of mentions) this.mentions.add({ agent: m, ref: meta.ref, by: target });
+    }
+    return meta;
+  }
+
+  /** Meta designed an agent: register it for the rest of the task and run it once at once. */
+  private async runDesigned(callId: string, design: CustomAgentDesign, args: DelegateArgsLike, signal: AbortSignal, metaOutcome: ToolOutcome): Promise<ToolOutcome> {
+    await this.registerCustom(design);
+    const ran = await this.delegate(`${callId}-run`, design.name, args, signal);
+    const metaText = metaOutcome.kind === 'ok' ? metaOutcome.content : '';
+    const runText = ran.kind === 'ok' ? ran.content : ran.kind === 'error' ? `error: ${ran.error.message}` : '';
+    return {
+      kind: 'ok',
+      content: `Designed and registered delegate_${design.name} (${design.description}); tools: ${design.tools.join(', ') || 'none'}.\n${metaText}\n\nFirst run of ${design.name}:\n${runText}`,
+      display: `meta: delegate_${design.name}`,
+    };
+  }
+
+  private abandoned(callId: string, target: string, stopReason: StopReason): ToolOutcome {
+    this.end(callId, target, stopReason);
+    return err('abandoned', `The ${target} delegation was ${stopReason} before it finished; nothing was recorded.`);
+  }
+
+  private end(callId: string, target: string, status: string, noteRef?: string): void {
+    this.deps.publish({ type: 'delegation_end', agent: this.deps.parentAgent, callId, child: target, status, ...(noteRef ? { noteRef } : {}) });
+    void this.timeline({ type: 'delegation', agent: target, callId, phase: 'end', status }).catch(() => undefined);
+  }
+
+  private async timeline(entry: { type: 'delegation'; agent: string; callId: string; phase: 'start' | 'end'; status?: string }): Promise<void> {
+    await this.deps.store.recordTimeline(this.deps.settings.taskId, { ts: new Date(this.deps.clock.now()).toISOString(), ...entry }).catch(() => undefined);
+  }
+}
+
+/** ok/partial come from the model; error from a failed delegation (blackboard rule 3). */
+export function statusOf(out: AgentRunOutput): HandoffStatus {
+  switch (out.stopReason) {
+    case 'agent_exit':
+      return out.exit?.status ?? 'ok';
+    case 'plain_text':
+      return out.agent === 'chat' || out.agent === 'meta' ? 'ok' : 'partial';
+    case 'max_steps':
+    case 'llm_error':
+    case 'circuit_breaker_open':
+    case 'panic':
+    case 'idle_timeout':
+    case 'total_timeout':
+    case 'unaccounted':
+    case 'paused':
+    case 'cancelled':
+      return 'error';
+  }
+}
+
+function err(kind: string, message: string): ToolOutcome {
+  return { kind: 'error', error: { kind, message } };
+}
+
+export function approxTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}

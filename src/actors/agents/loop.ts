@@ -1,0 +1,175 @@
+// The one run loop every agent uses: pause gate → LLM → <thought> → plain text or tool batch → stop.
+import type { Clock, PauseGate } from '../../runtime/actor.js';
+import type { LlmEngine, LlmResponse } from '../llm/types.js';
+import type { LoopFlags } from './profiles.js';
+import type { LoopResult, Publish, Recorder, ToolPort, ExitHandoff } from './ports.js';
+import type { ChatMessage, StopReason, Usage } from './port-types.js';
+import { parseThought, renderThought, stripThought } from './thought.js';
+import { injectTransient } from './transient.js';
+import { abortStopReason, sleep } from './abort.js';
+
+export interface LoopDeps {
+  agent: string;
+  engine: LlmEngine;
+  tools: ToolPort;
+  flags: LoopFlags;
+  recorder: Recorder;
+  publish: Publish;
+  pause: PauseGate;
+  signal: AbortSignal;
+  clock: Clock;
+  /** Messages for this one LLM call only (note index, pending mentions): never in memory or rollout. */
+  transient?: () => Promise<ChatMessage[]>;
+  /** Plain-text policy: a reminder to inject, or null to finish now. Default: the closing reminder. */
+  plainTextReminder?: (text: string, remindersLeft: number) => string | null;
+  /** Any sign of progress (LLM delta, tool result): feeds idle timeouts. */
+  onActivity?: () => void;
+  /** Base of the per-step retry backoff (doubles per attempt); tests pass 0. */
+  retryBackoffMs?: number;
+  maxTokens?: number;
+  temperature?: number;
+}
+
+export const CLOSING_REMINDER =
+  'You replied without calling a tool. If your work is done, call `agent_exit` now with `conclusion` set to your full deliverable, plus facts, artifacts and status. Otherwise continue with the next tool call.';
+
+const ZERO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
+
+export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): Promise<LoopResult> {
+  const { agent, flags, recorder } = deps;
+  const messages: ChatMessage[] = [...initial];
+  const usage: Usage = { ...ZERO_USAGE };
+  let remindersLeft = flags.noActionRetryLimit;
+  let thoughtFailures = 0;
+  let step = 0;
+  const ts = (): number => deps.clock.now();
+  const push = (m: ChatMessage): void => {
+    messages.push(m);
+    recorder.append([{ type: 'response_item', ts: ts(), payload: m }]);
+  };
+  const stop = (stopReason: StopReason, text: string, extra: { exit?: ExitHandoff; error?: string } = {}): LoopResult => {
+    recorder.append([{ type: 'event_msg', ts: ts(), payload: { kind: 'stop', stopReason, detail: extra.error } }]);
+    return { stopReason, text, steps: step, usage, thoughtFailures, messages, ...extra };
+  };
+  recorder.append(initial.map((m) => ({ type: 'response_item' as const, ts: ts(), payload: m })));
+
+  try {
+    while (step < flags.maxSteps) {
+      await deps.pause.wait(deps.signal).catch(() => undefined);
+      if (deps.signal.aborted) return stop(abortStopReason(deps.signal), '');
+      step++;
+      const described = deps.engine.describe();
+      recorder.append([{ type: 'turn_context', ts: ts(), payload: { ...described, cwd: '', step } }]);
+      const extras = deps.transient ? await deps.transient() : [];
+      const call = await callWithRetries(deps, injectTransient(messages, extras), step);
+      if (call.kind === 'stop') return stop(call.stopReason, '', { error: call.error });
+      const res = call.res;
+      addUsage(usage, res.usage);
+      deps.onActivity?.();
+      push({ role: 'assistant', content: res.text, ...(res.toolCalls.length > 0 ? { toolCalls: res.toolCalls } : {}), ...(res.reasoning.length > 0 ? { reasoning: res.reasoning } : {}) });
+      if (res.text.trim() !== '') deps.publish({ type: 'ai_response', agent, text: res.text });
+
+      const thought = parseThought(res.text);
+      if (thought.kind === 'ok') deps.publish({ type: 'thinking', agent, text: renderThought(thought.thought) });
+      const missing = thought.kind === 'absent' && flags.requireThought && res.toolCalls.length > 0;
+      if (thought.kind === 'invalid' || missing) {
+        thoughtFailures++;
+        const detail = thought.kind === 'invalid' ? thought.error : 'tool calls without a <thought> block';
+        recorder.append([{ type: 'event_msg', ts: ts(), payload: { kind: 'thought_invalid', detail } }]);
+        deps.publish({ type: 'log', level: 'warn', message: `${agent}: thought block rejected: ${detail}` });
+      }
+
+      if (res.toolCalls.length === 0) {
+        const reminder = remindersLeft > 0 ? (deps.plainTextReminder ?? (() => CLOSING_REMINDER))(res.text, remindersLeft) : null;
+        if (reminder === null) return stop('plain_text', stripThought(res.text));
+        remindersLeft--;
+        push({ role: 'user', content: reminder });
+        continue;
+      }
+
+      const { outcomes, fatal } = await deps.tools.runBatch(res.toolCalls, { signal: deps.signal, maxParallel: flags.maxParallelReadOnlyTools });
+      let exit: ExitHandoff | undefined;
+      for (const o of outcomes) {
+        push({ role: 'tool', toolCallId: o.callId, name: o.name, content: o.content });
+        exit ??= o.exit;
+      }
+      deps.onActivity?.();
+      if (deps.signal.aborted) return stop(abortStopReason(deps.signal), '');
+      if (fatal !== null) {
+        recorder.append([{ type: 'event_msg', ts: ts(), payload: { kind: 'turn_aborted', detail: fatal } }]);
+        return stop('panic', '', { error: fatal });
+      }
+      if (exit && flags.stopOnFinish) return stop('agent_exit', deliverableText(exit, res.text), { exit });
+    }
+    return stop('max_steps', lastAssistantText(messages), { error: `step limit ${flags.maxSteps} reached` });
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    recorder.append([{ type: 'event_msg', ts: ts(), payload: { kind: 'turn_aborted', detail: message } }]);
+    if (deps.signal.aborted) return stop(abortStopReason(deps.signal), '', { error: message });
+    return stop('panic', '', { error: message });
+  }
+}
+
+/** The full deliverable of an agent_exit: the explicit deliverable, else the conclusion, else the reply. */
+export function deliverableText(exit: ExitHandoff, replyText: string): string {
+  if (exit.deliverable && exit.deliverable.trim() !== '') return exit.deliverable;
+  if (exit.conclusion.trim() !== '') return exit.conclusion;
+  return stripThought(replyText);
+}
+
+type CallResult = { kind: 'ok'; res: LlmResponse } | { kind: 'stop'; stopReason: StopReason; error: string };
+
+async function callWithRetries(deps: LoopDeps, messages: readonly ChatMessage[], step: number): Promise<CallResult> {
+  let lastError = '';
+  for (let attempt = 0; attempt <= deps.flags.stepRetries; attempt++) {
+    if (attempt > 0) {
+      const ok = await sleep(deps.clock, (deps.retryBackoffMs ?? 1000) * 2 ** (attempt - 1), deps.signal);
+      if (!ok) break;
+    }
+    deps.publish({ type: 'ai_stream_start', agent: deps.agent, step });
+    try {
+      const res = await deps.engine.call({
+        messages,
+        tools: deps.tools.defs(),
+        maxTokens: deps.maxTokens,
+        temperature: deps.temperature,
+        signal: deps.signal,
+        agent: deps.agent,
+        onTextDelta: (text) => {
+          deps.onActivity?.();
+          deps.publish({ type: 'ai_chunk', agent: deps.agent, text });
+        },
+        onReasoningDelta: () => deps.onActivity?.(),
+      });
+      deps.publish({ type: 'ai_stream_end', agent: deps.agent });
+      return { kind: 'ok', res };
+    } catch (err) {
+      deps.publish({ type: 'ai_stream_end', agent: deps.agent });
+      lastError = err instanceof Error ? err.message : String(err);
+      if (deps.signal.aborted) break;
+      if (isCircuitOpen(err)) return { kind: 'stop', stopReason: 'circuit_breaker_open', error: lastError };
+    }
+  }
+  if (deps.signal.aborted) return { kind: 'stop', stopReason: abortStopReason(deps.signal), error: lastError };
+  return { kind: 'stop', stopReason: 'llm_error', error: lastError };
+}
+
+function isCircuitOpen(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /circuit/i.test(code);
+}
+
+function addUsage(into: Usage, u: Usage): void {
+  into.inputTokens += u.inputTokens;
+  into.outputTokens += u.outputTokens;
+  into.cachedInputTokens += u.cachedInputTokens;
+  into.reasoningTokens += u.reasoningTokens;
+}
+
+function lastAssistantText(messages: readonly ChatMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role === 'assistant' && m.content.trim() !== '') return stripThought(m.content);
+  }
+  return '';
+}

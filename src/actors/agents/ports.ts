@@ -1,0 +1,48 @@
+// Narrow ports the run loop needs (tools, rollout, events); production wiring and tests share them.
+import type { ChatMessage, Event, Handoff, RolloutRecordLike, StopReason, ToolCall, ToolDef, Usage } from './port-types.js';
+
+export type ExitHandoff = Pick<Handoff, 'conclusion' | 'facts' | 'artifacts' | 'status'> & { deliverable?: string };
+
+/** Exactly one per tool call, in call order, whatever happened to the call. */
+export interface ToolCallOutcome {
+  callId: string;
+  name: string;
+  /** The tool message content the model reads. */
+  content: string;
+  ok: boolean;
+  exit?: ExitHandoff;
+}
+
+export interface BatchOptions {
+  signal: AbortSignal;
+  maxParallel: number;
+}
+
+export interface ToolPort {
+  /** The current surface (can grow during a task: custom agents). */
+  defs(): readonly ToolDef[];
+  /** One outcome per call, in order; `fatal` set when a call failed fatally (the turn ends). */
+  runBatch(calls: readonly ToolCall[], opts: BatchOptions): Promise<{ outcomes: ToolCallOutcome[]; fatal: string | null }>;
+}
+
+/** The rollout through the store actor: append returns at once, drain makes it durable. */
+export interface Recorder {
+  readonly path: string;
+  append(records: RolloutRecordLike[]): void;
+  drain(): Promise<void>;
+}
+
+export type Publish = (event: Event) => void;
+
+export interface LoopResult {
+  stopReason: StopReason;
+  /** The deliverable: agent_exit's text, or the final plain reply (thought block removed). */
+  text: string;
+  exit?: ExitHandoff;
+  steps: number;
+  usage: Usage;
+  /** Set when the loop stopped on an error (llm_error, panic, timeouts). */
+  error?: string;
+  thoughtFailures: number;
+  messages: readonly ChatMessage[];
+}

@@ -1,0 +1,64 @@
+// Every agent's loop flags, stated in full per agent: no hidden central default (pitfall 16).
+
+export type BuiltinAgent = 'director' | 'coding' | 'repo' | 'chat' | 'devops' | 'meta';
+export const BUILTIN_AGENTS: readonly BuiltinAgent[] = ['director', 'coding', 'repo', 'chat', 'devops', 'meta'];
+/** Sub-agents the Director can delegate to by a built-in `delegate_<name>` tool. */
+export const DELEGATE_TARGETS: readonly BuiltinAgent[] = ['repo', 'coding', 'chat', 'devops', 'meta'];
+
+export interface LoopFlags {
+  /** agent_exit ends the loop at once (false: the exit is acknowledged and the loop goes on). */
+  stopOnFinish: boolean;
+  /** Loop-level retries of a failed LLM call within one step (the engine retries transport on its own). */
+  stepRetries: number;
+  /** Plain-text replies answered with a reminder before the loop ends with `plain_text`. */
+  noActionRetryLimit: number;
+  /** Read-only tool calls run together per batch (1 = serial). */
+  maxParallelReadOnlyTools: number;
+  maxSteps: number;
+  /** A reply with tool calls but no valid <thought> block is recorded as a format failure. */
+  requireThought: boolean;
+}
+
+export const FLAG_KEYS: readonly (keyof LoopFlags)[] = [
+  'stopOnFinish',
+  'stepRetries',
+  'noActionRetryLimit',
+  'maxParallelReadOnlyTools',
+  'maxSteps',
+  'requireThought',
+];
+
+export const AGENT_FLAGS: Readonly<Record<BuiltinAgent | 'custom', LoopFlags>> = {
+  // Director: plain text without delegation is reminded 3 times (the un-delegated quota), then plain_text.
+  director: { stopOnFinish: true, stepRetries: 2, noActionRetryLimit: 3, maxParallelReadOnlyTools: 4, maxSteps: 100, requireThought: true },
+  coding: { stopOnFinish: true, stepRetries: 2, noActionRetryLimit: 2, maxParallelReadOnlyTools: 4, maxSteps: 150, requireThought: true },
+  repo: { stopOnFinish: true, stepRetries: 2, noActionRetryLimit: 2, maxParallelReadOnlyTools: 4, maxSteps: 50, requireThought: false },
+  // Chat's plain reply is its answer: no reminder.
+  chat: { stopOnFinish: true, stepRetries: 2, noActionRetryLimit: 0, maxParallelReadOnlyTools: 1, maxSteps: 50, requireThought: false },
+  devops: { stopOnFinish: true, stepRetries: 2, noActionRetryLimit: 2, maxParallelReadOnlyTools: 4, maxSteps: 50, requireThought: false },
+  // Meta answers once with JSON; its retries (up to 5) are validation retries in meta.ts, not loop steps.
+  meta: { stopOnFinish: true, stepRetries: 2, noActionRetryLimit: 0, maxParallelReadOnlyTools: 1, maxSteps: 1, requireThought: false },
+  custom: { stopOnFinish: true, stepRetries: 2, noActionRetryLimit: 1, maxParallelReadOnlyTools: 4, maxSteps: 15, requireThought: false },
+};
+
+/** Config overrides (`[agent] <name>_max_steps`, `max_parallel_readonly_tools`); unset keys keep the agent's own value. */
+export interface FlagOverrides {
+  maxSteps?: Partial<Record<string, number>>;
+  maxParallelReadOnlyTools?: number;
+}
+
+export function flagsFor(agent: string, overrides: FlagOverrides = {}): LoopFlags {
+  const base = isBuiltin(agent) ? AGENT_FLAGS[agent] : AGENT_FLAGS.custom;
+  const steps = overrides.maxSteps?.[agent];
+  const par = overrides.maxParallelReadOnlyTools;
+  return {
+    ...base,
+    // Custom agents always run with 15 steps; config knobs exist only for the built-in roles.
+    maxSteps: isBuiltin(agent) && agent !== 'meta' && steps !== undefined && steps > 0 ? steps : base.maxSteps,
+    maxParallelReadOnlyTools: par !== undefined && par > 0 ? Math.min(8, par) : base.maxParallelReadOnlyTools,
+  };
+}
+
+export function isBuiltin(agent: string): agent is BuiltinAgent {
+  return (BUILTIN_AGENTS as readonly string[]).includes(agent);
+}

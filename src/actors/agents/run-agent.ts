@@ -1,0 +1,173 @@
+// One agent run, wired from injected ports: rollout, prompt, tools, delegations, the loop, the result.
+import type { Clock, PauseGate } from '../../runtime/actor.js';
+import { ActivityClock, PauseController } from '../../runtime/pause.js';
+import type { StoreApi } from '../../store/api.js';
+import type { LlmEngine } from '../llm/types.js';
+import type { ToolOutcome } from '../tools/types.js';
+import type { ChatMessage } from './port-types.js';
+import type { Publish, ToolPort, LoopResult } from './ports.js';
+import { AgentRunInputSchema, type AgentRunInput, type AgentRunInputParsed, type AgentRunOutput, type CustomAgentDesign } from './run-types.js';
+import { flagsFor } from './profiles.js';
+import { assembleSystemPrompt } from './prompts.js';
+import type { ProjectContext } from './project-context.js';
+import { StoreRecorder } from './recorder.js';
+import { runLoop } from './loop.js';
+import { DelegationManager, type DelegateArgsLike, type SpawnChild } from './delegation.js';
+import { DelegationBreaker, RunPool } from './pool.js';
+import { NoteIndexCache } from './note-index.js';
+import { metaBrief, runMeta } from './meta.js';
+import { AbortReason } from './abort.js';
+
+export type AgentStore = Pick<
+  StoreApi,
+  'openRollout' | 'appendRollout' | 'drain' | 'buildIndex' | 'writeNote' | 'resolveRefs' | 'writeArtifact' | 'recordTimeline' | 'registerAgent'
+>;
+
+export interface ToolHooks {
+  /** Runs a delegation for one tool call of this run (named after the call id). */
+  delegate(callId: string, target: string, args: DelegateArgsLike, signal: AbortSignal): Promise<ToolOutcome>;
+  /** Custom agents registered so far: the Director's surface offers `delegate_<name>` for each. */
+  customAgents(): readonly CustomAgentDesign[];
+}
+
+export interface AgentEnv {
+  store: AgentStore;
+  engineFor(input: AgentRunInputParsed): LlmEngine;
+  toolsFor(input: AgentRunInputParsed, hooks: ToolHooks): ToolPort;
+  spawn: SpawnChild;
+  publish: Publish;
+  clock: Clock;
+  pause: PauseGate;
+  signal: AbortSignal;
+  newId(): string;
+  /** Per-session cache of the root docs and the module-doc list. */
+  projectContext(workspace: string): ProjectContext;
+  /** Tool names of the Director's palette (Meta chooses custom-agent tools from it). */
+  palette(): readonly string[];
+  countTokens?: (text: string) => number;
+  /** Director breaker: consecutive failed delegations before delegation pauses, and its cooldown. */
+  breaker?: { threshold: number; cooldownMs: number };
+  retryBackoffMs?: number;
+}
+
+export const UNDELEGATED_REMINDER =
+  'You answered without delegating anything. You must not guess about the repository or write code yourself: if the request needs facts from the workspace or any change, delegate it (delegate_repo / delegate_coding / delegate_devops). If it truly needs neither, reply again with your final answer and no tool call.';
+
+export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<AgentRunOutput> {
+  const input = AgentRunInputSchema.parse(raw);
+  const s = input.settings;
+  const sessionId = env.newId();
+  const handle = await env.store.openRollout(
+    { sessionId, taskId: s.taskId, agent: input.agent, projectId: s.projectId, cwd: s.workspace, delegationId: input.delegationId, parentSessionId: input.parentSessionId, boardId: s.boardId },
+    { agentSuffix: input.delegationId !== null },
+  );
+  const recorder = new StoreRecorder(handle.path, env.store, env.publish);
+  const project = env.projectContext(s.workspace);
+  const root = input.rootContext ?? (await project.rootContext());
+  if (input.role === 'director' && root.files.length > 0) env.publish({ type: 'context_loaded', agent: input.agent, files: root.files });
+  const flags = flagsFor(input.role === 'custom' ? input.agent : input.role, { maxSteps: s.maxStepsOverride, maxParallelReadOnlyTools: s.maxParallelReadOnlyTools });
+  const system = assembleSystemPrompt({
+    agent: input.role,
+    projectContext: root.text,
+    fullYolo: s.fullYolo,
+    lang: s.lang,
+    maxSteps: flags.maxSteps,
+    ...(input.custom ? { custom: { name: input.custom.name, description: input.custom.description, instructions: input.custom.system_prompt } } : {}),
+  });
+  const engine = env.engineFor(input);
+  const base = { agent: input.agent, rolloutPath: handle.path, sessionId };
+
+  // Sub-agents time themselves (idle and total, frozen while paused); the parent keeps a hard backstop.
+  const ctl = new AbortController();
+  const onAbort = (): void => ctl.abort(env.signal.reason);
+  // An abort that landed before this run started must still stop it.
+  if (env.signal.aborted) onAbort();
+  else env.signal.addEventListener('abort', onAbort, { once: true });
+  const activity =
+    input.role === 'director'
+      ? null
+      : new ActivityClock({
+          idleMs: s.delegateIdleMs,
+          totalMs: s.delegateTotalMs,
+          clock: env.clock,
+          ...(env.pause instanceof PauseController ? { gate: env.pause } : {}),
+          onTimeout: (kind) => ctl.abort(new AbortReason(kind === 'idle_timeout' ? 'IDLE_TIMEOUT' : 'TOTAL_TIMEOUT', `delegation ${kind.replace('_', ' ')}`)),
+        });
+  try {
+    if (input.role === 'meta') {
+      const initial: ChatMessage[] = [{ role: 'system', content: system }, { role: 'user', content: metaBrief(input.brief, input.palette) }];
+      const r = await runMeta({ engine, recorder, publish: env.publish, signal: ctl.signal, now: () => env.clock.now(), palette: input.palette }, initial);
+      const stopReason = r.ok ? 'plain_text' : r.cancelled ? 'cancelled' : 'llm_error';
+      recorder.append([{ type: 'event_msg', ts: env.clock.now(), payload: { kind: 'stop', stopReason, ...(r.ok ? {} : { detail: r.error }) } }]);
+      await recorder.drain();
+      return { ...base, stopReason, text: r.ok ? r.text : '', steps: r.attempts, usage: r.usage, thoughtFailures: 0, ...(r.ok ? { design: r.design } : { error: r.error }) };
+    }
+
+    const customs: CustomAgentDesign[] = [];
+    const index = new NoteIndexCache(env.store, s, () => env.clock.now());
+    const manager = new DelegationManager({
+      parentAgent: input.agent,
+      parentSessionId: sessionId,
+      settings: s,
+      palette: env.palette(),
+      store: env.store,
+      spawn: env.spawn,
+      publish: env.publish,
+      clock: env.clock,
+      pool: new RunPool(s.maxParallelDelegations),
+      breaker: new DelegationBreaker(env.breaker?.threshold ?? 3, env.breaker?.cooldownMs ?? 60_000, () => env.clock.now()),
+      projectContext: project,
+      rootContext: root,
+      ...(env.countTokens ? { countTokens: env.countTokens } : {}),
+      onCustomAgent: (d) => customs.push(d),
+      onNoteWritten: () => index.invalidate(),
+    });
+    const hooks: ToolHooks = {
+      delegate: (callId, target, args, signal) => manager.delegate(callId, target, args, signal),
+      customAgents: () => customs,
+    };
+    const tools = env.toolsFor(input, hooks);
+    const isDirector = input.role === 'director';
+    const result: LoopResult = await runLoop(
+      {
+        agent: input.agent,
+        engine,
+        tools,
+        flags,
+        recorder,
+        publish: env.publish,
+        pause: env.pause,
+        signal: ctl.signal,
+        clock: env.clock,
+        transient: async () => {
+          const idx = await index.messages();
+          const m = isDirector ? manager.mentions.message() : null;
+          return m ? [...idx, m] : idx;
+        },
+        ...(isDirector ? { plainTextReminder: () => (manager.count === 0 ? UNDELEGATED_REMINDER : null) } : {}),
+        ...(activity ? { onActivity: () => activity.touch() } : {}),
+        ...(env.retryBackoffMs !== undefined ? { retryBackoffMs: env.retryBackoffMs } : {}),
+      },
+      [{ role: 'system', content: system }, { role: 'user', content: input.brief }],
+    );
+    await recorder.drain();
+    if (isDirector) env.publish({ type: 'conversation_result', agent: input.agent, text: result.text, stopReason: result.stopReason });
+    return {
+      ...base,
+      stopReason: result.stopReason,
+      text: result.text,
+      steps: result.steps,
+      usage: result.usage,
+      thoughtFailures: result.thoughtFailures,
+      ...(result.exit ? { exit: { conclusion: result.exit.conclusion, facts: result.exit.facts, artifacts: result.exit.artifacts, status: modelStatus(result.exit.status), ...(result.exit.deliverable ? { deliverable: result.exit.deliverable } : {}) } } : {}),
+      ...(result.error ? { error: result.error } : {}),
+    };
+  } finally {
+    activity?.dispose();
+    env.signal.removeEventListener('abort', onAbort);
+  }
+}
+
+function modelStatus(s: string): 'ok' | 'partial' | 'error' {
+  return s === 'partial' || s === 'error' ? s : 'ok';
+}

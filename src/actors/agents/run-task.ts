@@ -1,0 +1,96 @@
+// runTask: the one entry clients call to run a whole task (Director in its own worker) on a Runtime.
+import { createHash, randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import type { Runtime } from '../../runtime/runtime.js';
+import type { YagentConfig } from '../../runtime/config/index.js';
+import type { NoteMeta, StoreApi } from '../../store/api.js';
+import { STORE_ACTOR } from '../../store/client.js';
+import type { StopReason, Usage } from './port-types.js';
+import { AGENT_MODULE } from './agent-actor.js';
+import type { AgentRunInput, AgentRunOutput, RunSettings } from './run-types.js';
+
+export interface RunTaskOptions {
+  prompt: string;
+  workspace: string;
+  /** The loaded config (timeouts, pools, steps, lang, blackboard valves). */
+  config: YagentConfig;
+  /** Where the workers load the config from (undefined = the default location). */
+  configPath?: string;
+  /** -y: every authorization bypassed. */
+  yolo?: boolean;
+  /** -Y: implies -y, no ask_user_for_help, autonomous-decision instruction. */
+  fullYolo?: boolean;
+  taskId?: string;
+  /** Board scope = session; a resumed session passes its old board id. */
+  boardId?: string;
+  signal?: AbortSignal;
+}
+
+export interface TaskResult {
+  taskId: string;
+  boardId: string;
+  text: string;
+  stopReason: StopReason;
+  usage: Usage;
+  notes: NoteMeta[];
+  rolloutPath: string;
+  sessionId: string;
+  error?: string;
+}
+
+export function projectIdOf(workspace: string): string {
+  return createHash('sha256').update(resolve(workspace)).digest('hex').slice(0, 16);
+}
+
+export function settingsFrom(o: RunTaskOptions, taskId: string, boardId: string): RunSettings {
+  const a = o.config.agent;
+  const fullYolo = o.fullYolo === true;
+  return {
+    workspace: resolve(o.workspace),
+    taskId,
+    boardId,
+    projectId: projectIdOf(o.workspace),
+    yolo: fullYolo || o.yolo === true,
+    fullYolo,
+    lang: a.lang,
+    ...(o.configPath !== undefined ? { configPath: o.configPath } : {}),
+    maxParallelDelegations: Math.max(1, a.maxParallelDelegations),
+    delegateIdleMs: a.delegateIdleTimeoutMs,
+    delegateTotalMs: a.delegateTotalTimeoutMs,
+    artifactTokenBudget: 500,
+    maxStepsOverride: { ...a.maxSteps },
+    maxParallelReadOnlyTools: a.maxParallelReadonlyTools,
+    indexMaxNotes: o.config.blackboard.enabled ? o.config.blackboard.indexMaxNotes : 0,
+    indexLineChars: o.config.blackboard.indexLineChars === 0 ? -1 : o.config.blackboard.indexLineChars,
+  };
+}
+
+/** Runs the Director for one prompt; the store service must already run under the name 'store'. */
+export async function runTask(runtime: Runtime, o: RunTaskOptions): Promise<TaskResult> {
+  const taskId = o.taskId ?? randomUUID();
+  const boardId = o.boardId ?? taskId;
+  const task = await runtime.startTask(taskId);
+  const input: AgentRunInput = {
+    agent: 'director',
+    role: 'director',
+    brief: o.prompt,
+    settings: settingsFrom(o, taskId, boardId),
+    delegationId: null,
+    parentSessionId: null,
+  };
+  const out = await task.spawn<AgentRunInput, AgentRunOutput>({ name: 'director', module: AGENT_MODULE, input, delegationId: null }, o.signal);
+  const store = runtime.connect<StoreApi>(STORE_ACTOR);
+  const notes = await store.listNotes(boardId).catch(() => []);
+  runtime.publish({ name: 'director', taskId }, { type: 'task_end', stopReason: out.stopReason, text: out.text });
+  return {
+    taskId,
+    boardId,
+    text: out.text,
+    stopReason: out.stopReason,
+    usage: out.usage,
+    notes,
+    rolloutPath: out.rolloutPath,
+    sessionId: out.sessionId,
+    ...(out.error !== undefined ? { error: out.error } : {}),
+  };
+}

@@ -1,0 +1,77 @@
+// Input and output of one agent run (what crosses the spawn boundary: plain data, zod-validated).
+import { z } from 'zod';
+import { StopReasonSchema, UsageSchema, ModelHandoffStatusSchema } from '../../runtime/protocol/index.js';
+
+export const CustomAgentDesignSchema = z.object({
+  name: z
+    .string()
+    .regex(/^[a-z][a-z0-9_]{2,31}$/, 'name must be snake_case, 3-32 chars, starting with a letter')
+    .refine((n) => !['director', 'repo', 'coding', 'devops', 'chat', 'meta', 'custom'].includes(n), 'name must not be a built-in agent'),
+  description: z.string().min(1).max(400),
+  system_prompt: z.string().min(20),
+  tools: z.array(z.string()).max(32),
+});
+export type CustomAgentDesign = z.infer<typeof CustomAgentDesignSchema>;
+
+export const RunSettingsSchema = z.object({
+  workspace: z.string(),
+  taskId: z.string(),
+  boardId: z.string(),
+  projectId: z.string(),
+  yolo: z.boolean(),
+  fullYolo: z.boolean(),
+  lang: z.string(),
+  /** Config file the worker loads (undefined = the default location). */
+  configPath: z.string().optional(),
+  maxParallelDelegations: z.number().int().positive(),
+  delegateIdleMs: z.number().int().positive(),
+  delegateTotalMs: z.number().int().positive(),
+  /** Deliverables over this many tokens go to an artifact. */
+  artifactTokenBudget: z.number().int().positive(),
+  maxStepsOverride: z.record(z.string(), z.number().int()).default({}),
+  maxParallelReadOnlyTools: z.number().int().optional(),
+  indexMaxNotes: z.number().int().default(12),
+  indexLineChars: z.number().int().default(160),
+});
+export type RunSettings = z.infer<typeof RunSettingsSchema>;
+
+export const AgentRunInputSchema = z.object({
+  /** Identity used for routing, scripts and events: built-in name or the custom agent's name. */
+  agent: z.string(),
+  role: z.enum(['director', 'coding', 'repo', 'chat', 'devops', 'meta', 'custom']),
+  /** The user's prompt (Director) or the delegation prefix (sub-agents). */
+  brief: z.string(),
+  settings: RunSettingsSchema,
+  custom: CustomAgentDesignSchema.optional(),
+  /** Tool names of the Director's palette (Meta chooses from it). */
+  palette: z.array(z.string()).default([]),
+  delegationId: z.string().nullable(),
+  parentSessionId: z.string().nullable(),
+  /** Root docs read once per session by the Director and handed down (cached per session, not per worker). */
+  rootContext: z.object({ files: z.array(z.string()), text: z.string() }).optional(),
+});
+export type AgentRunInput = z.input<typeof AgentRunInputSchema>;
+export type AgentRunInputParsed = z.infer<typeof AgentRunInputSchema>;
+
+export const AgentRunOutputSchema = z.object({
+  agent: z.string(),
+  stopReason: StopReasonSchema,
+  text: z.string(),
+  exit: z
+    .object({
+      conclusion: z.string(),
+      facts: z.array(z.string()),
+      artifacts: z.array(z.string()),
+      status: ModelHandoffStatusSchema,
+      deliverable: z.string().optional(),
+    })
+    .optional(),
+  steps: z.number().int(),
+  usage: UsageSchema,
+  error: z.string().optional(),
+  rolloutPath: z.string(),
+  sessionId: z.string(),
+  design: CustomAgentDesignSchema.optional(),
+  thoughtFailures: z.number().int(),
+});
+export type AgentRunOutput = z.infer<typeof AgentRunOutputSchema>;

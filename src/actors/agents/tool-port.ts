@@ -1,0 +1,110 @@
+// The ToolPort over the tools layer: surfaceFor + adapter + batch runner, delegations wired to this run.
+import { z } from 'zod';
+import type { ToolCall, ToolDef } from './port-types.js';
+import type { Publish, ToolCallOutcome, ToolPort } from './ports.js';
+import type { ToolDeclaration, ToolEnv, DelegateTarget } from '../tools/types.js';
+import { Surface } from '../tools/surface.js';
+import { runBatch, type BatchResult } from '../tools/batch.js';
+import type { WorkspaceGuard } from '../tools/workspace-guard.js';
+import type { Grants } from '../tools/grants.js';
+import type { Authorizer } from '../tools/authorizer.js';
+import type { ToolHooks } from './run-agent.js';
+import type { CustomAgentDesign } from './run-types.js';
+
+export interface SurfacePortDeps {
+  agent: string;
+  /** The surface from surfaceFor(kind, options): the one wiring production and goldens share. */
+  surface: Surface;
+  guard: WorkspaceGuard;
+  grants: Grants;
+  authorizer: Authorizer;
+  env: Omit<ToolEnv, 'delegate'>;
+  hooks: ToolHooks;
+  publish: Publish;
+  /** The run's signal, for delegations started through env.delegate (no call id available there). */
+  runSignal: AbortSignal;
+  newId: () => string;
+}
+
+const delegateSchema = z.object({
+  task: z.string().min(1).describe('What to do, with the goal and what "done" means.'),
+  context_refs: z.array(z.string()).default([]).describe('Note refs, artifact ids or file paths the sub-agent should read first.'),
+});
+
+/** `delegate_<name>` for a custom agent Meta designed; read-only unless its tools can write. */
+export function customDelegateTool(design: CustomAgentDesign, mutates: boolean, hooks: ToolHooks): ToolDeclaration {
+  return {
+    name: `delegate_${design.name}`,
+    description: `Delegate to the custom agent "${design.name}": ${design.description}`,
+    schema: delegateSchema,
+    tags: { effect: 'delegate', mutates, serial: mutates, needsAuth: false, pathParams: [], truncation: 'head_tail', display: 'text', brief: (a) => String(a.task ?? '').slice(0, 80) },
+    execute: (args, ctx) => hooks.delegate(ctx.callId, design.name, args as z.infer<typeof delegateSchema>, ctx.signal),
+  };
+}
+
+/** Built-in delegate_* executors re-bound so each delegation is named after its call id and gets its signal. */
+function bindDelegation(d: ToolDeclaration, hooks: ToolHooks): ToolDeclaration {
+  if (d.tags.effect !== 'delegate' || !d.name.startsWith('delegate_')) return d;
+  const target = d.name.slice('delegate_'.length);
+  return { ...d, execute: (args, ctx) => hooks.delegate(ctx.callId, target, args as z.infer<typeof delegateSchema>, ctx.signal) };
+}
+
+export class SurfaceToolPort implements ToolPort {
+  private surface: Surface;
+  private customCount = 0;
+
+  constructor(private readonly deps: SurfacePortDeps) {
+    this.surface = this.rebuild();
+  }
+
+  /** The surface grows when Meta registers a custom agent (the Director's only). */
+  private rebuild(): Surface {
+    const base = this.deps.surface.list().map((d) => bindDelegation(d, this.deps.hooks));
+    const customs = this.deps.hooks.customAgents();
+    this.customCount = customs.length;
+    const writes = (design: CustomAgentDesign): boolean => design.tools.some((t) => this.deps.surface.get(t)?.tags.mutates ?? true);
+    const extra = this.deps.agent === 'director' ? customs.map((c) => customDelegateTool(c, writes(c), this.deps.hooks)) : [];
+    return new Surface(this.deps.surface.agent, [...base, ...extra], this.deps.surface.autonomous);
+  }
+
+  private current(): Surface {
+    if (this.deps.hooks.customAgents().length !== this.customCount) this.surface = this.rebuild();
+    return this.surface;
+  }
+
+  defs(): readonly ToolDef[] {
+    return this.current().defs();
+  }
+
+  async runBatch(calls: readonly ToolCall[], opts: { signal: AbortSignal; maxParallel: number }): Promise<{ outcomes: ToolCallOutcome[]; fatal: string | null }> {
+    const d = this.deps;
+    const surface = this.current();
+    const env: ToolEnv = {
+      ...d.env,
+      delegate: (agent: DelegateTarget, args) => d.hooks.delegate(d.newId(), agent, args, d.runSignal),
+    };
+    const res: BatchResult = await runBatch(calls, { surface, guard: d.guard, grants: d.grants, authorizer: d.authorizer, env }, {
+      signal: opts.signal,
+      maxParallel: Math.max(1, Math.min(8, opts.maxParallel)),
+      onStart: (call) => d.publish({ type: 'tool_call_start', agent: d.agent, callId: call.id, name: call.name, brief: briefOf(surface, call) }),
+      onResult: (r) => d.publish({ type: 'tool_call_result', agent: d.agent, callId: r.callId, name: r.name, ok: r.status === 'ok' || r.status === 'exit', display: r.display }),
+    });
+    const outcomes = res.results.map((r): ToolCallOutcome => ({
+      callId: r.callId,
+      name: r.name,
+      content: r.content,
+      ok: r.status === 'ok' || r.status === 'exit',
+      ...(r.outcome?.kind === 'exit' ? { exit: r.outcome.handoff } : {}),
+    }));
+    return { outcomes, fatal: res.fatal ? res.fatal.message : null };
+  }
+}
+
+function briefOf(surface: Surface, call: ToolCall): string {
+  try {
+    const args = JSON.parse(call.arguments || '{}') as Record<string, unknown>;
+    return surface.get(call.name)?.tags.brief(args) ?? call.name;
+  } catch {
+    return call.name;
+  }
+}

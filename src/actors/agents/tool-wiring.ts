@@ -1,0 +1,50 @@
+// The one wiring from an agent run to its tools (production and in-process tests share it: pitfall 33).
+import { surfaceFor, directorPalette } from '../tools/profiles.js';
+import { WorkspaceGuard } from '../tools/workspace-guard.js';
+import { Grants, type ProjectGrants } from '../tools/grants.js';
+import type { Authorizer } from '../tools/authorizer.js';
+import type { ToolStoreAccess } from '../tools/types.js';
+import type { Publish, ToolPort } from './ports.js';
+import type { ToolHooks } from './run-agent.js';
+import type { AgentRunInputParsed } from './run-types.js';
+import { SurfaceToolPort } from './tool-port.js';
+
+export interface ToolWiring {
+  publish: Publish;
+  authorizer: Authorizer;
+  projectGrants?: ProjectGrants | null;
+  store: ToolStoreAccess;
+  askUser(question: string): Promise<string>;
+  runSignal: AbortSignal;
+  newId(): string;
+}
+
+export function buildToolPort(input: AgentRunInputParsed, hooks: ToolHooks, w: ToolWiring): ToolPort {
+  const s = input.settings;
+  const surface = surfaceFor(input.role, { fullYolo: s.fullYolo, ...(input.custom ? { tools: input.custom.tools } : {}) });
+  return new SurfaceToolPort({
+    agent: input.agent,
+    surface,
+    guard: new WorkspaceGuard(s.workspace),
+    grants: new Grants(s.yolo || s.fullYolo, w.projectGrants ?? null),
+    authorizer: w.authorizer,
+    env: {
+      workspace: s.workspace,
+      agent: input.agent,
+      taskId: s.taskId,
+      delegationId: input.delegationId,
+      boardId: s.boardId,
+      askUser: (q) => w.askUser(q),
+      store: w.store,
+    },
+    hooks,
+    publish: w.publish,
+    runSignal: w.runSignal,
+    newId: w.newId,
+  });
+}
+
+/** Names a custom agent may choose from (the Director's capability-matched tools, no delegations). */
+export function paletteNames(): string[] {
+  return directorPalette().map((d) => d.name).sort();
+}

@@ -1,0 +1,16 @@
+// Transient per-call context (note index, pending mentions): added to one request, idempotent by header.
+import type { ChatMessage } from './port-types.js';
+
+export const NOTE_INDEX_HEADER = '[blackboard index]';
+export const MENTIONS_HEADER = '[pending mentions]';
+export const TRANSIENT_HEADERS: readonly string[] = [NOTE_INDEX_HEADER, MENTIONS_HEADER];
+
+export function isTransient(m: ChatMessage): boolean {
+  return (m.role === 'user' || m.role === 'system') && TRANSIENT_HEADERS.some((h) => m.content.startsWith(h));
+}
+
+/** A new array for this call: earlier injected blocks removed, the fresh ones appended; input untouched. */
+export function injectTransient(messages: readonly ChatMessage[], extras: readonly ChatMessage[]): readonly ChatMessage[] {
+  if (extras.length === 0 && !messages.some(isTransient)) return messages;
+  return [...messages.filter((m) => !isTransient(m)), ...extras];
+}

@@ -1,0 +1,40 @@
+// Helpers both engines share: call-option precedence, tool ordering, identity header, tool-call assembly.
+import type { ToolDef } from '../../../runtime/protocol/index.js';
+import { AGENT_HEADER } from '../fake/script.js';
+
+export { AGENT_HEADER };
+
+/** Call options > provider config > omitted; 0 counts as "not set" on both levels. */
+export function pick(call: number | undefined, provider: number | undefined): number | undefined {
+  if (call !== undefined && call !== 0) return call;
+  if (provider !== undefined && provider !== 0) return provider;
+  return undefined;
+}
+
+/** Tools go to the provider sorted by name so the prompt prefix (and the provider's cache) is stable. */
+export function sortedTools(tools: readonly ToolDef[]): ToolDef[] {
+  return [...tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** Accumulates streamed tool calls by index (ids may be missing on OpenAI-compatible servers). */
+export class ToolCallAssembler {
+  private readonly calls = new Map<number, { id: string; name: string; args: string }>();
+  start(index: number, id: string | undefined, name: string | undefined): void {
+    const cur = this.calls.get(index);
+    if (cur === undefined) this.calls.set(index, { id: id ?? '', name: name ?? '', args: '' });
+    else {
+      if (id !== undefined && id !== '' && cur.id === '') cur.id = id;
+      if (name !== undefined && name !== '' && cur.name === '') cur.name = name;
+    }
+  }
+  append(index: number, args: string): void {
+    if (!this.calls.has(index)) this.start(index, undefined, undefined);
+    const cur = this.calls.get(index);
+    if (cur !== undefined) cur.args += args;
+  }
+  result(): { id: string; name: string; arguments: string }[] {
+    return [...this.calls.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([i, c]) => ({ id: c.id !== '' ? c.id : `call_${i}`, name: c.name, arguments: c.args }));
+  }
+}

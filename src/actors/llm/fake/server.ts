@@ -1,0 +1,164 @@
+// The loopback fake model server: both wire formats, scripts keyed by agent identity, faults, recording.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import { anthropicErrorBody, anthropicStreamEvents } from './anthropic-wire.js';
+import { openaiErrorBody, openaiJsonBody, openaiStreamEvents } from './openai-wire.js';
+import { AGENT_HEADER, type FakeStep, type RecordedRequest, type WireFormat } from './script.js';
+
+export interface FakeProviderOptions {
+  /** Delay before each SSE event; 0 (the default) is the zero-latency mode used by benchmarks. */
+  chunkDelayMs?: number;
+  model?: string;
+  /** Answers agents that have no script (or ran out of it); without it such a request is a 400. */
+  fallback?: FakeStep;
+}
+
+export class FakeProvider {
+  readonly requests: RecordedRequest[] = [];
+  private readonly scripts = new Map<string, FakeStep[]>();
+  private readonly cursors = new Map<string, number>();
+  private seq = 0;
+
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+    private readonly opts: FakeProviderOptions,
+  ) {}
+
+  static async start(opts: FakeProviderOptions = {}): Promise<FakeProvider> {
+    const server = createServer();
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve());
+    });
+    const port = (server.address() as AddressInfo).port;
+    const fake = new FakeProvider(server, `http://127.0.0.1:${port}`, opts);
+    server.on('request', (req, res) => {
+      void fake.handle(req, res).catch((err: unknown) => {
+        if (!res.headersSent) res.writeHead(500).end(String(err));
+        else res.destroy();
+      });
+    });
+    return fake;
+  }
+
+  /** Base URL for the openai SDK (it appends /chat/completions). */
+  get openaiBaseUrl(): string {
+    return `${this.url}/v1`;
+  }
+  /** Base URL for the anthropic SDK (it appends /v1/messages). */
+  get anthropicBaseUrl(): string {
+    return this.url;
+  }
+
+  /** Appends steps to an agent's script; each request from that agent consumes the next one. */
+  script(agent: string, ...steps: FakeStep[]): this {
+    this.scripts.set(agent, [...(this.scripts.get(agent) ?? []), ...steps]);
+    return this;
+  }
+
+  requestsFor(agent: string): RecordedRequest[] {
+    return this.requests.filter((r) => r.agent === agent);
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const format: WireFormat | null = path.endsWith('/chat/completions')
+      ? 'openai'
+      : path.endsWith('/messages')
+        ? 'anthropic'
+        : null;
+    const raw = await readBody(req);
+    if (format === null || req.method !== 'POST') {
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
+      return;
+    }
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(raw) as Record<string, unknown>;
+    } catch {
+      this.sendError(res, format, 400, 'request body is not JSON');
+      return;
+    }
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
+    const agent = headers[AGENT_HEADER] ?? '';
+    const stepIndex = this.cursors.get(agent) ?? 0;
+    this.cursors.set(agent, stepIndex + 1);
+    const record: RecordedRequest = { format, path, agent, headers, body, stream: body['stream'] === true, cancelled: false, step: stepIndex };
+    this.requests.push(record);
+    let closed = false;
+    res.on('close', () => {
+      if (!res.writableFinished) record.cancelled = true;
+      closed = true;
+    });
+    const step = this.scripts.get(agent)?.[stepIndex] ?? this.opts.fallback;
+    if (step === undefined) {
+      this.sendError(res, format, 400, `fake provider: no script step ${stepIndex} for agent "${agent}"`);
+      return;
+    }
+    const reply = typeof step === 'function' ? await step(record) : step;
+    const fault = reply.fault;
+    if (fault?.kind === 'status') {
+      const extra: Record<string, string> = fault.retryAfter !== undefined ? { 'retry-after': String(fault.retryAfter) } : {};
+      this.sendError(res, format, fault.status, fault.message ?? `fake ${fault.status}`, extra);
+      return;
+    }
+    const promptText = JSON.stringify(body['messages'] ?? '') + JSON.stringify(body['system'] ?? '');
+    const id = `${format === 'openai' ? 'chatcmpl' : 'msg'}_fake${++this.seq}`;
+    const model = typeof body['model'] === 'string' ? body['model'] : (this.opts.model ?? 'fake-model');
+    if (!record.stream) {
+      const json = format === 'openai' ? openaiJsonBody(reply, { id, created: 1_700_000_000, model }, promptText) : null;
+      if (json === null) {
+        this.sendError(res, format, 400, 'fake provider: anthropic non-streaming replies are not scripted');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(json));
+      return;
+    }
+    const streamOpts = body['stream_options'] as { include_usage?: boolean } | undefined;
+    const events =
+      format === 'openai'
+        ? openaiStreamEvents(reply, { id, created: 1_700_000_000, model }, promptText, streamOpts?.include_usage === true)
+        : anthropicStreamEvents(reply, id, model, promptText);
+    res.writeHead(200, {
+      'content-type': format === 'openai' ? 'text/event-stream; charset=utf-8' : 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+    });
+    const gap = reply.chunkDelayMs ?? this.opts.chunkDelayMs ?? 0;
+    for (let i = 0; i < events.length; i++) {
+      if (fault !== undefined && 'afterEvents' in fault && i === fault.afterEvents) {
+        if (fault.kind === 'reset') res.destroy();
+        // a stall writes nothing more; the client's timeout or cancellation closes the socket
+        return;
+      }
+      if (fault?.kind === 'malformed' && i === 1) {
+        res.write('data: {"choices":[{"delta":{"content":"oops"\n\n');
+        res.end();
+        return;
+      }
+      if (gap > 0) await delay(gap);
+      if (closed) return;
+      res.write(events[i]);
+    }
+    res.end();
+  }
+
+  private sendError(res: ServerResponse, format: WireFormat, status: number, message: string, extra: Record<string, string> = {}): void {
+    const body = format === 'openai' ? openaiErrorBody(status, message) : anthropicErrorBody(status, message);
+    res.writeHead(status, { 'content-type': 'application/json', ...extra }).end(JSON.stringify(body));
+  }
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const c of req) parts.push(c as Buffer);
+  return Buffer.concat(parts).toString('utf8');
+}

@@ -1,0 +1,80 @@
+// The routing engine wrapping every agent's engine: runtime override > routing tier > use_provider.
+import type { Clock } from '../../../runtime/actor.js';
+import type { Event } from '../../../runtime/protocol/index.js';
+import type { Tier, YagentConfig } from '../../../runtime/config/index.js';
+import type { LlmEngine, LlmRequest, LlmResponse } from '../types.js';
+import { classify } from './classifier.js';
+
+export interface RoutingDeps {
+  publish(e: Event): void;
+  clock: Clock;
+  /** Builds (reliability-wrapped) engines by provider name; results are cached by the router. */
+  engineFor(provider: string): LlmEngine;
+}
+
+export class RoutingEngine implements LlmEngine {
+  private override: string | null = null;
+  private mode: 'auto' | 'fixed';
+  private readonly engines = new Map<string, LlmEngine>();
+  private decided: { key: string; tier: Tier; provider: string } | null = null;
+
+  constructor(
+    private readonly routing: YagentConfig['routing'],
+    readonly agent: string,
+    private readonly baseProvider: string,
+    private readonly deps: RoutingDeps,
+  ) {
+    this.mode = routing.mode;
+  }
+
+  /** Runtime model switch (TUI): wins over routing; null returns to routing. The wrapper stays. */
+  setOverride(provider: string | null): void {
+    if (provider !== null) this.engine(provider);
+    this.override = provider;
+  }
+  setMode(mode: 'auto' | 'fixed'): void {
+    this.mode = mode;
+    this.decided = null;
+  }
+
+  describe(): { provider: string; model: string } {
+    return this.engine(this.override ?? this.decided?.provider ?? this.baseProvider).describe();
+  }
+
+  async call(req: LlmRequest): Promise<LlmResponse> {
+    if (this.override !== null) return this.engine(this.override).call(req);
+    if (this.mode === 'fixed') return this.engine(this.baseProvider).call(req);
+    const provider = await this.route(req);
+    return this.engine(provider).call(req);
+  }
+
+  private engine(provider: string): LlmEngine {
+    let e = this.engines.get(provider);
+    if (e === undefined) {
+      e = this.deps.engineFor(provider);
+      this.engines.set(provider, e);
+    }
+    return e;
+  }
+
+  /** One decision per user turn (keyed by the latest user message), reused by the turn's later steps. */
+  private async route(req: LlmRequest): Promise<string> {
+    const users = req.messages.filter((m) => m.role === 'user');
+    const last = users[users.length - 1];
+    const key = `${users.length}\u0000${last?.content ?? ''}`;
+    if (this.decided?.key === key) return this.decided.provider;
+    const classifier = this.engine(this.routing.tiers.fast ?? this.baseProvider);
+    const res = await classify(classifier, last?.content ?? '', {
+      agent: this.agent,
+      timeoutMs: this.routing.classifierTimeoutMs,
+      clock: this.deps.clock,
+      signal: req.signal,
+    });
+    const tier: Tier = 'tier' in res ? res.tier : (this.routing.baselines[this.agent] ?? 'balanced');
+    const provider = this.routing.tiers[tier] ?? this.baseProvider;
+    const reason = 'tier' in res ? 'classified' : `baseline (${res.error})`;
+    this.decided = { key, tier, provider };
+    this.deps.publish({ type: 'model_routed', agent: this.agent, tier, provider, reason });
+    return provider;
+  }
+}

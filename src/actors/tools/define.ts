@@ -1,0 +1,69 @@
+// defineTool: binds a tool's schema, tags and executor to its sibling `.md` description.
+import { z } from 'zod';
+import type { CapabilityTags, ToolContext, ToolDeclaration, ToolOutcome } from './types.js';
+import { loadDescription } from './describe.js';
+
+export interface ToolSpec<S extends z.ZodType> {
+  name: string;
+  schema: S;
+  tags: CapabilityTags;
+  execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutcome>;
+  /** Tests pass an inline description; production reads `<name>.md`. */
+  description?: string;
+}
+
+export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): ToolDeclaration<S> {
+  return {
+    name: spec.name,
+    description: spec.description ?? loadDescription(spec.name),
+    schema: spec.schema,
+    tags: spec.tags,
+    execute: spec.execute,
+  };
+}
+
+/** Provider JSON Schema for a declaration (input side: defaulted fields are optional to the model). */
+export function renderParameters(decl: ToolDeclaration): Record<string, unknown> {
+  const json = z.toJSONSchema(decl.schema, { io: 'input' }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
+}
+
+export const ok = (content: string, display?: string): ToolOutcome =>
+  display === undefined ? { kind: 'ok', content } : { kind: 'ok', content, display };
+
+export const fail = (kind: string, message: string): ToolOutcome => ({ kind: 'error', error: { kind, message } });
+
+/** A string argument for briefs, cut to one short line. */
+export function briefArg(args: Record<string, unknown>, key: string, max = 80): string {
+  const v = args[key];
+  const s = typeof v === 'string' ? v.replace(/\s+/g, ' ') : '';
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+/** Common tags for read-only, parallel-safe tools. */
+export function readTags(over: Partial<CapabilityTags> & Pick<CapabilityTags, 'brief'>): CapabilityTags {
+  return {
+    effect: 'read',
+    mutates: false,
+    serial: false,
+    needsAuth: false,
+    pathParams: [],
+    truncation: 'head',
+    display: 'path',
+    ...over,
+  };
+}
+
+/** Common tags for file-writing tools: serial, mutating, guarded. */
+export function writeTags(over: Partial<CapabilityTags> & Pick<CapabilityTags, 'brief' | 'pathParams'>): CapabilityTags {
+  return {
+    effect: 'fs_write',
+    mutates: true,
+    serial: true,
+    needsAuth: true,
+    truncation: 'head_tail',
+    display: 'path',
+    ...over,
+  };
+}

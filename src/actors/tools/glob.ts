@@ -1,0 +1,25 @@
+// glob: files matching a glob pattern under a directory (tinyglobby), sorted, capped.
+import { glob as tinyglob } from 'tinyglobby';
+import { z } from 'zod';
+import { briefArg, defineTool, ok, readTags } from './define.js';
+import { resolveIn } from './paths.js';
+import { SEARCH_MAX_RESULTS } from './limits.js';
+
+const schema = z.object({
+  pattern: z.string().min(1).describe('Glob pattern, e.g. "src/**/*.ts".'),
+  path: z.string().default('.').describe('Directory to search from. Default: the workspace.'),
+});
+
+export default defineTool({
+  name: 'glob',
+  schema,
+  tags: readTags({ pathParams: ['path'], display: 'query', brief: (a) => briefArg(a, 'pattern') }),
+  async execute(args, ctx) {
+    const cwd = resolveIn(ctx.workspace, args.path);
+    const files = await tinyglob(args.pattern, { cwd, dot: false, ignore: ['**/node_modules/**', '**/.git/**'] });
+    files.sort();
+    const shown = files.slice(0, SEARCH_MAX_RESULTS);
+    const more = files.length > shown.length ? `\n[${files.length - shown.length} more matches not shown]` : '';
+    return ok(shown.length === 0 ? 'No files matched.' : shown.join('\n') + more, `${args.pattern} (${files.length})`);
+  },
+});

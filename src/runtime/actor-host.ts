@@ -1,0 +1,303 @@
+// Main-thread side of actor workers: warm spares, start, graceful stop then terminate, exit reasons.
+import { Worker, type MessagePort } from 'node:worker_threads';
+import type { ResourceLimits } from './actor.js';
+import type { ChildHandle, Exit } from './child.js';
+import { ACTOR_WORKER, distFile } from './paths.js';
+import { NamedTasks } from './tasks.js';
+import { FromWorkerSchema, serializeError, type Event, type FromWorker, type ToWorker } from './protocol/index.js';
+
+export const DEFAULT_PRELOAD = ['zod', 'openai', '@anthropic-ai/sdk'];
+
+export interface ActorRequests {
+  publish(actor: ActorHandle, events: unknown[], dropped: Record<string, number>): void;
+  connect(actor: ActorHandle, target: string): Promise<MessagePort>;
+  spawn(actor: ActorHandle, requestId: string, spec: unknown): Promise<unknown>;
+  spawnCancel(actor: ActorHandle, requestId: string): void;
+  help(actor: ActorHandle, requestId: string, request: Extract<FromWorker, { type: 'help' }>['request']): Promise<Event>;
+  helpCancel(actor: ActorHandle, requestId: string): void;
+}
+
+export interface HostOptions {
+  preload?: string[];
+  /** Booted spares kept warm for the default resource limits. */
+  spares?: number;
+  creditWindow?: number;
+  rpcTimeoutMs?: number;
+  shared?: Record<string, SharedArrayBuffer>;
+  resourceLimits?: ResourceLimits;
+  requests: ActorRequests;
+}
+
+export interface ActorStart {
+  name: string;
+  module: string;
+  input: unknown;
+  taskId: string | null;
+  delegationId: string | null;
+  resourceLimits?: ResourceLimits | undefined;
+  paused?: boolean;
+}
+
+interface Booting {
+  worker: Worker;
+  ready: Promise<void>;
+  key: string;
+}
+
+export const DEFAULT_CREDIT_WINDOW = 1024;
+
+export class ActorHost {
+  private readonly spares = new Map<string, Booting[]>();
+  private readonly background = new NamedTasks();
+  private closed = false;
+  readonly live = new Set<ActorHandle>();
+
+  constructor(readonly opts: HostOptions) {
+    distFile(ACTOR_WORKER); // fail fast with the "run npm run build" message
+  }
+
+  /** Boots the default spares; resolves when they are ready. */
+  async warm(): Promise<void> {
+    const n = this.opts.spares ?? 1;
+    const key = limitsKey(this.opts.resourceLimits);
+    const list = this.spares.get(key) ?? [];
+    while (list.length < n) list.push(this.boot(this.opts.resourceLimits));
+    this.spares.set(key, list);
+    await Promise.all(list.map((b) => b.ready.catch(() => undefined)));
+  }
+
+  private boot(limits: ResourceLimits | undefined): Booting {
+    const worker = new Worker(distFile(ACTOR_WORKER), {
+      workerData: { preload: this.opts.preload ?? DEFAULT_PRELOAD },
+      resourceLimits: limits ?? {},
+    });
+    const ready = new Promise<void>((resolve, reject) => {
+      const onMsg = (m: unknown): void => {
+        const p = FromWorkerSchema.safeParse(m);
+        if (p.success && p.data.type === 'ready') {
+          worker.off('message', onMsg);
+          resolve();
+        }
+      };
+      worker.on('message', onMsg);
+      worker.once('error', reject);
+      worker.once('exit', (code) => reject(new Error(`spare exited with code ${code}`)));
+    });
+    ready.catch(() => undefined);
+    return { worker, ready, key: limitsKey(limits) };
+  }
+
+  private take(limits: ResourceLimits | undefined): Booting {
+    const eff = limits ?? this.opts.resourceLimits;
+    const key = limitsKey(eff);
+    const list = this.spares.get(key);
+    return list?.shift() ?? this.boot(eff);
+  }
+
+  /** Tops the default pool up again; called after a start so the new boot does not compete with it. */
+  private refill(): void {
+    const key = limitsKey(this.opts.resourceLimits);
+    const list = this.spares.get(key);
+    // Only the default pool is refilled: odd limits are rare and pay a cold start.
+    if (!list || this.closed || list.length >= (this.opts.spares ?? 1)) return;
+    const fresh = this.boot(this.opts.resourceLimits);
+    list.push(fresh);
+    void this.background.go('spare-refill', () => fresh.ready.catch(() => undefined));
+  }
+
+  /** Starts an actor; resolves once its module is loaded (and serve() resolved for services). */
+  async start(spec: ActorStart): Promise<ActorHandle> {
+    if (this.closed) throw Object.assign(new Error('runtime is shutting down'), { code: 'SHUTTING_DOWN' });
+    const b = this.take(spec.resourceLimits);
+    const handle = new ActorHandle(b.worker, spec, this.opts.requests);
+    this.live.add(handle);
+    void handle.exited.then(() => this.live.delete(handle));
+    handle.send({
+      type: 'start',
+      name: spec.name,
+      module: spec.module,
+      taskId: spec.taskId,
+      delegationId: spec.delegationId,
+      input: spec.input,
+      shared: this.opts.shared ?? {},
+      paused: spec.paused ?? false,
+      creditWindow: this.opts.creditWindow ?? DEFAULT_CREDIT_WINDOW,
+      rpcTimeoutMs: this.opts.rpcTimeoutMs ?? 30_000,
+    });
+    try {
+      await handle.started;
+    } finally {
+      this.refill();
+    }
+    return handle;
+  }
+
+  /** Terminates spares; live actors are stopped by their supervisors. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const all = [...this.spares.values()].flat();
+    this.spares.clear();
+    await Promise.all(all.map((b) => b.worker.terminate()));
+    await this.background.waitAll(1000);
+  }
+}
+
+/** Validates a worker message; publish (the hot path) is checked by hand, its events by EventSchema later. */
+function parseFromWorker(raw: unknown): FromWorker | null {
+  const r = raw as { type?: unknown; events?: unknown; dropped?: unknown } | null;
+  if (r?.type === 'publish' && Array.isArray(r.events) && typeof r.dropped === 'object' && r.dropped !== null) {
+    const dropped = r.dropped as Record<string, unknown>;
+    if (Object.values(dropped).every((n) => Number.isInteger(n))) return { type: 'publish', events: r.events as unknown[], dropped: dropped as Record<string, number> };
+  }
+  const p = FromWorkerSchema.safeParse(raw);
+  return p.success ? p.data : null;
+}
+
+function limitsKey(l: ResourceLimits | undefined): string {
+  return JSON.stringify([l?.maxOldGenerationSizeMb ?? 0, l?.maxYoungGenerationSizeMb ?? 0, l?.stackSizeMb ?? 0]);
+}
+
+export class ActorHandle implements ChildHandle {
+  readonly exited: Promise<Exit>;
+  readonly started: Promise<void>;
+  readonly startedAt = Date.now();
+  kind = 'actor';
+  served = false;
+  srcDrops = 0;
+  private outcome: Exit | undefined;
+  private stopping: string | undefined;
+  private fault: Exit | undefined;
+  private readonly pending = new Set<string>();
+
+  constructor(
+    readonly worker: Worker,
+    readonly spec: ActorStart,
+    private readonly req: ActorRequests,
+  ) {
+    let startedOk!: () => void;
+    let startFail!: (e: Error) => void;
+    this.started = new Promise((res, rej) => ((startedOk = res), (startFail = rej)));
+    this.started.catch(() => undefined);
+    this.exited = new Promise<Exit>((resolve) => {
+      worker.on('message', (raw: unknown) => {
+        const m = parseFromWorker(raw);
+        if (m) this.onMessage(m, startedOk, startFail);
+      });
+      worker.on('error', (err: Error) => {
+        const code = (err as { code?: unknown }).code;
+        this.fault = code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? { normal: false, reason: 'out_of_memory', error: { ...serializeError(err), code: 'ACTOR_OOM' } }
+          : { normal: false, reason: `crashed: ${err.message}`, error: { ...serializeError(err), code: 'ACTOR_CRASHED' } };
+      });
+      worker.once('exit', (code) => {
+        const exit =
+          this.stopping !== undefined ? { normal: true, reason: 'shutdown' }
+          : this.outcome ?? this.fault ?? { normal: false, reason: `exited with code ${code}`, error: { name: 'ActorExited', message: `worker exited with code ${code}`, code: 'ACTOR_EXITED' } };
+        startFail(Object.assign(new Error(`${spec.name} failed to start: ${exit.reason}`), { code: exit.error?.code ?? 'ACTOR_EXITED', cause: exit.error }));
+        resolve(exit);
+      });
+    });
+  }
+
+  get name(): string {
+    return this.spec.name;
+  }
+
+  send(m: ToWorker, transfer?: readonly MessagePort[]): void {
+    try {
+      this.worker.postMessage(m, transfer);
+    } catch {
+      // The worker is gone; its exit event reports why.
+    }
+  }
+
+  private onMessage(m: FromWorker, startedOk: () => void, startFail: (e: Error) => void): void {
+    switch (m.type) {
+      case 'ready':
+        return;
+      case 'started':
+        this.kind = m.kind;
+        this.served = m.served;
+        startedOk();
+        return;
+      case 'start_failed':
+        this.outcome = { normal: false, reason: `start failed: ${m.error.message}`, error: m.error };
+        startFail(Object.assign(new Error(`${this.name}: ${m.error.message}`), { code: m.error.code ?? 'ACTOR_CRASHED' }));
+        void this.worker.terminate();
+        return;
+      case 'publish': {
+        for (const n of Object.values(m.dropped)) this.srcDrops += n;
+        this.req.publish(this, m.events, m.dropped);
+        return;
+      }
+      case 'done':
+        this.outcome = m.ok
+          ? { normal: true, reason: 'normal', value: m.value }
+          : { normal: false, reason: `crashed: ${m.error?.message ?? 'unknown'}`, error: m.error ?? { name: 'Error', message: 'unknown' } };
+        void this.worker.terminate();
+        return;
+      case 'stopped':
+        void this.worker.terminate();
+        return;
+      case 'connect':
+        this.track(m.requestId, this.req.connect(this, m.target), (ok, value, error) =>
+          ok ? this.send({ type: 'port', requestId: m.requestId, port: value as MessagePort }, [value as MessagePort]) : this.send({ type: 'port', requestId: m.requestId, error }),
+        );
+        return;
+      case 'spawn':
+        this.track(m.requestId, this.req.spawn(this, m.requestId, m.spec), (ok, value, error) =>
+          this.send({ type: 'spawn_result', requestId: m.requestId, ok, value, error }),
+        );
+        return;
+      case 'spawn_cancel':
+        this.req.spawnCancel(this, m.requestId);
+        return;
+      case 'help':
+        this.track(m.requestId, this.req.help(this, m.requestId, m.request), (ok, value, error) =>
+          this.send({ type: 'help_result', requestId: m.requestId, ok, value, error }),
+        );
+        return;
+      case 'help_cancel':
+        this.req.helpCancel(this, m.requestId);
+        return;
+    }
+  }
+
+  private track(id: string, p: Promise<unknown>, reply: (ok: boolean, value?: unknown, error?: ReturnType<typeof serializeError>) => void): void {
+    this.pending.add(id);
+    void p.then(
+      (v) => (this.pending.delete(id), reply(true, v)),
+      (e: unknown) => (this.pending.delete(id), reply(false, undefined, serializeError(e))),
+    );
+  }
+
+  accept(port: MessagePort): void {
+    this.send({ type: 'accept', port }, [port]);
+  }
+
+  setPaused(paused: boolean): void {
+    this.send({ type: 'pause', paused });
+  }
+
+  credit(n: number): void {
+    if (n > 0) this.send({ type: 'credit', n });
+  }
+
+  async stop(reason: string, shutdownMs: number): Promise<void> {
+    if (this.stopping === undefined && this.outcome === undefined) {
+      this.stopping = reason;
+      this.send({ type: 'stop', reason, graceMs: shutdownMs });
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const forced = new Promise<'forced'>((r) => (timer = setTimeout(() => r('forced'), shutdownMs)));
+    const r = await Promise.race([this.exited, forced]);
+    clearTimeout(timer);
+    // Past the grace period (e.g. a worker spinning in for(;;){}): terminate is the only way out.
+    if (r === 'forced') await this.worker.terminate();
+    await this.exited;
+  }
+
+  describe(): { kind: string; mailboxDepth: number; drops: number } {
+    return { kind: this.kind, mailboxDepth: this.pending.size, drops: this.srcDrops };
+  }
+}

@@ -1,0 +1,32 @@
+// Generic actor worker bootstrap: preload heavy modules while idle (a warm spare), then start the named actor.
+import { parentPort, workerData } from 'node:worker_threads';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { WorkerActor } from './worker-context.js';
+
+const port = parentPort;
+if (!port) throw new Error('actor-worker must run inside a worker thread');
+
+const data = (workerData ?? {}) as { preload?: unknown };
+const preload = Array.isArray(data.preload) ? data.preload.filter((x): x is string => typeof x === 'string') : [];
+// This file is dist/src/runtime/actor-worker.js, so dist/ is two levels up.
+const distRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+const actor = new WorkerActor(port, distRoot);
+// Messages that arrive while preloading are queued, never lost.
+const early: unknown[] = [];
+let ready = false;
+port.on('message', (m: unknown) => (ready ? actor.handle(m) : early.push(m)));
+
+const t0 = performance.now();
+const failed: string[] = [];
+for (const spec of preload) {
+  try {
+    await import(spec);
+  } catch {
+    failed.push(spec);
+  }
+}
+port.postMessage({ type: 'ready', preloadMs: performance.now() - t0, failed });
+ready = true;
+for (const m of early.splice(0)) actor.handle(m);

@@ -1,0 +1,13 @@
+// Public surface of the configuration module (runtime layer: imports only protocol and runtime).
+export * from './types.js';
+export * from './errors.js';
+export * from './env.js';
+export { parseDuration } from './duration.js';
+export { concurrencyKnob, valve, defaultTrue, zeroIsUnset, DEFAULTS } from './knobs.js';
+export { REMOVED_KEYS, removedKeyWarnings } from './removed-keys.js';
+export { CONFIG_TEMPLATE, PLACEHOLDER_API_KEY } from './template.js';
+export { defaultConfigPath, ensureConfigExists, loadConfig, parseConfigText, type LoadOptions } from './loader.js';
+export { resolveProvider, resolveProviderName, referencedProviders } from './resolve.js';
+export { setKeyInSection, removeProviderSection, persistKey, deleteProvider, encodeValue, type TomlValue } from './persist.js';
+export { setupState, type SetupState } from './setup-state.js';
+export { createSharedLlmState, sharedViews, LLM_SHARED_KEY, LLM_SHARED_LAYOUT } from './llm-shared.js';

@@ -1,0 +1,67 @@
+// Provider resolution chain and validation of every provider something refers to.
+import { ConfigError } from './errors.js';
+import type { ProviderConfig, YagentConfig } from './types.js';
+
+/** provider name → its api_key_env variable name (to name a missing variable). */
+export type RawProviderEnv = Record<string, string | undefined>;
+
+/** tool → tools.llm.use_provider → agent → agents.llm.use_provider → global.llm.use_provider. */
+export function resolveProviderName(cfg: YagentConfig, who: { agent?: string | undefined; tool?: string | undefined }): string {
+  if (who.tool !== undefined) {
+    const t = cfg.toolProviders[who.tool] ?? cfg.toolsDefaultProvider;
+    if (t !== undefined) return t;
+  }
+  if (who.agent !== undefined) {
+    const a = cfg.agentProviders[who.agent];
+    if (a !== undefined) return a;
+  }
+  return cfg.agentsDefaultProvider ?? cfg.globalProvider;
+}
+
+export function resolveProvider(cfg: YagentConfig, who: { agent?: string | undefined; tool?: string | undefined }): ProviderConfig {
+  const name = resolveProviderName(cfg, who);
+  const p = cfg.providers[name];
+  if (p === undefined) throw new ConfigError(`provider "${name}" is not defined`, cfg.path, `add a [global.llm.providers.${name}] table or change use_provider`);
+  return p;
+}
+
+/** Every provider name any use_provider, routing tier or fallback list points at (with where it is named). */
+export function referencedProviders(cfg: YagentConfig): Map<string, string> {
+  const refs = new Map<string, string>();
+  const add = (name: string | undefined, where: string): void => {
+    if (name !== undefined && name !== '' && !refs.has(name)) refs.set(name, where);
+  };
+  add(cfg.globalProvider, '[global.llm] use_provider');
+  add(cfg.agentsDefaultProvider, '[agents.llm] use_provider');
+  for (const [k, v] of Object.entries(cfg.agentProviders)) add(v, `[agents.llm] ${k}.use_provider`);
+  add(cfg.toolsDefaultProvider, '[tools.llm] use_provider');
+  for (const [k, v] of Object.entries(cfg.toolProviders)) add(v, `[tools.llm] ${k}.use_provider`);
+  for (const [k, v] of Object.entries(cfg.routing.tiers)) add(v, `[routing.tiers] ${k}`);
+  for (const p of Object.values(cfg.providers)) {
+    for (const f of p.fallbackProviders) add(f.provider, `[global.llm.providers.${p.name}] fallback_providers`);
+  }
+  return refs;
+}
+
+/** The effective providers' api_base_url, api_key and model are required; the missing one is named. */
+export function validateProviders(cfg: YagentConfig, rawEnv: RawProviderEnv): void {
+  if (cfg.globalProvider === '') {
+    throw new ConfigError('no default provider is chosen', `${cfg.path}: [global.llm] use_provider`, 'set use_provider to the name of a [global.llm.providers.<name>] table (or run `yagent setup`)');
+  }
+  for (const [name, where] of referencedProviders(cfg)) {
+    const p = cfg.providers[name];
+    if (p === undefined) {
+      throw new ConfigError(`provider "${name}" is not defined`, `${cfg.path}: ${where}`, `add [global.llm.providers.${name}] or point ${where} at an existing provider`);
+    }
+    const at = `${cfg.path}: [global.llm.providers.${name}]`;
+    if (p.model === '') throw new ConfigError(`provider "${name}" has no model`, `${at} model`, 'set model = "<model id>"');
+    if (p.apiBaseUrl === '') throw new ConfigError(`provider "${name}" has no api_base_url`, `${at} api_base_url`, 'set api_base_url (e.g. "https://api.openai.com/v1" or "http://localhost:11434/v1")');
+    if (p.apiKey === '') {
+      const envName = rawEnv[name];
+      if (envName !== undefined) {
+        throw new ConfigError(`environment variable ${envName} (api_key_env of provider "${name}") is not set`, `${at} api_key_env`, `export ${envName}=<your key>, or set api_key in the file`);
+      }
+      throw new ConfigError(`provider "${name}" has no api_key`, `${at} api_key`, 'set api_key, or api_key_env = "<ENV VAR NAME>" (local servers accept any non-empty key)');
+    }
+  }
+}

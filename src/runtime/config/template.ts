@@ -1,0 +1,93 @@
+// The embedded, commented config template written (0600) to ~/.yagent/config/config.toml on first start.
+export const PLACEHOLDER_API_KEY = 'REPLACE_WITH_YOUR_API_KEY';
+
+export const CONFIG_TEMPLATE = `# yagent configuration. Edit freely: yagent rewrites single keys in place and keeps every comment.
+# Run \`yagent setup\` to fill in a provider interactively.
+
+[global.llm]
+use_provider = "openai"          # the provider every agent uses unless overridden below
+
+[global.llm.providers.openai]
+api_format = "openai"            # "openai" (any OpenAI-compatible server: Ollama, vLLM, llama.cpp) or "anthropic"
+api_base_url = "https://api.openai.com/v1"
+model = "gpt-4o-mini"            # required
+api_key = "${PLACEHOLDER_API_KEY}"
+# api_key_env = "OPENAI_API_KEY" # read the key from this environment variable instead (expanded once at start)
+# context_window = 128000        # display only (TUI bar); the compression threshold comes from the model catalogue
+# temperature = 0.3              # 0 = not set (the field is omitted)
+# max_tokens = 8000              # 0 = not set
+# reasoning_effort = "medium"    # openai: passed through; anthropic: thinking budget 1024/8192/24576/32000
+# fallback_providers = ["local", { provider = "other", weight = 2 }]
+
+# [global.llm.providers.local]
+# api_base_url = "http://localhost:11434/v1"
+# model = "qwen2.5-coder"
+# api_key = "ollama"
+
+# [agents.llm]                   # per-agent providers: director coding repo chat devops browser meta
+# coding.use_provider = "openai"
+# [tools.llm]                    # per-tool providers (micro_agent, thinking, deepthinking, design)
+# micro_agent.use_provider = "local"
+
+[agent]
+director_max_steps = 100
+coding_max_steps = 150
+repo_max_steps = 50
+chat_max_steps = 50
+devops_max_steps = 50
+browser_max_steps = 200
+meta_max_steps = 50
+delegate_idle_timeout = "60s"
+delegate_total_timeout = "20m"
+max_parallel_readonly_tools = 4  # 1 = strictly serial, <= 0 = default 4, > 8 clamped to 8
+max_parallel_delegations = 2     # same convention
+lang = "English"                 # language the models write fields in
+
+[llm]
+timeout = "300s"                 # per request; queueing for a slot does not count
+max_retries = 5                  # exponential backoff capped at 30s, honouring Retry-After
+step_retries = 2
+enable_fallback = true
+fallback_max_retries = 2
+max_in_flight_requests = 8       # process-wide; 0 here means unlimited
+circuit_breaker_threshold = 0    # 0 = off; > 0 consecutive failures open the breaker
+# circuit_breaker_cooldown = "30s"
+
+[routing]
+mode = "auto"                    # auto = a fast model picks fast|balanced|high per turn; fixed = use_provider only
+# [routing.tiers]                # provider per tier (a tier without one uses the agent's use_provider)
+# fast = "local"
+# balanced = "openai"
+# high = "openai"
+[routing.baselines]              # tier used when the classifier fails or times out (30s)
+coding = "high"
+repo = "balanced"
+
+[enhanced_commander]
+enable_context_compression = true  # the only compression switch
+# context_compression_threshold = 120000  # min(catalogue context x 0.75, this); default 120000
+tool_result_keep_tokens = 200
+enable_ultimate_compression = true
+ultimate_compression_keep_plans = 3  # 0 = keep all
+
+[blackboard]
+index_max_notes = 12             # 0 = no index injection; negative/absent = default
+index_line_chars = 160           # 0 = lines are not trimmed
+ttl = "168h"                     # "0" or 0 = never clean up
+summary_max_runes = 1200
+max_notes_per_board = 200
+# no enabled key: YAGENT_BLACKBOARD=0 turns the blackboard off
+
+[resume]
+enable = true                    # false = no checkpoints, no replay
+replay_token_budget = 0          # 0 = the catalogue threshold; over budget degrades to a handoff report
+max_replay_messages = 2000       # 0 = unlimited
+degrade_on_workspace_change = "warn"  # warn | block
+checkpoint_workspace = true
+
+[blueprint]
+enable = true
+inject_into = ["director", "repo"]
+index_max_tokens = 800
+prose_budget_tokens = 2000
+`;

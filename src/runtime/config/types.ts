@@ -1,0 +1,100 @@
+// The normalised configuration every consumer reads: defaults applied, 0/absent semantics decided once.
+export const AGENT_NAMES = ['director', 'coding', 'repo', 'chat', 'devops', 'browser', 'meta'] as const;
+export type AgentName = (typeof AGENT_NAMES)[number];
+export type Tier = 'fast' | 'balanced' | 'high';
+export type ApiFormat = 'openai' | 'anthropic';
+
+export interface FallbackRef {
+  provider: string;
+  weight: number;
+}
+
+export interface ProviderConfig {
+  name: string;
+  model: string;
+  apiBaseUrl: string;
+  /** api_key, or the value of api_key_env expanded once at load. */
+  apiKey: string;
+  apiFormat: ApiFormat;
+  /** Display only (TUI progress bar); the compression threshold comes from the catalogue. */
+  contextWindow: number | undefined;
+  /** undefined = not set (0 in the file means not set). */
+  temperature: number | undefined;
+  maxTokens: number | undefined;
+  reasoningEffort: string | undefined;
+  fallbackProviders: FallbackRef[];
+}
+
+export interface LlmSettings {
+  timeoutMs: number;
+  maxRetries: number;
+  stepRetries: number;
+  enableFallback: boolean;
+  fallbackMaxRetries: number;
+  /** 0 = unlimited (a meaningful zero, decided by key presence). */
+  maxInFlightRequests: number;
+  /** 0 = no breaker. */
+  circuitBreakerThreshold: number;
+  circuitBreakerCooldownMs: number;
+}
+
+export interface YagentConfig {
+  /** The file this came from. */
+  path: string;
+  providers: Record<string, ProviderConfig>;
+  globalProvider: string;
+  agentsDefaultProvider: string | undefined;
+  agentProviders: Record<string, string>;
+  toolsDefaultProvider: string | undefined;
+  toolProviders: Record<string, string>;
+  agent: {
+    maxSteps: Record<AgentName, number>;
+    delegateIdleTimeoutMs: number;
+    delegateTotalTimeoutMs: number;
+    maxParallelReadonlyTools: number;
+    maxParallelDelegations: number;
+    lang: string;
+  };
+  llm: LlmSettings;
+  routing: {
+    mode: 'auto' | 'fixed';
+    classifierTimeoutMs: number;
+    baselines: Record<string, Tier>;
+    tiers: Partial<Record<Tier, string>>;
+  };
+  compression: {
+    enabled: boolean;
+    /** undefined = not configured (the catalogue or 120000 decides). */
+    threshold: number | undefined;
+    /** YAGENT_COMPRESS_THRESHOLD, debug only: beats catalogue and config. */
+    envOverride: number | undefined;
+    toolResultKeepTokens: number;
+    enableUltimate: boolean;
+    ultimateKeepPlans: number;
+  };
+  blackboard: {
+    enabled: boolean;
+    /** 0 = no index injection. */
+    indexMaxNotes: number;
+    /** 0 = lines are not trimmed. */
+    indexLineChars: number;
+    /** 0 = never clean up. */
+    ttlMs: number;
+    summaryMaxRunes: number;
+    maxNotesPerBoard: number;
+  };
+  resume: {
+    enabled: boolean;
+    replayTokenBudget: number;
+    /** 0 = unlimited. */
+    maxReplayMessages: number;
+    degradeOnWorkspaceChange: 'warn' | 'block';
+    checkpointWorkspace: boolean;
+  };
+  blueprint: { enabled: boolean; injectInto: string[]; indexMaxTokens: number; proseBudgetTokens: number; exportPath: string };
+  mcp: { enabled: boolean; servers: Record<string, unknown>[] };
+  skills: { enabled: boolean };
+  artifact: { enabled: boolean };
+  /** Human warnings gathered at load (removed keys with their replacement, unknown values). */
+  warnings: string[];
+}

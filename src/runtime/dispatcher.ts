@@ -1,0 +1,207 @@
+// The mailbox dispatcher: stamps seq per task, fans out to filtered bounded mailboxes, keeps the drop ledger.
+import type { Clock } from './actor.js';
+import { realClock } from './clock.js';
+import { Mailbox, type MailboxFilter, type MailboxStats } from './mailbox.js';
+import { NamedTasks } from './tasks.js';
+import { CRITICAL_EVENT_TYPES, type Envelope, type Event, type EventOf, type Lane } from './protocol/index.js';
+
+/** The one place the default mailbox capacity is defined (seeds pitfall 35). */
+export const DEFAULT_MAILBOX_CAPACITY = 1000;
+/** Recent envelopes kept per task so a late client can catch up from a seq. */
+export const DEFAULT_REPLAY_PER_TASK = 2000;
+/** Scope of events published outside any task (services). */
+export const SYSTEM_SCOPE = 'system';
+
+export interface PublishSource {
+  name: string;
+  taskId: string | null;
+  delegationId: string | null;
+}
+
+export interface DispatcherOptions {
+  capacity?: number;
+  replayPerTask?: number;
+  warnIntervalMs?: number;
+  /** Sink of the rate-limited drop warning (default: process warning). */
+  onWarn?: (message: string) => void;
+  clock?: Clock;
+}
+
+export interface SubscribeOptions {
+  name: string;
+  filter?: MailboxFilter;
+  capacity?: number;
+  /** Replays buffered envelopes of filter.taskId with seq > fromSeq before live ones. */
+  fromSeq?: number;
+}
+
+export interface DropLedger {
+  total: number;
+  byConsumer: Record<string, Record<string, number>>;
+  /** Dropped at the sender (credit window empty), per task scope and type. */
+  bySource: Record<string, Record<string, number>>;
+}
+
+/** drop_report rides the critical lane: a report of losses must not itself be lost. */
+export function laneOf(type: string): Lane {
+  return CRITICAL_EVENT_TYPES.has(type as Event['type']) || type === 'drop_report' ? 'critical' : 'normal';
+}
+
+function bump(rec: Record<string, Record<string, number>>, a: string, b: string, n = 1): void {
+  const inner = (rec[a] ??= {});
+  inner[b] = (inner[b] ?? 0) + n;
+}
+
+export class Dispatcher {
+  readonly capacity: number;
+  private readonly seqs = new Map<string, number>();
+  private readonly replayBuf = new Map<string, Envelope[]>();
+  private readonly boxes = new Set<Mailbox>();
+  private readonly ledger: DropLedger = { total: 0, byConsumer: {}, bySource: {} };
+  private readonly taskDrops = new Map<string, Record<string, number>>();
+  private readonly lastWarn = new Map<string, number>();
+  private readonly clock: Clock;
+  private readonly loops = new NamedTasks();
+  published = 0;
+
+  constructor(private readonly opts: DispatcherOptions = {}) {
+    this.capacity = opts.capacity ?? DEFAULT_MAILBOX_CAPACITY;
+    this.clock = opts.clock ?? realClock;
+  }
+
+  /** Stamps seq (strictly increasing per task) and offers the envelope to every matching mailbox. */
+  publish(source: PublishSource, event: Event, ts = this.clock.now()): Envelope {
+    const taskId = source.taskId ?? SYSTEM_SCOPE;
+    const seq = (this.seqs.get(taskId) ?? 0) + 1;
+    this.seqs.set(taskId, seq);
+    const env: Envelope = {
+      seq,
+      taskId,
+      delegationId: source.delegationId,
+      source: source.name,
+      type: event.type,
+      lane: laneOf(event.type),
+      ts,
+      payload: event,
+    };
+    this.published++;
+    this.remember(env);
+    for (const mb of this.boxes) if (mb.matches(env)) mb.offer(env);
+    return env;
+  }
+
+  /** Records drops that happened at a sender before the dispatcher saw them. */
+  recordSourceDrops(source: PublishSource, dropped: Record<string, number>): void {
+    const scope = source.taskId ?? SYSTEM_SCOPE;
+    for (const [type, n] of Object.entries(dropped)) {
+      if (n <= 0) continue;
+      this.ledger.total += n;
+      bump(this.ledger.bySource, scope, type, n);
+      this.countTask(scope, `source/${type}`, n);
+    }
+    this.warn(`source:${source.name}`, () => `${source.name} dropped ${Object.values(dropped).reduce((a, b) => a + b, 0)} normal-lane events (credit window empty)`);
+  }
+
+  subscribe(opts: SubscribeOptions): Mailbox {
+    const mb = new Mailbox(
+      opts.name,
+      opts.capacity ?? this.capacity,
+      opts.filter ?? {},
+      (box, env) => this.onDrop(box, env),
+      (box) => this.boxes.delete(box),
+    );
+    if (opts.fromSeq !== undefined && opts.filter?.taskId !== undefined) {
+      for (const env of this.replay(opts.filter.taskId, opts.fromSeq)) if (mb.matches(env)) mb.offer(env);
+    }
+    this.boxes.add(mb);
+    return mb;
+  }
+
+  /** Callback consumer: a named loop awaits the handler (its pace is the mailbox's drain rate). */
+  consume(opts: SubscribeOptions, handler: (env: Envelope) => void | Promise<void>): { mailbox: Mailbox; done: Promise<void> } {
+    const mailbox = this.subscribe(opts);
+    const done = this.loops.go(`consumer:${opts.name}`, async () => {
+      for await (const env of mailbox) await handler(env);
+    });
+    return { mailbox, done };
+  }
+
+  /** Buffered envelopes of a task with seq > afterSeq (oldest first). */
+  replay(taskId: string, afterSeq = 0): Envelope[] {
+    const max = this.opts.replayPerTask ?? DEFAULT_REPLAY_PER_TASK;
+    const buf = this.replayBuf.get(taskId) ?? [];
+    return buf.slice(Math.max(0, buf.length - max)).filter((e) => e.seq > afterSeq);
+  }
+
+  lastSeq(taskId: string): number {
+    return this.seqs.get(taskId) ?? 0;
+  }
+
+  dropped(): DropLedger {
+    return structuredClone(this.ledger);
+  }
+
+  consumers(): MailboxStats[] {
+    return [...this.boxes].map((b) => b.stats());
+  }
+
+  /** Mailbox depth and drops of one task scope, for the tree snapshot. */
+  scopeStats(taskId: string): { mailboxDepth: number; drops: number } {
+    let depth = 0;
+    for (const b of this.boxes) if (b.filter.taskId === taskId) depth += b.depth;
+    const d = this.taskDrops.get(taskId) ?? {};
+    return { mailboxDepth: depth, drops: Object.values(d).reduce((a, b) => a + b, 0) };
+  }
+
+  /** Publishes a drop_report for a task scope if anything was dropped there; returns it. */
+  warnDropped(scope: string): EventOf<'drop_report'> | null {
+    const d = this.taskDrops.get(scope);
+    if (!d || Object.keys(d).length === 0) return null;
+    const report: EventOf<'drop_report'> = { type: 'drop_report', scope, dropped: { ...d } };
+    this.publish({ name: 'dispatcher', taskId: scope === SYSTEM_SCOPE ? null : scope, delegationId: null }, report);
+    return report;
+  }
+
+  /** Forgets a finished task's seq counter and replay buffer. */
+  forget(taskId: string): void {
+    this.replayBuf.delete(taskId);
+    this.taskDrops.delete(taskId);
+  }
+
+  async close(): Promise<void> {
+    for (const b of [...this.boxes]) b.close();
+    await this.loops.drain(1000);
+  }
+
+  private remember(env: Envelope): void {
+    const max = this.opts.replayPerTask ?? DEFAULT_REPLAY_PER_TASK;
+    if (max <= 0) return;
+    let buf = this.replayBuf.get(env.taskId);
+    if (!buf) this.replayBuf.set(env.taskId, (buf = []));
+    buf.push(env);
+    // Trim in big steps so the amortised cost per publish stays O(1).
+    if (buf.length >= max * 2) buf.splice(0, buf.length - max);
+  }
+
+  private countTask(scope: string, key: string, n: number): void {
+    let d = this.taskDrops.get(scope);
+    if (!d) this.taskDrops.set(scope, (d = {}));
+    d[key] = (d[key] ?? 0) + n;
+  }
+
+  private onDrop(box: Mailbox, env: Envelope): void {
+    this.ledger.total++;
+    bump(this.ledger.byConsumer, box.name, env.type);
+    this.countTask(env.taskId, `${box.name}/${env.type}`, 1);
+    this.warn(`consumer:${box.name}`, () => `mailbox ${box.name} full (capacity ${box.capacity}): dropped ${box.droppedTotal} normal-lane events so far`);
+  }
+
+  private warn(key: string, message: () => string): void {
+    const now = this.clock.now();
+    const last = this.lastWarn.get(key);
+    if (last !== undefined && now - last < (this.opts.warnIntervalMs ?? 5000)) return;
+    this.lastWarn.set(key, now);
+    const sink = this.opts.onWarn ?? ((m: string) => process.emitWarning(m, { code: 'YAGENT_DROPS' }));
+    sink(message());
+  }
+}

@@ -1,0 +1,71 @@
+// Sender side of the dispatcher: batches per tick, a credit window on the normal lane, critical bypasses it.
+import { CRITICAL_EVENT_TYPES, type Event } from './protocol/index.js';
+
+export interface PublishBatch {
+  events: Event[];
+  /** Normal-lane events dropped here because the credit window was empty, per type. */
+  dropped: Record<string, number>;
+}
+
+export class LanePublisher {
+  private credits: number;
+  private buf: Event[] = [];
+  private dropped: Record<string, number> = {};
+  private scheduled = false;
+  private sentNormal = 0;
+  private droppedTotal = 0;
+
+  constructor(
+    private readonly send: (batch: PublishBatch) => void,
+    readonly window: number,
+    private readonly schedule: (fn: () => void) => void = setImmediate,
+  ) {
+    this.credits = window;
+  }
+
+  publish(event: Event): void {
+    if (CRITICAL_EVENT_TYPES.has(event.type)) {
+      // Critical is rare and latency-bound: flush now, in order with what was buffered before it.
+      this.buf.push(event);
+      this.flush();
+      return;
+    }
+    if (this.credits <= 0) {
+      this.dropped[event.type] = (this.dropped[event.type] ?? 0) + 1;
+      this.droppedTotal++;
+      this.arm();
+      return;
+    }
+    this.credits--;
+    this.sentNormal++;
+    this.buf.push(event);
+    this.arm();
+  }
+
+  /** The receiver consumed n normal events. */
+  credit(n: number): void {
+    this.credits = Math.min(this.window, this.credits + n);
+  }
+
+  /** Sends whatever is buffered now (also used before done/stopped so nothing is left behind). */
+  flush(): void {
+    if (this.buf.length === 0 && Object.keys(this.dropped).length === 0) return;
+    const batch = { events: this.buf, dropped: this.dropped };
+    this.buf = [];
+    this.dropped = {};
+    this.send(batch);
+  }
+
+  stats(): { inFlight: number; sentNormal: number; dropped: number } {
+    return { inFlight: this.window - this.credits, sentNormal: this.sentNormal, dropped: this.droppedTotal };
+  }
+
+  private arm(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.schedule(() => {
+      this.scheduled = false;
+      this.flush();
+    });
+  }
+}

@@ -1,0 +1,323 @@
+// The runtime facade: the only way to start workers, tasks and background promises in yagent.
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import type { Clock, Remote, ResourceLimits, RestartType, SpawnSpec } from './actor.js';
+import { ActorHost, type ActorHandle, type ActorStart } from './actor-host.js';
+import type { ChildSpec, Exit, TreeNode } from './child.js';
+import type { Strategy } from './child-spec.js';
+import { realClock, sleep } from './clock.js';
+import { Dispatcher, type DispatcherOptions } from './dispatcher.js';
+import { HelpDesk, type HelpResponseInput } from './help-desk.js';
+import { PauseController } from './pause.js';
+import { RpcClient, runtimeError } from './rpc.js';
+import { Supervisor, type SupervisorEvent } from './supervisor.js';
+import { NamedTasks } from './tasks.js';
+import { CRITICAL_EVENT_TYPES, EventSchema, RemoteError, SpawnSpecSchema, type Event, type EventOf } from './protocol/index.js';
+
+export interface RuntimeOptions {
+  /** Modules every actor worker imports while it waits as a spare (default zod, openai, @anthropic-ai/sdk). */
+  preload?: string[];
+  spares?: number;
+  creditWindow?: number;
+  rpcTimeoutMs?: number;
+  /** How long a connect waits for a served actor that is (re)starting. */
+  connectWaitMs?: number;
+  shared?: Record<string, SharedArrayBuffer>;
+  resourceLimits?: ResourceLimits;
+  /** False for headless runs: requestUserHelp rejects with NO_RESPONDER. */
+  hasResponder?: boolean;
+  dispatcher?: DispatcherOptions;
+  /** Defaults for the task supervisors (OTP default intensity 1 in 5000 ms). */
+  supervision?: { intensity?: number; periodMs?: number; backoff?: { initialMs: number; maxMs: number; jitter: number } };
+  clock?: Clock;
+  random?: () => number;
+  onSupervisorEvent?: (e: SupervisorEvent) => void;
+}
+
+export interface ServiceSpec<I = unknown> {
+  name: string;
+  module: string;
+  input?: I;
+  restart?: RestartType;
+  shutdownMs?: number;
+  resourceLimits?: ResourceLimits;
+}
+
+export interface TaskHandle {
+  readonly id: string;
+  readonly supervisor: Supervisor;
+  readonly pause: PauseController;
+  spawn<I, O>(spec: SpawnSpec<I>, signal?: AbortSignal): Promise<O>;
+}
+
+export const DEFAULT_SHUTDOWN_MS = 5000;
+
+export class Runtime {
+  readonly dispatcher: Dispatcher;
+  /** Background promises of the main thread (clients, servers): named and drainable. */
+  readonly tasks = new NamedTasks();
+  readonly help: HelpDesk;
+  private host!: ActorHost;
+  private root!: Supervisor;
+  private services!: Supervisor;
+  private taskSup!: Supervisor;
+  private readonly taskMap = new Map<string, TaskHandle>();
+  private readonly served = new Map<string, ActorHandle>();
+  private readonly serviceSpecs: ChildSpec[] = [];
+  private readonly spawnCancels = new Map<string, AbortController>();
+  private readonly clock: Clock;
+
+  private constructor(private readonly opts: RuntimeOptions) {
+    this.clock = opts.clock ?? realClock;
+    this.dispatcher = new Dispatcher({ clock: this.clock, ...opts.dispatcher });
+    this.help = new HelpDesk(opts.hasResponder ?? true);
+  }
+
+  static async start(opts: RuntimeOptions = {}): Promise<Runtime> {
+    const rt = new Runtime(opts);
+    rt.host = new ActorHost({
+      preload: opts.preload,
+      spares: opts.spares,
+      creditWindow: opts.creditWindow,
+      rpcTimeoutMs: opts.rpcTimeoutMs,
+      shared: opts.shared,
+      resourceLimits: opts.resourceLimits,
+      requests: {
+        publish: (a, events, dropped) => rt.onPublish(a, events, dropped),
+        connect: (_a, target) => rt.brokerPort(target),
+        spawn: (a, requestId, spec) => rt.onSpawnRequest(a, requestId, spec),
+        spawnCancel: (_a, requestId) => rt.spawnCancels.get(requestId)?.abort(runtimeError('CANCELLED', 'spawn cancelled by parent')),
+        help: (a, requestId, request) => rt.onHelp(a, requestId, request),
+        helpCancel: (_a, requestId) => rt.help.cancel(requestId),
+      },
+    });
+    const common = { clock: opts.clock, random: opts.random, onEvent: opts.onSupervisorEvent };
+    // Fresh supervisors on every (re)start; services come back with every service spec seen so far.
+    const startServices = async (): Promise<Supervisor> =>
+      (rt.services = await Supervisor.start({ name: 'services', ...common }, rt.serviceSpecs));
+    const startTasks = async (): Promise<Supervisor> => {
+      for (const id of [...rt.taskMap.keys()]) rt.forgetTask(id);
+      return (rt.taskSup = await Supervisor.start({ name: 'tasks', intensity: 1000, ...common }));
+    };
+    // Services start first and stop last: tasks may need the store while they wind down.
+    rt.root = await Supervisor.start({ name: 'root', kind: 'root', ...common }, [
+      { id: 'services', kind: 'supervisor', restart: 'permanent', shutdownMs: DEFAULT_SHUTDOWN_MS, start: startServices },
+      { id: 'tasks', kind: 'supervisor', restart: 'permanent', shutdownMs: DEFAULT_SHUTDOWN_MS, start: startTasks },
+    ]);
+    await rt.host.warm();
+    return rt;
+  }
+
+  /** Resolves when the warm spare pool is full again (benchmarks, tests, latency-sensitive starts). */
+  warm(): Promise<void> {
+    return this.host.warm();
+  }
+
+  get supervisor(): Supervisor {
+    return this.root;
+  }
+
+  /** Starts a long-lived served actor (e.g. the store) under the services supervisor. */
+  async startService<I>(spec: ServiceSpec<I>): Promise<void> {
+    const child = this.actorChild(
+      { name: spec.name, module: spec.module, input: spec.input, taskId: null, delegationId: null, resourceLimits: spec.resourceLimits },
+      spec.restart ?? 'permanent',
+      spec.shutdownMs ?? DEFAULT_SHUTDOWN_MS,
+    );
+    await this.services.startChild(child);
+    this.serviceSpecs.push(child);
+  }
+
+  /** Creates the task's supervisor (task:<id>) with its pause gate; children are spawned into it. */
+  async startTask(taskId: string, opts: { strategy?: Strategy } = {}): Promise<TaskHandle> {
+    const existing = this.taskMap.get(taskId);
+    if (existing) return existing;
+    const sup = await Supervisor.start({
+      name: `task:${taskId}`,
+      kind: 'task',
+      strategy: opts.strategy ?? 'one_for_one',
+      ...this.opts.supervision,
+      clock: this.opts.clock,
+      random: this.opts.random,
+      onEvent: this.opts.onSupervisorEvent,
+      describe: () => this.dispatcher.scopeStats(taskId),
+    });
+    const pause = new PauseController();
+    const handle: TaskHandle = { id: taskId, supervisor: sup, pause, spawn: (spec, signal) => this.spawn(taskId, spec, signal) };
+    await this.taskSup.startChild({ id: `task:${taskId}`, kind: 'task', restart: 'temporary', shutdownMs: DEFAULT_SHUTDOWN_MS, start: () => Promise.resolve(sup) }, () => this.forgetTask(taskId));
+    this.taskMap.set(taskId, handle);
+    return handle;
+  }
+
+  task(taskId: string): TaskHandle | undefined {
+    return this.taskMap.get(taskId);
+  }
+
+  /** Stops a task's tree, publishes its drop report, and forgets it. */
+  async endTask(taskId: string): Promise<void> {
+    if (!this.taskMap.has(taskId)) return;
+    await this.taskSup.terminateChild(`task:${taskId}`);
+    this.forgetTask(taskId);
+  }
+
+  /** Starts an actor under a task's supervisor; resolves with its run() result. */
+  async spawn<I, O>(taskId: string, spec: SpawnSpec<I>, signal?: AbortSignal): Promise<O> {
+    const checked = SpawnSpecSchema.safeParse(spec);
+    if (!checked.success) throw runtimeError('INVALID_SPEC', `spawn ${String(spec?.name)}: ${checked.error.issues.map((i) => i.message).join('; ')}`);
+    const task = this.taskMap.get(taskId);
+    if (!task) throw runtimeError('NOT_FOUND', `no task ${taskId}`);
+    if (signal?.aborted) throw runtimeError('CANCELLED', `spawn ${spec.name} cancelled before start`);
+    let final!: (e: Exit) => void;
+    const exit = new Promise<Exit>((r) => (final = r));
+    const start: ActorStart = { name: spec.name, module: spec.module, input: spec.input, taskId, delegationId: spec.delegationId ?? null, resourceLimits: spec.resourceLimits };
+    await task.supervisor.startChild(this.actorChild(start, spec.restart ?? 'temporary', spec.shutdownMs ?? DEFAULT_SHUTDOWN_MS), final);
+    let cancelled = false;
+    const onAbort = (): void => {
+      cancelled = true;
+      void this.tasks.go(`cancel:${spec.name}`, () => task.supervisor.terminateChild(spec.name, 'cancelled'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const e = await exit;
+    signal?.removeEventListener('abort', onAbort);
+    if (e.normal && e.reason === 'normal') return e.value as O;
+    if (cancelled) throw runtimeError('CANCELLED', `${spec.name} cancelled`);
+    const code = e.reason === 'out_of_memory' ? 'ACTOR_OOM' : e.normal ? 'ACTOR_EXITED' : 'ACTOR_CRASHED';
+    throw new RemoteError({ name: 'ActorError', message: `${spec.name}: ${e.reason}`, code, cause: e.error });
+  }
+
+  /** Typed RPC from the main thread to a served actor. */
+  connect<T>(name: string, opts: { timeoutMs?: number } = {}): Remote<T> {
+    return new RpcClient(() => this.brokerPort(name), { target: name, timeoutMs: opts.timeoutMs ?? this.opts.rpcTimeoutMs, clock: this.clock }).proxy<T>();
+  }
+
+  /** Publishes from the main thread (clients, the runtime itself). */
+  publish(source: { name: string; taskId: string | null; delegationId?: string | null }, event: Event): void {
+    this.dispatcher.publish({ name: source.name, taskId: source.taskId, delegationId: source.delegationId ?? null }, event);
+  }
+
+  setResponder(has: boolean): void {
+    this.help.hasResponder = has;
+    if (!has) this.help.failAll(undefined, 'NO_RESPONDER', 'the last client able to answer went away');
+  }
+
+  /** Routes a client's answer to the waiting actor; false if nobody waits for that requestId. */
+  respondUserHelp(response: HelpResponseInput): boolean {
+    const taskId = this.help.taskOf(response.requestId);
+    const ev = this.help.answer(response);
+    if (!ev) return false;
+    this.dispatcher.publish({ name: 'client', taskId: taskId ?? null, delegationId: null }, ev);
+    return true;
+  }
+
+  pauseTask(taskId: string): boolean {
+    return this.setPaused(taskId, true);
+  }
+
+  resumeTask(taskId: string): boolean {
+    return this.setPaused(taskId, false);
+  }
+
+  snapshot(): TreeNode {
+    return this.root.snapshot();
+  }
+
+  /** Stops everything in reverse order; resolves to the names still running after timeoutMs. */
+  async drain(timeoutMs: number): Promise<string[]> {
+    this.help.failAll(undefined, 'SHUTTING_DOWN', 'runtime draining');
+    const names = await this.root.drain(timeoutMs);
+    const bg = await this.tasks.drain(Math.max(0, 50));
+    return [...names, ...bg];
+  }
+
+  async shutdown(timeoutMs = DEFAULT_SHUTDOWN_MS): Promise<string[]> {
+    const left = await this.drain(timeoutMs);
+    await this.host.close();
+    await this.dispatcher.close();
+    return left;
+  }
+
+  // ---- wiring ----
+
+  private actorChild(start: ActorStart, restart: RestartType, shutdownMs: number): ChildSpec {
+    return {
+      id: start.name,
+      kind: 'actor',
+      restart,
+      shutdownMs,
+      start: async () => {
+        const paused = start.taskId !== null && this.taskMap.get(start.taskId)?.pause.paused === true;
+        const h = await this.host.start({ ...start, paused });
+        const now = start.taskId !== null && this.taskMap.get(start.taskId)?.pause.paused === true;
+        if (now !== paused) h.setPaused(now);
+        if (h.served) {
+          this.served.set(h.name, h);
+          void h.exited.then(() => this.served.get(h.name) === h && this.served.delete(h.name));
+        }
+        return h;
+      },
+    };
+  }
+
+  private setPaused(taskId: string, paused: boolean): boolean {
+    const task = this.taskMap.get(taskId);
+    if (!task) return false;
+    const changed = paused ? task.pause.pause() : task.pause.resume();
+    if (!changed) return false;
+    for (const a of this.host.live) if (a.spec.taskId === taskId) a.setPaused(paused);
+    this.dispatcher.publish({ name: 'runtime', taskId, delegationId: null }, { type: paused ? 'task_paused' : 'task_resumed' });
+    return true;
+  }
+
+  private forgetTask(taskId: string): void {
+    if (!this.taskMap.delete(taskId)) return;
+    this.help.failAll(taskId, 'CANCELLED', `task ${taskId} ended`);
+    this.dispatcher.warnDropped(taskId);
+  }
+
+  private onPublish(a: ActorHandle, events: unknown[], dropped: Record<string, number>): void {
+    const source = { name: a.name, taskId: a.spec.taskId, delegationId: a.spec.delegationId };
+    let credits = 0;
+    const ts = this.clock.now(); // one stamp per batch: the batch arrived at one instant
+    const invalid: Record<string, number> = { ...dropped };
+    for (const raw of events) {
+      const type = (raw as { type?: unknown } | null)?.type;
+      if (!CRITICAL_EVENT_TYPES.has(type as Event['type'])) credits++;
+      const ev = EventSchema.safeParse(raw);
+      if (ev.success) this.dispatcher.publish(source, ev.data, ts);
+      else invalid[`invalid:${String(type)}`] = (invalid[`invalid:${String(type)}`] ?? 0) + 1;
+    }
+    if (Object.keys(invalid).length > 0) this.dispatcher.recordSourceDrops(source, invalid);
+    a.credit(credits);
+  }
+
+  private async onSpawnRequest(a: ActorHandle, requestId: string, spec: unknown): Promise<unknown> {
+    if (a.spec.taskId === null) throw runtimeError('NOT_FOUND', `${a.name} is not part of a task and cannot spawn`);
+    const ctl = new AbortController();
+    this.spawnCancels.set(requestId, ctl);
+    try {
+      return await this.spawn(a.spec.taskId, spec as SpawnSpec, ctl.signal);
+    } finally {
+      this.spawnCancels.delete(requestId);
+    }
+  }
+
+  private async onHelp(a: ActorHandle, requestId: string, request: Omit<EventOf<'user_help_needed'>, 'type' | 'requestId'>): Promise<Event> {
+    const answer = this.help.open(requestId, a.spec.taskId);
+    this.dispatcher.publish({ name: a.name, taskId: a.spec.taskId, delegationId: a.spec.delegationId }, { type: 'user_help_needed', requestId, ...request });
+    return answer;
+  }
+
+  /** Brokers a worker↔worker (or main↔worker) channel to a served actor, waiting while it (re)starts. */
+  private async brokerPort(target: string): Promise<MessagePort> {
+    const deadline = this.clock.now() + (this.opts.connectWaitMs ?? 5000);
+    for (;;) {
+      const h = this.served.get(target);
+      if (h) {
+        const { port1, port2 } = new MessageChannel();
+        h.accept(port1);
+        return port2;
+      }
+      if (this.clock.now() >= deadline) throw runtimeError('NOT_FOUND', `no served actor named ${target}`);
+      await sleep(realClock, 20);
+    }
+  }
+}

@@ -1,0 +1,224 @@
+// Inside an actor worker: loads the actor module and implements ActorContext over the control port.
+import type { MessagePort } from 'node:worker_threads';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ActorContext, ActorModule, Remote, SpawnSpec } from './actor.js';
+import { realClock, abortError } from './clock.js';
+import { NamedTasks } from './tasks.js';
+import { PauseController } from './pause.js';
+import { LanePublisher } from './publisher.js';
+import { RpcClient, serveRpc, runtimeError } from './rpc.js';
+import {
+  EventSchema,
+  RemoteError,
+  SpawnSpecSchema,
+  ToWorkerSchema,
+  serializeError,
+  type Event,
+  type EventOf,
+  type FromWorker,
+  type SerializedError,
+  type ToWorker,
+} from './protocol/index.js';
+
+type StartMsg = Extract<ToWorker, { type: 'start' }>;
+interface Waiter {
+  resolve(v: unknown): void;
+  reject(e: Error): void;
+}
+
+export class WorkerActor {
+  private readonly ctl = new AbortController();
+  private readonly gate = new PauseController();
+  private mod: ActorModule | undefined;
+  private ctx: ActorContext | undefined;
+  private publisher: LanePublisher | undefined;
+  private tasks: NamedTasks | undefined;
+  private readonly waiters = new Map<string, Waiter>();
+  private readonly served: (() => void)[] = [];
+  private serveTarget: object | undefined;
+  private readonly backlog: MessagePort[] = [];
+
+  constructor(
+    private readonly port: { postMessage(m: FromWorker, t?: readonly MessagePort[]): void },
+    private readonly distRoot: string,
+  ) {}
+
+  handle(raw: unknown): void {
+    const parsed = ToWorkerSchema.safeParse(raw);
+    if (!parsed.success) return;
+    const m = parsed.data;
+    switch (m.type) {
+      case 'start':
+        void this.start(m);
+        return;
+      case 'stop':
+        void this.stop(m.reason, m.graceMs);
+        return;
+      case 'pause':
+        if (m.paused) this.gate.pause();
+        else this.gate.resume();
+        return;
+      case 'credit':
+        this.publisher?.credit(m.n);
+        return;
+      case 'port':
+        this.settle(m.requestId, m.port ? { ok: true, value: m.port } : { ok: false, error: m.error });
+        return;
+      case 'accept':
+        this.accept(m.port as MessagePort);
+        return;
+      case 'spawn_result':
+      case 'help_result':
+        this.settle(m.requestId, m);
+        return;
+    }
+  }
+
+  private post(m: FromWorker, transfer?: readonly MessagePort[]): void {
+    this.port.postMessage(m, transfer);
+  }
+
+  private settle(id: string, r: { ok: boolean; value?: unknown; error?: SerializedError | undefined }): void {
+    const w = this.waiters.get(id);
+    if (!w) return;
+    this.waiters.delete(id);
+    if (r.ok) w.resolve(r.value);
+    else w.reject(new RemoteError(r.error ?? { name: 'Error', message: 'request failed' }));
+  }
+
+  /** Sends a request to the main thread and waits for the reply paired by requestId. */
+  private request(build: (requestId: string) => FromWorker, signal?: AbortSignal, onAbort?: (id: string) => void): Promise<unknown> {
+    const requestId = randomUUID();
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(abortError(signal));
+      const abort = (): void => {
+        if (!this.waiters.delete(requestId)) return;
+        onAbort?.(requestId);
+        reject(abortError(signal));
+      };
+      this.waiters.set(requestId, {
+        resolve: (v) => (signal?.removeEventListener('abort', abort), resolve(v)),
+        reject: (e) => (signal?.removeEventListener('abort', abort), reject(e)),
+      });
+      signal?.addEventListener('abort', abort, { once: true });
+      this.post(build(requestId));
+    });
+  }
+
+  private async start(m: StartMsg): Promise<void> {
+    try {
+      const loaded = (await import(pathToFileURL(join(this.distRoot, m.module)).href)) as { default?: unknown };
+      const mod = loaded.default as ActorModule | undefined;
+      if (!mod || typeof mod.kind !== 'string' || (typeof mod.run !== 'function' && typeof mod.serve !== 'function')) {
+        throw Object.assign(new Error(`${m.module}: default export is not an actor module (needs kind and run or serve)`), { code: 'INVALID_SPEC' });
+      }
+      this.mod = mod;
+      if (m.paused) this.gate.pause();
+      const ctx = this.buildContext(m, mod.kind);
+      if (mod.serve) {
+        this.serveTarget = await mod.serve(ctx, m.input);
+        for (const p of this.backlog.splice(0)) this.accept(p);
+        this.post({ type: 'started', kind: mod.kind, served: true });
+        return;
+      }
+      this.post({ type: 'started', kind: mod.kind, served: false });
+      const run = mod.run as NonNullable<ActorModule['run']>;
+      let outcome: FromWorker;
+      try {
+        outcome = { type: 'done', ok: true, value: await run(ctx, m.input) };
+      } catch (err) {
+        outcome = { type: 'done', ok: false, error: serializeError(err) };
+      }
+      await this.finish(outcome);
+    } catch (err) {
+      this.post({ type: 'start_failed', error: serializeError(err) });
+    }
+  }
+
+  private async finish(outcome: FromWorker): Promise<void> {
+    // Background tasks get a short grace so their last events are published before done.
+    await this.tasks?.waitAll(100);
+    this.publisher?.flush();
+    try {
+      this.post(outcome);
+    } catch (err) {
+      this.post({ type: 'done', ok: false, error: serializeError(err) });
+    }
+  }
+
+  private async stop(reason: string, graceMs: number): Promise<void> {
+    this.ctl.abort(Object.assign(new Error(`stopping: ${reason}`), { name: 'AbortError', code: 'CANCELLED' }));
+    try {
+      if (this.mod?.stop && this.ctx) await this.mod.stop(this.ctx);
+    } catch {
+      // A failing stop hook must not keep the actor alive; exit follows regardless.
+    }
+    const running = (await this.tasks?.drain(Math.max(0, graceMs - 10))) ?? [];
+    this.publisher?.flush();
+    for (const s of this.served) s();
+    this.post({ type: 'stopped', running });
+  }
+
+  private accept(port: MessagePort): void {
+    if (!this.serveTarget) {
+      this.backlog.push(port);
+      return;
+    }
+    this.served.push(serveRpc(port, this.serveTarget));
+  }
+
+  private buildContext(m: StartMsg, kind: string): ActorContext {
+    const publisher = new LanePublisher((b) => this.post({ type: 'publish', events: b.events, dropped: b.dropped }), m.creditWindow);
+    const tasks = new NamedTasks({
+      signal: this.ctl.signal,
+      onError: (name, err) => publisher.publish({ type: 'log', level: 'error', message: `task ${name} failed: ${serializeError(err).message}` }),
+    });
+    this.publisher = publisher;
+    this.tasks = tasks;
+    const clients = new Map<string, RpcClient>();
+    const ctx: ActorContext = {
+      name: m.name,
+      kind,
+      taskId: m.taskId,
+      delegationId: m.delegationId,
+      signal: this.ctl.signal,
+      clock: realClock,
+      tasks,
+      pause: this.gate,
+      shared: Object.freeze({ ...m.shared }),
+      publish: (event: Event) => publisher.publish(event),
+      connect: <T>(actorName: string, opts?: { timeoutMs?: number }): Remote<T> => {
+        let c = clients.get(actorName);
+        if (!c) {
+          c = new RpcClient(() => this.request((requestId) => ({ type: 'connect', requestId, target: actorName })) as Promise<MessagePort>, {
+            target: actorName,
+            timeoutMs: opts?.timeoutMs ?? m.rpcTimeoutMs,
+          });
+          clients.set(actorName, c);
+        }
+        return c.proxy<T>();
+      },
+      spawn: async <I, O>(spec: SpawnSpec<I>, signal?: AbortSignal): Promise<O> => {
+        const checked = SpawnSpecSchema.safeParse(spec);
+        if (!checked.success) throw runtimeError('INVALID_SPEC', `spawn ${spec.name}: ${checked.error.issues.map((i) => i.message).join('; ')}`);
+        const sig = signal ? AbortSignal.any([signal, this.ctl.signal]) : this.ctl.signal;
+        return (await this.request((requestId) => ({ type: 'spawn', requestId, spec }), sig, (requestId) =>
+          this.post({ type: 'spawn_cancel', requestId }),
+        )) as O;
+      },
+      requestUserHelp: async (request, signal) => {
+        const sig = signal ? AbortSignal.any([signal, this.ctl.signal]) : this.ctl.signal;
+        const raw = await this.request((requestId) => ({ type: 'help', requestId, request }), sig, (requestId) =>
+          this.post({ type: 'help_cancel', requestId }),
+        );
+        const ev = EventSchema.parse(raw);
+        if (ev.type !== 'user_help_response') throw new Error(`expected user_help_response, got ${ev.type}`);
+        return ev satisfies EventOf<'user_help_response'>;
+      },
+    };
+    this.ctx = ctx;
+    return ctx;
+  }
+}

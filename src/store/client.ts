@@ -1,0 +1,36 @@
+// Helpers actors use to reach the store actor (`ctx.connect<StoreApi>('store')`) and render for tools.
+import type { ActorContext, Remote } from '../runtime/actor.js';
+import type { NoteMeta, StoreApi } from './api.js';
+import { renderHandoff } from './client-blackboard.js';
+
+export const STORE_ACTOR = 'store';
+export const STORE_MODULE = 'src/store/store-actor.js';
+
+export function connectStore(ctx: Pick<ActorContext, 'connect'>): Remote<StoreApi> {
+  return ctx.connect<StoreApi>(STORE_ACTOR);
+}
+
+/** One list line per note: ref, status, one-line conclusion, body size (never the body). */
+export function formatNoteLine(m: NoteMeta): string {
+  const mentions = m.handoff.mentions.length > 0 ? ` @${m.handoff.mentions.join(' @')}` : '';
+  return `${m.ref} [${m.handoff.status}] ${m.handoff.conclusion.replace(/\s+/g, ' ').trim()} (${m.bodySize} bytes)${mentions}`;
+}
+
+/** What the notes/artifact tools show the model, built over the store API. */
+export function toolStoreAccess(store: Pick<Remote<StoreApi>, 'listNotes' | 'readNote' | 'readArtifact'>) {
+  return {
+    async listNotes(boardId: string, opts: { agent?: string; limit?: number }): Promise<string> {
+      const notes = await store.listNotes(boardId, opts);
+      return notes.length === 0 ? '(no notes on this board)' : notes.map(formatNoteLine).join('\n');
+    },
+    async readNote(boardId: string, ref: string): Promise<string> {
+      const n = await store.readNote(boardId, ref);
+      if (!n) return `note ${ref} not found`;
+      return `${renderHandoff(n.meta.handoff)}\n\n${n.body}`;
+    },
+    async readArtifact(id: string, opts: { offset?: number; limit?: number }): Promise<string> {
+      const p = await store.readArtifact(id, opts.offset, opts.limit);
+      return p.nextOffset === null ? p.text : `${p.text}\n… (${p.total} chars; continue with offset=${p.nextOffset})`;
+    },
+  };
+}

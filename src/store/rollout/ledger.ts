@@ -1,0 +1,98 @@
+// The rollout ledger: one writer per open file, path shapes, drain, and reader-side checkpoints.
+import { promises as fsp } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
+import type { Clock } from '../../runtime/actor.js';
+import type { AgentCheckpoint, CheckpointInput, OpenRolloutOptions, ReplayResult, RolloutHandle, RolloutRecord, SessionMeta } from '../api.js';
+import { rolloutDir, rolloutFileName, rolloutRoot } from '../paths.js';
+import { StoreError } from '../errors.js';
+import type { RolloutPolicy } from './policy.js';
+import { readRolloutForReplay } from './replay.js';
+import { RolloutWriter } from './writer.js';
+
+export class RolloutLedger {
+  private writers = new Map<string, Promise<RolloutWriter>>();
+
+  constructor(
+    private readonly root: string,
+    readonly policy: RolloutPolicy,
+    private readonly clock: Clock,
+  ) {}
+
+  async open(meta: SessionMeta, opts: OpenRolloutOptions = {}): Promise<RolloutHandle> {
+    const dir = rolloutDir(this.root, meta.projectId);
+    await fsp.mkdir(dir, { recursive: true });
+    const path = join(dir, rolloutFileName(this.clock.now(), meta.sessionId, opts.agentSuffix ? meta.agent : undefined));
+    const w = await this.writer(path);
+    w.enqueue([{ type: 'session_meta', ts: this.clock.now(), payload: meta }]);
+    return { path, sessionId: meta.sessionId };
+  }
+
+  /** Only `.jsonl` files under the rollout root: the RPC boundary cannot aim the ledger elsewhere. */
+  checkPath(path: string): string {
+    const abs = resolve(path);
+    const base = rolloutRoot(this.root) + sep;
+    if (!abs.startsWith(base) || !abs.endsWith('.jsonl')) throw new StoreError('BAD_PATH', `not a rollout path: ${path}`);
+    return abs;
+  }
+
+  private writer(path: string): Promise<RolloutWriter> {
+    let w = this.writers.get(path);
+    if (!w) {
+      w = RolloutWriter.open(path, this.policy, this.clock);
+      this.writers.set(path, w);
+      w.catch(() => this.writers.delete(path));
+    }
+    return w;
+  }
+
+  /** Enqueues and returns once the records are buffered (waits only when the queue is over its bound). */
+  async append(path: string, records: RolloutRecord[]): Promise<void> {
+    const w = await this.writer(this.checkPath(path));
+    w.enqueue(records);
+    await w.waitForSpace();
+  }
+
+  async drain(path?: string): Promise<void> {
+    if (path !== undefined) {
+      const w = this.writers.get(this.checkPath(path));
+      if (w) await (await w).drain();
+      return;
+    }
+    await Promise.all([...this.writers.values()].map(async (w) => (await w).drain()));
+  }
+
+  /** Memory rules 1–2: drain first, fingerprint the list rebuilt from the whole file, then append. */
+  async writeCheckpoint(path: string, input: CheckpointInput): Promise<AgentCheckpoint> {
+    const abs = this.checkPath(path);
+    await this.drain(abs);
+    const replay = await readRolloutForReplay(abs, 0);
+    if (!replay.ok) throw new StoreError('CHECKPOINT_UNREADABLE', `cannot checkpoint ${path}: ${replay.reason}`);
+    const cp: AgentCheckpoint = { ...input, fingerprint: replay.fingerprint, messageCount: replay.messages.length };
+    await this.append(abs, [{ type: 'agent_checkpoint', ts: this.clock.now(), payload: cp }]);
+    await this.drain(abs);
+    return cp;
+  }
+
+  async readReplay(path: string): Promise<ReplayResult> {
+    const abs = this.checkPath(path);
+    await this.drain(abs);
+    return readRolloutForReplay(abs, this.policy.maxReplayBytes);
+  }
+
+  async list(projectId: string): Promise<string[]> {
+    const dir = rolloutDir(this.root, projectId);
+    try {
+      return (await fsp.readdir(dir)).filter((n) => n.endsWith('.jsonl')).sort().map((n) => join(dir, n));
+    } catch {
+      return [];
+    }
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.writers.values()];
+    this.writers.clear();
+    const results = await Promise.allSettled(all.map(async (w) => (await w).close()));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+}

@@ -1,0 +1,193 @@
+// StoreService: the single writer of the data root, usable in-process (tests, benchmarks) and behind the store actor.
+import type { Clock } from '../runtime/actor.js';
+import type {
+  AgentCheckpoint, BoardIndex, CheckpointInput, ContextPack, FlushReport, GcOptions, GcReport, IndexOptions, MemoryJson,
+  NoteInput, NoteMeta, OpenRolloutOptions, ReplayResult, RolloutHandle, RolloutRecord, RolloutSummary, SessionMeta,
+  Settings, StopFacts, StoreApi, TimelineEntry, TimelinePage, ArtifactPage,
+} from './api.js';
+import { ArtifactStore } from './artifacts.js';
+import { AgentDirectory } from './blackboard/agents.js';
+import { gcNotes } from './blackboard/gc.js';
+import { buildIndex } from './blackboard/index-build.js';
+import { NoteBoard } from './blackboard/notes.js';
+import { noteRandom, type RandomFn } from './blackboard/note-name.js';
+import { resolveRefs } from './blackboard/resolve.js';
+import { blackboardEnabled, indexOptionsFromConfig } from './client-blackboard.js';
+import { realClock } from './clock.js';
+import { StoreError } from './errors.js';
+import { dataRoot, notesRoot, type Env } from './paths.js';
+import { RolloutLedger } from './rollout/ledger.js';
+import { DEFAULT_POLICY, type RolloutPolicy } from './rollout/policy.js';
+import { readStopFacts } from './rollout/stop.js';
+import { readRolloutSummary } from './rollout/summary.js';
+import { SettingsStore } from './settings.js';
+import { TaskMemoryStore, TASK_MEMORY_DEBOUNCE_MS } from './task-memory.js';
+import { TimelineLog } from './timeline.js';
+
+export interface StoreOptions {
+  env?: Env;
+  /** Overrides the env-derived roots (tests). */
+  root?: string;
+  notesRoot?: string;
+  clock?: Clock;
+  policy?: Partial<RolloutPolicy>;
+  noteRandom?: RandomFn;
+  taskMemoryDebounceMs?: number;
+  /** Extra agents (id + aliases) known to mention extraction and alias normalisation. */
+  agents?: { id: string; aliases?: string[] }[];
+}
+
+export class StoreService implements StoreApi {
+  readonly root: string;
+  readonly notesRoot: string;
+  readonly rollouts: RolloutLedger;
+  readonly board: NoteBoard;
+  readonly agents = new AgentDirectory();
+  private readonly artifacts: ArtifactStore;
+  private readonly taskMemory: TaskMemoryStore;
+  private readonly settings: SettingsStore;
+  private readonly timelineLog: TimelineLog;
+  private readonly clock: Clock;
+  private readonly env: Env;
+  private down = false;
+
+  constructor(opts: StoreOptions = {}) {
+    this.env = opts.env ?? process.env;
+    this.clock = opts.clock ?? realClock;
+    this.root = opts.root ?? dataRoot(this.env);
+    this.notesRoot = opts.notesRoot ?? notesRoot(this.env);
+    for (const a of opts.agents ?? []) this.agents.register(a.id, a.aliases);
+    this.rollouts = new RolloutLedger(this.root, { ...DEFAULT_POLICY, ...opts.policy }, this.clock);
+    this.board = new NoteBoard(this.notesRoot, this.agents, this.clock, opts.noteRandom ?? noteRandom);
+    this.artifacts = new ArtifactStore(this.root, () => this.clock.now());
+    this.taskMemory = new TaskMemoryStore(this.root, this.clock, opts.taskMemoryDebounceMs ?? TASK_MEMORY_DEBOUNCE_MS);
+    this.settings = new SettingsStore(this.root);
+    this.timelineLog = new TimelineLog(this.root);
+  }
+
+  private live(): void {
+    if (this.down) throw new StoreError('SHUT_DOWN', 'store is shut down');
+  }
+
+  private bb(): void {
+    this.live();
+    if (!blackboardEnabled(this.env)) throw new StoreError('BLACKBOARD_DISABLED', 'YAGENT_BLACKBOARD=0');
+  }
+
+  async openRollout(meta: SessionMeta, opts?: OpenRolloutOptions): Promise<RolloutHandle> {
+    this.live();
+    return this.rollouts.open(meta, opts);
+  }
+  async appendRollout(path: string, records: RolloutRecord[]): Promise<void> {
+    this.live();
+    await this.rollouts.append(path, records);
+  }
+  async drain(path?: string): Promise<void> {
+    return this.rollouts.drain(path);
+  }
+  async writeCheckpoint(path: string, input: CheckpointInput): Promise<AgentCheckpoint> {
+    this.live();
+    return this.rollouts.writeCheckpoint(path, input);
+  }
+  async readReplay(path: string): Promise<ReplayResult> {
+    return this.rollouts.readReplay(path);
+  }
+  async readStopFacts(path: string): Promise<StopFacts> {
+    return readStopFacts(this.rollouts.checkPath(path));
+  }
+  async readSummary(path: string): Promise<RolloutSummary> {
+    const abs = this.rollouts.checkPath(path);
+    await this.rollouts.drain(abs);
+    return readRolloutSummary(abs, this.rollouts.policy.maxReplayBytes);
+  }
+  async listRollouts(projectId: string): Promise<string[]> {
+    return this.rollouts.list(projectId);
+  }
+
+  async writeNote(note: NoteInput): Promise<NoteMeta> {
+    this.bb();
+    const meta = await this.board.write(note);
+    const taskId = meta.handoff.taskId;
+    if (taskId) {
+      const ts = meta.createdAt;
+      const h = meta.handoff;
+      const entries: TimelineEntry[] = [
+        { ts, type: 'note', agent: meta.agent, ref: meta.ref, status: h.status, conclusion: h.conclusion, ...(h.triggeredBy ? { triggeredBy: h.triggeredBy } : {}) },
+        ...h.mentions.map((agent): TimelineEntry => ({ ts, type: 'mention', agent, ref: meta.ref, by: meta.agent })),
+      ];
+      await this.timelineLog.append(taskId, entries);
+    }
+    return meta;
+  }
+  async listNotes(boardId: string, opts?: { agent?: string; limit?: number }): Promise<NoteMeta[]> {
+    if (!blackboardEnabled(this.env)) return [];
+    return this.board.list(boardId, opts);
+  }
+  async readNote(boardId: string, ref: string): Promise<{ meta: NoteMeta; body: string } | null> {
+    if (!blackboardEnabled(this.env)) return null;
+    return this.board.read(boardId, ref);
+  }
+  async buildIndex(boardId: string, opts?: IndexOptions): Promise<BoardIndex> {
+    if (!blackboardEnabled(this.env)) return { text: '', listed: 0, total: 0, skipped: 0 };
+    return buildIndex(this.board, boardId, opts ?? indexOptionsFromConfig(undefined));
+  }
+  async resolveRefs(boardId: string, refs: string[], opts?: { max?: number; budgetChars?: number }): Promise<ContextPack> {
+    if (!blackboardEnabled(this.env)) return { notes: [], unresolved: [...refs] };
+    return resolveRefs(this.board, boardId, refs, opts);
+  }
+  async gcNotes(opts: GcOptions): Promise<GcReport> {
+    if (!blackboardEnabled(this.env)) return { removedNotes: 0, removedBoards: 0, skippedSymlinks: 0 };
+    return gcNotes(this.notesRoot, opts, this.clock.now());
+  }
+  async registerAgent(id: string, aliases?: string[]): Promise<void> {
+    this.agents.register(id, aliases);
+  }
+  async recordTimeline(taskId: string, entry: TimelineEntry): Promise<void> {
+    this.live();
+    await this.timelineLog.append(taskId, [entry]);
+  }
+  async timeline(taskId: string, opts?: { limit?: number; offset?: number }): Promise<TimelinePage> {
+    return this.timelineLog.page(taskId, opts?.limit, opts?.offset);
+  }
+
+  async writeArtifact(content: string): Promise<string> {
+    this.live();
+    return this.artifacts.write(content);
+  }
+  async readArtifact(id: string, offset?: number, limit?: number): Promise<ArtifactPage> {
+    return this.artifacts.read(id, offset, limit);
+  }
+  async saveTaskMemory(taskId: string, memory: MemoryJson): Promise<void> {
+    this.live();
+    this.taskMemory.save(taskId, memory);
+  }
+  async loadTaskMemory(taskId: string): Promise<MemoryJson | null> {
+    return this.taskMemory.load(taskId);
+  }
+  async flushTaskMemory(): Promise<FlushReport> {
+    return this.taskMemory.flushAll();
+  }
+  async readSettings(): Promise<Settings> {
+    return this.settings.read();
+  }
+  async authorizeProject(projectPath: string): Promise<Settings> {
+    this.live();
+    return this.settings.authorize(projectPath);
+  }
+
+  /** Everything buffered becomes durable: rollouts drained, debounced task memory written. */
+  async flush(): Promise<void> {
+    await this.rollouts.drain();
+    const r = await this.taskMemory.flushAll();
+    if (r.failed.length > 0) throw new StoreError('FLUSH_FAILED', `task memory flush failed: ${r.failed.map((f) => `${f.taskId}: ${f.error}`).join('; ')}`);
+  }
+
+  /** Flushes, closes every handle, refuses further writes; resolves once all of it is acknowledged. */
+  async shutdown(): Promise<void> {
+    if (this.down) return;
+    this.down = true;
+    const mem = await this.taskMemory.flushAll();
+    await this.rollouts.close();
+    if (mem.failed.length > 0) throw new StoreError('FLUSH_FAILED', `task memory flush failed: ${mem.failed.map((f) => `${f.taskId}: ${f.error}`).join('; ')}`);
+  }
+}

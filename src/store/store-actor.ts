@@ -1,0 +1,57 @@
+// The store actor: runs StoreService in its own worker and serves exactly the StoreApi methods over RPC.
+import { z } from 'zod';
+import { defineActor } from '../runtime/actor.js';
+import type { StoreApi } from './api.js';
+import { StoreService } from './service.js';
+
+export const StoreActorInputSchema = z
+  .object({
+    root: z.string().optional(),
+    notesRoot: z.string().optional(),
+    taskMemoryDebounceMs: z.number().int().nonnegative().optional(),
+    agents: z.array(z.object({ id: z.string(), aliases: z.array(z.string()).optional() })).optional(),
+    policy: z
+      .object({
+        batchRecords: z.number().int().positive().optional(),
+        batchMs: z.number().nonnegative().optional(),
+        maxQueuedRecords: z.number().int().positive().optional(),
+        maxFileBytes: z.number().int().positive().optional(),
+        maxReplayBytes: z.number().int().nonnegative().optional(),
+      })
+      .optional(),
+  })
+  .default({});
+export type StoreActorInput = z.input<typeof StoreActorInputSchema>;
+
+/** The served surface: a closed list, so internals of the service never become RPC methods. */
+const METHODS = {
+  openRollout: true, appendRollout: true, drain: true, writeCheckpoint: true, readReplay: true, readStopFacts: true,
+  readSummary: true, listRollouts: true, writeNote: true, listNotes: true, readNote: true, buildIndex: true,
+  resolveRefs: true, gcNotes: true, registerAgent: true, recordTimeline: true, timeline: true, writeArtifact: true,
+  readArtifact: true, saveTaskMemory: true, loadTaskMemory: true, flushTaskMemory: true, readSettings: true,
+  authorizeProject: true, flush: true, shutdown: true,
+} satisfies Record<keyof StoreApi, true>;
+
+export function facade(svc: StoreApi): StoreApi {
+  const out: Record<string, unknown> = {};
+  for (const name of Object.keys(METHODS) as (keyof StoreApi)[]) {
+    const fn = svc[name] as (...a: unknown[]) => unknown;
+    out[name] = (...args: unknown[]) => fn.apply(svc, args);
+  }
+  return out as unknown as StoreApi;
+}
+
+let service: StoreService | null = null;
+
+export default defineActor<StoreActorInput, never>({
+  kind: 'store',
+  async serve(ctx, input) {
+    const opts = StoreActorInputSchema.parse(input);
+    service = new StoreService({ ...opts, clock: ctx.clock });
+    return facade(service);
+  },
+  async stop() {
+    // every buffered record and debounced snapshot is durable before the worker exits
+    await service?.shutdown();
+  },
+});

@@ -1,0 +1,96 @@
+// Task memory `{root}/tasks/{taskID}.jsonl`: debounced saves (5 s, injectable clock); flush-all reports every failure.
+// Not the source of truth for resume (that is the rollout).
+import { promises as fsp } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { Clock } from '../runtime/actor.js';
+import { ChatMessageSchema } from '../runtime/protocol/index.js';
+import type { FlushReport, MemoryJson } from './api.js';
+import { atomicWrite } from './atomic-write.js';
+import { sanitizeSegment, tasksDir } from './paths.js';
+
+export const TASK_MEMORY_DEBOUNCE_MS = 5000;
+
+const HeaderSchema = z.object({ max_size: z.number().int() });
+
+export function taskMemoryPath(root: string, taskId: string): string {
+  return join(tasksDir(root), `${sanitizeSegment(taskId, 128, 'task')}.jsonl`);
+}
+
+/** First line `{max_size}`, then one message per line. */
+export function encodeMemory(m: MemoryJson): string {
+  return [JSON.stringify({ max_size: m.max_size }), ...m.messages.map((x) => JSON.stringify(x))].join('\n') + '\n';
+}
+
+export function decodeMemory(text: string): MemoryJson | null {
+  const lines = text.split('\n').filter((l) => l.length > 0);
+  try {
+    const head = HeaderSchema.parse(JSON.parse(lines[0] ?? ''));
+    return { max_size: head.max_size, messages: lines.slice(1).map((l) => ChatMessageSchema.parse(JSON.parse(l))) };
+  } catch {
+    return null;
+  }
+}
+
+export class TaskMemoryStore {
+  private pending = new Map<string, { memory: MemoryJson; timer: { cancel(): void } }>();
+
+  constructor(
+    private readonly root: string,
+    private readonly clock: Clock,
+    private readonly debounceMs = TASK_MEMORY_DEBOUNCE_MS,
+    /** Injectable writer so a test can make one task's write fail. */
+    private readonly write: (path: string, text: string) => Promise<void> = (p, t) => atomicWrite(p, t),
+  ) {}
+
+  /** Replaces the pending snapshot and restarts the debounce window. */
+  save(taskId: string, memory: MemoryJson): void {
+    this.pending.get(taskId)?.timer.cancel();
+    const timer = this.clock.setTimeout(() => {
+      void this.flushOne(taskId).catch(() => undefined);
+    }, this.debounceMs);
+    this.pending.set(taskId, { memory, timer });
+  }
+
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  private async flushOne(taskId: string): Promise<void> {
+    const p = this.pending.get(taskId);
+    if (!p) return;
+    this.pending.delete(taskId);
+    p.timer.cancel();
+    try {
+      await this.write(taskMemoryPath(this.root, taskId), encodeMemory(p.memory));
+    } catch (err) {
+      // keep the snapshot so flush-all retries it and reports the failure; never lose it silently
+      if (!this.pending.has(taskId)) this.pending.set(taskId, { memory: p.memory, timer: { cancel: () => undefined } });
+      throw err;
+    }
+  }
+
+  /** Writes everything pending; continues past failures and reports each one. */
+  async flushAll(): Promise<FlushReport> {
+    const report: FlushReport = { written: [], failed: [] };
+    for (const taskId of [...this.pending.keys()]) {
+      try {
+        await this.flushOne(taskId);
+        report.written.push(taskId);
+      } catch (err) {
+        report.failed.push({ taskId, error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+    return report;
+  }
+
+  async load(taskId: string): Promise<MemoryJson | null> {
+    const p = this.pending.get(taskId);
+    if (p) return p.memory;
+    try {
+      return decodeMemory(await fsp.readFile(taskMemoryPath(this.root, taskId), 'utf8'));
+    } catch {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,48 @@
+// Argument parsing: the seeds' common flags, output formats and sub-commands.
+import { describe, expect, it } from 'vitest';
+import { parseCommand } from '../../bin/cli/args.js';
+import { CliError } from '../../bin/cli/exit-codes.js';
+
+describe('cli arguments', () => {
+  it('common flags: -Y implies -y, -d takes a list, -c a path, -Q force quit', () => {
+    const cmd = parseCommand(['-p', 'hi', '-Y', '-d', 'devops, chat', '-c', '/x.toml', '-Q', '--output-format', 'json']);
+    expect(cmd).toMatchObject({
+      kind: 'headless',
+      prompt: 'hi',
+      explicit: true,
+      format: 'json',
+      flags: { yolo: true, fullYolo: true, disabledAgents: ['devops', 'chat'], config: '/x.toml', forceQuit: true },
+    });
+  });
+
+  it('-p - reads the prompt from stdin; no -p is an implicit stdin prompt', () => {
+    expect(parseCommand(['-p', '-'])).toMatchObject({ kind: 'headless', prompt: null, explicit: true });
+    expect(parseCommand([])).toMatchObject({ kind: 'headless', prompt: null, explicit: false });
+  });
+
+  it('an unknown output format is a usage error with exit code 1', () => {
+    expect(() => parseCommand(['-p', 'x', '--output-format', 'yaml'])).toThrowError(CliError);
+    try {
+      parseCommand(['-p', 'x', '--output-format', 'yaml']);
+    } catch (err) {
+      expect((err as CliError).exitCode).toBe(1);
+    }
+  });
+
+  it('batch needs a file and a positive --parallel', () => {
+    expect(parseCommand(['batch', 't.jsonl', '--parallel', '3'])).toMatchObject({ kind: 'batch', file: 't.jsonl', parallel: 3 });
+    expect(() => parseCommand(['batch'])).toThrowError(/TASKS.jsonl/);
+    expect(() => parseCommand(['batch', 't.jsonl', '--parallel', '0'])).toThrowError(/at least 1/);
+  });
+
+  it('setup takes the non-interactive provider flags', () => {
+    expect(parseCommand(['setup', '--provider', 'p', '--base-url', 'http://x/v1', '--model', 'm', '--api-key-env', 'K', '--format', 'anthropic'])).toMatchObject({
+      kind: 'setup',
+      setup: { provider: 'p', baseUrl: 'http://x/v1', model: 'm', apiKeyEnv: 'K', format: 'anthropic', probe: true },
+    });
+  });
+
+  it('an unknown sub-command is named in the error', () => {
+    expect(() => parseCommand(['frobnicate'])).toThrowError(/frobnicate/);
+  });
+});

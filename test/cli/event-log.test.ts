@@ -1,0 +1,59 @@
+// The supervisor's event log: replay from a seq with no gap, one order for every client, pending approvals.
+import { describe, expect, it } from 'vitest';
+import type { Envelope, Event } from '../../src/runtime/protocol/index.js';
+import { EventLog } from '../../bin/server/event-log.js';
+
+const seqs = new Map<string, number>();
+const env = (taskId: string, payload: Event, delegationId: string | null = null): Envelope => {
+  const seq = (seqs.get(taskId) ?? 0) + 1;
+  seqs.set(taskId, seq);
+  return { seq, taskId, delegationId, source: 'x', type: payload.type, lane: 'normal', ts: 0, payload };
+};
+const chunk = (text: string): Event => ({ type: 'ai_chunk', agent: 'director', text });
+
+describe('event log', () => {
+  it('replay from a seq then follow misses nothing and repeats nothing', () => {
+    const log = new EventLog();
+    for (let i = 0; i < 5; i++) log.append(env('a', chunk(`${i}`)));
+    const seen: number[] = [];
+    const off = log.follow('a', 2, (e) => seen.push(e.seq));
+    log.append(env('a', chunk('5')));
+    log.append(env('b', chunk('other task')));
+    off();
+    log.append(env('a', chunk('after unsubscribe')));
+    expect(seen).toEqual([3, 4, 5, 6]);
+  });
+
+  it('several followers see the same events in the same order', () => {
+    const log = new EventLog();
+    const a: string[] = [];
+    const b: string[] = [];
+    log.follow(undefined, 0, (e) => a.push(`${e.taskId}#${e.seq}`));
+    log.follow(undefined, 0, (e) => b.push(`${e.taskId}#${e.seq}`));
+    for (let i = 0; i < 50; i++) log.append(env(i % 3 === 0 ? 'x' : 'y', chunk(String(i))));
+    expect(a).toHaveLength(50);
+    expect(b).toEqual(a);
+  });
+
+  it('a pending approval from a nested delegation is listed until its response or the task end', () => {
+    const log = new EventLog();
+    const ask = (id: string): Event => ({ type: 'user_help_needed', agent: 'coding', requestId: id, kind: 'authorization', question: 'write?', tool: 'create_file' });
+    log.append(env('t', ask('r1'), 'delegation:c1:repo/delegation:c2:coding'));
+    log.append(env('t', ask('r2'), 'delegation:c3:coding'));
+    expect(log.approvals().map((a) => a.request.requestId)).toEqual(['r1', 'r2']);
+    expect(log.approval('r1')?.delegationId).toBe('delegation:c1:repo/delegation:c2:coding');
+    log.append(env('t', { type: 'user_help_response', requestId: 'r1', approved: true, scope: 'once' }));
+    expect(log.approvals().map((a) => a.request.requestId)).toEqual(['r2']);
+    log.append(env('t', { type: 'task_end', stopReason: 'cancelled' }));
+    expect(log.approvals()).toEqual([]);
+    expect(log.ended('t')).toBe(true);
+  });
+
+  it('the per-task log is capped', () => {
+    const log = new EventLog(10);
+    for (let i = 0; i < 25; i++) log.append(env('cap', chunk(String(i))));
+    const kept = log.replay('cap', 0);
+    expect(kept).toHaveLength(10);
+    expect(kept[0]?.seq).toBe(16);
+  });
+});

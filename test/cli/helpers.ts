@@ -1,0 +1,67 @@
+// Test helpers: run `node bin/yagent.js` as a real subprocess against a temp HOME / YAGENT_HOME.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const BIN = join(ROOT, 'bin', 'yagent.js');
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Sandbox {
+  dir: string;
+  home: string;
+  env: NodeJS.ProcessEnv;
+  cleanup(): void;
+}
+
+/** A temp HOME and YAGENT_HOME; `config` (TOML) is written to the data root's config.toml. */
+export function sandbox(config?: string): Sandbox {
+  const dir = mkdtempSync(join(tmpdir(), 'yagent-cli-'));
+  const home = join(dir, 'yagent-home');
+  mkdirSync(join(home, 'config'), { recursive: true });
+  if (config !== undefined) writeFileSync(join(home, 'config', 'config.toml'), config, { mode: 0o600 });
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: dir, YAGENT_HOME: home, YAGENT_NOTES_ROOT: join(home, 'notes'), NO_COLOR: '1' };
+  return { dir, home, env, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A config that loads cleanly; scripted runs replace its provider with the fake one. */
+export const GOOD_CONFIG = `[global.llm]
+use_provider = "p"
+
+[global.llm.providers.p]
+api_format = "openai"
+api_base_url = "http://127.0.0.1:9/v1"
+model = "m"
+api_key = "k"
+`;
+
+export function start(args: string[], env: NodeJS.ProcessEnv, opts: { cwd?: string; input?: string } = {}): ChildProcess {
+  const child = spawn(process.execPath, [BIN, ...args], { env, cwd: opts.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdin?.end(opts.input ?? '');
+  return child;
+}
+
+export function collect(child: ChildProcess): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolvePromise) => child.on('close', (code) => resolvePromise({ code, stdout, stderr })));
+}
+
+export function runCli(args: string[], env: NodeJS.ProcessEnv, opts: { cwd?: string; input?: string } = {}): Promise<CliResult> {
+  return collect(start(args, env, opts));
+}
+
+/** Writes a fake-provider script module (plain JS: the CLI imports it) and returns env pointing at it. */
+export function withScript(sb: Sandbox, source: string): NodeJS.ProcessEnv {
+  const path = join(sb.dir, `script-${Math.random().toString(36).slice(2)}.mjs`);
+  writeFileSync(path, source);
+  return { ...sb.env, YAGENT_FAKE_SCRIPT: path };
+}

@@ -1,0 +1,115 @@
+// serve + attach as real processes: token required, 0600 discovery, a nested approval answered by another client.
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { StreamLineSchema } from '../../bin/cli/stream-json.js';
+import { collect, GOOD_CONFIG, runCli, sandbox, start, withScript, type Sandbox } from './helpers.js';
+import { writingOutside } from './scripts.js';
+
+const AGENTS_READY = existsSync(join(import.meta.dirname, '../../dist/src/actors/agents/run-task.js'));
+let sb: Sandbox | undefined;
+const children: ReturnType<typeof start>[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+  sb?.cleanup();
+});
+
+async function until<T>(fn: () => T | undefined | Promise<T | undefined>, what: string, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function discoveryFile(s: Sandbox): string | undefined {
+  const dir = join(s.home, 'run');
+  const name = existsSync(dir) ? readdirSync(dir).find((n) => n.startsWith('supervisor-')) : undefined;
+  return name ? join(dir, name) : undefined;
+}
+
+describe.skipIf(!AGENTS_READY)('serve and attach', () => {
+  it('the token is required, the discovery file is 0600 and removed on exit', async () => {
+    sb = sandbox(GOOD_CONFIG);
+    const serve = start(['serve'], withScript(sb, 'export default {};'));
+    children.push(serve);
+    const exited = collect(serve);
+    const file = await until(() => discoveryFile(sb as Sandbox), 'the discovery file');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const info = await until(() => {
+      try {
+        return JSON.parse(readFileSync(file, 'utf8')) as { address: string; token: string; pid: number };
+      } catch {
+        return undefined;
+      }
+    }, 'a complete discovery file');
+    expect(info.pid).toBe(serve.pid);
+    expect(info.address).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect((await fetch(`${info.address}/api/tree`)).status).toBe(401);
+    expect((await fetch(`${info.address}/api/tree`, { headers: { authorization: `Bearer ${'0'.repeat(64)}` } })).status).toBe(401);
+    const ok = await fetch(`${info.address}/api/tree`, { headers: { authorization: `Bearer ${info.token}` } });
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { name: string }).name).toBe('root');
+    serve.kill('SIGINT');
+    expect((await exited).code).toBe(0);
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('a second process approves a nested Coding write request while a third sees the same events', async () => {
+    sb = sandbox(GOOD_CONFIG);
+    const s = sb;
+    const ws = join(s.dir, 'ws');
+    mkdirSync(ws);
+    const target = join(s.dir, 'outside.txt');
+    const env = withScript(s, writingOutside(target));
+    const serve = start(['serve'], env);
+    children.push(serve);
+    await until(() => discoveryFile(s), 'the discovery file');
+    // client 1 sends the task and streams it
+    const sender = start(['-p', 'write the report', '--attach', '--output-format', 'stream-json'], env, { cwd: ws });
+    children.push(sender);
+    const sent = collect(sender);
+    const taskId = await until(async () => {
+      const r = await runCli(['attach', 'tasks', '--json'], env);
+      return (JSON.parse(r.stdout || '{"tasks":[]}') as { tasks: { taskId: string }[] }).tasks[0]?.taskId;
+    }, 'the task');
+    // client 3 follows the same task's events from the start
+    const watcher = start(['attach', 'logs', '-f', taskId, '--json'], env);
+    children.push(watcher);
+    const watched = collect(watcher);
+    // client 2 sees the pending request of the nested Coding agent and approves it
+    const pending = await until(async () => {
+      const r = await runCli(['attach', 'approvals', '--json'], env);
+      return (JSON.parse(r.stdout || '{"approvals":[]}') as { approvals: { taskId: string; delegationId: string | null; request: { requestId: string; agent: string } }[] }).approvals[0];
+    }, 'a pending approval');
+    expect(pending.taskId).toBe(taskId);
+    expect(pending.request.agent).toBe('coding');
+    expect(pending.delegationId).not.toBeNull();
+    expect(existsSync(target)).toBe(false);
+    const approve = await runCli(['attach', 'approve', pending.request.requestId], env);
+    expect(approve.code).toBe(0);
+    const r1 = await sent;
+    const r3 = await watched;
+    expect(r1.code).toBe(0);
+    expect(readFileSync(target, 'utf8')).toBe('written after approval\n');
+    const senderSeqs = r1.stdout.trim().split('\n').map((l) => StreamLineSchema.parse(JSON.parse(l))).filter((l) => l.seq !== null).map((l) => `${l.seq}:${l.type}`);
+    const watcherSeqs = r3.stdout.trim().split('\n').map((l) => JSON.parse(l) as { seq: number; type: string }).map((e) => `${e.seq}:${e.type}`);
+    expect(watcherSeqs.length).toBeGreaterThan(5);
+    expect(watcherSeqs).toEqual(senderSeqs);
+    expect(watcherSeqs).toContain(senderSeqs.find((x) => x.endsWith(':user_help_response')));
+    const ps = await runCli(['attach', 'ps'], env);
+    expect(ps.stdout).toMatch(/^root/);
+    serve.kill('SIGINT');
+  });
+});
+
+describe('attach without a supervisor', () => {
+  it('attach with no running supervisor says how to start one (exit 1)', async () => {
+    sb = sandbox(GOOD_CONFIG);
+    const r = await runCli(['attach', 'ps'], sb.env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/yagent serve/);
+  });
+});

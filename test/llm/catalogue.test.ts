@@ -1,0 +1,41 @@
+// Model catalogue → compression threshold, and incremental token counting with cl100k_base.
+import { describe, expect, it } from 'vitest';
+import { compressionThreshold, modelLimits } from '../../src/actors/llm/catalogue/catalogue.js';
+import { countMessageTokens, countMessagesTokens, countTextTokens, loadTokenizer } from '../../src/actors/llm/tokens.js';
+import type { ChatMessage } from '../../src/runtime/protocol/index.js';
+import { cfg } from '../config/helpers.js';
+
+describe('compression threshold', () => {
+  it('is min(catalogue context × 0.75, configured); both are ceilings', () => {
+    expect(modelLimits('gpt-4o')?.context).toBe(128_000);
+    expect(compressionThreshold(cfg(), 'gpt-4o')).toBe(96_000);
+    expect(compressionThreshold(cfg('[enhanced_commander]\ncontext_compression_threshold = 50000'), 'gpt-4o')).toBe(50_000);
+    expect(compressionThreshold(cfg('[enhanced_commander]\ncontext_compression_threshold = 500000'), 'gpt-4o')).toBe(96_000);
+  });
+
+  it('defaults to 120000 when neither source has a value, and ignores the provider context_window', () => {
+    const c = cfg('context_window = 8000');
+    expect(c.providers['main']?.contextWindow).toBe(8000);
+    expect(compressionThreshold(c, 'some-unknown-model')).toBe(120_000);
+  });
+
+  it('matches vendor-prefixed and dated ids by prefix', () => {
+    expect(modelLimits('anthropic/claude-sonnet-4-20250514')?.context).toBe(200_000);
+    expect(modelLimits('qwen3-coder-plus-2025')?.context).toBe(1_000_000);
+  });
+
+  it('YAGENT_COMPRESS_THRESHOLD beats catalogue and config', () => {
+    expect(compressionThreshold(cfg('', { YAGENT_COMPRESS_THRESHOLD: '3000' }), 'gpt-4o')).toBe(3000);
+  });
+});
+
+describe('token counting', () => {
+  it('counts with cl100k_base once loaded and caches per message', async () => {
+    await loadTokenizer();
+    expect(countTextTokens('hello world')).toBe(2);
+    const m: ChatMessage = { role: 'user', content: 'hello world' };
+    expect(countMessageTokens(m)).toBe(6);
+    const history: ChatMessage[] = [m, { role: 'assistant', content: 'hi', toolCalls: [{ id: '1', name: 'grep', arguments: '{}' }] }];
+    expect(countMessagesTokens(history)).toBe(countMessageTokens(history[0] as ChatMessage) + countMessageTokens(history[1] as ChatMessage));
+  });
+});

@@ -1,0 +1,57 @@
+// Test helpers for the llm area: provider configs pointing at the fake provider, a manual clock.
+import type { ProviderConfig } from '../../src/runtime/config/index.js';
+import type { LlmRequest } from '../../src/actors/llm/types.js';
+import type { FakeProvider } from '../../src/actors/llm/fake/server.js';
+
+export function providerFor(fake: FakeProvider, format: 'openai' | 'anthropic', extra: Partial<ProviderConfig> = {}): ProviderConfig {
+  return {
+    name: extra.name ?? `fake-${format}`,
+    model: 'fake-model',
+    apiBaseUrl: format === 'openai' ? fake.openaiBaseUrl : fake.anthropicBaseUrl,
+    apiKey: 'test-key',
+    apiFormat: format,
+    contextWindow: undefined,
+    temperature: undefined,
+    maxTokens: undefined,
+    reasoningEffort: undefined,
+    fallbackProviders: [],
+    ...extra,
+  };
+}
+
+export function request(agent: string, extra: Partial<LlmRequest> = {}): LlmRequest {
+  return {
+    messages: [
+      { role: 'system', content: 'you are a test' },
+      { role: 'user', content: 'hello' },
+    ],
+    tools: [],
+    signal: new AbortController().signal,
+    agent,
+    ...extra,
+  };
+}
+
+/** A manual clock: timers fire only when the test advances time. */
+export class ManualClock {
+  private t = 0;
+  private timers: { at: number; fn: () => void; id: number }[] = [];
+  private next = 1;
+  now(): number {
+    return this.t;
+  }
+  setTimeout(fn: () => void, ms: number): { cancel(): void } {
+    const id = this.next++;
+    this.timers.push({ at: this.t + ms, fn, id });
+    return { cancel: () => (this.timers = this.timers.filter((x) => x.id !== id)) };
+  }
+  advance(ms: number): void {
+    this.t += ms;
+    const due = this.timers.filter((x) => x.at <= this.t).sort((a, b) => a.at - b.at);
+    this.timers = this.timers.filter((x) => x.at > this.t);
+    for (const d of due) d.fn();
+  }
+  pending(): number {
+    return this.timers.length;
+  }
+}

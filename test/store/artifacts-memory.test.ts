@@ -1,0 +1,92 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ARTIFACT_ID_RE } from '../../src/store/artifacts.js';
+import { ManualClock } from '../../src/store/clock.js';
+import { settingsPath } from '../../src/store/paths.js';
+import { TaskMemoryStore, taskMemoryPath } from '../../src/store/task-memory.js';
+import { storeIn, tempRoot } from './helpers.js';
+
+const t = tempRoot();
+afterAll(() => t.cleanup());
+const mem = (n: number) => ({ messages: Array.from({ length: n }, (_, i) => ({ role: 'user' as const, content: `m${i}` })), max_size: 50 });
+
+describe('artifacts', () => {
+  it('ids match ^\\d{8}-\\d{6}-[0-9a-f]{8}$, writes are atomic and reads are paged', async () => {
+    const s = storeIn(t.dir);
+    const text = 'abcdefghij'.repeat(100);
+    const id = await s.writeArtifact(text);
+    expect(id).toMatch(ARTIFACT_ID_RE);
+    expect(readdirSync(join(t.dir, 'data', 'artifacts'))).toEqual([id]);
+    const p1 = await s.readArtifact(id, 0, 300);
+    expect(p1).toMatchObject({ total: 1000, nextOffset: 300 });
+    const p4 = await s.readArtifact(id, 900, 300);
+    expect(p4).toMatchObject({ text: text.slice(900), nextOffset: null });
+  });
+
+  it('refuses ids that are not artifact ids (no path traversal) and reports missing ones', async () => {
+    const s = storeIn(t.dir);
+    await expect(s.readArtifact('../../settings.json')).rejects.toMatchObject({ code: 'BAD_INPUT' });
+    await expect(s.readArtifact('20260101-000000-00000000')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});
+
+describe('task memory', () => {
+  it('debounces 5 s on the injected clock: only the last snapshot is written', async () => {
+    const clock = new ManualClock();
+    const s = storeIn(t.dir, { clock });
+    await s.saveTaskMemory('T1', mem(1));
+    clock.advance(4000);
+    await s.saveTaskMemory('T1', mem(2));
+    clock.advance(4999);
+    expect(() => statSync(taskMemoryPath(t.dir, 'T1'))).toThrow();
+    clock.advance(1);
+    for (let i = 0; i < 50; i++) {
+      try {
+        statSync(taskMemoryPath(t.dir, 'T1'));
+        break;
+      } catch {
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    }
+    expect(readFileSync(taskMemoryPath(t.dir, 'T1'), 'utf8').trim().split('\n')).toHaveLength(3);
+    expect(await s.loadTaskMemory('T1')).toEqual(mem(2));
+  });
+
+  it('flush-all continues past the first failure and reports every one', async () => {
+    const written: string[] = [];
+    const store = new TaskMemoryStore(t.dir, new ManualClock(), 5000, async (p) => {
+      if (p.includes('bad')) throw new Error(`disk full for ${p}`);
+      written.push(p);
+    });
+    for (const id of ['bad1', 'ok1', 'bad2', 'ok2']) store.save(id, mem(1));
+    const r = await store.flushAll();
+    expect(r.failed.map((f) => f.taskId)).toEqual(['bad1', 'bad2']);
+    expect(r.written).toEqual(['ok1', 'ok2']);
+    expect(written).toHaveLength(2);
+  });
+});
+
+describe('settings.json', () => {
+  it('authorized_projects is written through the store (0600), unknown keys kept, a broken file tolerated', async () => {
+    const s = storeIn(t.dir);
+    writeFileSync(settingsPath(t.dir), '{ broken');
+    expect(await s.readSettings()).toEqual({ authorized_projects: [] });
+    writeFileSync(settingsPath(t.dir), JSON.stringify({ authorized_projects: ['/a'], theme: 'dark' }));
+    const r = await s.authorizeProject('/b');
+    expect(r.authorized_projects).toEqual(['/a', '/b']);
+    await s.authorizeProject('/b');
+    const raw = JSON.parse(readFileSync(settingsPath(t.dir), 'utf8')) as Record<string, unknown>;
+    expect(raw).toEqual({ authorized_projects: ['/a', '/b'], theme: 'dark' });
+    expect(statSync(settingsPath(t.dir)).mode & 0o777).toBe(0o600);
+  });
+
+  it('shutdown flushes pending task memory and refuses later writes', async () => {
+    const clock = new ManualClock();
+    const s = storeIn(t.dir, { clock });
+    await s.saveTaskMemory('T9', mem(3));
+    await s.shutdown();
+    expect(await s.loadTaskMemory('T9')).toEqual(mem(3));
+    await expect(s.writeArtifact('x')).rejects.toMatchObject({ code: 'SHUT_DOWN' });
+  });
+});

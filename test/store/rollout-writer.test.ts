@@ -1,0 +1,124 @@
+import { readFileSync, writeFileSync, appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RolloutRecord } from '../../src/store/api.js';
+import { ManualClock } from '../../src/store/clock.js';
+import { parseRecords } from '../../src/store/rollout/lines.js';
+import { DEFAULT_POLICY } from '../../src/store/rollout/policy.js';
+import { RolloutWriter } from '../../src/store/rollout/writer.js';
+import { meta, storeIn, tempRoot } from './helpers.js';
+
+const t = tempRoot();
+afterAll(() => t.cleanup());
+let n = 0;
+const file = (): string => join(t.dir, `w${++n}.jsonl`);
+const user = (i: number): RolloutRecord => ({ type: 'response_item', ts: i, payload: { role: 'user', content: `m${i}` } });
+const onDisk = (p: string): number => parseRecords(readFileSync(p, 'utf8')).records.length;
+
+describe('rollout writer (group commit, drain)', () => {
+  it('enqueue returns at once and nothing reaches disk before 32 records or 20 ms', async () => {
+    const clock = new ManualClock();
+    const p = file();
+    const w = await RolloutWriter.open(p, DEFAULT_POLICY, clock);
+    w.enqueue([user(1), user(2), user(3)]);
+    await new Promise((r) => setTimeout(r, 30)); // real time passes; the injected clock does not
+    expect(onDisk(p)).toBe(0);
+    expect(w.pendingRecords).toBe(3);
+    clock.advance(19);
+    expect(w.commits).toBe(0);
+    clock.advance(1);
+    await w.drain();
+    expect(onDisk(p)).toBe(3);
+    await w.close();
+  });
+
+  it('flushes at 32 records without waiting for the timer', async () => {
+    const clock = new ManualClock();
+    const p = file();
+    const w = await RolloutWriter.open(p, DEFAULT_POLICY, clock);
+    w.enqueue(Array.from({ length: 32 }, (_, i) => user(i)));
+    for (let i = 0; i < 50 && w.commits === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(w.commits).toBe(1);
+    expect(onDisk(p)).toBe(32);
+    await w.close();
+  });
+
+  it('group commit: records enqueued while an fsync is in flight go together in the next pass', async () => {
+    const clock = new ManualClock();
+    const p = file();
+    const w = await RolloutWriter.open(p, DEFAULT_POLICY, clock);
+    w.enqueue(Array.from({ length: 32 }, (_, i) => user(i))); // starts commit 1
+    for (let i = 0; i < 10; i++) w.enqueue([user(100 + i)]); // buffered behind the in-flight fsync
+    await w.drain();
+    expect(w.commits).toBe(2);
+    expect(onDisk(p)).toBe(42);
+    expect(clock.pending()).toBe(0);
+    await w.close();
+  });
+
+  it('drain resolves only when everything enqueued before it is durable', async () => {
+    const clock = new ManualClock();
+    const p = file();
+    const w = await RolloutWriter.open(p, DEFAULT_POLICY, clock);
+    for (let i = 0; i < 100; i++) w.enqueue([user(i)]);
+    const d = w.drain();
+    w.enqueue([user(999)]);
+    await d;
+    expect(onDisk(p)).toBeGreaterThanOrEqual(100);
+    expect(parseRecords(readFileSync(p, 'utf8')).records.slice(0, 100).map((r) => r.ts)).toEqual(Array.from({ length: 100 }, (_, i) => i));
+    await w.close();
+    expect(onDisk(p)).toBe(101);
+  });
+
+  it('reading your own writes without draining misses records (the bug drain exists to prevent)', async () => {
+    const clock = new ManualClock();
+    const s = storeIn(t.dir, { clock });
+    const h = await s.openRollout(meta());
+    await s.appendRollout(h.path, [user(1), user(2)]);
+    const before = parseRecords(readFileSync(h.path, 'utf8')).records.length;
+    await s.drain(h.path);
+    const after = parseRecords(readFileSync(h.path, 'utf8')).records.length;
+    expect(before).toBeLessThan(3);
+    expect(after).toBe(3);
+    await s.shutdown();
+  });
+
+  it('bounded queue: appendRollout waits while the buffer is over its bound, then continues', async () => {
+    const clock = new ManualClock();
+    const s = storeIn(t.dir, { clock, policy: { maxQueuedRecords: 40, batchRecords: 1000 } });
+    const h = await s.openRollout(meta({ sessionId: 'bounded' }));
+    let done = false;
+    const p = s.appendRollout(h.path, Array.from({ length: 60 }, (_, i) => user(i))).then(() => (done = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(done).toBe(false);
+    await s.drain(h.path);
+    await p;
+    expect(done).toBe(true);
+    await s.shutdown();
+  });
+
+  it('size cap: past maxFileBytes records are dropped, counted and marked once', async () => {
+    const clock = new ManualClock();
+    const p = file();
+    const w = await RolloutWriter.open(p, { ...DEFAULT_POLICY, maxFileBytes: 1000 }, clock);
+    w.enqueue(Array.from({ length: 40 }, (_, i) => user(i)));
+    await w.close();
+    const recs = parseRecords(readFileSync(p, 'utf8')).records;
+    const markers = recs.filter((r) => r.type === 'event_msg' && r.payload.kind === 'rollout_capped');
+    expect(markers).toHaveLength(1);
+    expect(w.dropped).toBeGreaterThan(0);
+    expect(recs.length - 1 + w.dropped).toBe(40);
+  });
+
+  it('a torn tail left by a crash does not swallow the first record appended after reopening', async () => {
+    const p = file();
+    writeFileSync(p, `${JSON.stringify(user(1))}\n`);
+    appendFileSync(p, '{"type":"response_item","ts":2,"payl');
+    const w = await RolloutWriter.open(p, DEFAULT_POLICY, new ManualClock());
+    w.enqueue([user(3)]);
+    await w.close();
+    const { records, issues } = parseRecords(readFileSync(p, 'utf8'));
+    expect(records.map((r) => r.ts)).toEqual([1, 3]);
+    expect(issues.corruptLines).toBe(1);
+  });
+});

@@ -1,0 +1,75 @@
+// Pins the per-agent surfaces' rules on the real wiring (surfaceFor), beyond what the goldens show.
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AGENT_KINDS, AUTONOMOUS_DECISION_INSTRUCTION, directorPalette, surfaceFor } from '../../src/actors/tools/profiles.js';
+import { BUILTIN_TOOLS } from '../../src/actors/tools/registry.js';
+import { defineTool, ok, readTags, writeTags } from '../../src/actors/tools/define.js';
+import type { ToolDeclaration } from '../../src/actors/tools/types.js';
+
+const names = (agent: Parameters<typeof surfaceFor>[0], o?: Parameters<typeof surfaceFor>[1]): string[] => surfaceFor(agent, o).list().map((d) => d.name);
+
+describe('profiles', () => {
+  it('director can never write: no fs_write or shell tool, even a newly registered one', () => {
+    const newWriter = defineTool({ name: 'write_everything', description: 'x', schema: z.object({ path: z.string() }), tags: writeTags({ pathParams: ['path'], brief: () => '' }), execute: () => Promise.resolve(ok('')) }) as ToolDeclaration;
+    const s = surfaceFor('director', { registry: [...BUILTIN_TOOLS, newWriter] });
+    expect(s.list().filter((d) => d.tags.effect === 'fs_write' || d.tags.effect === 'shell')).toEqual([]);
+    expect(s.get('write_everything')).toBeUndefined();
+    expect(surfaceFor('coding', { registry: [...BUILTIN_TOOLS, newWriter] }).get('write_everything')).toBeDefined();
+  });
+
+  it('director delegates to every sub-agent; only repo also gets delegate_devops, run serially there', () => {
+    expect(names('director').filter((n) => n.startsWith('delegate_'))).toEqual(['delegate_chat', 'delegate_coding', 'delegate_devops', 'delegate_meta', 'delegate_repo']);
+    expect(names('repo').filter((n) => n.startsWith('delegate_'))).toEqual(['delegate_devops']);
+    expect(surfaceFor('repo').get('delegate_devops')?.tags.serial).toBe(true);
+    expect(surfaceFor('director').get('delegate_repo')?.tags.serial).toBe(false);
+    for (const a of ['coding', 'chat', 'devops', 'meta'] as const) expect(names(a).some((n) => n.startsWith('delegate_'))).toBe(false);
+  });
+
+  it('chat has no file access, devops has shell but no file writes, meta has nothing', () => {
+    expect(surfaceFor('chat').list().some((d) => ['read', 'fs_write', 'shell'].includes(d.tags.effect))).toBe(false);
+    expect(names('devops')).toContain('run_bash');
+    expect(surfaceFor('devops').list().some((d) => d.tags.effect === 'fs_write')).toBe(false);
+    expect(names('meta')).toEqual([]);
+  });
+
+  it('agent_exit is for sub-agents only, never the director', () => {
+    expect(names('director')).not.toContain('agent_exit');
+    for (const a of ['coding', 'repo', 'chat', 'devops'] as const) expect(names(a)).toContain('agent_exit');
+  });
+
+  it('-Y removes ask_user_for_help everywhere and sets the autonomous-decision flag', () => {
+    for (const a of AGENT_KINDS.filter((k) => k !== 'custom' && k !== 'meta')) {
+      expect(names(a)).toContain('ask_user_for_help');
+      const s = surfaceFor(a, { fullYolo: true });
+      expect(s.get('ask_user_for_help')).toBeUndefined();
+      expect(s.autonomous).toBe(true);
+    }
+    expect(surfaceFor('coding').autonomous).toBe(false);
+    expect(AUTONOMOUS_DECISION_INSTRUCTION).toMatch(/decisions yourself/);
+  });
+
+  it('custom = a chosen subset of the director palette (+ agent_exit); anything else is refused', () => {
+    expect(names('custom', { tools: ['grep', 'read_file'] })).toEqual(['agent_exit', 'grep', 'read_file']);
+    expect(() => surfaceFor('custom', { tools: ['edit_file'] })).toThrow(/not in the Director's palette: edit_file/);
+    expect(() => surfaceFor('custom', { tools: ['delegate_coding'] })).toThrow(/palette/);
+    expect(directorPalette().some((d) => d.tags.effect === 'delegate' || d.tags.effect === 'fs_write')).toBe(false);
+  });
+
+  it('external tools are always cold: listed in the catalogue, load_tool appears, schema sent only once loaded', () => {
+    const ext = defineTool({ name: 'mcp__srv__lookup', description: 'Look things up.\nMore.', schema: z.object({ q: z.string() }), tags: readTags({ brief: () => '' }), execute: () => Promise.resolve(ok('found')) }) as ToolDeclaration;
+    expect(names('coding')).not.toContain('load_tool');
+    const s = surfaceFor('coding', { external: [ext] });
+    expect(s.get('load_tool')).toBeDefined();
+    expect(s.catalogue()).toEqual([{ name: 'mcp__srv__lookup', summary: 'Look things up.' }]);
+    expect(s.defs().map((d) => d.name)).not.toContain('mcp__srv__lookup');
+    expect(s.load('mcp__srv__lookup')).toMatch(/"q"/);
+    expect(s.defs().map((d) => d.name)).toContain('mcp__srv__lookup');
+    expect(s.catalogue()).toEqual([]);
+  });
+
+  it('provider definitions are sorted by name', () => {
+    const defs = surfaceFor('coding').defs().map((d) => d.name);
+    expect(defs).toEqual([...defs].sort());
+    expect(defs.length).toBeGreaterThan(5);
+  });
+});

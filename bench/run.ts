@@ -8,6 +8,7 @@ const SUITES: Record<string, () => Promise<{ default: Suite }>> = {
   tools: () => import('./tools.js'),
   store: () => import('./store.js'),
   agents: () => import('./agents.js'),
+  cli: () => import('./cli.js'),
 };
 
 async function main(): Promise<void> {

@@ -5,7 +5,7 @@ const port = parentPort;
 if (!port) throw new Error('run as a worker');
 const preload = (workerData as { preload?: string[] } | undefined)?.preload ?? [];
 for (const m of preload) await import(m);
-port.on('message', (m: { type: string; n?: number; batch?: number }) => {
+port.on('message', (m: { type: string; n?: number; batch?: number; markEvery?: number }) => {
   if (m.type === 'ping') port.postMessage({ type: 'pong', t: performance.timeOrigin + performance.now() });
   if (m.type === 'flood') {
     const n = m.n ?? 0;
@@ -13,7 +13,10 @@ port.on('message', (m: { type: string; n?: number; batch?: number }) => {
     let sent = 0;
     while (sent < n) {
       const arr = [];
-      for (let i = 0; i < batch && sent < n; i++, sent++) arr.push({ type: 'ai_chunk', agent: 'raw', text: `c${sent}` });
+      for (let i = 0; i < batch && sent < n; i++, sent++) {
+        arr.push({ type: 'ai_chunk', agent: 'raw', text: `c${sent}` });
+        if (m.markEvery && sent % m.markEvery === 0) port.postMessage({ type: 'mark', t: performance.timeOrigin + performance.now() });
+      }
       port.postMessage(arr);
     }
     port.postMessage('end');

@@ -27,6 +27,8 @@ export interface PortOptions {
 
 const ZERO_USAGE = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
 let subscribers = 0;
+/** How long a cancelled task may take to stop on its own before its tree is stopped. */
+export const CANCEL_GRACE_MS = 3000;
 
 export async function openRuntimePort(opts: PortOptions): Promise<RuntimePort> {
   // the agents' module graph loads on this thread while the runtime boots its warm spare on another
@@ -35,6 +37,15 @@ export async function openRuntimePort(opts: PortOptions): Promise<RuntimePort> {
   const store = runtime.connect<StoreApi>(STORE_ACTOR);
   return {
     async runTask(spec, taskId, signal) {
+      // cancel is cooperative first; if the tree has not wound down after the grace, it is stopped
+      let force: NodeJS.Timeout | undefined;
+      const onAbort = (): void => {
+        force = setTimeout(() => void runtime.endTask(taskId).catch(() => undefined), CANCEL_GRACE_MS);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      if (spec.options.disabledAgents.length > 0) {
+        runtime.publish({ name: 'client', taskId }, { type: 'log', level: 'warn', message: `-d ${spec.options.disabledAgents.join(',')}: runTask has no disable-agents option yet; ignored` });
+      }
       try {
         const r = await runTask(runtime, {
           taskId,
@@ -61,6 +72,8 @@ export async function openRuntimePort(opts: PortOptions): Promise<RuntimePort> {
         runtime.publish({ name: 'client', taskId }, { type: 'task_end', stopReason });
         return { taskId, text: '', stopReason, usage: ZERO_USAGE, notes: [], rolloutPath: null, error: signal.aborted ? undefined : serializeError(err) };
       } finally {
+        signal.removeEventListener('abort', onAbort);
+        clearTimeout(force);
         await runtime.endTask(taskId).catch(() => undefined);
       }
     },

@@ -3,6 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WorkerActor } from './worker-context.js';
+import { ToWorkerSchema } from './protocol/index.js';
 
 const port = parentPort;
 if (!port) throw new Error('actor-worker must run inside a worker thread');
@@ -27,6 +28,9 @@ for (const spec of preload) {
     failed.push(spec);
   }
 }
+// Exercise the control-message schema once so its first real use (the start message) is already compiled.
+ToWorkerSchema.safeParse({ type: 'pause', paused: false });
+ToWorkerSchema.safeParse({ type: 'start', name: 'x', module: 'x.js', taskId: null, delegationId: null, input: null, shared: {}, paused: false, creditWindow: 1, rpcTimeoutMs: 1 });
 port.postMessage({ type: 'ready', preloadMs: performance.now() - t0, failed });
 ready = true;
 for (const m of early.splice(0)) actor.handle(m);

@@ -11,6 +11,7 @@ import { PauseController } from './pause.js';
 import { RpcClient, runtimeError } from './rpc.js';
 import { Supervisor, type SupervisorEvent } from './supervisor.js';
 import { NamedTasks } from './tasks.js';
+import { createCpuPool, type CpuPool } from './cpu-pool.js';
 import { CRITICAL_EVENT_TYPES, EventSchema, RemoteError, SpawnSpecSchema, type Event, type EventOf } from './protocol/index.js';
 
 export interface RuntimeOptions {
@@ -63,6 +64,7 @@ export class Runtime {
   private readonly taskMap = new Map<string, TaskHandle>();
   private readonly served = new Map<string, ActorHandle>();
   private readonly serviceSpecs: ChildSpec[] = [];
+  private readonly pools: CpuPool[] = [];
   private readonly spawnCancels = new Map<string, AbortController>();
   private readonly clock: Clock;
 
@@ -105,6 +107,13 @@ export class Runtime {
     ]);
     await rt.host.warm();
     return rt;
+  }
+
+  /** A piscina pool for stateless CPU jobs (module under dist/); closed by shutdown(). */
+  cpuPool(module: string, opts?: { maxThreads?: number }): CpuPool {
+    const pool = createCpuPool(module, opts);
+    this.pools.push(pool);
+    return pool;
   }
 
   /** Resolves when the warm spare pool is full again (benchmarks, tests, latency-sensitive starts). */
@@ -231,6 +240,7 @@ export class Runtime {
   async shutdown(timeoutMs = DEFAULT_SHUTDOWN_MS): Promise<string[]> {
     const left = await this.drain(timeoutMs);
     await this.host.close();
+    await Promise.all(this.pools.splice(0).map((p) => p.close()));
     await this.dispatcher.close();
     return left;
   }

@@ -173,6 +173,8 @@ export interface FlushReport {
 
 export interface Settings {
   authorized_projects: string[];
+  /** Project-level authorization grants: real project path → grant keys (`<tool>:<real path>`, `<tool>:dangerous`). */
+  project_grants?: Record<string, string[]>;
 }
 
 export interface StoreApi {
@@ -202,7 +204,8 @@ export interface StoreApi {
   loadTaskMemory(taskId: string): Promise<MemoryJson | null>;
   flushTaskMemory(): Promise<FlushReport>;
   readSettings(): Promise<Settings>;
-  authorizeProject(projectPath: string): Promise<Settings>;
+  /** Lists the project in `authorized_projects`; `grantKeys` are added to its `project_grants` (tools' ProjectGrants). */
+  authorizeProject(projectPath: string, grantKeys?: string[]): Promise<Settings>;
   flush(): Promise<void>;
   shutdown(): Promise<void>;
 }

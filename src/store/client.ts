@@ -3,6 +3,9 @@ import type { ActorContext, Remote } from '../runtime/actor.js';
 import type { NoteMeta, StoreApi } from './api.js';
 import { renderHandoff } from './client-blackboard.js';
 
+/** The one project-id function (rollout directories): actors reach it here, never through paths.ts. */
+export { projectIdFor } from './paths.js';
+
 export const STORE_ACTOR = 'store';
 export const STORE_MODULE = 'src/store/store-actor.js';
 

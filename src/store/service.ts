@@ -170,9 +170,9 @@ export class StoreService implements StoreApi {
   async readSettings(): Promise<Settings> {
     return this.settings.read();
   }
-  async authorizeProject(projectPath: string): Promise<Settings> {
+  async authorizeProject(projectPath: string, grantKeys?: string[]): Promise<Settings> {
     this.live();
-    return this.settings.authorize(projectPath);
+    return this.settings.authorize(projectPath, grantKeys ?? []);
   }
 
   /** Everything buffered becomes durable: rollouts drained, debounced task memory written. */

@@ -1,4 +1,4 @@
-// settings.json (`authorized_projects`): read tolerant of a missing or broken file, written atomically (0600).
+// settings.json (`authorized_projects`, `project_grants`): read tolerant of a missing or broken file, written atomically (0600).
 import { promises as fsp } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
@@ -6,9 +6,15 @@ import type { Settings } from './api.js';
 import { atomicWrite } from './atomic-write.js';
 import { settingsPath } from './paths.js';
 
-const SettingsSchema = z.looseObject({ authorized_projects: z.array(z.string()).default([]) });
+const SettingsSchema = z.looseObject({
+  authorized_projects: z.array(z.string()).default([]),
+  project_grants: z.record(z.string(), z.array(z.string())).optional(),
+});
 
 export class SettingsStore {
+  /** Read-modify-write calls run one at a time: two grants in flight must not drop each other. */
+  private chain: Promise<unknown> = Promise.resolve();
+
   constructor(private readonly root: string) {}
 
   /** Unknown keys are kept on write-back (another version may own them). */
@@ -23,15 +29,30 @@ export class SettingsStore {
   }
 
   async read(): Promise<Settings> {
-    const r = await this.raw();
-    return { authorized_projects: [...r.authorized_projects] };
+    return copy(await this.raw());
   }
 
-  async authorize(projectPath: string): Promise<Settings> {
-    const r = await this.raw();
-    const abs = resolve(projectPath);
-    if (!r.authorized_projects.includes(abs)) r.authorized_projects = [...r.authorized_projects, abs].sort();
-    await atomicWrite(settingsPath(this.root), `${JSON.stringify(r, null, 2)}\n`, { mode: 0o600 });
-    return { authorized_projects: [...r.authorized_projects] };
+  /** Lists the project as authorized and adds `grantKeys` to its project grants. */
+  authorize(projectPath: string, grantKeys: readonly string[] = []): Promise<Settings> {
+    const run = this.chain.then(async () => {
+      const r = await this.raw();
+      const abs = resolve(projectPath);
+      if (!r.authorized_projects.includes(abs)) r.authorized_projects = [...r.authorized_projects, abs].sort();
+      if (grantKeys.length > 0) {
+        const grants = { ...(r.project_grants ?? {}) };
+        grants[abs] = [...new Set([...(grants[abs] ?? []), ...grantKeys])].sort();
+        r.project_grants = grants;
+      }
+      await atomicWrite(settingsPath(this.root), `${JSON.stringify(r, null, 2)}\n`, { mode: 0o600 });
+      return copy(r);
+    });
+    this.chain = run.catch(() => undefined);
+    return run;
   }
+}
+
+function copy(r: Settings): Settings {
+  const out: Settings = { authorized_projects: [...r.authorized_projects] };
+  if (r.project_grants) out.project_grants = Object.fromEntries(Object.entries(r.project_grants).map(([k, v]) => [k, [...v]]));
+  return out;
 }

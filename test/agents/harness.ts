@@ -82,12 +82,14 @@ export interface Harness {
   run(model: LlmEngine, prompt: string, over?: Partial<AgentEnv> & { authorizer?: Authorizer }): ReturnType<typeof runAgent>;
 }
 
-export function makeHarness(settingsOver: Partial<RunSettings> = {}): Harness {
-  const root = mkdtempSync(join(tmpdir(), 'yagent-agents-'));
+/** `root` reuses an earlier harness's temp dir: a new run (fresh store) over the same YAGENT_HOME and workspace. */
+export function makeHarness(settingsOver: Partial<RunSettings> = {}, opts: { root?: string } = {}): Harness {
+  const root = opts.root ?? mkdtempSync(join(tmpdir(), 'yagent-agents-'));
   const workspace = join(root, 'ws');
   mkdirSync(workspace, { recursive: true });
   writeFileSync(join(workspace, 'hello.txt'), 'hello world\n');
-  const store = new StoreService({ root: join(root, 'home'), notesRoot: join(root, 'home', 'notes'), env: {} });
+  // the data root comes from YAGENT_HOME, as in production; the test owns the temp dir
+  const store = new StoreService({ env: { YAGENT_HOME: join(root, 'home') } });
   const events: Event[] = [];
   const pause = new PauseController();
   const settings: RunSettings = {
@@ -127,6 +129,7 @@ export function makeHarness(settingsOver: Partial<RunSettings> = {}): Harness {
             publish,
             authorizer: authorizer ?? (() => Promise.resolve({ decision: 'unavailable', reason: 'headless test' })),
             store: toolStoreAccess(store),
+            grantStore: store,
             askUser: () => Promise.reject(new Error('nobody to ask')),
             runSignal: signal,
             newId: () => randomUUID(),

@@ -122,3 +122,15 @@ describe('abort chain', () => {
     expect((t.signal.reason as { code?: string }).code).toBe('TIMEOUT');
   });
 });
+
+describe('cpu pool', () => {
+  it('stateless CPU jobs run on the piscina pool and return their value', async () => {
+    const { createCpuPool } = await import('../../src/runtime/cpu-pool.js');
+    const pool = createCpuPool('src/runtime/testing/fixture-cpu-job.js', { maxThreads: 1 });
+    try {
+      expect(await pool.run<{ n: number }, number>({ n: 10 })).toBe(385);
+    } finally {
+      await pool.close();
+    }
+  });
+});

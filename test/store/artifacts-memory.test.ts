@@ -81,6 +81,20 @@ describe('settings.json', () => {
     expect(statSync(settingsPath(t.dir)).mode & 0o777).toBe(0o600);
   });
 
+  it('project grants are kept per project; concurrent grants through one store lose none', async () => {
+    const dir = tempRoot();
+    const s = storeIn(dir.dir);
+    await Promise.all(Array.from({ length: 20 }, (_, i) => s.authorizeProject('/p', [`edit_file:/x/${i}`])));
+    await s.authorizeProject('/q', ['run_bash:dangerous']);
+    const r = await s.readSettings();
+    expect(r.authorized_projects).toEqual(['/p', '/q']);
+    expect(r.project_grants?.['/p']).toHaveLength(20);
+    expect(r.project_grants?.['/q']).toEqual(['run_bash:dangerous']);
+    // a new store over the same root reads the same grants (they are persisted, not cached)
+    expect((await storeIn(dir.dir).readSettings()).project_grants?.['/p']).toHaveLength(20);
+    dir.cleanup();
+  });
+
   it('shutdown flushes pending task memory and refuses later writes', async () => {
     const clock = new ManualClock();
     const s = storeIn(t.dir, { clock });

@@ -33,6 +33,7 @@ export function actorEnv(ctx: ActorContext, config: YagentConfig): AgentEnv {
       buildToolPort(input, hooks, {
         publish,
         authorizer: actorAuthorizer(ctx),
+        grantStore: store,
         store: toolStoreAccess(store),
         askUser: async (question) => {
           const res = await ctx.requestUserHelp({ agent: input.agent, kind: 'question', question }, ctx.signal);

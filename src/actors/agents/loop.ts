@@ -110,7 +110,7 @@ export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): 
   }
 }
 
-/** The full deliverable of an agent_exit: the explicit deliverable, else the conclusion, else the reply. */
+/** The full deliverable of an agent_exit: its conclusion (an explicit `deliverable`, from older handoffs, wins), else the reply. */
 export function deliverableText(exit: ExitHandoff, replyText: string): string {
   if (exit.deliverable && exit.deliverable.trim() !== '') return exit.deliverable;
   if (exit.conclusion.trim() !== '') return exit.conclusion;

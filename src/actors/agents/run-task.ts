@@ -1,10 +1,10 @@
 // runTask: the one entry clients call to run a whole task (Director in its own worker) on a Runtime.
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Runtime } from '../../runtime/runtime.js';
 import type { YagentConfig } from '../../runtime/config/index.js';
 import type { NoteMeta, StoreApi } from '../../store/api.js';
-import { STORE_ACTOR } from '../../store/client.js';
+import { STORE_ACTOR, projectIdFor } from '../../store/client.js';
 import type { StopReason, Usage } from './port-types.js';
 import { AGENT_MODULE } from './agent-actor.js';
 import type { AgentRunInput, AgentRunOutput, RunSettings } from './run-types.js';
@@ -38,10 +38,6 @@ export interface TaskResult {
   error?: string;
 }
 
-export function projectIdOf(workspace: string): string {
-  return createHash('sha256').update(resolve(workspace)).digest('hex').slice(0, 16);
-}
-
 export function settingsFrom(o: RunTaskOptions, taskId: string, boardId: string): RunSettings {
   const a = o.config.agent;
   const fullYolo = o.fullYolo === true;
@@ -49,7 +45,7 @@ export function settingsFrom(o: RunTaskOptions, taskId: string, boardId: string)
     workspace: resolve(o.workspace),
     taskId,
     boardId,
-    projectId: projectIdOf(o.workspace),
+    projectId: projectIdFor(o.workspace),
     yolo: fullYolo || o.yolo === true,
     fullYolo,
     lang: a.lang,

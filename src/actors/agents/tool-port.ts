@@ -21,7 +21,7 @@ export interface SurfacePortDeps {
   env: Omit<ToolEnv, 'delegate'>;
   hooks: ToolHooks;
   publish: Publish;
-  /** The run's signal, for delegations started through env.delegate (no call id available there). */
+  /** The run's signal, for a delegation started through env.delegate without its call (no tool call behind it). */
   runSignal: AbortSignal;
   newId: () => string;
 }
@@ -42,13 +42,6 @@ export function customDelegateTool(design: CustomAgentDesign, mutates: boolean, 
   };
 }
 
-/** Built-in delegate_* executors re-bound so each delegation is named after its call id and gets its signal. */
-function bindDelegation(d: ToolDeclaration, hooks: ToolHooks): ToolDeclaration {
-  if (d.tags.effect !== 'delegate' || !d.name.startsWith('delegate_')) return d;
-  const target = d.name.slice('delegate_'.length);
-  return { ...d, execute: (args, ctx) => hooks.delegate(ctx.callId, target, args as z.infer<typeof delegateSchema>, ctx.signal) };
-}
-
 export class SurfaceToolPort implements ToolPort {
   private surface: Surface;
   private customCount = 0;
@@ -59,7 +52,7 @@ export class SurfaceToolPort implements ToolPort {
 
   /** The surface grows when Meta registers a custom agent (the Director's only). */
   private rebuild(): Surface {
-    const base = this.deps.surface.list().map((d) => bindDelegation(d, this.deps.hooks));
+    const base = this.deps.surface.list();
     const customs = this.deps.hooks.customAgents();
     this.customCount = customs.length;
     const writes = (design: CustomAgentDesign): boolean => design.tools.some((t) => this.deps.surface.get(t)?.tags.mutates ?? true);
@@ -81,7 +74,8 @@ export class SurfaceToolPort implements ToolPort {
     const surface = this.current();
     const env: ToolEnv = {
       ...d.env,
-      delegate: (agent: DelegateTarget, args) => d.hooks.delegate(d.newId(), agent, args, d.runSignal),
+      // delegate_* tools pass their call (id + signal): the child is named after the call and cancelled with it
+      delegate: (agent: DelegateTarget, args, call) => d.hooks.delegate(call?.callId ?? d.newId(), agent, args, call?.signal ?? d.runSignal),
     };
     const res: BatchResult = await runBatch(calls, { surface, guard: d.guard, grants: d.grants, authorizer: d.authorizer, env }, {
       signal: opts.signal,

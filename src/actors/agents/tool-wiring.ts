@@ -1,18 +1,20 @@
 // The one wiring from an agent run to its tools (production and in-process tests share it: pitfall 33).
 import { surfaceFor, directorPalette } from '../tools/profiles.js';
 import { WorkspaceGuard } from '../tools/workspace-guard.js';
-import { Grants, type ProjectGrants } from '../tools/grants.js';
+import { Grants } from '../tools/grants.js';
 import type { Authorizer } from '../tools/authorizer.js';
 import type { ToolStoreAccess } from '../tools/types.js';
 import type { Publish, ToolPort } from './ports.js';
 import type { ToolHooks } from './run-agent.js';
 import type { AgentRunInputParsed } from './run-types.js';
 import { SurfaceToolPort } from './tool-port.js';
+import { storeProjectGrants, type GrantStore } from './project-grants.js';
 
 export interface ToolWiring {
   publish: Publish;
   authorizer: Authorizer;
-  projectGrants?: ProjectGrants | null;
+  /** Where project-level grants live (settings.json via the store); every run wires them the same way. */
+  grantStore: GrantStore;
   store: ToolStoreAccess;
   askUser(question: string): Promise<string>;
   runSignal: AbortSignal;
@@ -26,7 +28,7 @@ export function buildToolPort(input: AgentRunInputParsed, hooks: ToolHooks, w: T
     agent: input.agent,
     surface,
     guard: new WorkspaceGuard(s.workspace),
-    grants: new Grants(s.yolo || s.fullYolo, w.projectGrants ?? null),
+    grants: new Grants(s.yolo || s.fullYolo, storeProjectGrants(w.grantStore, s.workspace)),
     authorizer: w.authorizer,
     env: {
       workspace: s.workspace,

@@ -1,4 +1,4 @@
-// agent_exit: ends a sub-agent with its handoff (conclusion, facts, artifacts, status ok|partial|error).
+// agent_exit: ends a sub-agent with its handoff; `conclusion` is the full deliverable (the note body), never a summary.
 import { z } from 'zod';
 import { ModelHandoffStatusSchema } from '../../runtime/protocol/index.js';
 import { briefArg, defineTool } from './define.js';
@@ -6,11 +6,10 @@ import { briefArg, defineTool } from './define.js';
 export const SUB_AGENTS: readonly string[] = ['coding', 'repo', 'chat', 'devops', 'custom'];
 
 const schema = z.object({
-  conclusion: z.string().min(1).describe('The answer to the task in a few sentences.'),
+  conclusion: z.string().min(1).describe('Your full deliverable, self-contained; stored in full as your note (not a summary).'),
   status: ModelHandoffStatusSchema.describe('ok: done; partial: some of it; error: could not do it.'),
   facts: z.array(z.string()).default([]).describe('Verified facts the caller can rely on.'),
   artifacts: z.array(z.string()).default([]).describe('Files created or changed, artifact ids.'),
-  deliverable: z.string().optional().describe('The full deliverable when it is longer than the conclusion.'),
 });
 
 export default defineTool({
@@ -28,7 +27,8 @@ export default defineTool({
     brief: (a) => briefArg(a, 'status'),
   },
   execute(args) {
-    const { conclusion, status, facts, artifacts, deliverable } = args;
-    return Promise.resolve({ kind: 'exit', handoff: deliverable === undefined ? { conclusion, status, facts, artifacts } : { conclusion, status, facts, artifacts, deliverable } });
+    const { conclusion, status, facts, artifacts } = args;
+    // one field carries the deliverable, so the note body and what the model closed on cannot disagree
+    return Promise.resolve({ kind: 'exit', handoff: { conclusion, status, facts, artifacts } });
   },
 });

@@ -1,11 +1,13 @@
-// api_format = "anthropic": Messages streaming through the official SDK; thinking blocks kept with signatures.
+// api_format = "anthropic": Messages requests through the official SDK, SSE decoded by us; thinking blocks kept with signatures.
 import Anthropic from '@anthropic-ai/sdk';
-import type { ChatMessage, FinishReason, Reasoning, ToolCall, Usage } from '../../../runtime/protocol/index.js';
+import type { ChatMessage } from '../../../runtime/protocol/index.js';
 import type { ProviderConfig } from '../../../runtime/config/index.js';
 import type { LlmEngine, LlmRequest, LlmResponse } from '../types.js';
 import { LlmError } from '../errors.js';
 import { AGENT_HEADER, pick, sortedTools } from './common.js';
 import type { RawEngineOptions } from './openai.js';
+import { AnthropicAccumulator } from './anthropic-stream.js';
+import { linkedSignal, readSse } from './sse.js';
 
 /** reasoning_effort → thinking.budget_tokens; any other value means thinking is off. */
 export const THINKING_BUDGETS: Readonly<Record<string, number>> = { minimal: 1024, low: 8192, medium: 24576, high: 32000 };
@@ -63,28 +65,6 @@ export function toAnthropic(messages: readonly ChatMessage[]): { system: string;
   return { system: system.join('\n\n'), messages: out };
 }
 
-function finishOf(reason: string | null | undefined): FinishReason {
-  switch (reason) {
-    case 'end_turn':
-    case 'stop_sequence':
-      return 'stop';
-    case 'tool_use':
-      return 'tool_calls';
-    case 'max_tokens':
-      return 'length';
-    case 'refusal':
-      return 'content_filter';
-    default:
-      return 'unknown';
-  }
-}
-
-type Building =
-  | { kind: 'text' }
-  | { kind: 'thinking'; text: string; signature: string }
-  | { kind: 'redacted'; data: string }
-  | { kind: 'tool'; id: string; name: string; args: string };
-
 export class AnthropicEngine implements LlmEngine {
   private readonly client: Anthropic;
   constructor(
@@ -122,67 +102,23 @@ export class AnthropicEngine implements LlmEngine {
     // (the SDK's types no longer list temperature; the API still accepts it for non-thinking calls)
     if (temperature !== undefined && budget === undefined) (body as unknown as Record<string, unknown>)['temperature'] = temperature;
 
-    const stream = await this.client.messages.create(body, { signal: req.signal, headers: { [AGENT_HEADER]: req.agent } });
-    const blocks = new Map<number, Building>();
-    let text = '';
-    let finish: FinishReason = 'unknown';
-    const usage: Usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
-    let stopped = false;
-    for await (const ev of stream) {
-      switch (ev.type) {
-        case 'message_start': {
-          const u = ev.message.usage;
-          usage.cachedInputTokens = u.cache_read_input_tokens ?? 0;
-          usage.inputTokens = u.input_tokens + usage.cachedInputTokens + (u.cache_creation_input_tokens ?? 0);
-          usage.outputTokens = u.output_tokens;
-          break;
-        }
-        case 'content_block_start': {
-          const b = ev.content_block;
-          if (b.type === 'text') blocks.set(ev.index, { kind: 'text' });
-          else if (b.type === 'thinking') blocks.set(ev.index, { kind: 'thinking', text: b.thinking, signature: b.signature });
-          else if (b.type === 'redacted_thinking') blocks.set(ev.index, { kind: 'redacted', data: b.data });
-          else if (b.type === 'tool_use') blocks.set(ev.index, { kind: 'tool', id: b.id, name: b.name, args: '' });
-          if (b.type === 'text' && b.text !== '') {
-            text += b.text;
-            req.onTextDelta?.(b.text);
-          }
-          break;
-        }
-        case 'content_block_delta': {
-          const cur = blocks.get(ev.index);
-          const d = ev.delta;
-          if (d.type === 'text_delta') {
-            text += d.text;
-            req.onTextDelta?.(d.text);
-          } else if (d.type === 'thinking_delta' && cur?.kind === 'thinking') {
-            cur.text += d.thinking;
-            req.onReasoningDelta?.(d.thinking);
-          } else if (d.type === 'signature_delta' && cur?.kind === 'thinking') cur.signature += d.signature;
-          else if (d.type === 'input_json_delta' && cur?.kind === 'tool') cur.args += d.partial_json;
-          break;
-        }
-        case 'message_delta':
-          finish = finishOf(ev.delta.stop_reason);
-          usage.outputTokens = ev.usage.output_tokens;
-          break;
-        case 'message_stop':
-          stopped = true;
-          break;
-        case 'content_block_stop':
-          break;
-      }
+    const acc = new AnthropicAccumulator(req);
+    const link = linkedSignal(req.signal);
+    try {
+      // the SDK still builds, authenticates and sends the request (and turns non-2xx into errors); we decode
+      const res = await this.client.messages.create(body, { signal: link.signal, headers: { [AGENT_HEADER]: req.agent } }).asResponse();
+      await readSse(res.body, (ev) => acc.onEvent(ev));
+    } catch (e) {
+      // an abort surfaces as whatever the reader threw; the caller's reason (e.g. the timeout) is the truth
+      req.signal.throwIfAborted();
+      throw e;
+    } finally {
+      link.release();
     }
-    // the SDK ends iteration quietly on abort; a stream without message_stop was cut short
     req.signal.throwIfAborted();
-    if (!stopped) throw new LlmError('CONNECTION', 'stream ended before message_stop', true);
-    const reasoning: Reasoning[] = [];
-    const toolCalls: ToolCall[] = [];
-    for (const [, b] of [...blocks.entries()].sort((x, y) => x[0] - y[0])) {
-      if (b.kind === 'thinking') reasoning.push({ text: b.text, signature: b.signature });
-      else if (b.kind === 'redacted') reasoning.push({ text: '', redacted: b.data });
-      else if (b.kind === 'tool') toolCalls.push({ id: b.id, name: b.name, arguments: b.args });
-    }
+    if (!acc.stopped) throw new LlmError('CONNECTION', 'stream ended before message_stop', true);
+    const { reasoning, toolCalls } = acc.result();
+    const { text, usage, finish } = acc;
     return { text, toolCalls, reasoning, usage, finishReason: finish, provider: p.name, model: p.model };
   }
 }

@@ -1,22 +1,18 @@
-// api_format = "openai": Chat Completions streaming through the official SDK (OpenAI and compatible servers).
+// api_format = "openai": Chat Completions requests through the official SDK (OpenAI and compatible servers), SSE decoded by us.
 import OpenAI from 'openai';
-import type {
-  ChatCompletionChunk,
-  ChatCompletionCreateParamsStreaming,
-  ChatCompletionMessageParam,
-} from 'openai/resources/chat/completions';
-import type { ChatMessage, FinishReason, Reasoning, Usage } from '../../../runtime/protocol/index.js';
+import type { ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { ChatMessage, Reasoning } from '../../../runtime/protocol/index.js';
 import type { ProviderConfig } from '../../../runtime/config/index.js';
 import type { LlmEngine, LlmRequest, LlmResponse } from '../types.js';
 import { LlmError } from '../errors.js';
-import { AGENT_HEADER, pick, sortedTools, ToolCallAssembler } from './common.js';
+import { AGENT_HEADER, pick, sortedTools } from './common.js';
+import { OpenAiAccumulator } from './openai-stream.js';
+import { linkedSignal, readSse } from './sse.js';
 
 export interface RawEngineOptions {
   /** Injected fetch (tests, benchmarks); defaults to the global one. */
   fetch?: typeof fetch;
 }
-
-type Delta = ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null; reasoning?: string | null };
 
 function toOpenAiMessages(messages: readonly ChatMessage[]): ChatCompletionMessageParam[] {
   return messages.map((m): ChatCompletionMessageParam => {
@@ -39,22 +35,6 @@ function toOpenAiMessages(messages: readonly ChatMessage[]): ChatCompletionMessa
       }
     }
   });
-}
-
-function finishOf(reason: string | null | undefined): FinishReason {
-  switch (reason) {
-    case 'stop':
-      return 'stop';
-    case 'tool_calls':
-    case 'function_call':
-      return 'tool_calls';
-    case 'length':
-      return 'length';
-    case 'content_filter':
-      return 'content_filter';
-    default:
-      return 'unknown';
-  }
 }
 
 export class OpenAiEngine implements LlmEngine {
@@ -95,41 +75,21 @@ export class OpenAiEngine implements LlmEngine {
     if (temperature !== undefined) body.temperature = temperature;
     if (p.reasoningEffort !== undefined) (body as unknown as Record<string, unknown>)['reasoning_effort'] = p.reasoningEffort;
 
-    const stream = await this.client.chat.completions.create(body, { signal: req.signal, headers: { [AGENT_HEADER]: req.agent } });
-    let text = '';
-    let reasoningText = '';
-    let finish: FinishReason = 'unknown';
-    const usage: Usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
-    const calls = new ToolCallAssembler();
-    for await (const chunk of stream) {
-      if (chunk.usage) {
-        usage.inputTokens = chunk.usage.prompt_tokens;
-        usage.outputTokens = chunk.usage.completion_tokens;
-        usage.cachedInputTokens = chunk.usage.prompt_tokens_details?.cached_tokens ?? 0;
-        usage.reasoningTokens = chunk.usage.completion_tokens_details?.reasoning_tokens ?? 0;
-      }
-      const choice = chunk.choices[0];
-      if (choice === undefined) continue;
-      const delta = choice.delta as Delta | undefined;
-      if (delta !== undefined) {
-        const r = delta.reasoning_content ?? delta.reasoning;
-        if (typeof r === 'string' && r !== '') {
-          reasoningText += r;
-          req.onReasoningDelta?.(r);
-        }
-        if (typeof delta.content === 'string' && delta.content !== '') {
-          text += delta.content;
-          req.onTextDelta?.(delta.content);
-        }
-        for (const tc of delta.tool_calls ?? []) {
-          calls.start(tc.index, tc.id, tc.function?.name);
-          if (tc.function?.arguments !== undefined) calls.append(tc.index, tc.function.arguments);
-        }
-      }
-      if (choice.finish_reason) finish = finishOf(choice.finish_reason);
+    const acc = new OpenAiAccumulator(req);
+    const link = linkedSignal(req.signal);
+    try {
+      // the SDK still builds, authenticates and sends the request (and turns non-2xx into errors); we decode
+      const res = await this.client.chat.completions.create(body, { signal: link.signal, headers: { [AGENT_HEADER]: req.agent } }).asResponse();
+      await readSse(res.body, (ev) => acc.onEvent(ev));
+    } catch (e) {
+      // an abort surfaces as whatever the reader threw; the caller's reason (e.g. the timeout) is the truth
+      req.signal.throwIfAborted();
+      throw e;
+    } finally {
+      link.release();
     }
-    // the SDK ends iteration quietly on abort; a stream without a finish reason was cut short
     req.signal.throwIfAborted();
+    const { text, reasoningText, finish, usage, calls } = acc;
     if (finish === 'unknown') throw new LlmError('CONNECTION', 'stream ended before a finish reason', true);
     const reasoning: Reasoning[] = reasoningText !== '' ? [{ text: reasoningText }] : [];
     return { text, toolCalls: calls.result(), reasoning, usage, finishReason: finish, provider: p.name, model: p.model };

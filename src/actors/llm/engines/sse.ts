@@ -1,0 +1,97 @@
+// Decodes an SSE response body straight into a callback (the SDKs' nested async generators cost ~2× a raw read).
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { LlmError } from '../errors.js';
+
+/** One decoded SSE event; `event` is undefined for the default "message" type. */
+export interface SseEvent {
+  event: string | undefined;
+  data: string;
+}
+
+/** A single event larger than this is a broken server, not a reply (tool arguments come in many small events). */
+export const SSE_MAX_EVENT_CHARS = 32 * 1024 * 1024;
+
+/**
+ * Reads `body` to its end, handing every complete event to `onEvent` synchronously.
+ * Reading to the end (not stopping at the terminal event) lets the connection go back to the keep-alive pool.
+ * Whatever `onEvent` throws ends the read, cancels the body (closing the request) and propagates.
+ */
+export async function readSse(body: ReadableStream<Uint8Array> | null, onEvent: (ev: SseEvent) => void): Promise<void> {
+  if (body === null) return;
+  // a holder, not a `let`: the parser's callback sets it, which control-flow narrowing cannot see
+  const state: { overflow: LlmError | null } = { overflow: null };
+  const parser = createParser({
+    onEvent: (m: EventSourceMessage) => onEvent({ event: m.event, data: m.data }),
+    onError: (e) => {
+      // unknown fields and bad `retry:` values are ignored, as the SSE spec says
+      if (e.type === 'max-buffer-size-exceeded') state.overflow = new LlmError('PROTOCOL', `malformed stream: ${e.message}`, true);
+    },
+    maxBufferSize: SSE_MAX_EVENT_CHARS,
+  });
+  const decoder = new TextDecoder();
+  const reader = body.getReader();
+  let finished = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parser.feed(decoder.decode(value, { stream: true }));
+      if (state.overflow !== null) throw state.overflow;
+    }
+    finished = true;
+    const tail = decoder.decode();
+    // an event without its closing blank line is incomplete and is dropped (SSE spec; the SDKs do the same)
+    if (tail !== '') parser.feed(tail);
+  } finally {
+    // stopping early must close the request, or the socket stays busy until the server gives up
+    if (!finished) await reader.cancel().catch(() => undefined);
+    reader.releaseLock();
+  }
+}
+
+/** Parses one event's JSON; a broken payload is a retryable protocol error (classifyError maps SyntaxError so). */
+export function parseData(data: string): unknown {
+  return JSON.parse(data) as unknown;
+}
+
+/** Narrowing helpers for decoded chunks: the hot path checks shapes by hand (a schema per event costs more than the read). */
+export function rec(v: unknown): Record<string, unknown> | undefined {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
+export function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+export function num(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+/**
+ * An error reported inside a 200 stream (OpenAI `{"error":…}` chunks, Anthropic `event: error`).
+ * Overload/server/rate-limit errors are transient; an invalid request stays invalid on retry.
+ */
+export function streamError(payload: unknown): LlmError {
+  const top = rec(payload);
+  const err = rec(top?.['error']) ?? top;
+  const type = str(err?.['type']) ?? str(err?.['code']) ?? '';
+  const message = str(err?.['message']) ?? (typeof payload === 'string' ? payload : JSON.stringify(payload));
+  const text = `stream error${type !== '' ? ` (${type})` : ''}: ${message}`;
+  if (type.includes('rate_limit')) return new LlmError('RATE_LIMITED', text, true);
+  if (type === 'invalid_request_error' || type === 'context_length_exceeded') return new LlmError('BAD_REQUEST', text, false, undefined, 400);
+  if (type === 'authentication_error' || type === 'permission_error') return new LlmError('AUTH', text, false);
+  return new LlmError('SERVER_ERROR', text, true);
+}
+
+/**
+ * A per-call signal linked to the caller's: the SDKs hang a listener on whatever signal they get and do not
+ * always remove it, so they get this short-lived one and a long-lived caller signal stays clean.
+ */
+export function linkedSignal(outer: AbortSignal): { signal: AbortSignal; release(): void } {
+  const ctl = new AbortController();
+  if (outer.aborted) {
+    ctl.abort(outer.reason);
+    return { signal: ctl.signal, release: () => undefined };
+  }
+  const onAbort = (): void => ctl.abort(outer.reason);
+  outer.addEventListener('abort', onAbort, { once: true });
+  return { signal: ctl.signal, release: () => outer.removeEventListener('abort', onAbort) };
+}

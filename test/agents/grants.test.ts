@@ -1,0 +1,59 @@
+// Project-level authorization grants live in settings.json through the store and outlive the run.
+import { existsSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Authorizer } from '../../src/actors/tools/authorizer.js';
+import { runAgent } from '../../src/actors/agents/run-agent.js';
+import { settingsFrom } from '../../src/actors/agents/run-task.js';
+import { projectIdFor } from '../../src/store/client.js';
+import type { YagentConfig } from '../../src/runtime/config/index.js';
+import { makeHarness, ScriptedModel, exitCall, THOUGHT, type Harness } from './harness.js';
+
+function codingRun(h: Harness, model: ScriptedModel, authorizer: Authorizer): ReturnType<typeof runAgent> {
+  return runAgent(h.env(model, { authorizer }), { agent: 'coding', role: 'coding', brief: 'write it', settings: h.settings, delegationId: null, parentSessionId: null });
+}
+
+const writeOutside = (path: string, content: string): ScriptedModel =>
+  new ScriptedModel({ coding: [{ text: THOUGHT, calls: [{ name: 'create_file', args: { path, content } }] }, exitCall('written')] });
+
+describe('project grants (settings.json through the store)', () => {
+  it('a project-level grant survives a new run: the second run is not asked again', async () => {
+    const first = makeHarness();
+    const outside = join(first.root, 'outside.txt');
+    let asked = 0;
+    const approveForProject: Authorizer = () => (asked++, Promise.resolve({ decision: 'approved', scope: 'project' }));
+    expect((await codingRun(first, writeOutside(outside, 'one\n'), approveForProject)).stopReason).toBe('agent_exit');
+    expect(readFileSync(outside, 'utf8')).toBe('one\n');
+    expect(asked).toBe(1);
+
+    const settings = JSON.parse(readFileSync(join(first.root, 'home', 'settings.json'), 'utf8')) as { authorized_projects: string[]; project_grants: Record<string, string[]> };
+    const ws = realpathSync(first.workspace);
+    expect(settings.authorized_projects).toContain(ws);
+    expect(settings.project_grants[ws]).toEqual([`create_file:${realpathSync(first.root)}/outside.txt`]);
+
+    rmSync(outside);
+    // a new run: a fresh store over the same YAGENT_HOME, an authorizer that would refuse
+    const second = makeHarness({}, { root: first.root });
+    const refuse: Authorizer = () => (asked++, Promise.resolve({ decision: 'denied', reason: 'must not be asked' }));
+    expect((await codingRun(second, writeOutside(outside, 'two\n'), refuse)).stopReason).toBe('agent_exit');
+    expect(readFileSync(outside, 'utf8')).toBe('two\n');
+    expect(asked).toBe(1);
+  });
+
+  it('a session-level grant does not outlive its run', async () => {
+    const first = makeHarness();
+    const outside = join(first.root, 'session.txt');
+    await codingRun(first, writeOutside(outside, 'one\n'), () => Promise.resolve({ decision: 'approved', scope: 'session' }));
+    expect(readFileSync(outside, 'utf8')).toBe('one\n');
+    rmSync(outside);
+    const second = makeHarness({}, { root: first.root });
+    await codingRun(second, writeOutside(outside, 'two\n'), () => Promise.resolve({ decision: 'denied', reason: 'no' }));
+    expect(existsSync(outside)).toBe(false);
+  });
+
+  it('a run is filed under the store\'s one project id', () => {
+    const h = makeHarness();
+    const config = { agent: { lang: 'English', maxParallelDelegations: 1, delegateIdleTimeoutMs: 1, delegateTotalTimeoutMs: 1, maxSteps: {}, maxParallelReadonlyTools: 4 }, blackboard: { enabled: true, indexMaxNotes: 12, indexLineChars: 160 } } as unknown as YagentConfig;
+    expect(settingsFrom({ prompt: '', workspace: h.workspace, config }, 't', 'b').projectId).toBe(projectIdFor(h.workspace));
+  });
+});

@@ -137,7 +137,11 @@ export class StoreService implements StoreApi {
   }
   async gcNotes(opts: GcOptions): Promise<GcReport> {
     if (!blackboardEnabled(this.env)) return { removedNotes: 0, removedBoards: 0, skippedSymlinks: 0 };
-    return gcNotes(this.notesRoot, opts, this.clock.now());
+    try {
+      return await gcNotes(this.notesRoot, opts, this.clock.now());
+    } finally {
+      this.board.invalidate();
+    }
   }
   async registerAgent(id: string, aliases?: string[]): Promise<void> {
     this.agents.register(id, aliases);

@@ -31,8 +31,6 @@ export interface DelegationDeps {
   countTokens?: (text: string) => number;
   /** Called when Meta designed an agent: the parent's surface gains `delegate_<name>`. */
   onCustomAgent?: (design: CustomAgentDesign) => void;
-  /** A note was written by this run's delegation: the cached note index is stale. */
-  onNoteWritten?: () => void;
   /** Extra time past the total timeout before the parent stops the child by force. */
   backstopGraceMs?: number;
 }
@@ -182,7 +180,6 @@ export class DelegationManager {
         d.publish({ type: 'log', level: 'error', message: `note for ${target} not written: ${String(e)}` });
         return null;
       });
-    d.onNoteWritten?.();
     if (meta) {
       const mentions = meta.handoff.mentions.filter((m) => m !== target);
       d.publish({ type: 'note_written', agent: target, ref: meta.ref, status, mentions });

@@ -1,9 +1,11 @@
-// The rollout through the store actor: appends are chained (ordered, never floating), drain awaits them.
+// The rollout through the store actor: appends are coalesced into one ordered RPC at a time, drain awaits them.
 import type { RolloutRecord, StoreApi } from '../../store/api.js';
 import type { Recorder, Publish } from './ports.js';
 
 export class StoreRecorder implements Recorder {
-  private chain: Promise<void> = Promise.resolve();
+  /** Records not yet handed to the store; sent as one append when the previous one is acknowledged. */
+  private pending: RolloutRecord[] = [];
+  private inFlight: Promise<void> | null = null;
   private failed = 0;
 
   constructor(
@@ -14,17 +16,29 @@ export class StoreRecorder implements Recorder {
 
   append(records: RolloutRecord[]): void {
     if (records.length === 0) return;
-    this.chain = this.chain.then(() =>
-      this.store.appendRollout(this.path, records).catch((e: unknown) => {
-        // A lost record must be knowable: count it and say so once per failure.
-        this.failed += records.length;
-        this.publish({ type: 'log', level: 'error', message: `rollout append failed (${this.failed} records lost so far): ${String(e)}` });
-      }),
-    );
+    this.pending.push(...records);
+    // one RPC in flight: a step's several appends travel together instead of one round trip each
+    this.inFlight ??= this.pump();
+  }
+
+  private async pump(): Promise<void> {
+    try {
+      while (this.pending.length > 0) {
+        const batch = this.pending;
+        this.pending = [];
+        await this.store.appendRollout(this.path, batch).catch((e: unknown) => {
+          // A lost record must be knowable: count it and say so once per failure.
+          this.failed += batch.length;
+          this.publish({ type: 'log', level: 'error', message: `rollout append failed (${this.failed} records lost so far): ${String(e)}` });
+        });
+      }
+    } finally {
+      this.inFlight = null;
+    }
   }
 
   async drain(): Promise<void> {
-    await this.chain;
+    while (this.inFlight) await this.inFlight;
     await this.store.drain(this.path);
   }
 }

@@ -14,7 +14,7 @@ import { StoreRecorder } from './recorder.js';
 import { runLoop } from './loop.js';
 import { DelegationManager, type DelegateArgsLike, type SpawnChild } from './delegation.js';
 import { DelegationBreaker, RunPool } from './pool.js';
-import { NoteIndexCache } from './note-index.js';
+import { noteIndexMessage } from './note-index.js';
 import { metaBrief, runMeta } from './meta.js';
 import { AbortReason } from './abort.js';
 
@@ -104,7 +104,6 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
     }
 
     const customs: CustomAgentDesign[] = [];
-    const index = new NoteIndexCache(env.store, s, () => env.clock.now());
     const manager = new DelegationManager({
       parentAgent: input.agent,
       parentSessionId: sessionId,
@@ -120,7 +119,6 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
       rootContext: root,
       ...(env.countTokens ? { countTokens: env.countTokens } : {}),
       onCustomAgent: (d) => customs.push(d),
-      onNoteWritten: () => index.invalidate(),
     });
     const hooks: ToolHooks = {
       delegate: (callId, target, args, signal) => manager.delegate(callId, target, args, signal),
@@ -140,7 +138,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
         signal: ctl.signal,
         clock: env.clock,
         transient: async () => {
-          const idx = await index.messages();
+          const idx = await noteIndexMessage(env.store, s);
           const m = isDirector ? manager.mentions.message() : null;
           return m ? [...idx, m] : idx;
         },

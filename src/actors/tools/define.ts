@@ -22,11 +22,28 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): ToolDeclarat
   };
 }
 
-/** Provider JSON Schema for a declaration (input side: defaulted fields are optional to the model). */
+/** Rendered once per schema: z.toJSONSchema costs milliseconds and a tool's schema never changes. */
+const rendered = new WeakMap<z.ZodType, Readonly<Record<string, unknown>>>();
+
+/** Provider JSON Schema for a declaration (input side: defaulted fields are optional to the model).
+ *  Shared and frozen: callers serialise it, never edit it. */
 export function renderParameters(decl: ToolDeclaration): Record<string, unknown> {
-  const json = z.toJSONSchema(decl.schema, { io: 'input' }) as Record<string, unknown>;
-  delete json.$schema;
-  return json;
+  let json = rendered.get(decl.schema);
+  if (json === undefined) {
+    const fresh = z.toJSONSchema(decl.schema, { io: 'input' }) as Record<string, unknown>;
+    delete fresh.$schema;
+    json = deepFreeze(fresh);
+    rendered.set(decl.schema, json);
+  }
+  return json as Record<string, unknown>;
+}
+
+function deepFreeze<T>(v: T): T {
+  if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const x of Object.values(v)) deepFreeze(x);
+  }
+  return v;
 }
 
 export const ok = (content: string, display?: string): ToolOutcome =>

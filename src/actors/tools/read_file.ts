@@ -1,9 +1,10 @@
 // read_file: a line range of a text file (≤ 1000 lines per call; 10 MB hard limit, 2 MB soft warning).
-import { readFile, stat } from 'node:fs/promises';
+import { readFileSync, statSync, type Stats } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { briefArg, defineTool, fail, ok, readTags } from './define.js';
 import { resolveIn } from './paths.js';
-import { READ_HARD_LIMIT_BYTES, READ_MAX_LINES, READ_SOFT_WARN_BYTES } from './limits.js';
+import { READ_HARD_LIMIT_BYTES, READ_MAX_LINES, READ_SOFT_WARN_BYTES, SYNC_READ_MAX_BYTES } from './limits.js';
 
 const schema = z.object({
   path: z.string().min(1).describe('File path, relative to the workspace or absolute.'),
@@ -17,13 +18,14 @@ export default defineTool({
   tags: readTags({ pathParams: ['path'], brief: (a) => briefArg(a, 'path') }),
   async execute(args, ctx) {
     const file = resolveIn(ctx.workspace, args.path);
-    const st = await stat(file).catch(() => null);
+    const st = statOrNull(file);
     if (!st) return fail('not_found', `No file at "${args.path}".`);
     if (st.isDirectory()) return fail('is_directory', `"${args.path}" is a directory: use list_dir.`);
     if (st.size > READ_HARD_LIMIT_BYTES) {
       return fail('too_large', `"${args.path}" is ${st.size} bytes, over the 10 MB limit: use grep to find the part you need.`);
     }
-    const buf = await readFile(file, { signal: ctx.signal });
+    // one agent per worker: a small synchronous read blocks nobody else; big files stay cancellable
+    const buf = st.isFile() && st.size <= SYNC_READ_MAX_BYTES ? readFileSync(file) : await readFile(file, { signal: ctx.signal });
     if (buf.subarray(0, 8192).includes(0)) return fail('binary_file', `"${args.path}" looks binary; not shown.`);
     const lines = buf.toString('utf8').split('\n');
     if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
@@ -41,3 +43,11 @@ export default defineTool({
     return ok([body, ...notes].join('\n'), `${args.path}:${start}-${end}`);
   },
 });
+
+function statOrNull(file: string): Stats | null {
+  try {
+    return statSync(file, { throwIfNoEntry: false }) ?? null;
+  } catch {
+    return null;
+  }
+}

@@ -11,6 +11,7 @@ export interface CatalogueEntry {
 export class Surface {
   private readonly byName = new Map<string, ToolDeclaration>();
   private readonly loaded = new Set<string>();
+  private defsCache: ToolDef[] | null = null;
 
   constructor(
     readonly agent: string,
@@ -40,14 +41,17 @@ export class Surface {
     const d = this.byName.get(name);
     if (!d || d.tags.cold !== true) return null;
     this.loaded.add(name);
+    this.defsCache = null;
     return `Tool "${name}" is now loaded; call it with arguments matching this JSON Schema:\n${JSON.stringify(renderParameters(d))}\n\n${d.description}`;
   }
 
-  /** Provider definitions: hot tools plus loaded cold ones, sorted by name (prompt-cache stability). */
+  /** Provider definitions: hot tools plus loaded cold ones, sorted by name (prompt-cache stability).
+   *  Built once per load state: the loop asks for them on every LLM call. */
   defs(): ToolDef[] {
-    return this.list()
+    this.defsCache ??= this.list()
       .filter((d) => d.tags.cold !== true || this.loaded.has(d.name))
       .map((d) => ({ name: d.name, description: d.description, parameters: renderParameters(d) }));
+    return [...this.defsCache];
   }
 
   /** Cold tools not loaded yet: listed for the model by name and one line. */

@@ -1,4 +1,4 @@
-// The derived, transient board index: rescanned on every call, only the newest N decoded, never cached.
+// The derived, transient board index: the listing is revalidated on every call (never stale), only the newest N decoded.
 import type { BoardIndex, IndexOptions, NoteMeta } from '../api.js';
 import { INDEX_HEADER_PREFIX } from '../client-blackboard.js';
 import type { NoteBoard } from './notes.js';

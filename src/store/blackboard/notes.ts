@@ -1,5 +1,5 @@
 // Notes on a board: `notes/{boardID}/{agent}/{stem}.md`, written atomically, listed as NoteMeta (no body).
-import { promises as fsp } from 'node:fs';
+import { closeSync, constants as fsConstants, lstatSync, openSync, promises as fsp, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Clock } from '../../runtime/actor.js';
@@ -11,7 +11,10 @@ import { StoreError } from '../errors.js';
 import { agentDir, boardDir, sanitizeAgent, sanitizeBoardId } from '../paths.js';
 import type { AgentDirectory } from './agents.js';
 import { frontExtras, parseHandoff, serializeNote, splitNote } from './front-matter.js';
-import { NOTE_EXT, formatNoteRef, generateNoteStem, noteRandom, noteSortKey, parseNoteRef, stemTime, type RandomFn } from './note-name.js';
+import { NOTE_EXT, formatNoteRef, generateNoteStem, noteRandom, parseNoteRef, stemTime, type RandomFn } from './note-name.js';
+import { ListingCache, type NoteFile } from './listing.js';
+
+export type { NoteFile } from './listing.js';
 
 export const NoteInputSchema = z.object({
   boardId: z.string(),
@@ -23,15 +26,11 @@ export const NoteInputSchema = z.object({
   triggeredBy: z.string().optional(),
 });
 
-export interface NoteFile {
-  agent: string;
-  stem: string;
-  path: string;
-}
-
 const HEAD_BYTES = 16 * 1024;
 
 export class NoteBoard {
+  private readonly listings = new ListingCache();
+
   constructor(
     readonly root: string,
     private readonly agents: AgentDirectory,
@@ -69,6 +68,8 @@ export class NoteBoard {
       const stem = generateNoteStem(this.clock.now(), this.rand);
       try {
         await atomicWrite(join(dir, stem + NOTE_EXT), text, { noClobber: true });
+        // the single in-process writer knows the board changed: no mtime granularity to wait out
+        this.listings.invalidate(boardDir(this.root, boardId));
         return { ref: formatNoteRef(agent, stem), boardId, agent, createdAt, handoff, bodySize };
       } catch (err) {
         // a collision is loud (link EEXIST), never a silent overwrite; the counter moves on
@@ -77,38 +78,37 @@ export class NoteBoard {
     }
   }
 
-  /** Every note file of a board, newest first by time order of the file name. Names only (no stat per
-   *  file): symlinks are refused when a note is decoded, so a 10,000-note board lists in one readdir each. */
-  async files(boardId: string, agent?: string): Promise<NoteFile[]> {
-    const bdir = boardDir(this.root, this.board(boardId));
-    const agents = agent !== undefined ? [agent] : await dirNames(bdir);
-    const keyed: { key: string; f: NoteFile }[] = [];
-    for (const a of agents) {
-      const adir = join(bdir, a);
-      let names: string[];
-      try {
-        names = await fsp.readdir(adir);
-      } catch {
-        continue;
-      }
-      for (const name of names) {
-        if (!name.endsWith(NOTE_EXT)) continue;
-        const stem = name.slice(0, -NOTE_EXT.length);
-        keyed.push({ key: noteSortKey(stem), f: { agent: a, stem, path: join(adir, name) } });
-      }
-    }
-    keyed.sort((x, y) => (x.key < y.key ? 1 : x.key > y.key ? -1 : 0));
-    return keyed.map((k) => k.f);
+  /** Every note file of a board, newest first by time order of the file name. Revalidated on every call
+   *  (directory signatures, see ListingCache): a note written before the call is always listed. */
+  async files(boardId: string, agent?: string): Promise<readonly NoteFile[]> {
+    const all = this.listings.files(boardDir(this.root, this.board(boardId)));
+    return agent === undefined ? all : all.filter((f) => f.agent === agent);
+  }
+
+  /** Another component (GC) removed notes under the root. */
+  invalidate(): void {
+    this.listings.invalidate();
   }
 
   /** Decodes one note's meta from its head; throws only on I/O (the index counts it as skipped). */
   async meta(boardId: string, f: NoteFile): Promise<NoteMeta> {
-    if ((await fsp.lstat(f.path)).isSymbolicLink()) throw new StoreError('BAD_PATH', `note ${f.path} is a symlink`);
-    const text = await readHead(f.path);
+    const cached = this.listings.cachedMeta(f.path);
+    if (cached) return cached;
+    const meta = this.decode(boardId, f);
+    this.listings.rememberMeta(f.path, meta);
+    return meta;
+  }
+
+  /** Synchronous on purpose: a 16 KB head read is microseconds, while a hop through the process-wide libuv
+   *  pool queues behind every actor's I/O (the index decodes up to N of these per LLM call). */
+  private decode(boardId: string, f: NoteFile): NoteMeta {
+    const st = lstatSync(f.path);
+    if (st.isSymbolicLink()) throw new StoreError('BAD_PATH', `note ${f.path} is a symlink`);
+    const text = readHeadSync(f.path);
     const handoff = parseHandoff(text, f.agent);
     const extra = frontExtras(text);
-    const createdAt = extra.createdAt ?? stemTime(f.stem) ?? (await fsp.stat(f.path)).mtime.toISOString();
-    const bodySize = extra.bodySize ?? Math.max(0, (await fsp.stat(f.path)).size - text.indexOf('\n---\n') - 5);
+    const createdAt = extra.createdAt ?? stemTime(f.stem) ?? st.mtime.toISOString();
+    const bodySize = extra.bodySize ?? Math.max(0, st.size - text.indexOf('\n---\n') - 5);
     return { ref: formatNoteRef(f.agent, f.stem), boardId, agent: f.agent, createdAt, handoff, bodySize };
   }
 
@@ -127,7 +127,7 @@ export class NoteBoard {
     return this.metas(boardId, opts.limit && opts.limit > 0 ? files.slice(0, opts.limit) : files);
   }
 
-  private async metas(boardId: string, files: NoteFile[]): Promise<NoteMeta[]> {
+  private async metas(boardId: string, files: readonly NoteFile[]): Promise<NoteMeta[]> {
     const out: NoteMeta[] = [];
     for (const f of files) {
       try {
@@ -155,24 +155,17 @@ export class NoteBoard {
   }
 }
 
-async function dirNames(dir: string): Promise<string[]> {
-  try {
-    return (await fsp.readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
-  } catch {
-    return [];
-  }
-}
-
-/** The first 16 KB, or the whole file when the front-matter does not close within it. */
-async function readHead(path: string): Promise<string> {
-  const fh = await fsp.open(path, 'r');
+/** The first 16 KB, or the whole file when the front-matter does not close within it. O_NOFOLLOW: a note
+ *  swapped for a symlink after the lstat is refused rather than followed. */
+function readHeadSync(path: string): string {
+  const fd = openSync(path, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW);
   try {
     const buf = Buffer.alloc(HEAD_BYTES);
-    const { bytesRead } = await fh.read(buf, 0, HEAD_BYTES, 0);
+    const bytesRead = readSync(fd, buf, 0, HEAD_BYTES, 0);
     const head = buf.subarray(0, bytesRead).toString('utf8');
     if (bytesRead < HEAD_BYTES || splitNote(head).front !== null || !head.startsWith('---\n')) return head;
-    return await fsp.readFile(path, 'utf8');
+    return readFileSync(fd, 'utf8');
   } finally {
-    await fh.close();
+    closeSync(fd);
   }
 }

@@ -76,6 +76,8 @@ export class AnthropicEngine implements LlmEngine {
       baseURL: provider.apiBaseUrl,
       maxRetries: 0,
       timeout: 24 * 3_600_000,
+      // we register no tracer provider, yet the SDK would build a (no-op) span and its attributes per call
+      openTelemetry: false,
       ...(opts.fetch !== undefined ? { fetch: opts.fetch } : {}),
     });
   }

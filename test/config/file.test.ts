@@ -75,6 +75,35 @@ describe('config file', () => {
     expect(CONFIG_EXIT_CODE).toBe(2);
   });
 
+  it.each([
+    ['bad TOML', 'k = [\n'],
+    ['wrong type', '[llm]\nmax_retries = "five"'],
+    ['bad duration', '[agent]\ndelegate_idle_timeout = "soon"'],
+    ['undefined provider', '[agents.llm]\ncoding.use_provider = "ghost"'],
+    ['missing model', '[global.llm.providers.main]\n'],
+  ])('every broken config is three human lines, where starting at the file (%s)', async (_kind, extra) => {
+    const path = join(dir, 'broken.toml');
+    // 'missing model' reopens BASE's provider without its keys: a duplicate table is itself broken TOML, so write a fresh one
+    const text = extra.startsWith('[global.llm.providers.main]') ? '[global.llm]\nuse_provider = "main"\n[global.llm.providers.main]\napi_base_url = "u"\napi_key = "k"\n' : `${BASE}\n${extra}`;
+    await writeFile(path, text);
+    const state = await setupState({ configPath: path, env: {} });
+    expect(state.state).toBe('broken');
+    if (state.state !== 'broken') return;
+    const lines = state.error.lines();
+    expect(lines).toHaveLength(3);
+    expect(lines.every((l) => l.trim().length > 10 && !l.includes('\n'))).toBe(true);
+    expect(state.error.where.startsWith(path)).toBe(true);
+    expect(state.error.fix).not.toBe('');
+    expect(state.error.exitCode).toBe(2);
+  });
+
+  it('a missing --config file is a three-line error naming the path, not a stack', async () => {
+    const path = join(dir, 'absent.toml');
+    const state = await setupState({ configPath: path, env: {} });
+    expect(state.state).toBe('broken');
+    if (state.state === 'broken') expect(state.error.lines()[1]).toContain(path);
+  });
+
   it('a value of the wrong type names the key', () => {
     const e = errOf(() => cfg('[llm]\nmax_retries = "five"'));
     expect(e.where).toContain('llm.max_retries');
@@ -116,6 +145,15 @@ describe('provider validation', () => {
     expect(parseConfigText(doc(body), 'c.toml', { MY_KEY: 'secret' }).providers['p']?.apiKey).toBe('secret');
     const e = errOf(() => parseConfigText(doc(body), 'c.toml', {}));
     expect(e.what).toContain('MY_KEY');
+  });
+
+  it('api_key_env is read once at load: changing the variable afterwards changes nothing; api_key wins over it', () => {
+    const body = 'model = "m"\napi_base_url = "u"\napi_key_env = "MY_KEY"';
+    const env: Record<string, string> = { MY_KEY: 'first' };
+    const c = parseConfigText(doc(body), 'c.toml', env);
+    env['MY_KEY'] = 'second';
+    expect(c.providers['p']?.apiKey).toBe('first');
+    expect(parseConfigText(doc(`${body}\napi_key = "inline"`), 'c.toml', env).providers['p']?.apiKey).toBe('inline');
   });
 
   it('an unreferenced incomplete provider is fine; a referenced missing one is named with its reference', () => {

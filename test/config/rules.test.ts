@@ -1,4 +1,6 @@
 // One test per configuration rule, plus a table proving every key's value changes the loaded config.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   REMOVED_KEYS,
@@ -63,10 +65,12 @@ describe('value conventions', () => {
   });
 
   it('booleans default to true by key presence; only a written false turns them off', () => {
-    const absent = cfg();
-    expect([absent.compression.enabled, absent.llm.enableFallback, absent.resume.enabled, absent.resume.checkpointWorkspace, absent.blueprint.enabled]).toEqual([true, true, true, true, true]);
-    const off = cfg('[enhanced_commander]\nenable_context_compression = false\n[llm]\nenable_fallback = false\n[resume]\nenable = false\ncheckpoint_workspace = false\n[blueprint]\nenable = false');
-    expect([off.compression.enabled, off.llm.enableFallback, off.resume.enabled, off.resume.checkpointWorkspace, off.blueprint.enabled]).toEqual([false, false, false, false, false]);
+    const flags = (c: YagentConfig) => [c.compression.enabled, c.compression.enableUltimate, c.llm.enableFallback, c.resume.enabled, c.resume.checkpointWorkspace, c.blueprint.enabled, c.skills.enabled];
+    expect(flags(cfg())).toEqual(Array(7).fill(true));
+    // the section present but the key absent is still "not written"
+    expect(flags(cfg('[enhanced_commander]\n[llm]\n[resume]\n[blueprint]\n[skills]'))).toEqual(Array(7).fill(true));
+    const off = cfg('[enhanced_commander]\nenable_context_compression = false\nenable_ultimate_compression = false\n[llm]\nenable_fallback = false\n[resume]\nenable = false\ncheckpoint_workspace = false\n[blueprint]\nenable = false\n[skills]\nenable = false');
+    expect(flags(off)).toEqual(Array(7).fill(false));
   });
 
   it('removed keys are named at load with their replacement (every registry entry fires)', () => {
@@ -79,6 +83,7 @@ describe('value conventions', () => {
       'global.llm.providers.*.aws_region': '[global.llm.providers.b]\naws_region = "us-east-1"',
       'global.llm.providers.*.bedrock': '[global.llm.providers.b]\nbedrock = true',
       'llm.context_window': '[llm]\ncontext_window = 1',
+      'agent.meta_max_steps': '[agent]\nmeta_max_steps = 5',
     };
     expect(Object.keys(docs).sort()).toEqual(REMOVED_KEYS.map((k) => k.path).sort());
     for (const k of REMOVED_KEYS) {
@@ -113,6 +118,18 @@ describe('env kill switches (one function each, applied inside normalisation)', 
     expect(applied(cfg('', {}))).toBe(false);
   });
 
+  it('each kill switch is read in exactly one function (env.ts); reads elsewhere are a shrinking pending list', () => {
+    const SWITCHES = ['YAGENT_CONCURRENCY', 'YAGENT_BLACKBOARD', 'YAGENT_RESUME', 'YAGENT_MCP', 'YAGENT_SKILLS', 'YAGENT_BLUEPRINT', 'YAGENT_ARTIFACT_DISABLE', 'YAGENT_COMPRESS_THRESHOLD'];
+    // the store decides YAGENT_BLACKBOARD itself; it should call config's blackboardDisabled instead
+    const PENDING = ['src/store/client-blackboard.ts YAGENT_BLACKBOARD'];
+    const read = new RegExp(`\\benv(?:\\.|\\[\\s*['"])(${SWITCHES.join('|')})\\b`, 'g');
+    const files = ['src', 'bin'].flatMap((d) => readdirSync(d, { recursive: true, encoding: 'utf8' }).map((f) => join(d, f))).filter((f) => f.endsWith('.ts'));
+    const reads = files.flatMap((f) => [...readFileSync(f, 'utf8').matchAll(read)].map((m) => `${f.split(sep).join('/')} ${m[1] ?? ''}`));
+    const inEnv = reads.filter((r) => r.startsWith('src/runtime/config/env.ts ')).map((r) => r.split(' ')[1]);
+    expect(inEnv.sort()).toEqual([...SWITCHES].sort());
+    expect(reads.filter((r) => !r.startsWith('src/runtime/config/env.ts ')).sort()).toEqual(PENDING);
+  });
+
   it('YAGENT_COMPRESS_THRESHOLD accepts a positive integer only', () => {
     expect(compressThresholdOverride({ YAGENT_COMPRESS_THRESHOLD: '5000' })).toBe(5000);
     expect(compressThresholdOverride({ YAGENT_COMPRESS_THRESHOLD: 'lots' })).toBeUndefined();
@@ -128,7 +145,7 @@ const KEYS: [string, string, string, (c: YagentConfig) => unknown][] = [
   ['global.llm.providers.main', 'max_tokens = 100', 'max_tokens = 200', (c) => c.providers['main']?.maxTokens],
   ['global.llm.providers.main', 'reasoning_effort = "low"', 'reasoning_effort = "high"', (c) => c.providers['main']?.reasoningEffort],
   ['global.llm.providers.main', 'api_format = "openai"', 'api_format = "anthropic"', (c) => c.providers['main']?.apiFormat],
-  ...(['director', 'coding', 'repo', 'chat', 'devops', 'browser', 'meta'] as const).map(
+  ...(['director', 'coding', 'repo', 'chat', 'devops', 'browser'] as const).map(
     (a): [string, string, string, (c: YagentConfig) => unknown] => ['agent', `${a}_max_steps = 7`, `${a}_max_steps = 9`, (c) => c.agent.maxSteps[a]],
   ),
   ['agent', 'delegate_idle_timeout = "10s"', 'delegate_idle_timeout = "20s"', (c) => c.agent.delegateIdleTimeoutMs],

@@ -5,14 +5,14 @@ import { ConfigError } from './errors.js';
 import { concurrencyKnob, defaultTrue, DEFAULTS, positiveOr, valve, zeroIsUnset } from './knobs.js';
 import { removedKeyWarnings } from './removed-keys.js';
 import type { RawConfig, RawProvider } from './schema.js';
-import type { AgentName, FallbackRef, ProviderConfig, YagentConfig } from './types.js';
+import type { FallbackRef, ProviderConfig, StepAgent, YagentConfig } from './types.js';
 
-const MAX_STEPS: Record<AgentName, number> = { director: 100, coding: 150, repo: 50, chat: 50, devops: 50, browser: 200, meta: 50 };
+const MAX_STEPS: Record<StepAgent, number> = { director: 100, coding: 150, repo: 50, chat: 50, devops: 50, browser: 200 };
 
-function duration(v: string | number | undefined, dflt: number, where: string, path: string): number {
+function duration(v: string | number | undefined, dflt: number, path: string, key: string): number {
   if (v === undefined) return dflt;
   const ms = parseDuration(v);
-  if (ms === null) throw new ConfigError(`"${String(v)}" is not a duration`, `${path}: ${where}`, 'write it like "60s", "20m" or "1h30m"');
+  if (ms === null) throw new ConfigError(`"${String(v)}" is not a duration`, `${path}: ${key}`, 'write it like "60s", "20m" or "1h30m"');
   return ms;
 }
 
@@ -56,7 +56,7 @@ export function normalise(raw: RawConfig, path: string, env: envSwitch.Env): Yag
   const a = raw.agent ?? {};
   const serial = envSwitch.concurrencyDisabled(env);
   const maxSteps = { ...MAX_STEPS };
-  for (const n of Object.keys(MAX_STEPS) as AgentName[]) maxSteps[n] = positiveOr(a[`${n}_max_steps`], MAX_STEPS[n]);
+  for (const n of Object.keys(MAX_STEPS) as StepAgent[]) maxSteps[n] = positiveOr(a[`${n}_max_steps`], MAX_STEPS[n]);
   const llm = raw.llm ?? {};
   const ec = raw.enhanced_commander ?? {};
   const bb = raw.blackboard ?? {};

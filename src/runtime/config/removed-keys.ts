@@ -13,6 +13,7 @@ export const REMOVED_KEYS: readonly RemovedKey[] = [
   { path: 'compression.enabled', hint: 'use [enhanced_commander] enable_context_compression (the only compression switch)' },
   { path: 'global.llm.providers.*.aws_region', hint: 'there is no Bedrock client: set api_base_url and api_key like any provider' },
   { path: 'global.llm.providers.*.bedrock', hint: 'there is no Bedrock client: set api_base_url and api_key like any provider' },
+  { path: 'agent.meta_max_steps', hint: 'remove it; Meta always runs one step (it designs an agent and exits)' },
   { path: 'llm.context_window', hint: 'set context_window on the provider ([global.llm.providers.<name>]); it only drives the TUI bar' },
 ];
 

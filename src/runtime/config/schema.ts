@@ -48,7 +48,6 @@ export const RawConfigSchema = z.looseObject({
       chat_max_steps: int.optional(),
       devops_max_steps: int.optional(),
       browser_max_steps: int.optional(),
-      meta_max_steps: int.optional(),
       delegate_idle_timeout: dur.optional(),
       delegate_total_timeout: dur.optional(),
       max_parallel_readonly_tools: int.optional(),

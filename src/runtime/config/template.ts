@@ -13,7 +13,7 @@ api_base_url = "https://api.openai.com/v1"
 model = "gpt-4o-mini"            # required
 api_key = "${PLACEHOLDER_API_KEY}"
 # api_key_env = "OPENAI_API_KEY" # read the key from this environment variable instead (expanded once at start)
-# context_window = 128000        # display only (TUI bar); the compression threshold comes from the model catalogue
+# context_window = 128000        # reserved (TUI context bar, later issue): read by nothing yet; the compression threshold comes from the model catalogue
 # temperature = 0.3              # 0 = not set (the field is omitted)
 # max_tokens = 8000              # 0 = not set
 # reasoning_effort = "medium"    # openai: passed through; anthropic: thinking budget 1024/8192/24576/32000
@@ -35,8 +35,7 @@ coding_max_steps = 150
 repo_max_steps = 50
 chat_max_steps = 50
 devops_max_steps = 50
-browser_max_steps = 200
-meta_max_steps = 50
+browser_max_steps = 200          # reserved (Browser agent, later issue)
 delegate_idle_timeout = "60s"
 delegate_total_timeout = "20m"
 max_parallel_readonly_tools = 4  # 1 = strictly serial, <= 0 = default 4, > 8 clamped to 8
@@ -46,7 +45,7 @@ lang = "English"                 # language the models write fields in
 [llm]
 timeout = "300s"                 # per request; queueing for a slot does not count
 max_retries = 5                  # exponential backoff capped at 30s, honouring Retry-After
-step_retries = 2
+step_retries = 2                 # reserved (agent loop): read by nothing yet; every agent retries a failed step 2 times
 enable_fallback = true
 fallback_max_retries = 2
 max_in_flight_requests = 8       # process-wide; 0 here means unlimited
@@ -55,14 +54,16 @@ circuit_breaker_threshold = 0    # 0 = off; > 0 consecutive failures open the br
 
 [routing]
 mode = "auto"                    # auto = a fast model picks fast|balanced|high per turn; fixed = use_provider only
+# classifier_timeout = "30s"     # the classifier's deadline; on a miss the role's baseline tier is used
 # [routing.tiers]                # provider per tier (a tier without one uses the agent's use_provider)
 # fast = "local"
 # balanced = "openai"
 # high = "openai"
-[routing.baselines]              # tier used when the classifier fails or times out (30s)
+[routing.baselines]              # tier used when the classifier fails or times out
 coding = "high"
 repo = "balanced"
 
+# reserved (context compression, later issue): nothing compresses yet, so no key of this section changes anything
 [enhanced_commander]
 enable_context_compression = true  # the only compression switch
 # context_compression_threshold = 120000  # min(catalogue context x 0.75, this); default 120000
@@ -73,11 +74,12 @@ ultimate_compression_keep_plans = 3  # 0 = keep all
 [blackboard]
 index_max_notes = 12             # 0 = no index injection; negative/absent = default
 index_line_chars = 160           # 0 = lines are not trimmed
-ttl = "168h"                     # "0" or 0 = never clean up
-summary_max_runes = 1200
-max_notes_per_board = 200
+ttl = "168h"                     # reserved (note GC, not scheduled yet): "0" or 0 = never clean up
+summary_max_runes = 1200         # reserved (handoff summaries): read by nothing yet
+max_notes_per_board = 200        # reserved (note GC, not scheduled yet)
 # no enabled key: YAGENT_BLACKBOARD=0 turns the blackboard off
 
+# reserved (pause / replay / degraded handoff, later issue): no key of this section changes anything yet
 [resume]
 enable = true                    # false = no checkpoints, no replay
 replay_token_budget = 0          # 0 = the catalogue threshold; over budget degrades to a handoff report
@@ -85,6 +87,7 @@ max_replay_messages = 2000       # 0 = unlimited
 degrade_on_workspace_change = "warn"  # warn | block
 checkpoint_workspace = true
 
+# reserved (repository blueprint, later issue): no key of this section changes anything yet
 [blueprint]
 enable = true
 inject_into = ["director", "repo"]

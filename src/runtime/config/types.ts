@@ -1,6 +1,8 @@
 // The normalised configuration every consumer reads: defaults applied, 0/absent semantics decided once.
 export const AGENT_NAMES = ['director', 'coding', 'repo', 'chat', 'devops', 'browser', 'meta'] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];
+/** Agents with a `<name>_max_steps` key; Meta always runs its one fixed step. */
+export type StepAgent = Exclude<AgentName, 'meta'>;
 export type Tier = 'fast' | 'balanced' | 'high';
 export type ApiFormat = 'openai' | 'anthropic';
 
@@ -48,7 +50,7 @@ export interface YagentConfig {
   toolsDefaultProvider: string | undefined;
   toolProviders: Record<string, string>;
   agent: {
-    maxSteps: Record<AgentName, number>;
+    maxSteps: Record<StepAgent, number>;
     delegateIdleTimeoutMs: number;
     delegateTotalTimeoutMs: number;
     maxParallelReadonlyTools: number;

@@ -1,0 +1,182 @@
+// Config text → real consumer: each test changes one key's value and observes the consumer's behaviour change.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeProvider } from '../../src/actors/llm/fake/server.js';
+import type { RecordedRequest } from '../../src/actors/llm/fake/script.js';
+import { buildAgentEngine, buildProviderEngine } from '../../src/actors/llm/build.js';
+import { settingsFrom } from '../../src/actors/agents/run-task.js';
+import { flagsFor } from '../../src/actors/agents/profiles.js';
+import { createSharedLlmState, LLM_SHARED_KEY, parseConfigText, type YagentConfig } from '../../src/runtime/config/index.js';
+import type { Event } from '../../src/runtime/protocol/index.js';
+import { ManualClock, request } from '../llm/helpers.js';
+import { cfg } from './helpers.js';
+
+let fake: FakeProvider;
+beforeAll(async () => {
+  fake = await FakeProvider.start();
+});
+afterAll(async () => {
+  await fake.close();
+});
+
+const noSleep = async (): Promise<void> => undefined;
+const e500 = { fault: { kind: 'status' as const, status: 500 } };
+/** Polls real I/O (the fake's request log) for at most `ms`. */
+const waitFor = async (cond: () => boolean, ms = 2_500): Promise<void> => {
+  for (let t = 0; t < ms && !cond(); t += 5) await new Promise((r) => setTimeout(r, 5));
+};
+
+/** One provider `p` (plus `q`) at the fake; `fields` override or (null) drop the provider's own lines. */
+function providerDoc(fields: Record<string, string | null> = {}, extra = ''): string {
+  const base: Record<string, string | null> = { model: '"m"', api_base_url: `"${fake.openaiBaseUrl}"`, api_key: '"k"', ...fields };
+  const body = Object.entries(base).flatMap(([k, v]) => (v === null ? [] : [`${k} = ${v}`])).join('\n');
+  const q = `[global.llm.providers.q]\nmodel = "m-q"\napi_base_url = "${fake.openaiBaseUrl}"\napi_key = "k"\n`;
+  return `[global.llm]\nuse_provider = "p"\n[global.llm.providers.p]\n${body}\n${q}[routing]\nmode = "fixed"\n${extra}`;
+}
+const load = (doc: string, env: Record<string, string> = {}): YagentConfig => parseConfigText(doc, 'c.toml', env);
+const fresh = () => ({ [LLM_SHARED_KEY]: createSharedLlmState({ maxInFlightRequests: 8 }) });
+
+describe('provider keys reach the wire', () => {
+  const ROWS: [string, Record<string, string | null>, Record<string, string | null>, (r: RecordedRequest) => unknown][] = [
+    ['model', { model: '"m-a"' }, { model: '"m-b"' }, (r) => r.body['model']],
+    ['api_key', { api_key: '"ka"' }, { api_key: '"kb"' }, (r) => r.headers['authorization']],
+    ['api_key_env', { api_key: null, api_key_env: '"KEY_A"' }, { api_key: null, api_key_env: '"KEY_B"' }, (r) => r.headers['authorization']],
+    ['temperature', { temperature: '0.5' }, { temperature: '0' }, (r) => r.body['temperature']],
+    ['max_tokens', { max_tokens: '100' }, { max_tokens: '0' }, (r) => r.body['max_tokens']],
+    ['reasoning_effort', { reasoning_effort: '"low"' }, { reasoning_effort: '"high"' }, (r) => r.body['reasoning_effort']],
+    ['api_format', { api_format: '"openai"' }, { api_format: '"anthropic"', api_base_url: `"{anthropic}"` }, (r) => r.format],
+  ];
+  it.each(ROWS)('%s', async (key, a, b, get) => {
+    const seen: unknown[] = [];
+    for (const [i, fields] of [a, b].entries()) {
+      const agent = `wire-${key}-${i}`;
+      fake.script(agent, { text: 'ok' });
+      const doc = providerDoc(fields).replace('{anthropic}', fake.anthropicBaseUrl);
+      const engine = buildProviderEngine(load(doc, { KEY_A: 'va', KEY_B: 'vb' }), 'p', { publish: () => undefined, shared: fresh() });
+      await engine.call(request(agent));
+      const rec = fake.requestsFor(agent)[0];
+      expect(rec).toBeDefined();
+      if (rec !== undefined) seen.push(get(rec));
+    }
+    expect(seen[0]).not.toEqual(seen[1]);
+  });
+
+  it('api_base_url decides where the request goes', async () => {
+    fake.script('base-url', { text: 'ok' });
+    const elsewhere = load(providerDoc({ api_base_url: '"http://127.0.0.1:1/v1"' }, '[llm]\nmax_retries = 0\n'));
+    await expect(buildProviderEngine(elsewhere, 'p', { publish: () => undefined, shared: fresh() }).call(request('base-url'))).rejects.toThrow();
+    expect(fake.requestsFor('base-url')).toHaveLength(0);
+    await buildProviderEngine(load(providerDoc()), 'p', { publish: () => undefined, shared: fresh() }).call(request('base-url'));
+    expect(fake.requestsFor('base-url')).toHaveLength(1);
+  });
+});
+
+describe('[llm] keys through the engine factory', () => {
+  it('fallback_providers and fallback_max_retries', async () => {
+    const run = async (agent: string, fields: Record<string, string | null>, llm: string) => {
+      fake.script(agent, e500, e500, e500, { text: 'rescued' });
+      const engine = buildProviderEngine(load(providerDoc(fields, `[llm]\nmax_retries = 0\n${llm}`)), 'p', { publish: () => undefined, shared: fresh(), sleep: noSleep });
+      const out = await engine.call(request(agent)).then((r) => r.provider, () => 'failed');
+      return { out, models: fake.requestsFor(agent).map((r) => r.body['model']) };
+    };
+    expect(await run('fb-none', {}, 'fallback_max_retries = 2')).toEqual({ out: 'failed', models: ['m'] });
+    expect(await run('fb-0', { fallback_providers: '["q"]' }, 'fallback_max_retries = 0')).toEqual({ out: 'failed', models: ['m', 'm-q'] });
+    expect(await run('fb-2', { fallback_providers: '[{ provider = "q", weight = 2 }]' }, 'fallback_max_retries = 2')).toEqual({ out: 'q', models: ['m', 'm-q', 'm-q', 'm-q'] });
+  });
+
+  it('circuit_breaker_cooldown decides when the probe goes out', async () => {
+    const probeAfter5s = async (cooldown: string, agent: string): Promise<number> => {
+      const clock = new ManualClock();
+      fake.script(agent, e500, { text: 'probe' });
+      const doc = providerDoc({}, `[llm]\nmax_retries = 0\ncircuit_breaker_threshold = 1\ncircuit_breaker_cooldown = "${cooldown}"\n`);
+      const engine = buildProviderEngine(load(doc), 'p', { publish: () => undefined, shared: fresh(), clock, sleep: noSleep });
+      await engine.call(request(agent)).catch(() => undefined);
+      clock.advance(5_000);
+      await engine.call(request(agent)).catch(() => undefined);
+      return fake.requestsFor(agent).length;
+    };
+    expect(await probeAfter5s('5s', 'cool-5s')).toBe(2);
+    expect(await probeAfter5s('60s', 'cool-60s')).toBe(1);
+  });
+
+  it('max_in_flight_requests bounds concurrent calls (1 queues the second call; 0 = unlimited)', async () => {
+    const second = async (limit: number, tag: string): Promise<number> => {
+      fake.script(`${tag}-a`, { text: ['x'], fault: { kind: 'stall', afterEvents: 1 } });
+      fake.script(`${tag}-b`, { text: 'b' });
+      // no shared buffer given: the factory makes the gate from the config value
+      const engine = buildProviderEngine(load(providerDoc({}, `[llm]\nmax_in_flight_requests = ${limit}\nmax_retries = 0\n`)), 'p', { publish: () => undefined });
+      const ctl = new AbortController();
+      const a = engine.call(request(`${tag}-a`, { signal: ctl.signal })).catch(() => undefined);
+      await waitFor(() => fake.requestsFor(`${tag}-a`).length > 0);
+      const b = engine.call(request(`${tag}-b`));
+      // a queued call never reaches the server; 200 ms is ample for an unqueued one on loopback
+      await waitFor(() => fake.requestsFor(`${tag}-b`).length > 0, 200);
+      const reached = fake.requestsFor(`${tag}-b`).length;
+      ctl.abort();
+      await a;
+      await b;
+      return reached;
+    };
+    expect(await second(0, 'gate0')).toBe(1);
+    expect(await second(1, 'gate1')).toBe(0);
+  });
+});
+
+describe('[routing] keys through the routing engine', () => {
+  const routed = (extra: string): YagentConfig =>
+    load(providerDoc({}, '').replace('mode = "fixed"', `mode = "auto"\n${extra}`));
+
+  it('classifier_timeout is the classifier deadline', async () => {
+    const clock = new ManualClock();
+    const events: Event[] = [];
+    fake.script('ct:router', { text: ['{"tier"'], fault: { kind: 'stall', afterEvents: 1 } });
+    fake.script('ct', { text: 'answer' });
+    const e = buildAgentEngine(routed('classifier_timeout = "5s"\n[routing.baselines]\nct = "high"'), 'ct', { publish: (ev) => events.push(ev), clock, sleep: noSleep, shared: fresh() });
+    const p = e.call(request('ct'));
+    await waitFor(() => fake.requestsFor('ct:router').length > 0);
+    clock.advance(4_999);
+    expect(events).toEqual([]);
+    clock.advance(1);
+    await expect(p).resolves.toMatchObject({ text: 'answer' });
+    expect(events[0]).toMatchObject({ type: 'model_routed', tier: 'high' });
+  });
+
+  it('a routing tier picks its provider', async () => {
+    const model = async (extra: string, agent: string): Promise<unknown> => {
+      fake.script(`${agent}:router`, { text: '{"tier":"balanced"}' });
+      fake.script(agent, { text: 'ok' });
+      await buildAgentEngine(routed(extra), agent, { publish: () => undefined, sleep: noSleep, shared: fresh() }).call(request(agent));
+      return fake.requestsFor(agent)[0]?.body['model'];
+    };
+    expect(await model('[routing.tiers]\nbalanced = "q"', 'tier-q')).toBe('m-q');
+    expect(await model('', 'tier-none')).toBe('m');
+  });
+});
+
+describe('[agent] and [blackboard] keys reach the run settings', () => {
+  const settings = (extra: string, env: Record<string, string> = {}) => settingsFrom({ prompt: 'x', workspace: '/tmp', config: cfg(extra, env) }, 't', 'b');
+
+  const AGENT: [string, string, string, (s: ReturnType<typeof settings>) => unknown, unknown][] = [
+    ...(['director', 'coding', 'repo', 'chat', 'devops'] as const).map(
+      (a): [string, string, string, (s: ReturnType<typeof settings>) => unknown, unknown] => [
+        `${a}_max_steps`, `${a}_max_steps = 7`, `${a}_max_steps = 9`, (s) => flagsFor(a, { maxSteps: s.maxStepsOverride }).maxSteps, 7,
+      ],
+    ),
+    ['delegate_idle_timeout', 'delegate_idle_timeout = "10s"', 'delegate_idle_timeout = "20s"', (s) => s.delegateIdleMs, 10_000],
+    ['delegate_total_timeout', 'delegate_total_timeout = "10m"', 'delegate_total_timeout = "1h"', (s) => s.delegateTotalMs, 600_000],
+    ['max_parallel_readonly_tools', 'max_parallel_readonly_tools = 1', 'max_parallel_readonly_tools = 3', (s) => flagsFor('coding', { maxParallelReadOnlyTools: s.maxParallelReadOnlyTools }).maxParallelReadOnlyTools, 1],
+    ['max_parallel_delegations', 'max_parallel_delegations = 1', 'max_parallel_delegations = 3', (s) => s.maxParallelDelegations, 1],
+    ['lang', 'lang = "Chinese"', 'lang = "English"', (s) => s.lang, 'Chinese'],
+  ];
+  it.each(AGENT)('[agent] keys reach the run settings and loop flags: %s', (_key, a, b, get, expected) => {
+    expect(get(settings(`[agent]\n${a}`))).toEqual(expected);
+    expect(get(settings(`[agent]\n${b}`))).not.toEqual(expected);
+  });
+
+  it('[blackboard] index valves reach the run settings (0 = no index / no trimming; YAGENT_BLACKBOARD=0 = no index)', () => {
+    expect(settings('[blackboard]\nindex_max_notes = 0').indexMaxNotes).toBe(0);
+    expect(settings('[blackboard]\nindex_max_notes = 5').indexMaxNotes).toBe(5);
+    expect(settings('[blackboard]\nindex_max_notes = 5', { YAGENT_BLACKBOARD: '0' }).indexMaxNotes).toBe(0);
+    expect(settings('[blackboard]\nindex_line_chars = 0').indexLineChars).toBeLessThan(0);
+    expect(settings('[blackboard]\nindex_line_chars = 90').indexLineChars).toBe(90);
+  });
+});

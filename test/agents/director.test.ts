@@ -42,6 +42,23 @@ describe('Director planner', () => {
     expect(h.events.filter((e) => e.type === 'delegation_start' || e.type === 'delegation_end').map((e) => e.type)).toEqual(['delegation_start', 'delegation_end']);
   });
 
+  it('a delegation result carries the handoff\'s facts and changed files (what the delegate_* descriptions promise)', async () => {
+    const h = makeHarness();
+    const model = new ScriptedModel({
+      director: [delegate('coding', 'fix it', ['src/app.ts']), { text: 'done' }],
+      coding: [
+        (req) => ({
+          calls: [{ name: 'agent_exit', args: { conclusion: `told to read: ${req.messages[1].content.includes('read_file') && req.messages[1].content.includes('src/app.ts')}`, status: 'ok', facts: ['tests pass'], artifacts: ['src/app.ts'] } }],
+        }),
+      ],
+    });
+    await h.run(model, 'fix');
+    const result = lastTool(model.byAgent('director')[1]);
+    expect(result).toContain('told to read: true');
+    expect(result).toContain('- tests pass');
+    expect(result).toContain('Files and artifacts: src/app.ts');
+  });
+
   it('a deliverable over the token budget goes to an artifact; the context keeps a summary and its id', async () => {
     const h = makeHarness({ artifactTokenBudget: 50 });
     const long = Array.from({ length: 60 }, (_, i) => `line ${i} of the long deliverable`).join('\n');

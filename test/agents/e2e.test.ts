@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Runtime } from '../../src/runtime/runtime.js';
 import { loadConfig } from '../../src/runtime/config/index.js';
 import type { Envelope } from '../../src/runtime/protocol/index.js';
@@ -11,7 +11,7 @@ import { STORE_ACTOR, STORE_MODULE } from '../../src/store/client.js';
 import { FakeProvider } from '../../src/actors/llm/fake/server.js';
 import type { FakeReply, RecordedRequest } from '../../src/actors/llm/fake/script.js';
 import { runTask, type RunTaskOptions } from '../../src/actors/agents/run-task.js';
-import { AGENT_MODULE } from '../../src/actors/agents/agent-actor.js';
+import { AGENT_MODULE } from '../../src/actors/agents/agent-module.js';
 
 const THOUGHT = '<thought>\ngoal: g\nstep: s\nreason: r\nplan:\n[>] s\n</thought>';
 let n = 0;
@@ -127,6 +127,25 @@ describe('agents end to end (real workers, store, guard; scripted model)', () =>
     await killed;
     expect(r.text).toBe('after crash: true');
     expect(r.notes.find((x) => x.agent === 'devops')?.handoff.status).toBe('error');
+  }, 30_000);
+
+  it('runTask publishes exactly one task_end on every path: return (-d all end to end), throw, cancel', async () => {
+    const ends = (id: string): string[] => envelopes.filter((e) => e.taskId === id && e.payload.type === 'task_end').map((e) => (e.payload.type === 'task_end' ? e.payload.stopReason : ''));
+    fake.script('director', (req) => ({ text: `delegation tools offered: ${JSON.stringify(req.body.tools ?? []).includes('delegate_')}` }));
+    const r = await runTask(rt, { ...base, prompt: 'hi', taskId: 'end-ok', disabledAgents: ['all'] });
+    expect(r).toMatchObject({ stopReason: 'plain_text', text: 'delegation tools offered: false' });
+    await expect(runTask(rt, { ...base, prompt: 'hi', taskId: 'end-throw', disabledAgents: ['nobody'] })).rejects.toThrow(/unknown agent "nobody"/);
+    const ctl = new AbortController();
+    const before = fake.requestsFor('director').length;
+    fake.script('director', { fault: { kind: 'stall', afterEvents: 1 } });
+    const cancelled = runTask(rt, { ...base, prompt: 'hang', taskId: 'end-cancel', signal: ctl.signal }).then((x) => x.stopReason, () => 'threw');
+    await vi.waitFor(() => expect(fake.requestsFor('director').length).toBeGreaterThan(before), { timeout: 10_000 });
+    ctl.abort();
+    expect(['cancelled', 'threw']).toContain(await cancelled);
+    await vi.waitFor(() => expect(ends('end-cancel')).toHaveLength(1));
+    expect(ends('end-ok')).toEqual(['plain_text']);
+    expect(ends('end-throw')).toEqual(['panic']);
+    expect(ends('end-cancel')).toEqual(['cancelled']);
   }, 30_000);
 
   it('Meta designs a custom agent that runs at once; a mention in its note is routed with triggered_by', async () => {

@@ -107,6 +107,7 @@ export function makeHarness(settingsOver: Partial<RunSettings> = {}, opts: { roo
     maxStepsOverride: {},
     indexMaxNotes: 12,
     indexLineChars: 160,
+    disabledAgents: [],
     ...settingsOver,
   };
   const contexts = new Map<string, ProjectContext>();

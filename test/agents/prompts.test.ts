@@ -37,6 +37,9 @@ describe('assembled system prompts are pinned by golden files', () => {
       }),
     );
   });
+  it('director with -d coding,devops matches its golden', () => {
+    golden('director-disabled-coding-devops', assembleSystemPrompt({ agent: 'director', projectContext: '', fullYolo: false, lang: 'English', disabledAgents: ['coding', 'devops'] }));
+  });
   it('director under -Y in Chinese matches its golden', () => {
     golden('director-full-yolo-chinese', assembleSystemPrompt({ agent: 'director', projectContext: CONTEXT, fullYolo: true, lang: 'Chinese' }));
   });

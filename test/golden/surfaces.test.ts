@@ -15,6 +15,7 @@ const VARIANTS: { file: string; agent: AgentKind; options: SurfaceOptions }[] = 
   ...AGENT_KINDS.filter((a) => a !== 'custom').map((agent) => ({ file: agent, agent, options: {} })),
   { file: 'director.full-yolo', agent: 'director', options: { fullYolo: true } },
   { file: 'coding.full-yolo', agent: 'coding', options: { fullYolo: true } },
+  { file: 'director.disabled-coding-devops', agent: 'director', options: { disabledAgents: ['coding', 'devops'] } },
   { file: 'custom.reader', agent: 'custom', options: { tools: ['read_file', 'grep', 'glob', 'list_dir', 'ask_user_for_help'] } },
 ];
 

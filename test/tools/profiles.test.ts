@@ -5,6 +5,8 @@ import { AGENT_KINDS, AUTONOMOUS_DECISION_INSTRUCTION, directorPalette, surfaceF
 import { BUILTIN_TOOLS } from '../../src/actors/tools/registry.js';
 import { defineTool, ok, readTags, writeTags } from '../../src/actors/tools/define.js';
 import type { ToolDeclaration } from '../../src/actors/tools/types.js';
+import { callTool } from '../../src/actors/tools/adapter.js';
+import { call, makeDeps, tempDir } from './helpers.js';
 
 const names = (agent: Parameters<typeof surfaceFor>[0], o?: Parameters<typeof surfaceFor>[1]): string[] => surfaceFor(agent, o).list().map((d) => d.name);
 
@@ -65,6 +67,30 @@ describe('profiles', () => {
     expect(s.load('mcp__srv__lookup')).toMatch(/"q"/);
     expect(s.defs().map((d) => d.name)).toContain('mcp__srv__lookup');
     expect(s.catalogue()).toEqual([]);
+  });
+
+  it('-d withholds the disabled agents\' delegate_* tools on every surface, by the target tag', () => {
+    expect(names('director', { disabledAgents: ['coding', 'devops'] }).filter((n) => n.startsWith('delegate_'))).toEqual(['delegate_chat', 'delegate_meta', 'delegate_repo']);
+    expect(names('repo', { disabledAgents: ['devops'] }).some((n) => n.startsWith('delegate_'))).toBe(false);
+    expect(names('director', { disabledAgents: ['repo', 'coding', 'chat', 'devops', 'meta'] }).some((n) => n.startsWith('delegate_'))).toBe(false);
+    const s = surfaceFor('director', { disabledAgents: ['coding'] });
+    expect(s.withheldReason('delegate_coding')).toMatch(/coding agent is disabled/);
+    expect(s.withheldReason('delegate_repo')).toBeUndefined();
+    expect(s.defs().map((d) => d.name)).not.toContain('delegate_coding');
+    for (const d of BUILTIN_TOOLS.filter((t) => t.tags.effect === 'delegate')) expect(d.name).toBe(`delegate_${d.tags.target ?? ''}`);
+  });
+
+  it('a call to a withheld tool gets a clear "disabled for this run" result, not "unknown tool"', async () => {
+    const ws = tempDir();
+    try {
+      const deps = { ...makeDeps(ws.path), surface: surfaceFor('director', { disabledAgents: ['coding'] }) };
+      const r = await callTool(call('delegate_coding', { task: 'write it' }), deps, new AbortController().signal);
+      expect(r.status).toBe('error');
+      expect(r.content).toContain('tool_disabled');
+      expect(r.content).toContain('disabled for this run');
+    } finally {
+      ws.cleanup();
+    }
   });
 
   it('provider definitions are sorted by name', () => {

@@ -39,6 +39,7 @@ describe('registry', () => {
     ['unguarded-writer', [fixture({ tags: { ...writeTags({ pathParams: ['path'], brief: () => '' }), needsAuth: false } })], ['fixture_tool']],
     ['cold-mutating', [fixture({ tags: { ...writeTags({ pathParams: ['path'], brief: () => '' }), cold: true } })], ['fixture_tool']],
     ['delegate-without-audience', [fixture({ tags: { effect: 'delegate', pathParams: [] } })], ['fixture_tool']],
+    ['delegate-without-target', [fixture({ tags: { effect: 'delegate', pathParams: [], audience: ['director'] } })], ['fixture_tool']],
     ['schema-unrenderable', [fixture({ schema: z.object({ path: z.string(), when: z.date() }) })], ['fixture_tool']],
     ['brief-throws', [fixture({ tags: { brief: () => { throw new Error('boom'); } } })], ['fixture_tool']],
     ['brief-not-string', [fixture({ tags: { brief: (() => 42) as unknown as CapabilityTags['brief'] } })], ['fixture_tool']],

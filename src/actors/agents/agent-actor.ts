@@ -10,9 +10,9 @@ import { runAgent, type AgentEnv } from './run-agent.js';
 import { ProjectContext } from './project-context.js';
 import { buildToolPort, paletteNames } from './tool-wiring.js';
 import { AgentRunInputSchema, type AgentRunInput, type AgentRunOutput } from './run-types.js';
+import { AGENT_MODULE } from './agent-module.js';
 
-/** Module path of this actor relative to dist/ (what SpawnSpec.module names). */
-export const AGENT_MODULE = 'src/actors/agents/agent-actor.js';
+export { AGENT_MODULE };
 
 const configs = new Map<string, Promise<YagentConfig>>();
 function configFor(path: string | undefined): Promise<YagentConfig> {

@@ -19,7 +19,8 @@ export async function buildBrief(b: BriefInput): Promise<string> {
     const pack = await b.store.resolveRefs(b.boardId, [...b.refs]).catch(() => ({ notes: [], unresolved: [...b.refs] }));
     parts.push('', '# Notes you were pointed to');
     for (const n of pack.notes) parts.push('', `## note ${n.ref} (${n.agent})${n.truncated ? ' — truncated, read_note for the rest' : ''}`, '', n.text.trim());
-    if (pack.unresolved.length > 0) parts.push('', `[unresolved refs: ${pack.unresolved.join(', ')}]`);
+    // paths and artifact ids are not notes: the brief names them and says how to read them
+    if (pack.unresolved.length > 0) parts.push('', `Also read first (not notes on this board: files to open with read_file, artifact ids with read_artifact, or stale refs): ${pack.unresolved.join(', ')}`);
   }
   const docs = await b.projectContext.moduleDocsForTask(b.task);
   if (docs.text !== '') parts.push('', '# Local rules of the directories in this task (AGENTS.md)', '', docs.text);

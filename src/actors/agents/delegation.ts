@@ -1,5 +1,6 @@
 // Delegation = a fresh actor per call: pool slot, brief, spawn, one note with the full deliverable.
 import type { Clock } from '../../runtime/actor.js';
+import { ActivityClock, type PauseController } from '../../runtime/pause.js';
 import type { StoreApi, NoteMeta } from '../../store/api.js';
 import type { ToolOutcome } from '../tools/types.js';
 import type { HandoffStatus, StopReason } from './port-types.js';
@@ -33,6 +34,8 @@ export interface DelegationDeps {
   onCustomAgent?: (design: CustomAgentDesign) => void;
   /** Extra time past the total timeout before the parent stops the child by force. */
   backstopGraceMs?: number;
+  /** The task's pause gate: the backstop counts active time only, like the child's own clock. */
+  pauseGate?: PauseController;
 }
 
 export interface DelegateArgsLike {
@@ -71,6 +74,8 @@ export class DelegationManager {
     const refs = args.context_refs ?? [];
     const custom = this.customs.get(target);
     if (!isBuiltin(target) && !custom) return err('unknown_agent', `no agent named "${target}"`);
+    // the surface already withholds the tool: this guards every other path to a disabled agent
+    if (d.settings.disabledAgents.includes(target)) return err('agent_disabled', `The ${target} agent is disabled for this run (-d); do the work another way or tell the user.`);
     if (!d.breaker.allow()) {
       return err('circuit_open', 'Several delegations failed in a row; delegation is paused for a while. Report the failures to the user or try a different approach.');
     }
@@ -117,11 +122,17 @@ export class DelegationManager {
     const onAbort = (): void => ctl.abort(signal.reason);
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
-    const timer = d.clock.setTimeout(() => ctl.abort(Object.assign(new Error('delegation total timeout (backstop)'), { code: 'TOTAL_TIMEOUT' })), d.settings.delegateTotalMs + (d.backstopGraceMs ?? 10_000));
+    // active time, not wall time: a long pause must not let the backstop kill a child whose own clock froze
+    const backstop = new ActivityClock({
+      totalMs: d.settings.delegateTotalMs + (d.backstopGraceMs ?? 10_000),
+      clock: d.clock,
+      ...(d.pauseGate ? { gate: d.pauseGate } : {}),
+      onTimeout: () => ctl.abort(Object.assign(new Error('delegation total timeout (backstop)'), { code: 'TOTAL_TIMEOUT' })),
+    });
     try {
       return await d.spawn(name, input, callId, ctl.signal);
     } finally {
-      timer.cancel();
+      backstop.dispose();
       signal.removeEventListener('abort', onAbort);
     }
   }
@@ -138,9 +149,9 @@ export class DelegationManager {
     const meta = await this.writeNote(target, callId, status, deliverable, out.exit?.facts ?? [], artifactId, out.exit?.artifacts, triggeredBy);
     this.end(callId, target, status, meta?.ref);
     const head = `[${target} ${status} · stop ${out.stopReason}${meta ? ` · note ${meta.ref}` : ''}]`;
-    const body = artifactId
-      ? `${summarize(deliverable, 1200)}\n\n(full deliverable: ${tokens} tokens in artifact ${artifactId}; read it with read_artifact)`
-      : deliverable;
+    const body =
+      (artifactId ? `${summarize(deliverable, 1200)}\n\n(full deliverable: ${tokens} tokens in artifact ${artifactId}; read it with read_artifact)` : deliverable) +
+      handoffLines(out.exit?.facts ?? [], out.exit?.artifacts ?? []);
     if (status === 'error') return err('delegation_failed', `${head}\n${body}`);
     return { kind: 'ok', content: `${head}\n${body}`, display: `${target}: ${status}` };
   }
@@ -183,7 +194,8 @@ export class DelegationManager {
     if (meta) {
       const mentions = meta.handoff.mentions.filter((m) => m !== target);
       d.publish({ type: 'note_written', agent: target, ref: meta.ref, status, mentions });
-      for (const m of mentions) this.mentions.add({ agent: m, ref: meta.ref, by: target });
+      // a disabled agent cannot answer: its mention never becomes pending
+      for (const m of mentions) if (!d.settings.disabledAgents.includes(m)) this.mentions.add({ agent: m, ref: meta.ref, by: target });
     }
     return meta;
   }
@@ -234,6 +246,14 @@ export function statusOf(out: AgentRunOutput): HandoffStatus {
     case 'cancelled':
       return 'error';
   }
+}
+
+/** The handoff's facts and changed files, which the delegate_* descriptions promise the caller. */
+function handoffLines(facts: readonly string[], artifacts: readonly string[]): string {
+  const parts: string[] = [];
+  if (facts.length > 0) parts.push(`Facts:\n${facts.map((f) => `- ${f}`).join('\n')}`);
+  if (artifacts.length > 0) parts.push(`Files and artifacts: ${artifacts.join(', ')}`);
+  return parts.length > 0 ? `\n\n${parts.join('\n')}` : '';
 }
 
 function err(kind: string, message: string): ToolOutcome {

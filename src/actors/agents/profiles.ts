@@ -59,6 +59,19 @@ export function flagsFor(agent: string, overrides: FlagOverrides = {}): LoopFlag
   };
 }
 
+/** `-d` values (comma lists, `all`) → the disabled delegation targets, in a fixed order; unknown names throw. */
+export function resolveDisabledAgents(names: readonly string[]): BuiltinAgent[] {
+  const off = new Set<string>();
+  for (const raw of names.flatMap((n) => n.split(','))) {
+    const n = raw.trim().toLowerCase();
+    if (n === '') continue;
+    if (n === 'all') DELEGATE_TARGETS.forEach((t) => off.add(t));
+    else if ((DELEGATE_TARGETS as readonly string[]).includes(n)) off.add(n);
+    else throw new Error(`-d/--disable-agents: unknown agent "${raw.trim()}" (choose from ${DELEGATE_TARGETS.join(', ')}, or all)`);
+  }
+  return DELEGATE_TARGETS.filter((t) => off.has(t));
+}
+
 export function isBuiltin(agent: string): agent is BuiltinAgent {
   return (BUILTIN_AGENTS as readonly string[]).includes(agent);
 }

@@ -21,6 +21,8 @@ export interface AssembleOptions {
   lang: string;
   custom?: CustomAgentPromptVars;
   maxSteps?: number;
+  /** -d: sub-agents disabled for this run; the prompt drops what advertises their delegate_* tools. */
+  disabledAgents?: readonly string[];
 }
 
 /** -Y: the one instruction text lives with the tools profile that also removes ask_user_for_help. */
@@ -52,13 +54,44 @@ export function loadPrompt(name: string): string {
 }
 
 export function assembleSystemPrompt(o: AssembleOptions): string {
-  const parts: string[] = [rolePrompt(o)];
+  const parts: string[] = withoutDisabled(rolePrompt(o), o.disabledAgents ?? []);
   if (o.projectContext.trim() !== '') {
     parts.push(['# Project context', '', 'Documents from the workspace root, verbatim. They are the project\'s own rules.', '', o.projectContext.trim()].join('\n'));
   }
   if (o.fullYolo) parts.push(AUTONOMY_INSTRUCTION);
   parts.push(languageInstruction(o.lang));
   return parts.join('\n\n') + '\n';
+}
+
+const AGENT_TITLES: Readonly<Record<string, string>> = { repo: 'Repo', coding: 'Coding', chat: 'Chat', devops: 'DevOps', meta: 'Meta' };
+
+/** Drops every list item or paragraph naming a disabled agent's `delegate_*` tool, and says once why. */
+function withoutDisabled(role: string, disabled: readonly string[]): string[] {
+  const named = disabled.filter((a) => role.includes(`\`delegate_${a}\``));
+  if (named.length === 0) return [role];
+  const kept: string[] = [];
+  let block: string[] = [];
+  const flush = (): void => {
+    if (!block.some((l) => named.some((a) => l.includes(`\`delegate_${a}\``)))) kept.push(...block);
+    block = [];
+  };
+  for (const line of role.split('\n')) {
+    // a block is one list item (with its indented continuation) or one paragraph
+    const starts = line.trim() === '' || /^(- |\d+\. )/.test(line) || (block.length > 0 && block[block.length - 1].trim() === '');
+    if (starts) flush();
+    block.push(line);
+  }
+  flush();
+  const names = named.map((a) => AGENT_TITLES[a] ?? a).join(', ');
+  const note = [
+    '## Agents disabled for this run',
+    '',
+    `The user disabled these agents for this run: ${names}. You cannot delegate to them and their tools do not exist here.`,
+    'Where these instructions send work to them, do it with the tools and agents you have, or say plainly in your answer what could not be done in this run.',
+  ].join('\n');
+  // a heading whose every item went (all agents disabled) goes too
+  const body = kept.filter((l, i) => !/^#+ /.test(l) || !/^(#+ |$)/.test(kept.slice(i + 1).find((n) => n.trim() !== '') ?? ''));
+  return [body.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd(), note];
 }
 
 function rolePrompt(o: AssembleOptions): string {

@@ -48,10 +48,18 @@ export interface AgentEnv {
   /** Director breaker: consecutive failed delegations before delegation pauses, and its cooldown. */
   breaker?: { threshold: number; cooldownMs: number };
   retryBackoffMs?: number;
+  /** Parent's hard backstop past the child's total timeout (default 10 s). */
+  backstopGraceMs?: number;
 }
 
-export const UNDELEGATED_REMINDER =
-  'You answered without delegating anything. You must not guess about the repository or write code yourself: if the request needs facts from the workspace or any change, delegate it (delegate_repo / delegate_coding / delegate_devops). If it truly needs neither, reply again with your final answer and no tool call.';
+/** The Director's un-delegated reminder naming the delegations it has; null when it has none of them (-d). */
+export function undelegatedReminder(disabled: readonly string[] = []): string | null {
+  const tools = ['repo', 'coding', 'devops'].filter((a) => !disabled.includes(a)).map((a) => `delegate_${a}`);
+  if (tools.length === 0) return null;
+  return `You answered without delegating anything. You must not guess about the repository or write code yourself: if the request needs facts from the workspace or any change, delegate it (${tools.join(' / ')}). If it truly needs neither, reply again with your final answer and no tool call.`;
+}
+
+export const UNDELEGATED_REMINDER = undelegatedReminder() ?? '';
 
 export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<AgentRunOutput> {
   const input = AgentRunInputSchema.parse(raw);
@@ -72,6 +80,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
     fullYolo: s.fullYolo,
     lang: s.lang,
     maxSteps: flags.maxSteps,
+    disabledAgents: s.disabledAgents,
     ...(input.custom ? { custom: { name: input.custom.name, description: input.custom.description, instructions: input.custom.system_prompt } } : {}),
   });
   const engine = env.engineFor(input);
@@ -83,6 +92,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
   // An abort that landed before this run started must still stop it.
   if (env.signal.aborted) onAbort();
   else env.signal.addEventListener('abort', onAbort, { once: true });
+  const gate = env.pause instanceof PauseController ? env.pause : undefined;
   const activity =
     input.role === 'director'
       ? null
@@ -90,7 +100,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
           idleMs: s.delegateIdleMs,
           totalMs: s.delegateTotalMs,
           clock: env.clock,
-          ...(env.pause instanceof PauseController ? { gate: env.pause } : {}),
+          ...(gate ? { gate } : {}),
           onTimeout: (kind) => ctl.abort(new AbortReason(kind === 'idle_timeout' ? 'IDLE_TIMEOUT' : 'TOTAL_TIMEOUT', `delegation ${kind.replace('_', ' ')}`)),
         });
   try {
@@ -119,6 +129,8 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
       rootContext: root,
       ...(env.countTokens ? { countTokens: env.countTokens } : {}),
       onCustomAgent: (d) => customs.push(d),
+      ...(gate ? { pauseGate: gate } : {}),
+      ...(env.backstopGraceMs !== undefined ? { backstopGraceMs: env.backstopGraceMs } : {}),
     });
     const hooks: ToolHooks = {
       delegate: (callId, target, args, signal) => manager.delegate(callId, target, args, signal),
@@ -126,6 +138,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
     };
     const tools = env.toolsFor(input, hooks);
     const isDirector = input.role === 'director';
+    const reminder = undelegatedReminder(s.disabledAgents);
     const result: LoopResult = await runLoop(
       {
         agent: input.agent,
@@ -142,7 +155,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
           const m = isDirector ? manager.mentions.message() : null;
           return m ? [...idx, m] : idx;
         },
-        ...(isDirector ? { plainTextReminder: () => (manager.count === 0 ? UNDELEGATED_REMINDER : null) } : {}),
+        ...(isDirector ? { plainTextReminder: () => (manager.count === 0 ? reminder : null) } : {}),
         ...(activity ? { onActivity: () => activity.touch() } : {}),
         ...(env.retryBackoffMs !== undefined ? { retryBackoffMs: env.retryBackoffMs } : {}),
       },

@@ -6,7 +6,9 @@ import type { YagentConfig } from '../../runtime/config/index.js';
 import type { NoteMeta, StoreApi } from '../../store/api.js';
 import { STORE_ACTOR, projectIdFor } from '../../store/client.js';
 import type { StopReason, Usage } from './port-types.js';
-import { AGENT_MODULE } from './agent-actor.js';
+// the path constant only: importing agent-actor.ts here would load the SDKs, tools and loop on the client thread
+import { AGENT_MODULE } from './agent-module.js';
+import { resolveDisabledAgents } from './profiles.js';
 import type { AgentRunInput, AgentRunOutput, RunSettings } from './run-types.js';
 
 export interface RunTaskOptions {
@@ -23,6 +25,8 @@ export interface RunTaskOptions {
   taskId?: string;
   /** Board scope = session; a resumed session passes its old board id. */
   boardId?: string;
+  /** -d: sub-agents the Director may not use (names or `all`); their delegate_* tools disappear. Unknown names throw. */
+  disabledAgents?: readonly string[];
   signal?: AbortSignal;
 }
 
@@ -58,26 +62,38 @@ export function settingsFrom(o: RunTaskOptions, taskId: string, boardId: string)
     maxParallelReadOnlyTools: a.maxParallelReadonlyTools,
     indexMaxNotes: o.config.blackboard.enabled ? o.config.blackboard.indexMaxNotes : 0,
     indexLineChars: o.config.blackboard.indexLineChars === 0 ? -1 : o.config.blackboard.indexLineChars,
+    disabledAgents: resolveDisabledAgents(o.disabledAgents ?? []),
   };
 }
 
-/** Runs the Director for one prompt; the store service must already run under the name 'store'. */
+/** Runs the Director for one prompt; the store service must already run under the name 'store'.
+ *  Publishes exactly one `task_end` whatever happens (return, throw, cancel): every client's stream ends. */
 export async function runTask(runtime: Runtime, o: RunTaskOptions): Promise<TaskResult> {
   const taskId = o.taskId ?? randomUUID();
   const boardId = o.boardId ?? taskId;
-  const task = await runtime.startTask(taskId);
-  const input: AgentRunInput = {
-    agent: 'director',
-    role: 'director',
-    brief: o.prompt,
-    settings: settingsFrom(o, taskId, boardId),
-    delegationId: null,
-    parentSessionId: null,
-  };
-  const out = await task.spawn<AgentRunInput, AgentRunOutput>({ name: 'director', module: AGENT_MODULE, input, delegationId: null }, o.signal);
-  const store = runtime.connect<StoreApi>(STORE_ACTOR);
-  const notes = await store.listNotes(boardId).catch(() => []);
-  runtime.publish({ name: 'director', taskId }, { type: 'task_end', stopReason: out.stopReason, text: out.text });
+  const end = (stopReason: StopReason, text?: string): void =>
+    runtime.publish({ name: 'director', taskId }, { type: 'task_end', stopReason, ...(text !== undefined ? { text } : {}) });
+  let out: AgentRunOutput;
+  try {
+    const input: AgentRunInput = {
+      agent: 'director',
+      role: 'director',
+      brief: o.prompt,
+      settings: settingsFrom(o, taskId, boardId),
+      delegationId: null,
+      parentSessionId: null,
+    };
+    const task = await runtime.startTask(taskId);
+    out = await task.spawn<AgentRunInput, AgentRunOutput>({ name: 'director', module: AGENT_MODULE, input, delegationId: null }, o.signal);
+  } catch (err) {
+    end(o.signal?.aborted === true ? 'cancelled' : 'panic');
+    throw err;
+  }
+  const notes = await runtime
+    .connect<StoreApi>(STORE_ACTOR)
+    .listNotes(boardId)
+    .catch(() => []);
+  end(out.stopReason, out.text);
   return {
     taskId,
     boardId,

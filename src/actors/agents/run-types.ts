@@ -1,6 +1,7 @@
 // Input and output of one agent run (what crosses the spawn boundary: plain data, zod-validated).
 import { z } from 'zod';
 import { StopReasonSchema, UsageSchema, ModelHandoffStatusSchema } from '../../runtime/protocol/index.js';
+import { DELEGATE_TARGETS } from './profiles.js';
 
 export const CustomAgentDesignSchema = z.object({
   name: z
@@ -32,6 +33,8 @@ export const RunSettingsSchema = z.object({
   maxParallelReadOnlyTools: z.number().int().optional(),
   indexMaxNotes: z.number().int().default(12),
   indexLineChars: z.number().int().default(160),
+  /** -d: sub-agents nobody in this run may delegate to (their delegate_* tools are withheld). */
+  disabledAgents: z.array(z.enum(DELEGATE_TARGETS as [string, ...string[]])).default([]),
 });
 export type RunSettings = z.infer<typeof RunSettingsSchema>;
 

@@ -57,7 +57,7 @@ export class SurfaceToolPort implements ToolPort {
     this.customCount = customs.length;
     const writes = (design: CustomAgentDesign): boolean => design.tools.some((t) => this.deps.surface.get(t)?.tags.mutates ?? true);
     const extra = this.deps.agent === 'director' ? customs.map((c) => customDelegateTool(c, writes(c), this.deps.hooks)) : [];
-    return new Surface(this.deps.surface.agent, [...base, ...extra], this.deps.surface.autonomous);
+    return new Surface(this.deps.surface.agent, [...base, ...extra], this.deps.surface.autonomous, this.deps.surface.withheld);
   }
 
   private current(): Surface {

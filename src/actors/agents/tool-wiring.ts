@@ -23,7 +23,7 @@ export interface ToolWiring {
 
 export function buildToolPort(input: AgentRunInputParsed, hooks: ToolHooks, w: ToolWiring): ToolPort {
   const s = input.settings;
-  const surface = surfaceFor(input.role, { fullYolo: s.fullYolo, ...(input.custom ? { tools: input.custom.tools } : {}) });
+  const surface = surfaceFor(input.role, { fullYolo: s.fullYolo, disabledAgents: s.disabledAgents, ...(input.custom ? { tools: input.custom.tools } : {}) });
   return new SurfaceToolPort({
     agent: input.agent,
     surface,

@@ -106,6 +106,8 @@ export async function callTool(call: ToolCall, deps: AdapterDeps, signal: AbortS
   if (signal.aborted) return cancelledResult(call);
   const decl = deps.surface.get(call.name);
   if (!decl) {
+    const withheld = deps.surface.withheldReason(call.name);
+    if (withheld !== undefined) return errorResult(call, 'tool_disabled', `${call.name} is not available in this run: ${withheld}. Do not call it again; do the work with the tools you have or tell the user.`);
     const names = deps.surface.list().map((d) => d.name).join(', ');
     return errorResult(call, 'unknown_tool', `There is no tool "${call.name}" here. Available: ${names}.`);
   }

@@ -19,6 +19,7 @@ export function delegationTool(target: DelegateTarget, audience: readonly string
     truncation: 'head_tail',
     display: 'text',
     audience,
+    target,
     brief: (a) => briefArg(a, 'task'),
   };
   return defineTool({ name: `delegate_${target}`, schema, tags, execute: (args, ctx) => ctx.delegate(target, args, { callId: ctx.callId, signal: ctx.signal }) });

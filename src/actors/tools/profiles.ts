@@ -37,6 +37,8 @@ export interface SurfaceOptions {
   tools?: readonly string[];
   /** Run-time specs (MCP): always cold, never in the built-in registry (pitfall 44). */
   external?: readonly ToolDeclaration[];
+  /** -d: sub-agents disabled for this run; the delegation tools that run them are withheld. */
+  disabledAgents?: readonly string[];
   /** Overrides the built-in registry (registry fixtures only). */
   registry?: readonly ToolDeclaration[];
 }
@@ -75,6 +77,13 @@ export function surfaceFor(agent: AgentKind, options: SurfaceOptions = {}): Surf
   const external = (options.external ?? []).filter((d) => matches(d, agent, profile)).map((d) => ({ ...d, tags: { ...d.tags, cold: true } }));
   let tools = [...chosen, ...external].map((d) => forAgent(d, profile));
   if (autonomous) tools = tools.filter((d) => d.tags.effect !== 'interact');
+  const disabled = new Set(options.disabledAgents ?? []);
+  const withheld = new Map<string, string>();
+  tools = tools.filter((d) => {
+    const off = d.tags.effect === 'delegate' && d.tags.target !== undefined && disabled.has(d.tags.target);
+    if (off) withheld.set(d.name, `the ${d.tags.target ?? ''} agent is disabled for this run (-d)`);
+    return !off;
+  });
   if (tools.some((d) => d.tags.cold === true)) tools.push(loadTool as ToolDeclaration);
-  return new Surface(agent, tools, autonomous);
+  return new Surface(agent, tools, autonomous, withheld);
 }

@@ -64,6 +64,7 @@ function checkOne(d: ToolDeclaration, add: (rule: string, message: string) => vo
   if ((t.effect === 'fs_write' || t.effect === 'shell') && !t.needsAuth) add('unguarded-writer', `effect "${t.effect}" must go through the guard`);
   if (t.cold && t.mutates) add('cold-mutating', 'cold tools run unloaded in parallel batches (teach receipt only): they may not mutate');
   if (t.effect === 'delegate' && (t.audience ?? []).length === 0) add('delegate-without-audience', 'delegation tools must name their audience');
+  if (t.effect === 'delegate' && t.target === undefined) add('delegate-without-target', 'built-in delegation tools must name their target agent (-d removes them by it)');
   try {
     renderParameters(d);
   } catch (e) {

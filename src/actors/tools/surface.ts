@@ -18,12 +18,19 @@ export class Surface {
     tools: readonly ToolDeclaration[],
     /** -Y: no ask_user_for_help, and the prompt gets the autonomous-decision instruction. */
     readonly autonomous: boolean,
+    /** Tools removed for this run (-d), by name → why: a call to one gets that reason, not "unknown tool". */
+    readonly withheld: ReadonlyMap<string, string> = new Map(),
   ) {
     for (const t of tools) this.byName.set(t.name, t);
   }
 
   get(name: string): ToolDeclaration | undefined {
     return this.byName.get(name);
+  }
+
+  /** Why a tool is not on this surface although the agent would normally have it; undefined if it is not withheld. */
+  withheldReason(name: string): string | undefined {
+    return this.byName.has(name) ? undefined : this.withheld.get(name);
   }
 
   /** Every callable tool (hot and cold), sorted by name. */

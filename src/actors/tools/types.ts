@@ -33,6 +33,8 @@ export interface CapabilityTags {
   cold?: boolean;
   /** Only for tools that are not capability-matched (delegations, agent_exit): the agents that get it. */
   audience?: readonly string[];
+  /** Delegation tools only: the agent the call runs (`-d <agent>` removes the tool by this tag). */
+  target?: DelegateTarget;
 }
 
 /** Arguments of every delegate_* tool. */

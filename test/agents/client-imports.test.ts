@@ -1,0 +1,37 @@
+// The client thread imports runTask at CLI start: its static import graph must stay free of the agent graph.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/** Static imports of compiled JS (type-only imports are already erased by tsc). */
+function importGraph(entry: string): { files: Set<string>; packages: Set<string> } {
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const todo = [entry];
+  while (todo.length > 0) {
+    const file = todo.pop() ?? '';
+    if (files.has(file)) continue;
+    files.add(file);
+    const src = readFileSync(file, 'utf8');
+    for (const m of src.matchAll(/^\s*(?:import|export)\s[^;]*?from\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]/gm)) {
+      const spec = m[1] ?? m[2] ?? '';
+      if (spec.startsWith('.')) todo.push(resolve(dirname(file), spec));
+      else if (!spec.startsWith('node:')) packages.add(spec);
+    }
+  }
+  return { files, packages };
+}
+
+const ENTRY = resolve('dist/src/actors/agents/run-task.js');
+
+describe('runTask on the client thread', () => {
+  it('run-task imports no SDK, tool, engine, loop or the agent actor (only the AGENT_MODULE constant)', () => {
+    expect(existsSync(ENTRY), 'run `npx tsc -p tsconfig.build.json` first').toBe(true);
+    const { files, packages } = importGraph(ENTRY);
+    const rel = [...files].map((f) => f.slice(resolve('dist').length + 1));
+    expect(rel.filter((f) => /^src\/actors\/(tools|llm)\//.test(f))).toEqual([]);
+    expect(rel.filter((f) => /agents\/(agent-actor|loop|run-agent|delegation|tool-wiring)\.js$/.test(f))).toEqual([]);
+    expect(rel).toContain('src/actors/agents/agent-module.js');
+    expect([...packages].filter((p) => p !== 'zod')).toEqual([]);
+  });
+});

@@ -1,0 +1,69 @@
+// Delegation timeouts and the Director's circuit breaker: active time only (frozen while paused), from settings.
+import { describe, expect, it } from 'vitest';
+import { makeHarness, ScriptedModel, exitCall, THOUGHT, toolMessages, type Reply } from './harness.js';
+
+const delegate = (agent: string, task: string): Reply => ({ text: THOUGHT, calls: [{ name: `delegate_${agent}`, args: { task } }] });
+const read: Reply = { text: THOUGHT, calls: [{ name: 'read_file', args: { path: 'hello.txt' } }] };
+
+describe('delegation timeouts and breaker', () => {
+  it('the delegation idle timeout is frozen while the task is paused', async () => {
+    const h = makeHarness({ delegateIdleMs: 100 });
+    const model = new ScriptedModel({
+      director: [delegate('repo', 'read it'), { text: 'done' }],
+      // the task is paused for 4× the idle timeout between the child's steps
+      repo: [
+        () => {
+          h.pause.pause();
+          setTimeout(() => h.pause.resume(), 400);
+          return read;
+        },
+        exitCall('read after the pause'),
+      ],
+    });
+    const out = await h.run(model, 'go');
+    expect(out.text).toBe('done');
+    const [note] = await h.store.listNotes(h.settings.boardId);
+    expect(note.handoff.status).toBe('ok');
+    expect(toolMessages(model.byAgent('director')[1]).at(-1)).toContain('read after the pause');
+  });
+
+  it('the parent\'s backstop past the total timeout counts active time only, like the child\'s clock', async () => {
+    const h = makeHarness({ delegateTotalMs: 150 });
+    const model = new ScriptedModel({
+      director: [delegate('repo', 'read it'), { text: 'done' }],
+      repo: [
+        () => {
+          h.pause.pause();
+          setTimeout(() => h.pause.resume(), 400);
+          return read;
+        },
+        exitCall('survived the pause'),
+      ],
+    });
+    await h.run(model, 'go', { backstopGraceMs: 50 });
+    expect(toolMessages(model.byAgent('director')[1]).at(-1)).toContain('survived the pause');
+  });
+
+  it('a sub-agent past its total timeout stops with total_timeout: an error note, an error result', async () => {
+    const h = makeHarness({ delegateTotalMs: 60 });
+    const model = new ScriptedModel({ director: [delegate('repo', 'slow'), { text: 'reported' }], repo: [{ stall: true }] });
+    const out = await h.run(model, 'go');
+    expect(out.text).toBe('reported');
+    const result = toolMessages(model.byAgent('director')[1]).at(-1) ?? '';
+    expect(result).toContain('delegation_failed');
+    expect(result).toContain('total_timeout');
+    expect((await h.store.listNotes(h.settings.boardId))[0].handoff.status).toBe('error');
+  });
+
+  it('the Director\'s breaker opens after 3 failed delegations in a row: the 4th is refused without a child', async () => {
+    const h = makeHarness();
+    const model = new ScriptedModel({
+      director: [delegate('repo', 'a'), delegate('repo', 'b'), delegate('repo', 'c'), delegate('repo', 'd'), { text: 'gave up' }],
+      repo: [exitCall('no', 'error'), exitCall('no', 'error'), exitCall('no', 'error'), exitCall('never')],
+    });
+    const out = await h.run(model, 'go');
+    expect(out.text).toBe('gave up');
+    expect(model.byAgent('repo')).toHaveLength(3);
+    expect(toolMessages(model.byAgent('director')[4]).at(-1)).toContain('circuit_open');
+  });
+});

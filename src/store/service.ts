@@ -93,7 +93,10 @@ export class StoreService implements StoreApi {
     return this.rollouts.readReplay(path);
   }
   async readStopFacts(path: string): Promise<StopFacts> {
-    return readStopFacts(this.rollouts.checkPath(path));
+    const abs = this.rollouts.checkPath(path);
+    // the terminal record may still be buffered here: reading our own writes needs a drain first
+    await this.rollouts.drain(abs);
+    return readStopFacts(abs);
   }
   async readSummary(path: string): Promise<RolloutSummary> {
     const abs = this.rollouts.checkPath(path);

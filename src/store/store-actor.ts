@@ -15,6 +15,7 @@ export const StoreActorInputSchema = z
         batchRecords: z.number().int().positive().optional(),
         batchMs: z.number().nonnegative().optional(),
         maxQueuedRecords: z.number().int().positive().optional(),
+        maxQueuedBytes: z.number().int().positive().optional(),
         maxFileBytes: z.number().int().positive().optional(),
         maxReplayBytes: z.number().int().nonnegative().optional(),
       })

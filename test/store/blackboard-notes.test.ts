@@ -5,7 +5,7 @@ import { parseHandoff } from '../../src/store/blackboard/front-matter.js';
 import { formatIndexLine } from '../../src/store/blackboard/index-build.js';
 import { generateNoteStem, NOTE_STEM_RE, parseNoteRef, formatNoteRef } from '../../src/store/blackboard/note-name.js';
 import {
-  INDEX_HEADER_PREFIX, NO_TRIM, indexOptionsFromConfig, injectIndex, renderHandoff,
+  DEFAULT_TTL_MS, INDEX_HEADER_PREFIX, NO_TRIM, gcOptionsFromConfig, indexOptionsFromConfig, injectIndex, renderHandoff,
 } from '../../src/store/client-blackboard.js';
 import type { NoteMeta } from '../../src/store/api.js';
 import { handoff, storeIn, tempRoot } from './helpers.js';
@@ -146,14 +146,30 @@ describe('listing and the derived index (rules 1, 2, 11, 12)', () => {
     expect(untrimmed.text).toContain('x'.repeat(400));
   });
 
+  it('GC valves by key presence: ttl "0" never cleans, an absent ttl is the default week', () => {
+    expect(gcOptionsFromConfig(undefined)).toEqual({ ttlMs: DEFAULT_TTL_MS, maxNotesPerBoard: 200 });
+    expect(gcOptionsFromConfig({ ttl: '0' }).ttlMs).toBe(0);
+    expect(gcOptionsFromConfig({ ttl: 0 }).ttlMs).toBe(0);
+    expect(gcOptionsFromConfig({ ttl: '1h30m' }).ttlMs).toBe(5_400_000);
+    expect(gcOptionsFromConfig({ ttl: 'soon' }).ttlMs).toBe(DEFAULT_TTL_MS);
+  });
+
+  it('the blackboard does not import the artifact store (capability is injected, seed rule 6)', () => {
+    const dir = join(process.cwd(), 'src', 'store', 'blackboard');
+    const offenders = readdirSync(dir).filter((f) => /from '\.\.\/artifacts(\.js)?'/.test(readFileSync(join(dir, f), 'utf8')));
+    expect(readdirSync(dir).length).toBeGreaterThan(5);
+    expect(offenders).toEqual([]);
+  });
+
   it('index decodes only the newest N and makes unreadable notes visible as skipped', async () => {
     const s = storeIn(t.dir);
     const id = board();
     for (let i = 0; i < 5; i++) await s.writeNote({ boardId: id, agent: 'repo', handoff: handoff({ conclusion: `n${i}` }), body: 'b' });
     mkdirSync(join(s.notesRoot, id, 'repo', '99999999T999999Z_ffff-1-999999.md')); // newest name, unreadable
+    mkdirSync(join(s.notesRoot, id, 'repo', '00000000T000000Z_0000-1-000000.md')); // oldest name: never decoded, so never skipped
     writeFileSync(join(s.notesRoot, id, 'repo', 'x.md.123.1.tmp'), 'half');
     const idx = await s.buildIndex(id, { maxNotes: 3, maxLineChars: 160 });
-    expect(idx).toMatchObject({ listed: 2, total: 6, skipped: 1 });
+    expect(idx).toMatchObject({ listed: 2, total: 7, skipped: 1 });
     expect(idx.text.startsWith(INDEX_HEADER_PREFIX)).toBe(true);
     expect(idx.text).toContain('n4');
     expect(idx.text).not.toContain('n2');

@@ -25,7 +25,9 @@ describe('rollout writer (group commit, drain)', () => {
     expect(onDisk(p)).toBe(0);
     expect(w.pendingRecords).toBe(3);
     clock.advance(19);
+    await new Promise((r) => setTimeout(r, 20)); // a timer shorter than 20 ms would have committed by now
     expect(w.commits).toBe(0);
+    expect(onDisk(p)).toBe(0);
     clock.advance(1);
     await w.drain();
     expect(onDisk(p)).toBe(3);
@@ -49,10 +51,56 @@ describe('rollout writer (group commit, drain)', () => {
     const w = await RolloutWriter.open(p, DEFAULT_POLICY, clock);
     w.enqueue(Array.from({ length: 32 }, (_, i) => user(i))); // starts commit 1
     for (let i = 0; i < 10; i++) w.enqueue([user(100 + i)]); // buffered behind the in-flight fsync
-    await w.drain();
+    for (let i = 0; i < 100 && w.pendingRecords > 0; i++) await new Promise((r) => setTimeout(r, 5));
     expect(w.commits).toBe(2);
     expect(onDisk(p)).toBe(42);
     expect(clock.pending()).toBe(0);
+    await w.close();
+  });
+
+  it('a drain behind an in-flight commit writes at once and does not wait for that fsync', async () => {
+    const p = file();
+    const w = await RolloutWriter.open(p, DEFAULT_POLICY, new ManualClock());
+    const fh = (w as unknown as { fh: { sync(): Promise<void> } }).fh;
+    const realSync = fh.sync.bind(fh);
+    let slow = true;
+    fh.sync = async () => {
+      // the first fsync hangs (a slow disk); later ones are real
+      if (slow) {
+        slow = false;
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      await realSync();
+    };
+    w.enqueue(Array.from({ length: 32 }, (_, i) => user(i))); // commit 1: its fsync hangs
+    await new Promise((r) => setTimeout(r, 20));
+    w.enqueue([user(99)]);
+    const t0 = Date.now();
+    await w.drain();
+    expect(Date.now() - t0).toBeLessThan(250);
+    expect(onDisk(p)).toBe(33);
+    await w.close();
+    expect(w.commits).toBe(2);
+  });
+
+  it('a drain overlapping a slow write still lands its records after it (file order = enqueue order)', async () => {
+    const p = file();
+    const w = await RolloutWriter.open(p, DEFAULT_POLICY, new ManualClock());
+    const fh = (w as unknown as { fh: { write(d: string): Promise<unknown> } }).fh;
+    const realWrite = fh.write.bind(fh);
+    let slow = true;
+    fh.write = async (d: string) => {
+      if (slow) {
+        slow = false;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return realWrite(d);
+    };
+    w.enqueue(Array.from({ length: 32 }, (_, i) => user(i))); // commit 1: its write hangs
+    await new Promise((r) => setTimeout(r, 10));
+    w.enqueue([user(99)]);
+    await w.drain();
+    expect(parseRecords(readFileSync(p, 'utf8')).records.map((r) => r.ts)).toEqual([...Array.from({ length: 32 }, (_, i) => i), 99]);
     await w.close();
   });
 
@@ -89,6 +137,22 @@ describe('rollout writer (group commit, drain)', () => {
     const h = await s.openRollout(meta({ sessionId: 'bounded' }));
     let done = false;
     const p = s.appendRollout(h.path, Array.from({ length: 60 }, (_, i) => user(i))).then(() => (done = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(done).toBe(false);
+    await s.drain(h.path);
+    await p;
+    expect(done).toBe(true);
+    await s.shutdown();
+  });
+
+  it('bounded queue by bytes: a few large records make appendRollout wait until a commit takes them', async () => {
+    const clock = new ManualClock();
+    const s = storeIn(t.dir, { clock, policy: { maxQueuedBytes: 64 * 1024 } });
+    const h = await s.openRollout(meta({ sessionId: 'bounded-bytes' }));
+    const big = (i: number): RolloutRecord => ({ type: 'response_item', ts: i, payload: { role: 'tool', toolCallId: `c${i}`, name: 'read_file', content: 'x'.repeat(20_000) } });
+    await s.appendRollout(h.path, [big(1), big(2)]); // 40 KB: under the bound, returns at once
+    let done = false;
+    const p = s.appendRollout(h.path, [big(3), big(4)]).then(() => (done = true));
     await new Promise((r) => setTimeout(r, 20));
     expect(done).toBe(false);
     await s.drain(h.path);

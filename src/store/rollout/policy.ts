@@ -8,6 +8,9 @@ export interface RolloutPolicy {
   batchMs: number;
   /** Above this many buffered records, appendRollout waits (bounded command queue). */
   maxQueuedRecords: number;
+  /** ...or above this many buffered bytes: records range from 200 B to whole tool outputs, and the queue is
+   *  what one group commit writes and fsyncs, so its size bounds drain() latency under saturation. */
+  maxQueuedBytes: number;
   /** A file stops growing at this size: later records are dropped and counted, one marker is written. */
   maxFileBytes: number;
   /** Resume refuses to load a file larger than this (a huge rollout must not crash-loop resume). */
@@ -18,6 +21,7 @@ export const DEFAULT_POLICY: RolloutPolicy = {
   batchRecords: 32,
   batchMs: 20,
   maxQueuedRecords: 4096,
+  maxQueuedBytes: 256 * 1024,
   maxFileBytes: 256 * 1024 * 1024,
   maxReplayBytes: 64 * 1024 * 1024,
 };

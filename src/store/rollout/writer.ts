@@ -12,9 +12,13 @@ interface Waiter {
 
 export class RolloutWriter {
   private buf: string[] = [];
+  private bufBytes = 0;
   private enqSeq = 0;
   private durableSeq = 0;
   private inflight: Promise<void> | null = null;
+  /** A drain's commit running beside the loop's in-flight fsync. */
+  private express: Promise<void> | null = null;
+  private writeTail: Promise<void> = Promise.resolve();
   private timer: { cancel(): void } | null = null;
   private waiters: Waiter[] = [];
   private spaceWaiters: (() => void)[] = [];
@@ -59,12 +63,13 @@ export class RolloutWriter {
         this.dropped++;
         if (!this.capped) {
           this.capped = true;
-          this.push(capMarker(this.dropped, this.clock.now()));
+          const marker = capMarker(this.dropped, this.clock.now());
+          this.push(marker, Buffer.byteLength(marker));
         }
         continue;
       }
       this.bytes += len;
-      this.push(line);
+      this.push(line, len);
     }
     this.schedule();
   }
@@ -79,14 +84,19 @@ export class RolloutWriter {
     }
   }
 
-  private push(line: string): void {
+  private push(line: string, bytes: number): void {
     this.buf.push(line);
+    this.bufBytes += bytes;
     this.enqSeq++;
+  }
+
+  private overBound(): boolean {
+    return this.buf.length > this.policy.maxQueuedRecords || this.bufBytes > this.policy.maxQueuedBytes;
   }
 
   /** Resolves when the buffer is back under the queue bound (the caller's backpressure). */
   async waitForSpace(): Promise<void> {
-    while (this.buf.length > this.policy.maxQueuedRecords && !this.failure) {
+    while (this.overBound() && !this.failure) {
       await new Promise<void>((resolve) => this.spaceWaiters.push(resolve));
     }
     if (this.failure) throw this.failure;
@@ -99,6 +109,12 @@ export class RolloutWriter {
     if (this.durableSeq >= seq) return Promise.resolve();
     const p = new Promise<void>((resolve, reject) => this.waiters.push({ seq, resolve, reject }));
     this.kick();
+    // a drain behind an in-flight commit need not wait for its fsync: write now and fsync alongside it
+    if (this.inflight && !this.express && this.buf.length > 0) {
+      this.express = this.commit()
+        .catch((err: unknown) => this.fail(err))
+        .finally(() => (this.express = null));
+    }
     return p;
   }
 
@@ -122,22 +138,41 @@ export class RolloutWriter {
   // Group commit: while one write+fsync is in flight, records keep buffering; the next pass takes them all.
   private async loop(): Promise<void> {
     try {
-      while (this.buf.length > 0) {
-        const lines = this.buf;
-        const upto = this.enqSeq;
-        this.buf = [];
-        this.wakeSpace();
-        await this.fh.write(lines.join(''));
-        await this.fh.sync();
-        this.durableSeq = upto;
-        this.commits++;
-        this.settle();
-      }
+      while (this.buf.length > 0) await this.commit();
     } catch (err) {
-      this.failure = err instanceof Error ? err : new Error(String(err));
-      for (const w of this.waiters.splice(0)) w.reject(this.failure);
-      this.wakeSpace();
+      this.fail(err);
     }
+  }
+
+  /** Takes the whole buffer: one write, one fsync. At most two run at once (the loop's and a drain's). */
+  private async commit(): Promise<void> {
+    const lines = this.buf;
+    const upto = this.enqSeq;
+    this.buf = [];
+    this.bufBytes = 0;
+    this.wakeSpace();
+    await this.write(lines.join(''));
+    await this.fh.sync();
+    // an fsync covers every byte written before it began, whichever commit wrote them
+    if (upto > this.durableSeq) this.durableSeq = upto;
+    this.commits++;
+    this.settle();
+  }
+
+  /** Writes stay in enqueue order: each waits for the previous write (never for its fsync). */
+  private write(data: string): Promise<void> {
+    const w = this.writeTail.then(async () => {
+      if (this.failure) throw this.failure;
+      await this.fh.write(data);
+    });
+    this.writeTail = w.catch(() => undefined);
+    return w;
+  }
+
+  private fail(err: unknown): void {
+    this.failure ??= err instanceof Error ? err : new Error(String(err));
+    for (const w of this.waiters.splice(0)) w.reject(this.failure);
+    this.wakeSpace();
   }
 
   private settle(): void {
@@ -159,6 +194,7 @@ export class RolloutWriter {
     try {
       if (!this.failure) await this.drain();
       if (this.inflight) await this.inflight;
+      if (this.express) await this.express;
     } finally {
       this.closed = true;
       await this.fh.close();

@@ -6,7 +6,6 @@ import type { Authorizer } from '../../src/actors/tools/authorizer.js';
 import { runAgent } from '../../src/actors/agents/run-agent.js';
 import { settingsFrom } from '../../src/actors/agents/run-task.js';
 import { projectIdFor } from '../../src/store/client.js';
-import type { YagentConfig } from '../../src/runtime/config/index.js';
 import { makeHarness, ScriptedModel, exitCall, THOUGHT, type Harness } from './harness.js';
 
 function codingRun(h: Harness, model: ScriptedModel, authorizer: Authorizer): ReturnType<typeof runAgent> {
@@ -53,7 +52,6 @@ describe('project grants (settings.json through the store)', () => {
 
   it('a run is filed under the store\'s one project id', () => {
     const h = makeHarness();
-    const config = { agent: { lang: 'English', maxParallelDelegations: 1, delegateIdleTimeoutMs: 1, delegateTotalTimeoutMs: 1, maxSteps: {}, maxParallelReadonlyTools: 4 }, blackboard: { enabled: true, indexMaxNotes: 12, indexLineChars: 160 } } as unknown as YagentConfig;
-    expect(settingsFrom({ prompt: '', workspace: h.workspace, config }, 't', 'b').projectId).toBe(projectIdFor(h.workspace));
+    expect(settingsFrom({ prompt: '', workspace: h.workspace, config: h.config }, 't', 'b').projectId).toBe(projectIdFor(h.workspace));
   });
 });

@@ -5,13 +5,15 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { LlmEngine, LlmRequest, LlmResponse } from '../../src/actors/llm/types.js';
 import type { Event, ToolCall } from '../../src/runtime/protocol/index.js';
+import type { Clock } from '../../src/runtime/actor.js';
+import { parseConfigText, type YagentConfig } from '../../src/runtime/config/index.js';
 import { StoreService } from '../../src/store/service.js';
-import { toolStoreAccess } from '../../src/store/client.js';
 import { realClock } from '../../src/runtime/clock.js';
 import { PauseController } from '../../src/runtime/pause.js';
 import { runAgent, type AgentEnv } from '../../src/actors/agents/run-agent.js';
-import { ProjectContext } from '../../src/actors/agents/project-context.js';
-import { buildToolPort, paletteNames } from '../../src/actors/agents/tool-wiring.js';
+import { buildAgentEnv, type AgentHost } from '../../src/actors/agents/agent-env.js';
+import type { SpawnChild } from '../../src/actors/agents/delegation.js';
+import { settingsFrom } from '../../src/actors/agents/run-task.js';
 import type { AgentRunInput, RunSettings } from '../../src/actors/agents/run-types.js';
 import type { Authorizer } from '../../src/actors/tools/authorizer.js';
 
@@ -71,19 +73,42 @@ export function exitCall(conclusion: string, status: 'ok' | 'partial' | 'error' 
   return { calls: [{ name: 'agent_exit', args: { conclusion, status, facts, artifacts: [] } }] };
 }
 
+/** Per-call host ports a test may set (the child runs get the same ones); everything else is production's. */
+export interface HarnessOver {
+  authorizer?: Authorizer;
+  signal?: AbortSignal;
+  spawn?: SpawnChild;
+  backstopGraceMs?: number;
+  clock?: Clock;
+}
+
+/** `null` = no scripted model: the engine the harness config builds (e.g. pointing at the fake provider). */
+export type HarnessModel = LlmEngine | null;
+
 export interface Harness {
   root: string;
   workspace: string;
   store: StoreService;
   events: Event[];
   settings: RunSettings;
+  config: YagentConfig;
   pause: PauseController;
-  env(model: LlmEngine, over?: Partial<AgentEnv> & { authorizer?: Authorizer }): AgentEnv;
-  run(model: LlmEngine, prompt: string, over?: Partial<AgentEnv> & { authorizer?: Authorizer }): ReturnType<typeof runAgent>;
+  env(model: HarnessModel, over?: HarnessOver): AgentEnv;
+  run(model: HarnessModel, prompt: string, over?: HarnessOver): ReturnType<typeof runAgent>;
 }
 
-/** `root` reuses an earlier harness's temp dir: a new run (fresh store) over the same YAGENT_HOME and workspace. */
-export function makeHarness(settingsOver: Partial<RunSettings> = {}, opts: { root?: string } = {}): Harness {
+// a provider nobody listens on: runs reach a model only through the engineFor seam or a test's own config
+const HARNESS_CONFIG = '[global.llm]\nuse_provider = "none"\n[global.llm.providers.none]\nmodel = "m"\napi_base_url = "http://127.0.0.1:1/v1"\napi_key = "k"\n[routing]\nmode = "fixed"\n';
+
+/** The harness's config (settings go through production's settingsFrom); `extra` TOML and a private env on top. */
+export function harnessConfig(extra = '', env: Record<string, string> = {}): YagentConfig {
+  return parseConfigText(`${HARNESS_CONFIG}${extra}`, '/tmp/yagent-harness-config.toml', env);
+}
+
+/** `root` reuses an earlier harness's temp dir: a new run (fresh store) over the same YAGENT_HOME and workspace.
+ *  The env is production's `buildAgentEnv`; the harness swaps only the host (in-process store, spawn, events)
+ *  and the seams (model endpoint, zero retry backoff, clock). */
+export function makeHarness(settingsOver: Partial<RunSettings> = {}, opts: { root?: string; config?: YagentConfig } = {}): Harness {
   const root = opts.root ?? mkdtempSync(join(tmpdir(), 'yagent-agents-'));
   const workspace = join(root, 'ws');
   mkdirSync(workspace, { recursive: true });
@@ -92,65 +117,37 @@ export function makeHarness(settingsOver: Partial<RunSettings> = {}, opts: { roo
   const store = new StoreService({ env: { YAGENT_HOME: join(root, 'home') } });
   const events: Event[] = [];
   const pause = new PauseController();
+  const config = opts.config ?? harnessConfig();
+  const taskId = `task-${randomUUID().slice(0, 8)}`;
   const settings: RunSettings = {
-    workspace,
-    taskId: `task-${randomUUID().slice(0, 8)}`,
-    boardId: `board-${randomUUID().slice(0, 8)}`,
-    projectId: 'proj',
-    yolo: false,
-    fullYolo: false,
-    lang: 'English',
-    maxParallelDelegations: 2,
-    delegateIdleMs: 60_000,
-    delegateTotalMs: 20 * 60_000,
-    artifactTokenBudget: 500,
-    maxStepsOverride: {},
-    indexMaxNotes: 12,
-    indexLineChars: 160,
-    disabledAgents: [],
+    ...settingsFrom({ prompt: '', workspace, config }, taskId, `board-${randomUUID().slice(0, 8)}`),
     ...settingsOver,
   };
-  const contexts = new Map<string, ProjectContext>();
   const h: Harness = {
     root,
     workspace,
     store,
     events,
     settings,
+    config,
     pause,
     env(model, over = {}) {
-      const { authorizer, ...rest } = over;
-      const signal = rest.signal ?? new AbortController().signal;
-      const publish = (e: Event): void => void events.push(e);
-      const base: AgentEnv = {
+      const signal = over.signal ?? new AbortController().signal;
+      const host: AgentHost = {
         store,
-        engineFor: () => model,
-        toolsFor: (input, hooks) =>
-          buildToolPort(input, hooks, {
-            publish,
-            authorizer: authorizer ?? (() => Promise.resolve({ decision: 'unavailable', reason: 'headless test' })),
-            store: toolStoreAccess(store),
-            grantStore: store,
-            askUser: () => Promise.reject(new Error('nobody to ask')),
-            runSignal: signal,
-            newId: () => randomUUID(),
-          }),
-        spawn: (_name, input, _delegationId, childSignal) => runAgent({ ...h.env(model, { ...over, signal: childSignal }) }, input),
-        publish,
-        clock: realClock,
+        publish: (e) => void events.push(e),
+        clock: over.clock ?? realClock,
         pause,
         signal,
-        newId: () => randomUUID(),
-        projectContext: (ws) => {
-          let c = contexts.get(ws);
-          if (!c) contexts.set(ws, (c = new ProjectContext(ws)));
-          return c;
-        },
-        palette: () => paletteNames(),
-        retryBackoffMs: 0,
-        ...rest,
+        authorizer: over.authorizer ?? (() => Promise.resolve({ decision: 'unavailable', reason: 'headless test' })),
+        askUser: () => Promise.reject(new Error('nobody to ask')),
+        spawn: over.spawn ?? ((_name, input, _delegationId, childSignal) => runAgent(h.env(model, { ...over, signal: childSignal }), input)),
       };
-      return base;
+      return buildAgentEnv(host, config, {
+        ...(model !== null ? { engineFor: () => model } : {}),
+        retryBackoffMs: 0,
+        ...(over.backstopGraceMs !== undefined ? { backstopGraceMs: over.backstopGraceMs } : {}),
+      });
     },
     run(model, prompt, over = {}) {
       const input: AgentRunInput = { agent: 'director', role: 'director', brief: prompt, settings, delegationId: null, parentSessionId: null };

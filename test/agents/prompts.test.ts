@@ -80,6 +80,13 @@ describe('every agent states all of its loop flags (pitfall 16)', () => {
       expect(Object.keys(flags).sort(), agent).toEqual([...FLAG_KEYS].sort());
     }
   });
+  it('config step_retries replaces every agent\'s own stepRetries (0 included); absent keeps each agent\'s value', () => {
+    for (const agent of [...Object.keys(AGENT_FLAGS), 'license_auditor']) {
+      expect(flagsFor(agent, { stepRetries: 0 }).stepRetries, agent).toBe(0);
+      expect(flagsFor(agent, { stepRetries: 5 }).stepRetries, agent).toBe(5);
+    }
+    expect(flagsFor('coding').stepRetries).toBe(AGENT_FLAGS.coding.stepRetries);
+  });
   it('config max_steps overrides the agent default; custom agents always get 15', () => {
     expect(flagsFor('coding', { maxSteps: { coding: 7 } }).maxSteps).toBe(7);
     expect(flagsFor('coding').maxSteps).toBe(150);

@@ -1,4 +1,5 @@
 // Wiring between agents, tools and the store: the per-call note index and the delegation hook.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LlmEngine } from '../../src/actors/llm/types.js';
@@ -6,6 +7,10 @@ import { StoreService } from '../../src/store/service.js';
 import { runAgent } from '../../src/actors/agents/run-agent.js';
 import { NOTE_INDEX_HEADER } from '../../src/actors/agents/transient.js';
 import type { SpawnChild } from '../../src/actors/agents/delegation.js';
+import { actorEnv } from '../../src/actors/agents/agent-actor.js';
+import type { ActorContext } from '../../src/runtime/actor.js';
+import { realClock } from '../../src/runtime/clock.js';
+import { PauseController } from '../../src/runtime/pause.js';
 import { makeHarness, ScriptedModel, THOUGHT, type Reply } from './harness.js';
 
 const readHello: Reply = { text: THOUGHT, calls: [{ name: 'read_file', args: { path: 'hello.txt' } }] };
@@ -50,5 +55,31 @@ describe('agents ↔ store wiring', () => {
     expect(out.stopReason).toBe('plain_text');
     expect(seen.map((s) => [s.name, s.delegationId])).toEqual([['delegation:call-77:repo', 'call-77']]);
     expect(seen[0].signal.aborted).toBe(false);
+  });
+
+  it('the harness env is production\'s buildAgentEnv: same ports and carriers, only the seams differ (pitfalls 33/39)', () => {
+    const h = makeHarness();
+    // a worker's context, enough to wire (nothing is called): production's actorEnv, as agent-actor.ts runs it
+    const ctx = {
+      connect: () => ({}),
+      publish: () => undefined,
+      clock: realClock,
+      pause: new PauseController(),
+      signal: new AbortController().signal,
+      shared: {},
+      requestUserHelp: () => Promise.reject(new Error('unused')),
+      spawn: () => Promise.reject(new Error('unused')),
+    } as unknown as ActorContext;
+    const prod = actorEnv(ctx, h.config);
+    const test = h.env(new ScriptedModel({}));
+    expect(Object.keys(test).filter((k) => !(k in prod))).toEqual(['retryBackoffMs']);
+    expect(Object.keys(prod).filter((k) => !(k in test))).toEqual([]);
+    expect(test.countTokens).toBe(prod.countTokens);
+    expect(test.breaker).toEqual(prod.breaker);
+    expect(test.palette()).toEqual(prod.palette());
+    // the harness builds no carrier of its own: no direct tool wiring, project-context cache or palette
+    const src = readFileSync(new URL('./harness.ts', import.meta.url), 'utf8');
+    expect(src).toContain('buildAgentEnv(');
+    expect(src).not.toMatch(/tool-wiring|project-context|countTextTokens|paletteNames/);
   });
 });

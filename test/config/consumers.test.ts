@@ -5,9 +5,11 @@ import type { RecordedRequest } from '../../src/actors/llm/fake/script.js';
 import { buildAgentEngine, buildProviderEngine } from '../../src/actors/llm/build.js';
 import { settingsFrom } from '../../src/actors/agents/run-task.js';
 import { flagsFor } from '../../src/actors/agents/profiles.js';
+import { runAgent } from '../../src/actors/agents/run-agent.js';
 import { createSharedLlmState, LLM_SHARED_KEY, parseConfigText, type YagentConfig } from '../../src/runtime/config/index.js';
 import type { Event } from '../../src/runtime/protocol/index.js';
 import { ManualClock, request } from '../llm/helpers.js';
+import { makeHarness } from '../agents/harness.js';
 import { cfg } from './helpers.js';
 
 let fake: FakeProvider;
@@ -178,5 +180,20 @@ describe('[agent] and [blackboard] keys reach the run settings', () => {
     expect(settings('[blackboard]\nindex_max_notes = 5', { YAGENT_BLACKBOARD: '0' }).indexMaxNotes).toBe(0);
     expect(settings('[blackboard]\nindex_line_chars = 0').indexLineChars).toBeLessThan(0);
     expect(settings('[blackboard]\nindex_line_chars = 90').indexLineChars).toBe(90);
+  });
+});
+
+describe('[llm] step_retries reaches every agent loop', () => {
+  it('step_retries is how often the loop retries a failed step (0: the first 500 ends the run; 2: the retry answers)', async () => {
+    // production chain: config → settingsFrom → RunSettings → flagsFor → loop; the engine itself never retries (max_retries = 0)
+    const run = async (n: number): Promise<{ stop: string; calls: number }> => {
+      const h = makeHarness({}, { config: load(providerDoc({}, `[llm]\nmax_retries = 0\nstep_retries = ${n}\n`)) });
+      fake.script('chat', e500, ...(n > 0 ? [{ text: 'answered after a retry' }] : []));
+      const before = fake.requestsFor('chat').length;
+      const out = await runAgent(h.env(null), { agent: 'chat', role: 'chat', brief: 'hi', settings: h.settings, delegationId: null, parentSessionId: null });
+      return { stop: out.stopReason, calls: fake.requestsFor('chat').length - before };
+    };
+    expect(await run(0)).toEqual({ stop: 'llm_error', calls: 1 });
+    expect(await run(2)).toEqual({ stop: 'plain_text', calls: 2 });
   });
 });

@@ -32,7 +32,7 @@ export const KEY_TABLE: Record<string, KeyStatus> = {
   'agent.lang': { consumer: 'settingsFrom → prompts languageInstruction', test: 'consumers: [agent] keys …; prompts: the language instruction names the configured language' },
   'llm.timeout': { consumer: 'llm/build.ts ReliableEngine', test: 'routing: timeout bounds one attempt' },
   'llm.max_retries': { consumer: 'llm/build.ts ReliableEngine', test: 'routing: max_retries bounds the attempts' },
-  'llm.step_retries': { reserved: 'agent loop (profiles fix stepRetries at 2; settingsFrom must pass it)' },
+  'llm.step_retries': { consumer: 'settingsFrom → RunSettings.stepRetries → flagsFor (every agent) → loop callWithRetries', test: 'consumers: step_retries is how often the loop retries a failed step' },
   'llm.enable_fallback': { consumer: 'llm/build.ts', test: 'routing: fallback_providers with enable_fallback …' },
   'llm.fallback_max_retries': { consumer: 'llm/build.ts (fallback engines)', test: 'consumers: fallback_providers and fallback_max_retries' },
   'llm.max_in_flight_requests': { consumer: 'llm/build.ts InFlightGate', test: 'consumers: max_in_flight_requests bounds concurrent calls' },

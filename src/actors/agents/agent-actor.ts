@@ -1,14 +1,10 @@
 // The agent actor: one worker per agent instance (Director or a delegation), wired from its ActorContext.
-import { randomUUID } from 'node:crypto';
 import { defineActor, type ActorContext } from '../../runtime/actor.js';
 import { loadConfig, type YagentConfig } from '../../runtime/config/index.js';
-import { connectStore, toolStoreAccess } from '../../store/client.js';
-import { buildAgentEngine } from '../llm/build.js';
-import { countTextTokens } from '../llm/tokens.js';
+import { connectStore } from '../../store/client.js';
 import { actorAuthorizer } from '../tools/authorizer.js';
 import { runAgent, type AgentEnv } from './run-agent.js';
-import { ProjectContext } from './project-context.js';
-import { buildToolPort, paletteNames } from './tool-wiring.js';
+import { buildAgentEnv, type AgentHost } from './agent-env.js';
 import { AgentRunInputSchema, type AgentRunInput, type AgentRunOutput } from './run-types.js';
 import { AGENT_MODULE } from './agent-module.js';
 
@@ -22,41 +18,27 @@ function configFor(path: string | undefined): Promise<YagentConfig> {
   return c;
 }
 
-export function actorEnv(ctx: ActorContext, config: YagentConfig): AgentEnv {
-  const store = connectStore(ctx);
-  const contexts = new Map<string, ProjectContext>();
-  const publish = (e: Parameters<ActorContext['publish']>[0]): void => ctx.publish(e);
+/** The worker's host ports: store over RPC, approvals and questions over the critical lane, children as workers. */
+export function actorHost(ctx: ActorContext): AgentHost {
   return {
-    store,
-    engineFor: (input) => buildAgentEngine(config, input.agent, { publish, shared: ctx.shared, clock: ctx.clock }),
-    toolsFor: (input, hooks) =>
-      buildToolPort(input, hooks, {
-        publish,
-        authorizer: actorAuthorizer(ctx),
-        grantStore: store,
-        store: toolStoreAccess(store),
-        askUser: async (question) => {
-          const res = await ctx.requestUserHelp({ agent: input.agent, kind: 'question', question }, ctx.signal);
-          return res.answer ?? (res.approved ? 'yes' : 'no');
-        },
-        runSignal: ctx.signal,
-        newId: () => randomUUID(),
-      }),
-    spawn: (name, input, delegationId, signal) => ctx.spawn<AgentRunInput, AgentRunOutput>({ name, module: AGENT_MODULE, input, delegationId }, signal),
-    publish,
+    store: connectStore(ctx),
+    publish: (e) => ctx.publish(e),
     clock: ctx.clock,
     pause: ctx.pause,
     signal: ctx.signal,
-    newId: () => randomUUID(),
-    projectContext: (ws) => {
-      let c = contexts.get(ws);
-      if (!c) contexts.set(ws, (c = new ProjectContext(ws)));
-      return c;
+    shared: ctx.shared,
+    authorizer: actorAuthorizer(ctx),
+    askUser: async (agent, question) => {
+      const res = await ctx.requestUserHelp({ agent, kind: 'question', question }, ctx.signal);
+      return res.answer ?? (res.approved ? 'yes' : 'no');
     },
-    palette: () => paletteNames(),
-    countTokens: countTextTokens,
-    breaker: { threshold: 3, cooldownMs: 60_000 },
+    spawn: (name, input, delegationId, signal) => ctx.spawn<AgentRunInput, AgentRunOutput>({ name, module: AGENT_MODULE, input, delegationId }, signal),
   };
+}
+
+/** Production wiring: no seams (the in-process harness calls buildAgentEnv with its own host and seams). */
+export function actorEnv(ctx: ActorContext, config: YagentConfig): AgentEnv {
+  return buildAgentEnv(actorHost(ctx), config);
 }
 
 export default defineActor<AgentRunInput, AgentRunOutput>({

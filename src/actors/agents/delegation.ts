@@ -145,7 +145,8 @@ export class DelegationManager {
     const deliverable = out.text.trim() !== '' ? out.text : `${target} stopped with ${out.stopReason} and no deliverable${out.error ? `: ${out.error}` : ''}`;
     const tokens = (d.countTokens ?? approxTokens)(deliverable);
     let artifactId: string | undefined;
-    if (tokens > d.settings.artifactTokenBudget) artifactId = await d.store.writeArtifact(deliverable);
+    // YAGENT_ARTIFACT_DISABLE=1: the full deliverable stays in the context (the note keeps it either way)
+    if (d.settings.artifacts && tokens > d.settings.artifactTokenBudget) artifactId = await d.store.writeArtifact(deliverable);
     const meta = await this.writeNote(target, callId, status, deliverable, out.exit?.facts ?? [], artifactId, out.exit?.artifacts, triggeredBy);
     this.end(callId, target, status, meta?.ref);
     const head = `[${target} ${status} · stop ${out.stopReason}${meta ? ` · note ${meta.ref}` : ''}]`;

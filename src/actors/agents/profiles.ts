@@ -41,18 +41,22 @@ export const AGENT_FLAGS: Readonly<Record<BuiltinAgent | 'custom', LoopFlags>> =
   custom: { stopOnFinish: true, stepRetries: 2, noActionRetryLimit: 1, maxParallelReadOnlyTools: 4, maxSteps: 15, requireThought: false },
 };
 
-/** Config overrides (`[agent] <name>_max_steps`, `max_parallel_readonly_tools`); unset keys keep the agent's own value. */
+/** Config overrides (`[agent] <name>_max_steps`, `max_parallel_readonly_tools`, `[llm] step_retries`); unset keys keep the agent's own value. */
 export interface FlagOverrides {
   maxSteps?: Partial<Record<string, number>>;
   maxParallelReadOnlyTools?: number;
+  /** `[llm] step_retries`: one value for every agent (0 = a failed step ends the run at once). */
+  stepRetries?: number;
 }
 
 export function flagsFor(agent: string, overrides: FlagOverrides = {}): LoopFlags {
   const base = isBuiltin(agent) ? AGENT_FLAGS[agent] : AGENT_FLAGS.custom;
   const steps = overrides.maxSteps?.[agent];
   const par = overrides.maxParallelReadOnlyTools;
+  const retries = overrides.stepRetries;
   return {
     ...base,
+    stepRetries: retries !== undefined && retries >= 0 ? retries : base.stepRetries,
     // Custom agents always run with 15 steps; config knobs exist only for the built-in roles.
     maxSteps: isBuiltin(agent) && agent !== 'meta' && steps !== undefined && steps > 0 ? steps : base.maxSteps,
     maxParallelReadOnlyTools: par !== undefined && par > 0 ? Math.min(8, par) : base.maxParallelReadOnlyTools,

@@ -73,7 +73,11 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
   const project = env.projectContext(s.workspace);
   const root = input.rootContext ?? (await project.rootContext());
   if (input.role === 'director' && root.files.length > 0) env.publish({ type: 'context_loaded', agent: input.agent, files: root.files });
-  const flags = flagsFor(input.role === 'custom' ? input.agent : input.role, { maxSteps: s.maxStepsOverride, maxParallelReadOnlyTools: s.maxParallelReadOnlyTools });
+  const flags = flagsFor(input.role === 'custom' ? input.agent : input.role, {
+    maxSteps: s.maxStepsOverride,
+    maxParallelReadOnlyTools: s.maxParallelReadOnlyTools,
+    ...(s.stepRetries !== undefined ? { stepRetries: s.stepRetries } : {}),
+  });
   const system = assembleSystemPrompt({
     agent: input.role,
     projectContext: root.text,

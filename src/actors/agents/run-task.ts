@@ -42,6 +42,9 @@ export interface TaskResult {
   error?: string;
 }
 
+/** Deliverables over this many tokens go to an artifact; the context keeps a summary and the id (seeds §4). */
+export const DEFAULT_ARTIFACT_TOKEN_BUDGET = 500;
+
 export function settingsFrom(o: RunTaskOptions, taskId: string, boardId: string): RunSettings {
   const a = o.config.agent;
   const fullYolo = o.fullYolo === true;
@@ -57,7 +60,9 @@ export function settingsFrom(o: RunTaskOptions, taskId: string, boardId: string)
     maxParallelDelegations: Math.max(1, a.maxParallelDelegations),
     delegateIdleMs: a.delegateIdleTimeoutMs,
     delegateTotalMs: a.delegateTotalTimeoutMs,
-    artifactTokenBudget: 500,
+    artifactTokenBudget: DEFAULT_ARTIFACT_TOKEN_BUDGET,
+    artifacts: o.config.artifact.enabled,
+    stepRetries: o.config.llm.stepRetries,
     maxStepsOverride: { ...a.maxSteps },
     maxParallelReadOnlyTools: a.maxParallelReadonlyTools,
     indexMaxNotes: o.config.blackboard.enabled ? o.config.blackboard.indexMaxNotes : 0,

@@ -29,6 +29,10 @@ export const RunSettingsSchema = z.object({
   delegateTotalMs: z.number().int().positive(),
   /** Deliverables over this many tokens go to an artifact. */
   artifactTokenBudget: z.number().int().positive(),
+  /** false (YAGENT_ARTIFACT_DISABLE=1): every deliverable stays in the context in full, whatever its size. */
+  artifacts: z.boolean().default(true),
+  /** `[llm] step_retries` for every agent's loop (absent = each agent's own flag). */
+  stepRetries: z.number().int().min(0).optional(),
   maxStepsOverride: z.record(z.string(), z.number().int()).default({}),
   maxParallelReadOnlyTools: z.number().int().optional(),
   indexMaxNotes: z.number().int().default(12),

@@ -45,7 +45,7 @@ lang = "English"                 # language the models write fields in
 [llm]
 timeout = "300s"                 # per request; queueing for a slot does not count
 max_retries = 5                  # exponential backoff capped at 30s, honouring Retry-After
-step_retries = 2                 # reserved (agent loop): read by nothing yet; every agent retries a failed step 2 times
+step_retries = 2                 # every agent's loop retries a failed step this often (0 = the first failure ends the run)
 enable_fallback = true
 fallback_max_retries = 2
 max_in_flight_requests = 8       # process-wide; 0 here means unlimited

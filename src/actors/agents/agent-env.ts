@@ -1,0 +1,87 @@
+// The one builder of an agent run's ports (AgentEnv) from its host: the worker and the in-process test harness share it (pitfalls 33/39).
+import { randomUUID } from 'node:crypto';
+import type { Clock, PauseGate, Remote } from '../../runtime/actor.js';
+import type { YagentConfig } from '../../runtime/config/index.js';
+import type { StoreApi } from '../../store/api.js';
+import { toolStoreAccess } from '../../store/client.js';
+import { buildAgentEngine } from '../llm/build.js';
+import { countTextTokens } from '../llm/tokens.js';
+import type { LlmEngine } from '../llm/types.js';
+import type { Authorizer } from '../tools/authorizer.js';
+import type { SpawnChild } from './delegation.js';
+import type { Publish } from './ports.js';
+import type { GrantStore } from './project-grants.js';
+import { ProjectContext } from './project-context.js';
+import type { AgentEnv, AgentStore } from './run-agent.js';
+import type { AgentRunInputParsed } from './run-types.js';
+import { buildToolPort, paletteNames } from './tool-wiring.js';
+
+/** Everything an agent run reaches in the store: the run's own calls, grants, and the tools' read access. */
+export type HostStore = AgentStore & GrantStore & Pick<Remote<StoreApi>, 'listNotes' | 'readNote' | 'readArtifact'>;
+
+/** What the host provides: a worker's ActorContext in production (`actorHost`), in-process ports in tests. */
+export interface AgentHost {
+  store: HostStore;
+  publish: Publish;
+  clock: Clock;
+  pause: PauseGate;
+  signal: AbortSignal;
+  /** ctx.shared: the process-wide llm gate and breakers (absent = per-engine state). */
+  shared?: Readonly<Record<string, SharedArrayBuffer>>;
+  authorizer: Authorizer;
+  askUser(agent: string, question: string): Promise<string>;
+  spawn: SpawnChild;
+}
+
+/** The only parts a test may swap; production passes none. */
+export interface AgentSeams {
+  /** The model endpoint (default: the engine the config builds for the agent). */
+  engineFor?: (input: AgentRunInputParsed) => LlmEngine;
+  /** Base of the loop's step-retry backoff (default 1 s in the loop). */
+  retryBackoffMs?: number;
+  /** Parent's hard backstop past the child's total timeout (default 10 s in delegation). */
+  backstopGraceMs?: number;
+}
+
+/** The Director's delegation breaker: consecutive failed delegations before delegating pauses, and its cooldown. */
+export const DELEGATION_BREAKER = { threshold: 3, cooldownMs: 60_000 } as const;
+
+export function buildAgentEnv(host: AgentHost, config: YagentConfig, seams: AgentSeams = {}): AgentEnv {
+  // cached per env (= per worker): the Director hands its root docs down in the run input
+  const contexts = new Map<string, ProjectContext>();
+  const newId = (): string => randomUUID();
+  const engineFor =
+    seams.engineFor ??
+    ((input: AgentRunInputParsed): LlmEngine =>
+      buildAgentEngine(config, input.agent, { publish: host.publish, clock: host.clock, ...(host.shared ? { shared: host.shared } : {}) }));
+  return {
+    store: host.store,
+    engineFor,
+    toolsFor: (input, hooks) =>
+      buildToolPort(input, hooks, {
+        publish: host.publish,
+        authorizer: host.authorizer,
+        grantStore: host.store,
+        store: toolStoreAccess(host.store),
+        askUser: (question) => host.askUser(input.agent, question),
+        runSignal: host.signal,
+        newId,
+      }),
+    spawn: host.spawn,
+    publish: host.publish,
+    clock: host.clock,
+    pause: host.pause,
+    signal: host.signal,
+    newId,
+    projectContext: (ws) => {
+      let c = contexts.get(ws);
+      if (!c) contexts.set(ws, (c = new ProjectContext(ws)));
+      return c;
+    },
+    palette: () => paletteNames(),
+    countTokens: countTextTokens,
+    breaker: { ...DELEGATION_BREAKER },
+    ...(seams.retryBackoffMs !== undefined ? { retryBackoffMs: seams.retryBackoffMs } : {}),
+    ...(seams.backstopGraceMs !== undefined ? { backstopGraceMs: seams.backstopGraceMs } : {}),
+  };
+}

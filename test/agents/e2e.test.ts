@@ -27,6 +27,7 @@ const root = mkdtempSync(join(tmpdir(), 'yagent-e2e-'));
 let fake: FakeProvider;
 let rt: Runtime;
 let base: Omit<RunTaskOptions, 'prompt'>;
+let idleBase: Pick<RunTaskOptions, 'config' | 'configPath'>;
 const envelopes: Envelope[] = [];
 
 beforeAll(async () => {
@@ -35,12 +36,16 @@ beforeAll(async () => {
   const home = join(root, 'home');
   process.env.YAGENT_HOME = home;
   process.env.YAGENT_NOTES_ROOT = join(home, 'notes');
+  // a generous idle timeout keeps a loaded CI machine from timing out healthy delegations; the idle-timeout
+  // test gets its own short one
+  const configText = (idle: string): string =>
+    `[global.llm]\nuse_provider = "fake"\n[global.llm.providers.fake]\nmodel = "fake-model"\napi_base_url = "${fake.openaiBaseUrl}"\napi_key = "k"\n[routing]\nmode = "fixed"\n[llm]\nmax_retries = 0\n[agent]\ndelegate_idle_timeout = "${idle}"\nmax_parallel_delegations = 2\n`;
   const configPath = join(root, 'config.toml');
-  writeFileSync(
-    configPath,
-    `[global.llm]\nuse_provider = "fake"\n[global.llm.providers.fake]\nmodel = "fake-model"\napi_base_url = "${fake.openaiBaseUrl}"\napi_key = "k"\n[routing]\nmode = "fixed"\n[llm]\nmax_retries = 0\n[agent]\ndelegate_idle_timeout = "1500ms"\nmax_parallel_delegations = 2\n`,
-  );
+  writeFileSync(configPath, configText('30s'));
   const { config } = await loadConfig({ configPath });
+  const idleConfigPath = join(root, 'config-idle.toml');
+  writeFileSync(idleConfigPath, configText('1500ms'));
+  idleBase = { config: (await loadConfig({ configPath: idleConfigPath })).config, configPath: idleConfigPath };
   rt = await Runtime.start({ hasResponder: true });
   await rt.startService({ name: STORE_ACTOR, module: STORE_MODULE, input: { root: home, notesRoot: join(home, 'notes') } });
   rt.dispatcher.consume({ name: 'e2e-test' }, (env) => {
@@ -101,7 +106,7 @@ describe('agents end to end (real workers, store, guard; scripted model)', () =>
     fake.script('repo', exit('repo a'));
     fake.script('chat', { text: 'chat b' });
     fake.script('devops', { fault: { kind: 'stall', afterEvents: 1 } });
-    const r = await runTask(rt, { ...base, prompt: 'go', taskId: 'lifecycle' });
+    const r = await runTask(rt, { ...base, ...idleBase, prompt: 'go', taskId: 'lifecycle' });
     expect(r.text).toBe('finished despite the hang');
     const names = envelopes.filter((e) => e.taskId === 'lifecycle' && e.payload.type === 'delegation_start').map((e) => e.payload.type === 'delegation_start' && e.payload.callId);
     expect(names).toEqual(expect.arrayContaining(['p1', 'p2']));

@@ -1,6 +1,6 @@
 // Store suite: rollout group commit, drain latency, index build, replay, concurrent note writes —
-// each against the raw Node primitive measured in the same run.
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync, promises as fsp } from 'node:fs';
+// scheduled GC passes and writes beside them — each against the raw Node primitive measured in the same run.
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync, promises as fsp } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChatMessage } from '../src/runtime/protocol/index.js';
@@ -99,6 +99,45 @@ function seedRollout(dir: string): string {
   return p;
 }
 
+/** A pass that keeps everything: the recurring cost of the scheduled GC over the seeded 10k-note board. */
+const KEEP_ALL = { ttlMs: 3650 * 24 * 3_600_000, maxNotesPerBoard: 1_000_000 };
+const note = (i: number) => ({ boardId: 'gc-writes', agent: 'repo', handoff: { version: 2 as const, agent: 'repo', status: 'ok' as const, conclusion: `w${i}`, facts: [], artifacts: [], mentions: [] }, body: 'b' });
+
+async function gcFigures(s: StoreService): Promise<[Figure, Figure]> {
+  const rawScan = await repeat(RUNS, async () => {
+    const t0 = process.hrtime.bigint();
+    const d = join(s.notesRoot, 'big', 'repo');
+    for (const n of readdirSync(d)) lstatSync(join(d, n));
+    return ms(t0);
+  });
+  const passes = await repeat(RUNS, async () => {
+    const t0 = process.hrtime.bigint();
+    if ((await s.gcNotes(KEEP_ALL)).removedNotes !== 0) throw new Error('a keep-all pass removed notes');
+    return ms(t0);
+  });
+  const gcFig = figure('gc_pass_10k_notes', 'ms', passes, 'informational: one scheduled pass (async lstat per note)', () => true, { label: 'raw sync readdir + lstat of the 10,000 notes', value: stats(rawScan).median });
+  let i = 0;
+  const alone = await repeat(RUNS, async () => {
+    const t0 = process.hrtime.bigint();
+    await s.writeNote(note(i++));
+    return ms(t0);
+  });
+  let waited = 0;
+  const during = await repeat(RUNS, async () => {
+    const t0 = process.hrtime.bigint();
+    let passMs = Number.POSITIVE_INFINITY;
+    const pass = s.gcNotes(KEEP_ALL).then(() => (passMs = ms(t0)));
+    const t1 = process.hrtime.bigint();
+    await s.writeNote(note(i++));
+    const w = ms(t1);
+    await pass;
+    if (w >= passMs) waited++;
+    return w;
+  });
+  const writeFig = figure('note_write_during_gc_pass', 'ms', during, 'every write ends before the pass it overlaps (never queued behind GC)', () => waited === 0, { label: 'note write with no GC pass', value: stats(alone).median });
+  return [gcFig, writeFig];
+}
+
 const suite: Suite = {
   name: 'store',
   async run(): Promise<Figure[]> {
@@ -183,8 +222,9 @@ const suite: Suite = {
         return el;
       });
       const notesFig = figure('concurrent_note_writes_200', 'ms', notes, '0 lost; atomic (tmp+fsync+link+dir fsync)', () => lost === 0, { label: '200 concurrent raw open+write+fsync', value: stats(rawNotes).median });
+      const [gcFig, gcWriteFig] = await gcFigures(s);
       await s.shutdown();
-      return [throughput, drainFig, satFig, idxFig, rescanFig, replayFig, notesFig];
+      return [throughput, drainFig, satFig, idxFig, rescanFig, replayFig, notesFig, gcFig, gcWriteFig];
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -206,6 +206,11 @@ export interface StoreApi {
   readSettings(): Promise<Settings>;
   /** Lists the project in `authorized_projects`; `grantKeys` are added to its `project_grants` (tools' ProjectGrants). */
   authorizeProject(projectPath: string, grantKeys?: string[]): Promise<Settings>;
+  /** Writes `{root}/run/{name}` atomically, 0600 in a 0700 dir (the supervisor's discovery file); returns the path.
+   *  `name` is one plain file name (no separators, no leading dot), content at most 64 KiB. */
+  writeRunFile(name: string, content: string): Promise<string>;
+  /** Removes `{root}/run/{name}`; a missing file is not an error. */
+  removeRunFile(name: string): Promise<void>;
   flush(): Promise<void>;
   shutdown(): Promise<void>;
 }

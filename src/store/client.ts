@@ -1,13 +1,20 @@
 // Helpers actors use to reach the store actor (`ctx.connect<StoreApi>('store')`) and render for tools.
 import type { ActorContext, Remote } from '../runtime/actor.js';
-import type { NoteMeta, StoreApi } from './api.js';
-import { renderHandoff } from './client-blackboard.js';
+import type { YagentConfig } from '../runtime/config/types.js';
+import type { GcOptions, NoteMeta, StoreApi } from './api.js';
+import { gcOptionsFromConfig, renderHandoff } from './client-blackboard.js';
 
 /** The one project-id function (rollout directories): actors reach it here, never through paths.ts. */
 export { projectIdFor } from './paths.js';
 
 export const STORE_ACTOR = 'store';
 export const STORE_MODULE = 'src/store/store-actor.js';
+
+/** The store service's input from the loaded config: `[blackboard] ttl / max_notes_per_board` drive its scheduled GC.
+ *  Without it the store schedules no GC (a user's `ttl = "0"` must never meet a default week). */
+export function storeInputFromConfig(config: Pick<YagentConfig, 'blackboard'>): { blackboardGc: GcOptions } {
+  return { blackboardGc: gcOptionsFromConfig(config.blackboard) };
+}
 
 export function connectStore(ctx: Pick<ActorContext, 'connect'>): Remote<StoreApi> {
   return ctx.connect<StoreApi>(STORE_ACTOR);

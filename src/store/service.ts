@@ -1,5 +1,5 @@
 // StoreService: the single writer of the data root, usable in-process (tests, benchmarks) and behind the store actor.
-import type { Clock } from '../runtime/actor.js';
+import type { Clock, TaskGroup } from '../runtime/actor.js';
 import type {
   AgentCheckpoint, BoardIndex, CheckpointInput, ContextPack, FlushReport, GcOptions, GcReport, IndexOptions, MemoryJson,
   NoteInput, NoteMeta, OpenRolloutOptions, ReplayResult, RolloutHandle, RolloutRecord, RolloutSummary, SessionMeta,
@@ -8,6 +8,7 @@ import type {
 import { ArtifactStore } from './artifacts.js';
 import { AgentDirectory } from './blackboard/agents.js';
 import { gcNotes } from './blackboard/gc.js';
+import { GC_EVERY_MS, GcSchedule, gcIsNoop } from './blackboard/gc-schedule.js';
 import { buildIndex } from './blackboard/index-build.js';
 import { NoteBoard } from './blackboard/notes.js';
 import { noteRandom, type RandomFn } from './blackboard/note-name.js';
@@ -17,6 +18,7 @@ import { realClock } from './clock.js';
 import { StoreError } from './errors.js';
 import { dataRoot, notesRoot, type Env } from './paths.js';
 import { RolloutLedger } from './rollout/ledger.js';
+import { removeRunFile, writeRunFile } from './run-files.js';
 import { DEFAULT_POLICY, type RolloutPolicy } from './rollout/policy.js';
 import { readStopFacts } from './rollout/stop.js';
 import { readRolloutSummary } from './rollout/summary.js';
@@ -35,6 +37,8 @@ export interface StoreOptions {
   taskMemoryDebounceMs?: number;
   /** Extra agents (id + aliases) known to mention extraction and alias normalisation. */
   agents?: { id: string; aliases?: string[] }[];
+  /** The GC pass itself, injectable so a test can hold one in flight (default: blackboard/gc.ts). */
+  gcImpl?: typeof gcNotes;
 }
 
 export class StoreService implements StoreApi {
@@ -49,11 +53,13 @@ export class StoreService implements StoreApi {
   private readonly timelineLog: TimelineLog;
   private readonly clock: Clock;
   private readonly env: Env;
+  private readonly gcImpl: typeof gcNotes;
   private down = false;
 
   constructor(opts: StoreOptions = {}) {
     this.env = opts.env ?? process.env;
     this.clock = opts.clock ?? realClock;
+    this.gcImpl = opts.gcImpl ?? gcNotes;
     this.root = opts.root ?? dataRoot(this.env);
     this.notesRoot = opts.notesRoot ?? notesRoot(this.env);
     for (const a of opts.agents ?? []) this.agents.register(a.id, a.aliases);
@@ -141,10 +147,18 @@ export class StoreService implements StoreApi {
   async gcNotes(opts: GcOptions): Promise<GcReport> {
     if (!blackboardEnabled(this.env)) return { removedNotes: 0, removedBoards: 0, skippedSymlinks: 0 };
     try {
-      return await gcNotes(this.notesRoot, opts, this.clock.now());
+      return await this.gcImpl(this.notesRoot, opts, this.clock.now());
     } finally {
       this.board.invalidate();
     }
+  }
+  /** Runs GC now and every `everyMs` as the named task `blackboard-gc` on `tasks`, beside (never in front of) writes.
+   *  Returns null when the options clean nothing. The caller stops the schedule (the store actor's stop hook). */
+  scheduleGc(tasks: TaskGroup, opts: GcOptions, everyMs: number = GC_EVERY_MS): GcSchedule | null {
+    if (gcIsNoop(opts)) return null;
+    const schedule = new GcSchedule(() => this.gcNotes(opts), tasks, this.clock, everyMs);
+    void schedule.tick();
+    return schedule;
   }
   async registerAgent(id: string, aliases?: string[]): Promise<void> {
     this.agents.register(id, aliases);
@@ -180,6 +194,14 @@ export class StoreService implements StoreApi {
   async authorizeProject(projectPath: string, grantKeys?: string[]): Promise<Settings> {
     this.live();
     return this.settings.authorize(projectPath, grantKeys ?? []);
+  }
+
+  async writeRunFile(name: string, content: string): Promise<string> {
+    this.live();
+    return writeRunFile(this.root, name, content);
+  }
+  async removeRunFile(name: string): Promise<void> {
+    return removeRunFile(this.root, name);
   }
 
   /** Everything buffered becomes durable: rollouts drained, debounced task memory written. */

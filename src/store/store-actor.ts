@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { defineActor } from '../runtime/actor.js';
 import type { StoreApi } from './api.js';
+import type { GcSchedule } from './blackboard/gc-schedule.js';
 import { StoreService } from './service.js';
 
 export const StoreActorInputSchema = z
@@ -10,6 +11,10 @@ export const StoreActorInputSchema = z
     notesRoot: z.string().optional(),
     taskMemoryDebounceMs: z.number().int().nonnegative().optional(),
     agents: z.array(z.object({ id: z.string(), aliases: z.array(z.string()).optional() })).optional(),
+    /** `[blackboard] ttl / max_notes_per_board` as normalised by the config (storeInputFromConfig); absent = no scheduled GC. */
+    blackboardGc: z.object({ ttlMs: z.number().nonnegative(), maxNotesPerBoard: z.number().int().nonnegative() }).optional(),
+    /** Between scheduled GC passes (default GC_EVERY_MS). */
+    gcEveryMs: z.number().int().positive().optional(),
     policy: z
       .object({
         batchRecords: z.number().int().positive().optional(),
@@ -30,7 +35,7 @@ const METHODS = {
   readSummary: true, listRollouts: true, writeNote: true, listNotes: true, readNote: true, buildIndex: true,
   resolveRefs: true, gcNotes: true, registerAgent: true, recordTimeline: true, timeline: true, writeArtifact: true,
   readArtifact: true, saveTaskMemory: true, loadTaskMemory: true, flushTaskMemory: true, readSettings: true,
-  authorizeProject: true, flush: true, shutdown: true,
+  authorizeProject: true, writeRunFile: true, removeRunFile: true, flush: true, shutdown: true,
 } satisfies Record<keyof StoreApi, true>;
 
 export function facade(svc: StoreApi): StoreApi {
@@ -43,15 +48,20 @@ export function facade(svc: StoreApi): StoreApi {
 }
 
 let service: StoreService | null = null;
+let gc: GcSchedule | null = null;
 
 export default defineActor<StoreActorInput, never>({
   kind: 'store',
   async serve(ctx, input) {
     const opts = StoreActorInputSchema.parse(input);
-    service = new StoreService({ ...opts, clock: ctx.clock });
+    const { blackboardGc, gcEveryMs, ...rest } = opts;
+    service = new StoreService({ ...rest, clock: ctx.clock });
+    // the first pass starts now as a named task; serving (and every write) does not wait for it
+    if (blackboardGc) gc = service.scheduleGc(ctx.tasks, blackboardGc, gcEveryMs);
     return facade(service);
   },
   async stop() {
+    gc?.stop();
     // every buffered record and debounced snapshot is durable before the worker exits
     await service?.shutdown();
   },

@@ -1,19 +1,30 @@
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseHandoff } from '../../src/store/blackboard/front-matter.js';
 import { formatIndexLine } from '../../src/store/blackboard/index-build.js';
 import { generateNoteStem, NOTE_STEM_RE, parseNoteRef, formatNoteRef } from '../../src/store/blackboard/note-name.js';
 import {
-  DEFAULT_TTL_MS, INDEX_HEADER_PREFIX, NO_TRIM, gcOptionsFromConfig, indexOptionsFromConfig, injectIndex, renderHandoff,
+  INDEX_HEADER_PREFIX, NO_TRIM, gcOptionsFromConfig, indexOptionsFromConfig, injectIndex, renderHandoff,
 } from '../../src/store/client-blackboard.js';
-import type { NoteMeta } from '../../src/store/api.js';
+import { storeInputFromConfig } from '../../src/store/client.js';
+import { createTaskGroup } from '../../src/runtime/tasks.js';
+import type { GcOptions, NoteMeta } from '../../src/store/api.js';
+import { cfg } from '../config/helpers.js';
 import { handoff, storeIn, tempRoot } from './helpers.js';
 
 const t = tempRoot();
 afterAll(() => t.cleanup());
 let b = 0;
 const board = (): string => `board-${++b}`;
+/** The normalised `[blackboard]` section of a config holding `text` (the config module decides every valve). */
+const bb = (text: string, env: Record<string, string> = {}): ReturnType<typeof cfg>['blackboard'] => cfg(`[blackboard]\n${text}`, env).blackboard;
+/** What the store service is given for its scheduled GC, from a config holding `text`. */
+function gcFromConfig(text: string): GcOptions {
+  const gc = storeInputFromConfig(cfg(`[blackboard]\n${text}`)).blackboardGc;
+  if (gc === undefined) throw new Error('storeInputFromConfig gave no GC options');
+  return gc;
+}
 
 describe('note names (rule 13)', () => {
   it('GenerateNoteFilename and ParseNoteRef mirror each other', () => {
@@ -133,25 +144,50 @@ describe('listing and the derived index (rules 1, 2, 11, 12)', () => {
 
   it('BuildIndexEmptyAndValve: absent keys mean defaults, explicit 0 turns the index off or trimming off', async () => {
     expect(indexOptionsFromConfig(undefined)).toEqual({ maxNotes: 12, maxLineChars: 160 });
-    expect(indexOptionsFromConfig({})).toEqual({ maxNotes: 12, maxLineChars: 160 });
-    expect(indexOptionsFromConfig({ index_max_notes: 0 }).maxNotes).toBe(0);
-    expect(indexOptionsFromConfig({ index_line_chars: 0 }).maxLineChars).toBe(NO_TRIM);
-    expect(indexOptionsFromConfig({ index_max_notes: -3 }).maxNotes).toBe(12);
+    expect(indexOptionsFromConfig(bb(''))).toEqual({ maxNotes: 12, maxLineChars: 160 });
+    expect(indexOptionsFromConfig(bb('index_max_notes = 0')).maxNotes).toBe(0);
+    expect(indexOptionsFromConfig(bb('index_line_chars = 0')).maxLineChars).toBe(NO_TRIM);
+    expect(indexOptionsFromConfig(bb('index_max_notes = -3')).maxNotes).toBe(12);
+    expect(indexOptionsFromConfig(bb('index_max_notes = 5', { YAGENT_BLACKBOARD: '0' })).maxNotes).toBe(0);
     const s = storeIn(t.dir);
     const id = board();
     expect(await s.buildIndex(id)).toMatchObject({ text: '', total: 0, skipped: 0 });
     await s.writeNote({ boardId: id, agent: 'repo', handoff: handoff({ conclusion: 'x'.repeat(400) }), body: 'b' });
     expect((await s.buildIndex(id, { maxNotes: 0, maxLineChars: 160 })).text).toBe('');
-    const untrimmed = await s.buildIndex(id, indexOptionsFromConfig({ index_line_chars: 0 }));
+    const untrimmed = await s.buildIndex(id, indexOptionsFromConfig(bb('index_line_chars = 0')));
     expect(untrimmed.text).toContain('x'.repeat(400));
   });
 
   it('GC valves by key presence: ttl "0" never cleans, an absent ttl is the default week', () => {
-    expect(gcOptionsFromConfig(undefined)).toEqual({ ttlMs: DEFAULT_TTL_MS, maxNotesPerBoard: 200 });
-    expect(gcOptionsFromConfig({ ttl: '0' }).ttlMs).toBe(0);
-    expect(gcOptionsFromConfig({ ttl: 0 }).ttlMs).toBe(0);
-    expect(gcOptionsFromConfig({ ttl: '1h30m' }).ttlMs).toBe(5_400_000);
-    expect(gcOptionsFromConfig({ ttl: 'soon' }).ttlMs).toBe(DEFAULT_TTL_MS);
+    const WEEK = 168 * 3_600_000;
+    expect(gcOptionsFromConfig(undefined)).toEqual({ ttlMs: WEEK, maxNotesPerBoard: 200 });
+    expect(gcOptionsFromConfig(bb(''))).toEqual({ ttlMs: WEEK, maxNotesPerBoard: 200 });
+    expect(gcOptionsFromConfig(bb('ttl = "0"')).ttlMs).toBe(0);
+    expect(gcOptionsFromConfig(bb('ttl = 0')).ttlMs).toBe(0);
+    expect(gcOptionsFromConfig(bb('ttl = "1h30m"')).ttlMs).toBe(5_400_000);
+    expect(gcOptionsFromConfig(bb('max_notes_per_board = 0')).maxNotesPerBoard).toBe(200);
+    // a bad duration is the config's error at load, never a silent default in the store
+    expect(() => bb('ttl = "soon"')).toThrow(/not a duration/);
+  });
+
+  it('ScheduledGcHonoursConfigTtlAndCap: ttl "0" keeps old notes, ttl "1h" removes them, max_notes_per_board caps a board', async () => {
+    const survivors = async (blackboard: string): Promise<number> => {
+      const s = storeIn(t.dir, { notesRoot: join(t.dir, `sched-${++b}`) });
+      const refs: string[] = [];
+      for (let i = 0; i < 4; i++) refs.push((await s.writeNote({ boardId: 'B', agent: 'repo', handoff: handoff(), body: `${i}` })).ref);
+      // the oldest by name is also made the oldest by age: older than any ttl, so only the ttl decides its fate
+      utimesSync(join(s.notesRoot, 'B', `${refs[0]}.md`), new Date(0), new Date(0));
+      const gc = s.scheduleGc(createTaskGroup(), gcFromConfig(blackboard));
+      await gc?.settled();
+      gc?.stop();
+      return (await s.listNotes('B')).length;
+    };
+    expect(await survivors('ttl = "0"')).toBe(4);
+    expect(await survivors('ttl = "1h"')).toBe(3);
+    expect(await survivors('')).toBe(3);
+    expect(await survivors('ttl = "0"\nmax_notes_per_board = 2')).toBe(2);
+    expect(await survivors('ttl = "0"\nmax_notes_per_board = 3')).toBe(3);
+    expect(await survivors('ttl = "0"\nmax_notes_per_board = 0')).toBe(4);
   });
 
   it('the blackboard does not import the artifact store (capability is injected, seed rule 6)', () => {

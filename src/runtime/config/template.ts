@@ -74,9 +74,9 @@ ultimate_compression_keep_plans = 3  # 0 = keep all
 [blackboard]
 index_max_notes = 12             # 0 = no index injection; negative/absent = default
 index_line_chars = 160           # 0 = lines are not trimmed
-ttl = "168h"                     # reserved (note GC, not scheduled yet): "0" or 0 = never clean up
+ttl = "168h"                     # notes older than this are removed by the store's GC (at start, then hourly); "0" or 0 = never
 summary_max_runes = 1200         # reserved (handoff summaries): read by nothing yet
-max_notes_per_board = 200        # reserved (note GC, not scheduled yet)
+max_notes_per_board = 200        # the store's GC keeps the newest this many per board; 0/negative = default
 # no enabled key: YAGENT_BLACKBOARD=0 turns the blackboard off
 
 # reserved (pause / replay / degraded handoff, later issue): no key of this section changes anything yet

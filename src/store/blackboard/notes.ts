@@ -72,8 +72,10 @@ export class NoteBoard {
         this.listings.invalidate(boardDir(this.root, boardId));
         return { ref: formatNoteRef(agent, stem), boardId, agent, createdAt, handoff, bodySize };
       } catch (err) {
-        // a collision is loud (link EEXIST), never a silent overwrite; the counter moves on
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 3) throw err;
+        // a collision is loud (link EEXIST), never a silent overwrite; the counter moves on. ENOENT: a GC pass
+        // rmdir'ed the emptied agent dir between our mkdir and open; atomicWrite makes it again
+        const code = (err as NodeJS.ErrnoException).code;
+        if ((code !== 'EEXIST' && code !== 'ENOENT') || attempt >= 3) throw err;
       }
     }
   }

@@ -12,6 +12,11 @@ async function withLocalHost<T>(opts: SessionOptions, fn: (host: Host) => Promis
   return (await import('./host/session.js')).withLocalHost(opts, fn);
 }
 
+/** Boots the Director's worker before the rest of the CLI loads (tiny module: no zod, no runtime graph). */
+async function prestartDirector(): Promise<void> {
+  (await import('./host/boot-plan.js')).prestartDirector();
+}
+
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 const io: Streams = {
@@ -32,6 +37,7 @@ async function run(cmd: Command): Promise<ExitCode> {
         io.stdout(usage(pkg.version));
         return EXIT.ok;
       }
+      if (!cmd.attach) await prestartDirector();
       const { readPrompt } = await import('./cli/prompt-input.js');
       const { runHeadlessAttached, runHeadlessLocal } = await import('./cli/headless.js');
       const prompt = await readPrompt(cmd.prompt, process.stdin);
@@ -45,8 +51,10 @@ async function run(cmd: Command): Promise<ExitCode> {
       return withLocalHost({ configPath: cmd.flags.config, io }, (host) => runHeadlessLocal(host, run));
     }
     case 'demo':
+      await prestartDirector();
       return (await import('./cli/demo.js')).runDemo({ flags: cmd.flags, keep: cmd.keep, io });
     case 'batch': {
+      await prestartDirector();
       const { runBatch, defaultOut } = await import('./cli/batch.js');
       const out = cmd.out ?? defaultOut(cmd.file);
       return withLocalHost({ configPath: cmd.flags.config, io }, (host) =>
@@ -62,6 +70,7 @@ async function run(cmd: Command): Promise<ExitCode> {
       );
     }
     case 'serve': {
+      await prestartDirector();
       const { runServe } = await import('./server/serve.js');
       return withLocalHost({ configPath: cmd.flags.config, io, canAsk: true }, (host) =>
         runServe(host, { port: cmd.port, version: pkg.version, io, forceQuit: cmd.flags.forceQuit }),

@@ -4,6 +4,7 @@ import type { YagentConfig } from '../../src/runtime/config/types.js';
 import { serializeError, type Envelope } from '../../src/runtime/protocol/index.js';
 import type { StoreApi } from '../../src/store/api.js';
 import { STORE_ACTOR, STORE_MODULE } from '../../src/store/client.js';
+import { SPARE_PLAN, delegationPreload } from './boot-plan.js';
 import type { EventFilter, TaskOutcome, TaskSpec, TreeNode, UserHelpResponse } from './types.js';
 
 export interface RuntimePort {
@@ -27,27 +28,32 @@ export interface PortOptions {
 
 const ZERO_USAGE = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
 let subscribers = 0;
-/** How long a cancelled task may take to stop on its own before its tree is stopped. */
-export const CANCEL_GRACE_MS = 3000;
+
+/** Start-up order for the first model request: Director spare (agent graph preloaded, maybe prestarted) and
+ *  a light store worker boot in parallel; the spare for delegations boots once a model call is under way. */
+export function startRuntime(canAsk: boolean): Promise<Runtime> {
+  return Runtime.start({ hasResponder: canAsk, preload: [...SPARE_PLAN.preload], spares: SPARE_PLAN.count, deferRefill: true });
+}
 
 export async function openRuntimePort(opts: PortOptions): Promise<RuntimePort> {
-  // the agents' module graph loads on this thread while the runtime boots its warm spare on another
-  const [{ runTask }, runtime] = await Promise.all([import('../../src/actors/agents/run-task.js'), Runtime.start({ hasResponder: opts.canAsk })]);
-  await runtime.startService({ name: STORE_ACTOR, module: STORE_MODULE, input: {}, restart: 'permanent' });
+  const runtime = await startRuntime(opts.canAsk);
+  // the store needs no SDK: its own light worker, booting beside the Director's spare; nobody waits for it
+  // here (actors' connect waits until it serves), failures surface in runTask and shutdown
+  const storeReady = runtime.startService({ name: STORE_ACTOR, module: STORE_MODULE, input: {}, restart: 'permanent', preload: [] });
+  storeReady.catch(() => undefined);
+  const storeUp = (): Promise<boolean> => storeReady.then(() => true, () => false);
+  // the first model call is under way (the model now takes its time): boot the spare for delegations
+  const warmer = runtime.dispatcher.consume({ name: 'spare-warmer', filter: { types: ['ai_stream_start', 'llm_call_start'] } }, () => {
+    warmer.mailbox.close();
+    void runtime.tasks.go('warm-spares', () => runtime.warm({ preload: delegationPreload(opts.config) }));
+  });
+  // loads while the workers boot (light: AGENT_MODULE comes from the leaf agent-module.ts, not the agent graph)
+  const { runTask } = await import('../../src/actors/agents/run-task.js');
   const store = runtime.connect<StoreApi>(STORE_ACTOR);
   return {
     async runTask(spec, taskId, signal) {
-      // cancel is cooperative first; if the tree has not wound down after the grace, it is stopped
-      let force: NodeJS.Timeout | undefined;
-      const onAbort = (): void => {
-        force = setTimeout(() => void runtime.endTask(taskId).catch(() => undefined), CANCEL_GRACE_MS);
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      if (spec.options.disabledAgents.length > 0) {
-        runtime.publish({ name: 'client', taskId }, { type: 'log', level: 'warn', message: `-d ${spec.options.disabledAgents.join(',')}: runTask has no disable-agents option yet; ignored` });
-      }
       try {
-        const r = await runTask(runtime, {
+        const [r] = await Promise.all([runTask(runtime, {
           taskId,
           prompt: spec.prompt,
           workspace: spec.workspace,
@@ -55,8 +61,9 @@ export async function openRuntimePort(opts: PortOptions): Promise<RuntimePort> {
           configPath: opts.configPath,
           yolo: spec.options.yolo,
           fullYolo: spec.options.fullYolo,
+          disabledAgents: spec.options.disabledAgents,
           signal,
-        });
+        }), storeReady]);
         return {
           taskId,
           text: r.text,
@@ -67,13 +74,10 @@ export async function openRuntimePort(opts: PortOptions): Promise<RuntimePort> {
           error: r.error !== undefined ? { name: 'TaskError', message: r.error } : undefined,
         };
       } catch (err) {
-        // runTask publishes task_end only on a normal return; every client's stream must still end
+        // runTask itself publishes the one task_end of every outcome (return, throw, cancel)
         const stopReason = signal.aborted ? 'cancelled' : 'panic';
-        runtime.publish({ name: 'client', taskId }, { type: 'task_end', stopReason });
         return { taskId, text: '', stopReason, usage: ZERO_USAGE, notes: [], rolloutPath: null, error: signal.aborted ? undefined : serializeError(err) };
       } finally {
-        signal.removeEventListener('abort', onAbort);
-        clearTimeout(force);
         await runtime.endTask(taskId).catch(() => undefined);
       }
     },
@@ -89,16 +93,19 @@ export async function openRuntimePort(opts: PortOptions): Promise<RuntimePort> {
     respond: (_taskId, r) => runtime.respondUserHelp({ requestId: r.requestId, approved: r.approved, answer: r.answer, scope: r.scope }),
     tree: () => runtime.snapshot(),
     async timeline(taskId, limit) {
+      await storeReady;
       return (await store.timeline(taskId, { limit })).entries;
     },
     async memory(taskId) {
+      await storeReady;
       return store.loadTaskMemory(taskId);
     },
     async drain(timeoutMs) {
       return runtime.tasks.drain(timeoutMs);
     },
     async shutdown() {
-      await store.flush().catch(() => undefined);
+      warmer.mailbox.close();
+      if (await storeUp()) await store.flush().catch(() => undefined);
       await runtime.shutdown();
     },
   };

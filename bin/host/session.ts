@@ -44,7 +44,7 @@ export async function withLocalHost<T>(opts: SessionOptions, fn: (host: Host) =>
     const config = await loadRunConfig(configPath, false);
     trace('config loaded');
     const host = await LocalHost.start({ config, configPath, canAsk: opts.canAsk ?? false });
-    trace('runtime and store started');
+    trace('runtime started (Director spare and store worker booting)');
     try {
       return await fn(host);
     } finally {

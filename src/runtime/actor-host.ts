@@ -1,8 +1,9 @@
 // Main-thread side of actor workers: warm spares, start, graceful stop then terminate, exit reasons.
-import { Worker, type MessagePort } from 'node:worker_threads';
+import type { MessagePort, Worker } from 'node:worker_threads';
 import type { ResourceLimits } from './actor.js';
 import type { ChildHandle, Exit } from './child.js';
 import { ACTOR_WORKER, distFile } from './paths.js';
+import { adoptPrestarted, bootWorker, releasePrestarted, startKey, type Booting } from './spare-boot.js';
 import { NamedTasks } from './tasks.js';
 import { FromWorkerSchema, serializeError, type Event, type FromWorker, type ToWorker } from './protocol/index.js';
 
@@ -18,9 +19,12 @@ export interface ActorRequests {
 }
 
 export interface HostOptions {
+  /** Modules a spare imports while idle: package names, or module paths under dist/ (`src/….js`). */
   preload?: string[];
-  /** Booted spares kept warm for the default resource limits. */
+  /** Booted spares kept warm for the default resource limits and preload. */
   spares?: number;
+  /** True: a start does not top the pool up until the next warm() (keeps CPU for a latency-critical first start). */
+  deferRefill?: boolean;
   creditWindow?: number;
   rpcTimeoutMs?: number;
   shared?: Record<string, SharedArrayBuffer>;
@@ -35,13 +39,9 @@ export interface ActorStart {
   taskId: string | null;
   delegationId: string | null;
   resourceLimits?: ResourceLimits | undefined;
+  /** Another preload than the pool's (e.g. [] for a light service): a fresh worker, never a spare. */
+  preload?: string[] | undefined;
   paused?: boolean;
-}
-
-interface Booting {
-  worker: Worker;
-  ready: Promise<void>;
-  key: string;
 }
 
 export const DEFAULT_CREDIT_WINDOW = 1024;
@@ -50,65 +50,73 @@ export class ActorHost {
   private readonly spares = new Map<string, Booting[]>();
   private readonly background = new NamedTasks();
   private closed = false;
+  private refillHeld: boolean;
+  private preload: string[] | undefined;
   readonly live = new Set<ActorHandle>();
 
   constructor(readonly opts: HostOptions) {
     distFile(ACTOR_WORKER); // fail fast with the "run npm run build" message
+    this.refillHeld = opts.deferRefill === true;
   }
 
-  /** Boots the default spares; resolves when they are ready. */
-  async warm(): Promise<void> {
+  /** Starts booting the default spares without waiting for them. */
+  prime(): void {
+    if (this.closed) return;
     const n = this.opts.spares ?? 1;
-    const key = limitsKey(this.opts.resourceLimits);
+    const key = this.poolKey();
     const list = this.spares.get(key) ?? [];
-    while (list.length < n) list.push(this.boot(this.opts.resourceLimits));
+    while (list.length < n) list.push(this.boot(this.opts.resourceLimits, this.poolPreload()));
     this.spares.set(key, list);
-    await Promise.all(list.map((b) => b.ready.catch(() => undefined)));
   }
 
-  private boot(limits: ResourceLimits | undefined): Booting {
-    const worker = new Worker(distFile(ACTOR_WORKER), {
-      workerData: { preload: this.opts.preload ?? DEFAULT_PRELOAD },
-      resourceLimits: limits ?? {},
-    });
-    const ready = new Promise<void>((resolve, reject) => {
-      const onMsg = (m: unknown): void => {
-        const p = FromWorkerSchema.safeParse(m);
-        if (p.success && p.data.type === 'ready') {
-          worker.off('message', onMsg);
-          resolve();
-        }
-      };
-      worker.on('message', onMsg);
-      worker.once('error', reject);
-      worker.once('exit', (code) => reject(new Error(`spare exited with code ${code}`)));
-    });
-    ready.catch(() => undefined);
-    return { worker, ready, key: limitsKey(limits) };
+  /** Boots the default spares (and releases a deferred refill); resolves when they are ready.
+   *  preload: what spares booted from now on import (e.g. once the run's model SDK is known). */
+  async warm(preload?: string[]): Promise<void> {
+    this.refillHeld = false;
+    if (preload) this.preload = [...preload];
+    this.prime();
+    await Promise.all((this.spares.get(this.poolKey()) ?? []).map((b) => b.ready.catch(() => undefined)));
   }
 
-  private take(limits: ResourceLimits | undefined): Booting {
+  /** Spares (booting or ready) in the default pool. */
+  spareCount(): number {
+    return this.spares.get(this.poolKey())?.length ?? 0;
+  }
+
+  private poolPreload(): string[] {
+    return this.preload ?? this.opts.preload ?? DEFAULT_PRELOAD;
+  }
+
+  private poolKey(): string {
+    return startKey(this.opts.resourceLimits, this.poolPreload());
+  }
+
+  private boot(limits: ResourceLimits | undefined, preload: string[]): Booting {
+    return adoptPrestarted(startKey(limits, preload)) ?? bootWorker(limits, preload);
+  }
+
+  private take(limits: ResourceLimits | undefined, preload: string[] | undefined): Booting {
     const eff = limits ?? this.opts.resourceLimits;
-    const key = limitsKey(eff);
-    const list = this.spares.get(key);
-    return list?.shift() ?? this.boot(eff);
+    const pre = preload ?? this.poolPreload();
+    const list = this.spares.get(startKey(eff, pre));
+    return list?.shift() ?? this.boot(eff, pre);
   }
 
   /** Tops the default pool up again; called after a start so the new boot does not compete with it. */
   private refill(): void {
-    const key = limitsKey(this.opts.resourceLimits);
-    const list = this.spares.get(key);
+    const list = this.spares.get(this.poolKey());
     // Only the default pool is refilled: odd limits are rare and pay a cold start.
-    if (!list || this.closed || list.length >= (this.opts.spares ?? 1)) return;
-    const fresh = this.boot(this.opts.resourceLimits);
+    if (!list || this.closed || this.refillHeld || list.length >= (this.opts.spares ?? 1)) return;
+    const fresh = this.boot(this.opts.resourceLimits, this.poolPreload());
     list.push(fresh);
     void this.background.go('spare-refill', () => fresh.ready.catch(() => undefined));
   }
 
   /** Starts an actor; resolves once its module is loaded (and serve() resolved for services). */
-  async start(spec: ActorStart): Promise<ActorHandle> {
+  async start(spec: ActorStart, signal?: AbortSignal): Promise<ActorHandle> {
     if (this.closed) throw Object.assign(new Error('runtime is shutting down'), { code: 'SHUTTING_DOWN' });
-    const b = this.take(spec.resourceLimits);
+    if (signal?.aborted) throw Object.assign(new Error(`${spec.name}: start cancelled`), { code: 'CANCELLED' });
+    const b = this.take(spec.resourceLimits, spec.preload);
     const handle = new ActorHandle(b.worker, spec, this.opts.requests);
     this.live.add(handle);
     void handle.exited.then(() => this.live.delete(handle));
@@ -124,9 +132,13 @@ export class ActorHost {
       creditWindow: this.opts.creditWindow ?? DEFAULT_CREDIT_WINDOW,
       rpcTimeoutMs: this.opts.rpcTimeoutMs ?? 30_000,
     });
+    // Cancelled while booting or loading its module: nothing of the actor ran yet, so terminate at once.
+    const onAbort = (): void => handle.abortStart();
+    signal?.addEventListener('abort', onAbort, { once: true });
     try {
       await handle.started;
     } finally {
+      signal?.removeEventListener('abort', onAbort);
       this.refill();
     }
     return handle;
@@ -137,7 +149,7 @@ export class ActorHost {
     this.closed = true;
     const all = [...this.spares.values()].flat();
     this.spares.clear();
-    await Promise.all(all.map((b) => b.worker.terminate()));
+    await Promise.all([...all.map((b) => b.worker.terminate()), releasePrestarted()]);
     await this.background.waitAll(1000);
   }
 }
@@ -153,10 +165,6 @@ function parseFromWorker(raw: unknown): FromWorker | null {
   return p.success ? p.data : null;
 }
 
-function limitsKey(l: ResourceLimits | undefined): string {
-  return JSON.stringify([l?.maxOldGenerationSizeMb ?? 0, l?.maxYoungGenerationSizeMb ?? 0, l?.stackSizeMb ?? 0]);
-}
-
 export class ActorHandle implements ChildHandle {
   readonly exited: Promise<Exit>;
   readonly started: Promise<void>;
@@ -164,6 +172,7 @@ export class ActorHandle implements ChildHandle {
   kind = 'actor';
   served = false;
   srcDrops = 0;
+  private isStarted = false;
   private outcome: Exit | undefined;
   private stopping: string | undefined;
   private fault: Exit | undefined;
@@ -216,6 +225,7 @@ export class ActorHandle implements ChildHandle {
       case 'ready':
         return;
       case 'started':
+        this.isStarted = true;
         this.kind = m.kind;
         this.served = m.served;
         startedOk();
@@ -269,6 +279,13 @@ export class ActorHandle implements ChildHandle {
       (v) => (this.pending.delete(id), reply(true, v)),
       (e: unknown) => (this.pending.delete(id), reply(false, undefined, serializeError(e))),
     );
+  }
+
+  /** Ends a start that has not finished; the exit reads as a requested shutdown. */
+  abortStart(): void {
+    if (this.isStarted || this.stopping !== undefined || this.outcome !== undefined) return;
+    this.stopping = 'cancelled';
+    void this.worker.terminate();
   }
 
   accept(port: MessagePort): void {

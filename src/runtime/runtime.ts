@@ -4,7 +4,7 @@ import type { Clock, Remote, ResourceLimits, RestartType, SpawnSpec } from './ac
 import { ActorHost, type ActorHandle, type ActorStart } from './actor-host.js';
 import type { ChildSpec, Exit, TreeNode } from './child.js';
 import type { Strategy } from './child-spec.js';
-import { realClock, sleep } from './clock.js';
+import { realClock } from './clock.js';
 import { Dispatcher, type DispatcherOptions } from './dispatcher.js';
 import { HelpDesk, type HelpResponseInput } from './help-desk.js';
 import { PauseController } from './pause.js';
@@ -15,9 +15,13 @@ import { createCpuPool, type CpuPool } from './cpu-pool.js';
 import { CRITICAL_EVENT_TYPES, EventSchema, RemoteError, SpawnSpecSchema, type Event, type EventOf } from './protocol/index.js';
 
 export interface RuntimeOptions {
-  /** Modules every actor worker imports while it waits as a spare (default zod, openai, @anthropic-ai/sdk). */
+  /** Modules every actor worker imports while it waits as a spare (default zod, openai, @anthropic-ai/sdk);
+   *  package names or module paths under dist/ (`src/….js`, e.g. the agent actor itself). */
   preload?: string[];
+  /** Spares booted at start (in the background: start() does not wait for them; warm() does). */
   spares?: number;
+  /** True: taking a spare does not boot its replacement until the next warm() (a latency-critical first start). */
+  deferRefill?: boolean;
   creditWindow?: number;
   rpcTimeoutMs?: number;
   /** How long a connect waits for a served actor that is (re)starting. */
@@ -41,6 +45,8 @@ export interface ServiceSpec<I = unknown> {
   restart?: RestartType;
   shutdownMs?: number;
   resourceLimits?: ResourceLimits;
+  /** Its own preload (e.g. [] for a service that needs no SDK): a fresh worker booted at once, not a spare. */
+  preload?: string[];
 }
 
 export interface TaskHandle {
@@ -63,6 +69,8 @@ export class Runtime {
   private taskSup!: Supervisor;
   private readonly taskMap = new Map<string, TaskHandle>();
   private readonly served = new Map<string, ActorHandle>();
+  /** Brokers waiting for a served actor to (re)appear, woken when it registers. */
+  private readonly servedWaiters = new Map<string, Set<() => void>>();
   private readonly serviceSpecs: ChildSpec[] = [];
   private readonly pools: CpuPool[] = [];
   private readonly spawnCancels = new Map<string, AbortController>();
@@ -79,6 +87,7 @@ export class Runtime {
     rt.host = new ActorHost({
       preload: opts.preload,
       spares: opts.spares,
+      deferRefill: opts.deferRefill,
       creditWindow: opts.creditWindow,
       rpcTimeoutMs: opts.rpcTimeoutMs,
       shared: opts.shared,
@@ -105,7 +114,8 @@ export class Runtime {
       { id: 'services', kind: 'supervisor', restart: 'permanent', shutdownMs: DEFAULT_SHUTDOWN_MS, start: startServices },
       { id: 'tasks', kind: 'supervisor', restart: 'permanent', shutdownMs: DEFAULT_SHUTDOWN_MS, start: startTasks },
     ]);
-    await rt.host.warm();
+    // Spares boot in the background: the first start takes one even while it is still booting.
+    rt.host.prime();
     return rt;
   }
 
@@ -116,9 +126,10 @@ export class Runtime {
     return pool;
   }
 
-  /** Resolves when the warm spare pool is full again (benchmarks, tests, latency-sensitive starts). */
-  warm(): Promise<void> {
-    return this.host.warm();
+  /** Resolves when the warm spare pool is full again (benchmarks, tests, latency-sensitive starts);
+   *  releases a deferRefill hold. preload: what spares booted from now on import instead. */
+  warm(opts: { preload?: string[] } = {}): Promise<void> {
+    return this.host.warm(opts.preload);
   }
 
   get supervisor(): Supervisor {
@@ -128,7 +139,7 @@ export class Runtime {
   /** Starts a long-lived served actor (e.g. the store) under the services supervisor. */
   async startService<I>(spec: ServiceSpec<I>): Promise<void> {
     const child = this.actorChild(
-      { name: spec.name, module: spec.module, input: spec.input, taskId: null, delegationId: null, resourceLimits: spec.resourceLimits },
+      { name: spec.name, module: spec.module, input: spec.input, taskId: null, delegationId: null, resourceLimits: spec.resourceLimits, preload: spec.preload },
       spec.restart ?? 'permanent',
       spec.shutdownMs ?? DEFAULT_SHUTDOWN_MS,
     );
@@ -178,13 +189,20 @@ export class Runtime {
     let final!: (e: Exit) => void;
     const exit = new Promise<Exit>((r) => (final = r));
     const start: ActorStart = { name: spec.name, module: spec.module, input: spec.input, taskId, delegationId: spec.delegationId ?? null, resourceLimits: spec.resourceLimits };
-    await task.supervisor.startChild(this.actorChild(start, spec.restart ?? 'temporary', spec.shutdownMs ?? DEFAULT_SHUTDOWN_MS), final);
     let cancelled = false;
+    // Listening before the start: a cancel while the worker boots or loads its module must not be lost.
     const onAbort = (): void => {
       cancelled = true;
       void this.tasks.go(`cancel:${spec.name}`, () => task.supervisor.terminateChild(spec.name, 'cancelled'));
     };
     signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      await task.supervisor.startChild(this.actorChild(start, spec.restart ?? 'temporary', spec.shutdownMs ?? DEFAULT_SHUTDOWN_MS, signal), final);
+    } catch (err) {
+      signal?.removeEventListener('abort', onAbort);
+      if (cancelled) throw runtimeError('CANCELLED', `${spec.name} cancelled during start`);
+      throw err;
+    }
     const e = await exit;
     signal?.removeEventListener('abort', onAbort);
     if (e.normal && e.reason === 'normal') return e.value as O;
@@ -225,6 +243,16 @@ export class Runtime {
     return this.setPaused(taskId, false);
   }
 
+  /** Spares (booting or ready) in the default pool: tests and diagnostics. */
+  spareCount(): number {
+    return this.host.spareCount();
+  }
+
+  /** Names of actors whose worker is still alive (started or starting): tests and diagnostics. */
+  liveActors(): string[] {
+    return [...this.host.live].map((h) => h.name);
+  }
+
   snapshot(): TreeNode {
     return this.root.snapshot();
   }
@@ -247,7 +275,8 @@ export class Runtime {
 
   // ---- wiring ----
 
-  private actorChild(start: ActorStart, restart: RestartType, shutdownMs: number): ChildSpec {
+  /** signal: a cancel that lands while the worker is still starting ends that start at once. */
+  private actorChild(start: ActorStart, restart: RestartType, shutdownMs: number, signal?: AbortSignal): ChildSpec {
     return {
       id: start.name,
       kind: 'actor',
@@ -255,11 +284,12 @@ export class Runtime {
       shutdownMs,
       start: async () => {
         const paused = start.taskId !== null && this.taskMap.get(start.taskId)?.pause.paused === true;
-        const h = await this.host.start({ ...start, paused });
+        const h = await this.host.start({ ...start, paused }, signal);
         const now = start.taskId !== null && this.taskMap.get(start.taskId)?.pause.paused === true;
         if (now !== paused) h.setPaused(now);
         if (h.served) {
           this.served.set(h.name, h);
+          for (const wake of this.servedWaiters.get(h.name) ?? []) wake();
           void h.exited.then(() => this.served.get(h.name) === h && this.served.delete(h.name));
         }
         return h;
@@ -326,8 +356,25 @@ export class Runtime {
         h.accept(port1);
         return port2;
       }
-      if (this.clock.now() >= deadline) throw runtimeError('NOT_FOUND', `no served actor named ${target}`);
-      await sleep(realClock, 20);
+      const left = deadline - this.clock.now();
+      if (left <= 0) throw runtimeError('NOT_FOUND', `no served actor named ${target}`);
+      await this.servedAppears(target, left);
     }
+  }
+
+  /** Resolves when a served actor named target registers, or after ms (the caller re-checks). */
+  private servedAppears(target: string, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const set = this.servedWaiters.get(target) ?? new Set<() => void>();
+      this.servedWaiters.set(target, set);
+      const wake = (): void => {
+        timer.cancel();
+        set.delete(wake);
+        if (set.size === 0) this.servedWaiters.delete(target);
+        resolve();
+      };
+      const timer = this.clock.setTimeout(wake, ms);
+      set.add(wake);
+    });
   }
 }

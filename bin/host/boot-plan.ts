@@ -1,0 +1,25 @@
+// What the CLI boots first and with which preload: shared by main.ts (prestart) and the runtime port.
+import { AGENT_MODULE } from '../../src/actors/agents/agent-module.js';
+import type { YagentConfig } from '../../src/runtime/config/types.js';
+import { prestart } from '../../src/runtime/spare-boot.js';
+
+/** The agent actor's path under dist/ (a leaf module: naming it loads nothing else). */
+export const AGENT_ACTOR_MODULE = AGENT_MODULE;
+
+/** One spare that preloads the agent actor itself: the Director starts on it with nothing left to import. */
+export const SPARE_PLAN = { preload: [AGENT_ACTOR_MODULE], count: 1 } as const;
+
+const SDK_OF = { openai: 'openai', anthropic: '@anthropic-ai/sdk' } as const;
+
+/** Spares for delegations (booted once the config is known): the agent actor plus only the SDKs the
+ *  configured providers speak, so a worker that needs one SDK does not load both. */
+export function delegationPreload(config: Pick<YagentConfig, 'providers'>): string[] {
+  const sdks = new Set(Object.values(config.providers).map((p) => SDK_OF[p.apiFormat]));
+  return [AGENT_ACTOR_MODULE, ...[...sdks].sort()];
+}
+
+/** Called first thing by commands that run tasks locally: the Director's worker boots while the main
+ *  thread is still loading the CLI, the config and the runtime. */
+export function prestartDirector(): void {
+  prestart({ preload: SPARE_PLAN.preload, count: SPARE_PLAN.count });
+}

@@ -1,5 +1,6 @@
 // api_format = "anthropic": Messages requests through the official SDK, SSE decoded by us; thinking blocks kept with signatures.
-import Anthropic from '@anthropic-ai/sdk';
+// type-only: the SDK module graph loads on the first call, not when the worker starts
+import type Anthropic from '@anthropic-ai/sdk';
 import type { ChatMessage } from '../../../runtime/protocol/index.js';
 import type { ProviderConfig } from '../../../runtime/config/index.js';
 import type { LlmEngine, LlmRequest, LlmResponse } from '../types.js';
@@ -66,20 +67,31 @@ export function toAnthropic(messages: readonly ChatMessage[]): { system: string;
 }
 
 export class AnthropicEngine implements LlmEngine {
-  private readonly client: Anthropic;
+  private client: Promise<Anthropic> | undefined;
   constructor(
     private readonly provider: ProviderConfig,
-    opts: RawEngineOptions = {},
-  ) {
-    this.client = new Anthropic({
-      apiKey: provider.apiKey,
-      baseURL: provider.apiBaseUrl,
-      maxRetries: 0,
-      timeout: 24 * 3_600_000,
-      // we register no tracer provider, yet the SDK would build a (no-op) span and its attributes per call
-      openTelemetry: false,
-      ...(opts.fetch !== undefined ? { fetch: opts.fetch } : {}),
-    });
+    private readonly opts: RawEngineOptions = {},
+  ) {}
+
+  /** The SDK client, imported and built on first use; a failed import is not cached. */
+  private sdk(): Promise<Anthropic> {
+    this.client ??= import('@anthropic-ai/sdk').then(
+      ({ default: Anthropic }) =>
+        new Anthropic({
+          apiKey: this.provider.apiKey,
+          baseURL: this.provider.apiBaseUrl,
+          maxRetries: 0,
+          timeout: 24 * 3_600_000,
+          // we register no tracer provider, yet the SDK would build a (no-op) span and its attributes per call
+          openTelemetry: false,
+          ...(this.opts.fetch !== undefined ? { fetch: this.opts.fetch } : {}),
+        }),
+      (e: unknown) => {
+        this.client = undefined;
+        throw e;
+      },
+    );
+    return this.client;
   }
 
   describe(): { provider: string; model: string } {
@@ -104,11 +116,12 @@ export class AnthropicEngine implements LlmEngine {
     // (the SDK's types no longer list temperature; the API still accepts it for non-thinking calls)
     if (temperature !== undefined && budget === undefined) (body as unknown as Record<string, unknown>)['temperature'] = temperature;
 
+    const client = await this.sdk();
     const acc = new AnthropicAccumulator(req);
     const link = linkedSignal(req.signal);
     try {
       // the SDK still builds, authenticates and sends the request (and turns non-2xx into errors); we decode
-      const res = await this.client.messages.create(body, { signal: link.signal, headers: { [AGENT_HEADER]: req.agent } }).asResponse();
+      const res = await client.messages.create(body, { signal: link.signal, headers: { [AGENT_HEADER]: req.agent } }).asResponse();
       await readSse(res.body, (ev) => acc.onEvent(ev));
     } catch (e) {
       // an abort surfaces as whatever the reader threw; the caller's reason (e.g. the timeout) is the truth

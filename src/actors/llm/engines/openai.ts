@@ -1,5 +1,6 @@
 // api_format = "openai": Chat Completions requests through the official SDK (OpenAI and compatible servers), SSE decoded by us.
-import OpenAI from 'openai';
+// type-only: the SDK module graph (~300 modules) loads on the first call, not when the worker starts
+import type OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ChatMessage, Reasoning } from '../../../runtime/protocol/index.js';
 import type { ProviderConfig } from '../../../runtime/config/index.js';
@@ -38,19 +39,30 @@ function toOpenAiMessages(messages: readonly ChatMessage[]): ChatCompletionMessa
 }
 
 export class OpenAiEngine implements LlmEngine {
-  private readonly client: OpenAI;
+  private client: Promise<OpenAI> | undefined;
   constructor(
     private readonly provider: ProviderConfig,
-    opts: RawEngineOptions = {},
-  ) {
-    // retries and timeouts belong to the reliability stack, not the SDK
-    this.client = new OpenAI({
-      apiKey: provider.apiKey,
-      baseURL: provider.apiBaseUrl,
-      maxRetries: 0,
-      timeout: 24 * 3_600_000,
-      ...(opts.fetch !== undefined ? { fetch: opts.fetch } : {}),
-    });
+    private readonly opts: RawEngineOptions = {},
+  ) {}
+
+  /** The SDK client, imported and built on first use; a failed import is not cached. */
+  private sdk(): Promise<OpenAI> {
+    this.client ??= import('openai').then(
+      ({ default: OpenAI }) =>
+        // retries and timeouts belong to the reliability stack, not the SDK
+        new OpenAI({
+          apiKey: this.provider.apiKey,
+          baseURL: this.provider.apiBaseUrl,
+          maxRetries: 0,
+          timeout: 24 * 3_600_000,
+          ...(this.opts.fetch !== undefined ? { fetch: this.opts.fetch } : {}),
+        }),
+      (e: unknown) => {
+        this.client = undefined;
+        throw e;
+      },
+    );
+    return this.client;
   }
 
   describe(): { provider: string; model: string } {
@@ -75,11 +87,12 @@ export class OpenAiEngine implements LlmEngine {
     if (temperature !== undefined) body.temperature = temperature;
     if (p.reasoningEffort !== undefined) (body as unknown as Record<string, unknown>)['reasoning_effort'] = p.reasoningEffort;
 
+    const client = await this.sdk();
     const acc = new OpenAiAccumulator(req);
     const link = linkedSignal(req.signal);
     try {
       // the SDK still builds, authenticates and sends the request (and turns non-2xx into errors); we decode
-      const res = await this.client.chat.completions.create(body, { signal: link.signal, headers: { [AGENT_HEADER]: req.agent } }).asResponse();
+      const res = await client.chat.completions.create(body, { signal: link.signal, headers: { [AGENT_HEADER]: req.agent } }).asResponse();
       await readSse(res.body, (ev) => acc.onEvent(ev));
     } catch (e) {
       // an abort surfaces as whatever the reader threw; the caller's reason (e.g. the timeout) is the truth

@@ -1,5 +1,6 @@
 // Argument parsing for every sub-command: common flags as the seeds give them, typed results.
 import { parseArgs } from 'node:util';
+import { resolveDisabledAgents } from '../../src/actors/agents/profiles.js';
 import { CliError, EXIT } from './exit-codes.js';
 
 export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
@@ -45,6 +46,15 @@ function usageError(message: string): CliError {
   return new CliError(message, EXIT.error, undefined, 'run `yagent --help`');
 }
 
+/** `-d` through the agents' own resolver (a leaf module): an unknown name is a usage error with exit 2, before any boot. */
+function disabledAgents(raw: string): string[] {
+  try {
+    return resolveDisabledAgents([raw]);
+  } catch (err) {
+    throw new CliError((err as Error).message, EXIT.config, undefined, 'name built-in agents (comma-separated) or `all`');
+  }
+}
+
 function common(values: Record<string, unknown>): CommonFlags {
   const full = values['full-yolo'] === true;
   const disabled = typeof values['disable-agents'] === 'string' ? values['disable-agents'] : '';
@@ -52,7 +62,7 @@ function common(values: Record<string, unknown>): CommonFlags {
     config: typeof values.config === 'string' ? values.config : undefined,
     yolo: values.yolo === true || full,
     fullYolo: full,
-    disabledAgents: disabled.split(',').map((s) => s.trim()).filter((s) => s.length > 0),
+    disabledAgents: disabledAgents(disabled),
     forceQuit: values['force-quit'] === true,
   };
 }

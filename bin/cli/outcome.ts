@@ -1,4 +1,5 @@
-// Maps a task's outcome to the documented exit code.
+// Maps a task's outcome to the documented exit code, through the store's one stop classification.
+import { stopState } from '../../src/store/rollout/stop.js';
 import type { TaskOutcome } from '../host/types.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 
@@ -6,18 +7,12 @@ export function exitCodeFor(outcome: TaskOutcome, needsApproval: readonly string
   if (interrupted || outcome.stopReason === 'cancelled') return EXIT.cancelled;
   if (needsApproval.length > 0) return EXIT.needsApproval;
   if (outcome.error) return EXIT.error;
-  switch (outcome.stopReason) {
-    case 'plain_text':
-    case 'agent_exit':
+  const state = stopState(outcome.stopReason);
+  switch (state) {
+    case 'finished':
       return EXIT.ok;
-    case 'paused':
-    case 'idle_timeout':
-    case 'total_timeout':
-    case 'max_steps':
-    case 'llm_error':
-    case 'circuit_breaker_open':
-    case 'panic':
-    case 'unaccounted':
+    case 'resumable': // paused (cancelled was taken above): the run did not finish here
+    case 'failed':
       return EXIT.error;
   }
 }

@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline/promises';
 import { defaultConfigPath, ensureConfigExists } from '../../src/runtime/config/loader.js';
 import { setKeyInSection } from '../../src/runtime/config/persist.js';
 import { setupState } from '../../src/runtime/config/setup-state.js';
+import { printConfigWarnings } from '../host/run-config.js';
 import type { SetupFlags } from './args.js';
 import { CliError, EXIT, type ExitCode } from './exit-codes.js';
 import type { Streams } from './output.js';
@@ -69,6 +70,7 @@ export async function runSetup(configFlag: string | undefined, s: SetupFlags, io
   else if (!existsSync(path)) throw new CliError('config file not found', EXIT.config, path, 'check the --config path (it is never created for you)');
   const state = await setupState({ configPath: path });
   io.stderr(`yagent setup: ${path} (${state.state === 'broken' ? `broken: ${state.error.what}` : state.state})\n`);
+  if (state.state !== 'broken') printConfigWarnings(state.config, io);
   const found = s.probe ? await probeLocal(candidatesFromEnv()) : [];
   if (found.length > 0) io.stderr(`found local servers: ${found.map((f) => `${f.name} (${f.baseUrl})`).join(', ')}\n`);
   let block = providerFromFlags(s, found);

@@ -107,6 +107,14 @@ export class LocalHost implements Host {
     return [...still, ...(await this.port.drain(Math.max(0, still.length > 0 ? 0 : timeoutMs)))];
   }
 
+  writeRunFile(name: string, content: string): Promise<string> {
+    return this.port.writeRunFile(name, content);
+  }
+
+  removeRunFile(name: string): Promise<void> {
+    return this.port.removeRunFile(name);
+  }
+
   async shutdown(): Promise<void> {
     for (const e of this.entries.values()) if (e.status.outcome === null) e.abort.abort(new Error('supervisor shutting down'));
     await this.drain(5_000);

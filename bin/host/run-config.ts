@@ -2,7 +2,12 @@
 import { setupState } from '../../src/runtime/config/setup-state.js';
 import type { YagentConfig } from '../../src/runtime/config/types.js';
 import { CliError, ConfigExit, EXIT } from '../cli/exit-codes.js';
+import type { Streams } from '../cli/output.js';
 
+/** Removed keys (named with their replacement) and bad values: stderr only, so json/stream-json stdout stays clean. */
+export function printConfigWarnings(config: Pick<YagentConfig, 'warnings'>, io: Pick<Streams, 'stderr'>): void {
+  for (const w of config.warnings) io.stderr(`yagent: warning: ${w}\n`);
+}
 
 /** `scripted` (demo, YAGENT_FAKE_SCRIPT) tolerates a fresh or placeholder config: the model is local. */
 export async function loadRunConfig(configPath: string | undefined, scripted: boolean): Promise<YagentConfig> {

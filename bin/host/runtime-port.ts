@@ -1,9 +1,10 @@
 // The one file that adapts the runtime facade, the store actor and the agents' runTask to LocalHost.
 import { Runtime } from '../../src/runtime/runtime.js';
+import { createSharedLlmState, LLM_SHARED_KEY } from '../../src/runtime/config/llm-shared.js';
 import type { YagentConfig } from '../../src/runtime/config/types.js';
 import { serializeError, type Envelope } from '../../src/runtime/protocol/index.js';
 import type { StoreApi } from '../../src/store/api.js';
-import { STORE_ACTOR, STORE_MODULE } from '../../src/store/client.js';
+import { STORE_ACTOR, STORE_MODULE, storeInputFromConfig } from '../../src/store/client.js';
 import { SPARE_PLAN, delegationPreload } from './boot-plan.js';
 import type { EventFilter, TaskOutcome, TaskSpec, TreeNode, UserHelpResponse } from './types.js';
 
@@ -17,6 +18,9 @@ export interface RuntimePort {
   timeline(taskId: string, limit: number): Promise<unknown[]>;
   memory(taskId: string): Promise<unknown>;
   drain(timeoutMs: number): Promise<string[]>;
+  /** `{root}/run/{name}` through the store actor (the single writer): atomic, 0600 in a 0700 dir; returns the path. */
+  writeRunFile(name: string, content: string): Promise<string>;
+  removeRunFile(name: string): Promise<void>;
   shutdown(): Promise<void>;
 }
 
@@ -31,21 +35,23 @@ let subscribers = 0;
 
 /** Start-up order for the first model request: Director spare (agent graph preloaded, maybe prestarted) and
  *  a light store worker boot in parallel; the spare for delegations boots once a model call is under way. */
-export function startRuntime(canAsk: boolean): Promise<Runtime> {
-  return Runtime.start({ hasResponder: canAsk, preload: [...SPARE_PLAN.preload], spares: SPARE_PLAN.count, deferRefill: true });
+export function startRuntime(canAsk: boolean, config: Pick<YagentConfig, 'llm'>): Promise<Runtime> {
+  // one buffer for the process: max_in_flight_requests and the circuit breakers hold across every agent worker
+  const shared = { [LLM_SHARED_KEY]: createSharedLlmState({ maxInFlightRequests: config.llm.maxInFlightRequests }) };
+  return Runtime.start({ hasResponder: canAsk, preload: [...SPARE_PLAN.preload], spares: SPARE_PLAN.count, deferRefill: true, shared });
 }
 
 export async function openRuntimePort(opts: PortOptions): Promise<RuntimePort> {
-  const runtime = await startRuntime(opts.canAsk);
+  const runtime = await startRuntime(opts.canAsk, opts.config);
   // the store needs no SDK: its own light worker, booting beside the Director's spare; nobody waits for it
   // here (actors' connect waits until it serves), failures surface in runTask and shutdown
-  const storeReady = runtime.startService({ name: STORE_ACTOR, module: STORE_MODULE, input: {}, restart: 'permanent', preload: [] });
+  const storeReady = runtime.startService({ name: STORE_ACTOR, module: STORE_MODULE, input: storeInputFromConfig(opts.config), restart: 'permanent', preload: [] });
   storeReady.catch(() => undefined);
   const storeUp = (): Promise<boolean> => storeReady.then(() => true, () => false);
   // the first model call is under way (the model now takes its time): boot the spare for delegations
   const warmer = runtime.dispatcher.consume({ name: 'spare-warmer', filter: { types: ['ai_stream_start', 'llm_call_start'] } }, () => {
     warmer.mailbox.close();
-    void runtime.tasks.go('warm-spares', () => runtime.warm({ preload: delegationPreload(opts.config) }));
+    return runtime.tasks.go('warm-spares', () => runtime.warm({ preload: delegationPreload(opts.config) }));
   });
   // loads while the workers boot (light: AGENT_MODULE comes from the leaf agent-module.ts, not the agent graph)
   const { runTask } = await import('../../src/actors/agents/run-task.js');
@@ -102,6 +108,14 @@ export async function openRuntimePort(opts: PortOptions): Promise<RuntimePort> {
     },
     async drain(timeoutMs) {
       return runtime.tasks.drain(timeoutMs);
+    },
+    async writeRunFile(name, content) {
+      await storeReady;
+      return store.writeRunFile(name, content);
+    },
+    async removeRunFile(name) {
+      await storeReady;
+      return store.removeRunFile(name);
     },
     async shutdown() {
       warmer.mailbox.close();

@@ -7,7 +7,7 @@ import { defaultConfigPath } from '../../src/runtime/config/loader.js';
 import { CONFIG_TEMPLATE } from '../../src/runtime/config/template.js';
 import type { Streams } from '../cli/output.js';
 import { LocalHost } from './local-host.js';
-import { loadRunConfig } from './run-config.js';
+import { loadRunConfig, printConfigWarnings } from './run-config.js';
 import { loadScriptModule, scriptedConfigText, startScriptedModel, type ModelScript } from './scripted-model.js';
 import { trace } from './trace.js';
 import type { Host } from './types.js';
@@ -42,6 +42,7 @@ export async function withLocalHost<T>(opts: SessionOptions, fn: (host: Host) =>
       writeFileSync(configPath, scriptedConfigText(base, fake), { mode: 0o600 });
     }
     const config = await loadRunConfig(configPath, false);
+    printConfigWarnings(config, opts.io);
     trace('config loaded');
     const host = await LocalHost.start({ config, configPath, canAsk: opts.canAsk ?? false });
     trace('runtime started (Director spare and store worker booting)');

@@ -76,5 +76,9 @@ export interface Host {
   memory(taskId: string): Promise<unknown>;
   /** Resolves to the names still running after timeoutMs (empty = all done). */
   drain(timeoutMs: number): Promise<string[]>;
+  /** `{root}/run/{name}` written by the store actor (single writer): atomic, 0600 in a 0700 dir; returns the path. */
+  writeRunFile(name: string, content: string): Promise<string>;
+  /** Removes a run file; a missing one is not an error. */
+  removeRunFile(name: string): Promise<void>;
   shutdown(): Promise<void>;
 }

@@ -1,5 +1,5 @@
-// Discovery files under <root>/run/: a running supervisor's address, pid, token and version, 0600.
-import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// Discovery files under <root>/run/: a running supervisor's address, pid, token and version (written by the store).
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { runDir } from '../cli/home.js';
@@ -13,23 +13,30 @@ export const DiscoverySchema = z.object({
 });
 export type Discovery = z.infer<typeof DiscoverySchema>;
 
+const NAME_RE = /^supervisor-\d+\.json$/;
+
+/** The run file's plain name (the store's writeRunFile takes names, never paths). */
+export function discoveryName(pid: number): string {
+  return `supervisor-${pid}.json`;
+}
+
 export function discoveryPath(pid: number, env: NodeJS.ProcessEnv = process.env): string {
-  return join(runDir(env), `supervisor-${pid}.json`);
+  return join(runDir(env), discoveryName(pid));
 }
 
-/** Writes the file 0600 inside a 0700 directory; created exclusively so a stale file is never reused. */
-export function writeDiscovery(info: Discovery, env: NodeJS.ProcessEnv = process.env): string {
-  const dir = runDir(env);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const path = discoveryPath(info.pid, env);
-  rmSync(path, { force: true });
-  writeFileSync(path, `${JSON.stringify(info)}\n`, { mode: 0o600, flag: 'wx' });
-  chmodSync(path, 0o600);
-  return path;
+/** The single writer of the data root: the store actor (through Host) or a StoreService in tests. */
+export interface RunFileWriter {
+  writeRunFile(name: string, content: string): Promise<string>;
+  removeRunFile(name: string): Promise<void>;
 }
 
-export function removeDiscovery(path: string): void {
-  rmSync(path, { force: true });
+/** Written by the store: atomic, 0600 inside a 0700 directory (the file holds the bearer token). */
+export async function writeDiscovery(writer: RunFileWriter, info: Discovery): Promise<string> {
+  return writer.writeRunFile(discoveryName(info.pid), `${JSON.stringify(DiscoverySchema.parse(info))}\n`);
+}
+
+export async function removeDiscovery(writer: RunFileWriter, pid: number): Promise<void> {
+  await writer.removeRunFile(discoveryName(pid));
 }
 
 function alive(pid: number): boolean {
@@ -41,26 +48,25 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Running supervisors, newest first; files of dead processes are removed on the way. */
+/** Running supervisors, newest first. Files of dead processes (a crash skips the async remove) are skipped,
+ *  never deleted here: only the store writes under the data root. */
 export function findSupervisors(env: NodeJS.ProcessEnv = process.env): Discovery[] {
   const dir = runDir(env);
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => /^supervisor-\d+\.json$/.test(n));
+    names = readdirSync(dir).filter((n) => NAME_RE.test(n));
   } catch {
     return [];
   }
   const found: Discovery[] = [];
   for (const name of names) {
-    const path = join(dir, name);
     let parsed: Discovery;
     try {
-      parsed = DiscoverySchema.parse(JSON.parse(readFileSync(path, 'utf8')));
+      parsed = DiscoverySchema.parse(JSON.parse(readFileSync(join(dir, name), 'utf8')));
     } catch {
-      continue; // being written right now, or not ours: skip, never delete
+      continue; // gone since the listing, or not ours: skip
     }
     if (alive(parsed.pid)) found.push(parsed);
-    else removeDiscovery(path);
   }
   return found.sort((a, b) => b.startedAt - a.startedAt);
 }

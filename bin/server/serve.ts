@@ -1,4 +1,4 @@
-// `yagent serve`: a long-running supervisor; control server on loopback, discovery file removed on exit.
+// `yagent serve`: a long-running supervisor; control server on loopback, discovery file (via the store) removed on exit.
 import type { Host } from '../host/types.js';
 import { EXIT, type ExitCode } from '../cli/exit-codes.js';
 import type { Streams } from '../cli/output.js';
@@ -18,22 +18,24 @@ export async function runServe(host: Host, opts: ServeOptions): Promise<ExitCode
   let exit: (code: ExitCode) => void = () => undefined;
   const stopped = new Promise<ExitCode>((resolve) => (exit = resolve));
   const server = await startControlServer({ host, version: opts.version, port: opts.port, requestExit: () => exit(EXIT.ok) });
-  const file = writeDiscovery({ version: opts.version, pid: process.pid, address: server.address, token: server.token, startedAt: Date.now() });
+  let file: string;
+  try {
+    // after the store is ready (writeRunFile waits for it): the store is the only writer under the data root
+    file = await writeDiscovery(host, { version: opts.version, pid: process.pid, address: server.address, token: server.token, startedAt: Date.now() });
+  } catch (err) {
+    await server.close();
+    throw err;
+  }
   let signals = 0;
   const onSignal = (): void => {
     signals += 1;
-    if (opts.forceQuit || signals > 1) {
-      removeDiscovery(file);
-      process.exit(EXIT.cancelled);
-    }
+    // quitting at once leaves the file behind (no async work here); readers skip files of dead pids
+    if (opts.forceQuit || signals > 1) process.exit(EXIT.cancelled);
     opts.io.stderr('yagent serve: draining running tasks (Ctrl-C again to quit at once)…\n');
     exit(EXIT.ok);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  // a crash still removes the file: no discovery file may point at a dead supervisor for long
-  const onExit = (): void => removeDiscovery(file);
-  process.on('exit', onExit);
   opts.io.stderr(`yagent serve: supervisor pid ${process.pid} listening on ${server.address}\n  discovery: ${file} (0600; holds the bearer token)\n`);
   try {
     const code = await stopped;
@@ -45,7 +47,7 @@ export async function runServe(host: Host, opts: ServeOptions): Promise<ExitCode
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await server.close();
-    removeDiscovery(file);
-    process.off('exit', onExit);
+    // awaited before the caller shuts the runtime (and the store) down
+    await removeDiscovery(host, process.pid);
   }
 }

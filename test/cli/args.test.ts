@@ -11,7 +11,7 @@ describe('cli arguments', () => {
       prompt: 'hi',
       explicit: true,
       format: 'json',
-      flags: { yolo: true, fullYolo: true, disabledAgents: ['devops', 'chat'], config: '/x.toml', forceQuit: true },
+      flags: { yolo: true, fullYolo: true, disabledAgents: ['chat', 'devops'], config: '/x.toml', forceQuit: true },
     });
   });
 
@@ -44,5 +44,18 @@ describe('cli arguments', () => {
 
   it('an unknown sub-command is named in the error', () => {
     expect(() => parseCommand(['frobnicate'])).toThrowError(/frobnicate/);
+  });
+
+  it('-d resolves through the agents resolver: all expands, an unknown agent exits 2 naming it', () => {
+    expect(parseCommand(['-p', 'x', '-d', 'ALL'])).toMatchObject({ flags: { disabledAgents: ['repo', 'coding', 'chat', 'devops', 'meta'] } });
+    let caught: unknown;
+    try {
+      parseCommand(['batch', 't.jsonl', '-d', 'repo,wizard']);
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(CliError);
+    expect((caught as CliError).exitCode).toBe(2);
+    expect((caught as CliError).message).toMatch(/unknown agent "wizard"/);
   });
 });

@@ -48,3 +48,31 @@ const step = (req) => (${stall} && firstUser(req).includes('STALL')) ? { text: '
 export default { director: times(200, step) };
 `;
 }
+
+/** The Director starts two Repo delegations in one step; the first Repo reply waits (up to 2 s) for the second
+ *  request to arrive, and the peak number of model requests in flight is written to `peakFile` (the fake
+ *  provider runs in the CLI process). A gate of 1 never lets the second arrive while the first is held. */
+export function parallelDelegations(peakFile: string): string {
+  return `${PRELUDE}
+import { writeFileSync } from 'node:fs';
+let now = 0;
+let peak = 0;
+let answered = 0;
+const slowExit = async () => {
+  now += 1;
+  peak = Math.max(peak, now);
+  writeFileSync(${JSON.stringify(peakFile)}, String(peak));
+  const end = Date.now() + 2000;
+  while (answered === 0 && peak < 2 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+  await new Promise((r) => setTimeout(r, 50));
+  answered += 1;
+  now -= 1;
+  return call('agent_exit', { conclusion: 'looked', facts: [], artifacts: [], status: 'ok' });
+};
+const both = { text: '', finishReason: 'tool_calls', toolCalls: [
+  { name: 'delegate_repo', arguments: JSON.stringify({ task: 'look at a', context_refs: [] }) },
+  { name: 'delegate_repo', arguments: JSON.stringify({ task: 'look at b', context_refs: [] }) },
+] };
+export default { director: [both, ...times(6, say('both looked'))], repo: [slowExit, slowExit, ...times(4, say('done'))] };
+`;
+}

@@ -26,8 +26,8 @@ async function until<T>(fn: () => T | undefined | Promise<T | undefined>, what: 
 
 function discoveryFile(s: Sandbox): string | undefined {
   const dir = join(s.home, 'run');
-  const name = existsSync(dir) ? readdirSync(dir).find((n) => n.startsWith('supervisor-')) : undefined;
-  return name ? join(dir, name) : undefined;
+  const name = existsSync(dir) ? readdirSync(dir).find((n) => /^supervisor-\d+\.json$/.test(n)) : undefined;
+  return name ? join(dir, name) : undefined; // .json only: the store's tmp file ends in .tmp
 }
 
 describe.skipIf(!AGENTS_READY)('serve and attach', () => {

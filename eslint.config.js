@@ -5,6 +5,18 @@ const direction = (patterns, message) => ({
   'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }],
 });
 
+/** `TaskGroup.go` / `NamedTasks.go`: the runtime owns, names, reports and drains what they start. */
+const NAMED_TASK_CALLS = [
+  { from: 'file', name: 'go', path: 'src/runtime/actor.ts' },
+  { from: 'file', name: 'go', path: 'src/runtime/tasks.ts' },
+];
+const DETACHED = 'a detached promise outside src/runtime: await it, or start it as a named task with ctx.tasks.go / runtime.tasks.go';
+const DETACHED_PROMISE_SYNTAX = [
+  // `void p` on a promise is caught by no-floating-promises (ignoreVoid: false); a handled chain is not
+  { selector: "UnaryExpression[operator='void'] > CallExpression[callee.property.name=/^(catch|then|finally)$/]", message: `void p.catch(...): ${DETACHED}` },
+  { selector: "ExpressionStatement > CallExpression[callee.property.name=/^(catch|then|finally)$/][callee.object.type='CallExpression']", message: `call().catch(...) as a statement: ${DETACHED}` },
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bin/yagent.js', 'test/fixtures/**/*.js', '**/*.mjs', 'eslint.config.js'] },
   ...tseslint.configs.recommended,
@@ -39,5 +51,14 @@ export default tseslint.config(
   {
     files: ['src/actors/**/*.ts'],
     rules: direction(['**/bin/**'], 'actors must not import bin'),
+  },
+  {
+    // Outside the runtime a promise is awaited or handed to a named task (`ctx.tasks.go`, drainable and
+    // reported); `void p`, `void p.catch(...)` and `call().catch(...)` would detach it, so all three are errors.
+    files: ['src/store/**/*.ts', 'src/actors/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-floating-promises': ['error', { ignoreVoid: false, allowForKnownSafeCalls: NAMED_TASK_CALLS }],
+      'no-restricted-syntax': ['error', ...DETACHED_PROMISE_SYNTAX],
+    },
   },
 );

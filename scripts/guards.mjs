@@ -11,6 +11,11 @@ export const MAX_TEST_LINES = 500;
 /** The one function allowed to do tmp + rename, and the tool whose job is renaming user files. */
 export const RENAME_ALLOWED = new Set(['src/store/atomic-write.ts', 'src/actors/tools/rename_file.ts']);
 
+/** Where a detached `void p.catch(...)` is refused (bin/ joins once its owner has converted it). */
+export const DETACHED_SCOPE = /^src\/(store|actors)\//;
+/** The `void` operator (statement start, after `=>`, `(` or `,`; not a `Promise<void>` type) on a handled chain. */
+const DETACHED_RE = /(?:^|[;{(,]|=>)[ \t]*void[ \t]+[^;\n]*\.(?:catch|then|finally)[ \t]*\(/m;
+
 /** Layer of a repo-relative path; imports may only point to the same or a lower layer. */
 function layerOf(rel) {
   if (rel.startsWith('src/runtime/protocol/')) return 0;
@@ -57,6 +62,10 @@ export function checkTree(root) {
     // background promises and timers loops only through the runtime's named tasks
     if (inSrc && !rel.startsWith('src/runtime/') && /\bsetInterval\s*\(/.test(text)) {
       add('no-background-outside-runtime', rel, 'setInterval outside src/runtime: use a named task');
+    }
+    // the type-free twin of the lint rule, so `vitest run` alone catches it: `void p.catch(...)` detaches a promise
+    if (DETACHED_SCOPE.test(rel) && DETACHED_RE.test(text)) {
+      add('no-detached-promise', rel, 'void <promise>.catch/then(...) outside src/runtime: await it or start a named task (ctx.tasks.go)');
     }
     // one atomic-write function
     if (inSrc && !RENAME_ALLOWED.has(rel) && /\brename(Sync)?\s*\(/.test(text)) {

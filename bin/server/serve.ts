@@ -18,14 +18,6 @@ export async function runServe(host: Host, opts: ServeOptions): Promise<ExitCode
   let exit: (code: ExitCode) => void = () => undefined;
   const stopped = new Promise<ExitCode>((resolve) => (exit = resolve));
   const server = await startControlServer({ host, version: opts.version, port: opts.port, requestExit: () => exit(EXIT.ok) });
-  let file: string;
-  try {
-    // after the store is ready (writeRunFile waits for it): the store is the only writer under the data root
-    file = await writeDiscovery(host, { version: opts.version, pid: process.pid, address: server.address, token: server.token, startedAt: Date.now() });
-  } catch (err) {
-    await server.close();
-    throw err;
-  }
   let signals = 0;
   const onSignal = (): void => {
     signals += 1;
@@ -34,8 +26,19 @@ export async function runServe(host: Host, opts: ServeOptions): Promise<ExitCode
     opts.io.stderr('yagent serve: draining running tasks (Ctrl-C again to quit at once)…\n');
     exit(EXIT.ok);
   };
+  // handlers go in before the discovery file exists: a client that sees the file may signal at once
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  let file: string;
+  try {
+    // after the store is ready (writeRunFile waits for it): the store is the only writer under the data root
+    file = await writeDiscovery(host, { version: opts.version, pid: process.pid, address: server.address, token: server.token, startedAt: Date.now() });
+  } catch (err) {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await server.close();
+    throw err;
+  }
   opts.io.stderr(`yagent serve: supervisor pid ${process.pid} listening on ${server.address}\n  discovery: ${file} (0600; holds the bearer token)\n`);
   try {
     const code = await stopped;

@@ -39,6 +39,8 @@ export interface StoreOptions {
   agents?: { id: string; aliases?: string[] }[];
   /** The GC pass itself, injectable so a test can hold one in flight (default: blackboard/gc.ts). */
   gcImpl?: typeof gcNotes;
+  /** Named tasks for background writes (the store actor passes `ctx.tasks`; default: a private group). */
+  tasks?: TaskGroup;
 }
 
 export class StoreService implements StoreApi {
@@ -66,7 +68,7 @@ export class StoreService implements StoreApi {
     this.rollouts = new RolloutLedger(this.root, { ...DEFAULT_POLICY, ...opts.policy }, this.clock);
     this.board = new NoteBoard(this.notesRoot, this.agents, this.clock, opts.noteRandom ?? noteRandom);
     this.artifacts = new ArtifactStore(this.root, () => this.clock.now());
-    this.taskMemory = new TaskMemoryStore(this.root, this.clock, opts.taskMemoryDebounceMs ?? TASK_MEMORY_DEBOUNCE_MS);
+    this.taskMemory = new TaskMemoryStore(this.root, this.clock, opts.taskMemoryDebounceMs ?? TASK_MEMORY_DEBOUNCE_MS, undefined, opts.tasks);
     this.settings = new SettingsStore(this.root);
     this.timelineLog = new TimelineLog(this.root);
   }
@@ -157,7 +159,7 @@ export class StoreService implements StoreApi {
   scheduleGc(tasks: TaskGroup, opts: GcOptions, everyMs: number = GC_EVERY_MS): GcSchedule | null {
     if (gcIsNoop(opts)) return null;
     const schedule = new GcSchedule(() => this.gcNotes(opts), tasks, this.clock, everyMs);
-    void schedule.tick();
+    schedule.start();
     return schedule;
   }
   async registerAgent(id: string, aliases?: string[]): Promise<void> {

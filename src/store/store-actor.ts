@@ -55,7 +55,7 @@ export default defineActor<StoreActorInput, never>({
   async serve(ctx, input) {
     const opts = StoreActorInputSchema.parse(input);
     const { blackboardGc, gcEveryMs, ...rest } = opts;
-    service = new StoreService({ ...rest, clock: ctx.clock });
+    service = new StoreService({ ...rest, clock: ctx.clock, tasks: ctx.tasks });
     // the first pass starts now as a named task; serving (and every write) does not wait for it
     if (blackboardGc) gc = service.scheduleGc(ctx.tasks, blackboardGc, gcEveryMs);
     return facade(service);

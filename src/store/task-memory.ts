@@ -3,13 +3,16 @@
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { Clock } from '../runtime/actor.js';
+import type { Clock, TaskGroup } from '../runtime/actor.js';
 import { ChatMessageSchema } from '../runtime/protocol/index.js';
+import { createTaskGroup } from '../runtime/tasks.js';
 import type { FlushReport, MemoryJson } from './api.js';
 import { atomicWrite } from './atomic-write.js';
 import { sanitizeSegment, tasksDir } from './paths.js';
 
 export const TASK_MEMORY_DEBOUNCE_MS = 5000;
+/** Name of the named task that writes one debounced snapshot: `task-memory:<taskId>`. */
+export const taskMemoryTaskName = (taskId: string): string => `task-memory:${taskId}`;
 
 const HeaderSchema = z.object({ max_size: z.number().int() });
 
@@ -34,6 +37,8 @@ export function decodeMemory(text: string): MemoryJson | null {
 
 export class TaskMemoryStore {
   private pending = new Map<string, { memory: MemoryJson; timer: { cancel(): void } }>();
+  /** Debounced writes already started: flush-all waits for them, so shutdown never outruns one. */
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
     private readonly root: string,
@@ -41,15 +46,28 @@ export class TaskMemoryStore {
     private readonly debounceMs = TASK_MEMORY_DEBOUNCE_MS,
     /** Injectable writer so a test can make one task's write fail. */
     private readonly write: (path: string, text: string) => Promise<void> = (p, t) => atomicWrite(p, t),
+    /** Where a debounced write runs (the store actor's `ctx.tasks`); its failure is reported there too. */
+    private readonly tasks: TaskGroup = createTaskGroup({ clock }),
   ) {}
 
   /** Replaces the pending snapshot and restarts the debounce window. */
   save(taskId: string, memory: MemoryJson): void {
     this.pending.get(taskId)?.timer.cancel();
-    const timer = this.clock.setTimeout(() => {
-      void this.flushOne(taskId).catch(() => undefined);
-    }, this.debounceMs);
+    const timer = this.clock.setTimeout(() => this.startFlush(taskId), this.debounceMs);
     this.pending.set(taskId, { memory, timer });
+  }
+
+  /** The debounce fired: write as a named task; a failure keeps the snapshot for flush-all to retry and report. */
+  private startFlush(taskId: string): void {
+    this.tasks.go(taskMemoryTaskName(taskId), async () => {
+      const write = this.flushOne(taskId);
+      this.inFlight.add(write);
+      try {
+        await write;
+      } finally {
+        this.inFlight.delete(write);
+      }
+    });
   }
 
   get pendingCount(): number {
@@ -73,6 +91,8 @@ export class TaskMemoryStore {
   /** Writes everything pending; continues past failures and reports each one. */
   async flushAll(): Promise<FlushReport> {
     const report: FlushReport = { written: [], failed: [] };
+    // a write the debounce already started finishes (or fails back into `pending`) before we look
+    await Promise.allSettled([...this.inFlight]);
     for (const taskId of [...this.pending.keys()]) {
       try {
         await this.flushOne(taskId);

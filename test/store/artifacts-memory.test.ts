@@ -4,7 +4,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ARTIFACT_ID_RE } from '../../src/store/artifacts.js';
 import { ManualClock } from '../../src/store/clock.js';
 import { settingsPath } from '../../src/store/paths.js';
-import { TaskMemoryStore, taskMemoryPath } from '../../src/store/task-memory.js';
+import { createTaskGroup } from '../../src/runtime/tasks.js';
+import { TaskMemoryStore, taskMemoryPath, taskMemoryTaskName } from '../../src/store/task-memory.js';
 import { storeIn, tempRoot } from './helpers.js';
 
 const t = tempRoot();
@@ -64,6 +65,43 @@ describe('task memory', () => {
     expect(r.failed.map((f) => f.taskId)).toEqual(['bad1', 'bad2']);
     expect(r.written).toEqual(['ok1', 'ok2']);
     expect(written).toHaveLength(2);
+  });
+});
+
+describe('task memory: the debounced write is a named task', () => {
+  it('flush-all (and so shutdown) waits for a debounced write already in flight', async () => {
+    const clock = new ManualClock();
+    let release: () => void = () => undefined;
+    const written: string[] = [];
+    const store = new TaskMemoryStore(t.dir, clock, 5000, async (p) => {
+      await new Promise<void>((r) => (release = r));
+      written.push(p);
+    });
+    store.save('T-held', mem(1));
+    clock.advance(5000);
+    let flushed = false;
+    const all = store.flushAll().then((r) => ((flushed = true), r));
+    await new Promise((r) => setImmediate(r));
+    expect(flushed).toBe(false);
+    release();
+    expect(await all).toEqual({ written: [], failed: [] });
+    expect(written).toEqual([taskMemoryPath(t.dir, 'T-held')]);
+  });
+
+  it('a failed debounced write is reported by its named task and kept for flush-all to retry', async () => {
+    const clock = new ManualClock();
+    const tasks = createTaskGroup();
+    let calls = 0;
+    const store = new TaskMemoryStore(t.dir, clock, 5000, async () => {
+      if (++calls === 1) throw new Error('disk full');
+    }, tasks);
+    store.save('T-fail', mem(1));
+    clock.advance(5000);
+    expect(tasks.running()).toEqual([taskMemoryTaskName('T-fail')]);
+    expect(await tasks.waitAll(2000)).toEqual([]);
+    expect(tasks.failures().map((f) => f.name)).toEqual([taskMemoryTaskName('T-fail')]);
+    expect(store.pendingCount).toBe(1);
+    expect(await store.flushAll()).toEqual({ written: ['T-fail'], failed: [] });
   });
 });
 

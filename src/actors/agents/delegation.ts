@@ -100,16 +100,16 @@ export class DelegationManager {
         ...(d.rootContext ? { rootContext: d.rootContext } : {}),
       };
       const out = await this.spawnWithBackstop(name, input, callId, signal);
-      if (ABANDONED.has(out.stopReason) || signal.aborted) return this.abandoned(callId, target, out.stopReason);
+      if (ABANDONED.has(out.stopReason) || signal.aborted) return await this.abandoned(callId, target, out.stopReason);
       const outcome = await this.finish(callId, target, out, triggeredBy);
       if (out.design && target === 'meta') return await this.runDesigned(callId, out.design, args, signal, outcome);
       return outcome;
     } catch (e) {
-      if (signal.aborted) return this.abandoned(callId, target, 'cancelled');
+      if (signal.aborted) return await this.abandoned(callId, target, 'cancelled');
       const message = e instanceof Error ? `${(e as { code?: string }).code ?? e.name}: ${e.message}` : String(e);
       d.breaker.failure();
       const meta = await this.writeNote(target, callId, 'error', `Delegation to ${target} failed: ${message}`, [], undefined);
-      this.end(callId, target, 'error', meta?.ref);
+      await this.end(callId, target, 'error', meta?.ref);
       return err('delegation_failed', `The ${target} delegation failed (${message}). Its work is lost; the task can go on.`);
     } finally {
       release?.();
@@ -148,7 +148,7 @@ export class DelegationManager {
     // YAGENT_ARTIFACT_DISABLE=1: the full deliverable stays in the context (the note keeps it either way)
     if (d.settings.artifacts && tokens > d.settings.artifactTokenBudget) artifactId = await d.store.writeArtifact(deliverable);
     const meta = await this.writeNote(target, callId, status, deliverable, out.exit?.facts ?? [], artifactId, out.exit?.artifacts, triggeredBy);
-    this.end(callId, target, status, meta?.ref);
+    await this.end(callId, target, status, meta?.ref);
     const head = `[${target} ${status} · stop ${out.stopReason}${meta ? ` · note ${meta.ref}` : ''}]`;
     const body =
       (artifactId ? `${summarize(deliverable, 1200)}\n\n(full deliverable: ${tokens} tokens in artifact ${artifactId}; read it with read_artifact)` : deliverable) +
@@ -214,14 +214,15 @@ export class DelegationManager {
     };
   }
 
-  private abandoned(callId: string, target: string, stopReason: StopReason): ToolOutcome {
-    this.end(callId, target, stopReason);
+  private async abandoned(callId: string, target: string, stopReason: StopReason): Promise<ToolOutcome> {
+    await this.end(callId, target, stopReason);
     return err('abandoned', `The ${target} delegation was ${stopReason} before it finished; nothing was recorded.`);
   }
 
-  private end(callId: string, target: string, status: string, noteRef?: string): void {
+  /** Awaited like the start record: the end is in the timeline before the parent sees the tool result. */
+  private async end(callId: string, target: string, status: string, noteRef?: string): Promise<void> {
     this.deps.publish({ type: 'delegation_end', agent: this.deps.parentAgent, callId, child: target, status, ...(noteRef ? { noteRef } : {}) });
-    void this.timeline({ type: 'delegation', agent: target, callId, phase: 'end', status }).catch(() => undefined);
+    await this.timeline({ type: 'delegation', agent: target, callId, phase: 'end', status });
   }
 
   private async timeline(entry: { type: 'delegation'; agent: string; callId: string; phase: 'start' | 'end'; status?: string }): Promise<void> {

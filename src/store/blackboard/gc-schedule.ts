@@ -21,18 +21,23 @@ export class GcSchedule {
     private readonly everyMs: number = GC_EVERY_MS,
   ) {}
 
-  /** Runs one pass as a named task (never inside a write's call path); resolves when it is done, never rejects. */
-  tick(): Promise<void> {
+  /** Starts one pass as the named task (never inside a write's call path); `settled()` waits for it. */
+  start(): void {
     this.timer = null;
-    if (this.stopped) return Promise.resolve();
+    if (this.stopped) return;
     this.last = this.tasks.go(GC_TASK, async () => {
       try {
         await this.pass();
       } finally {
         // re-armed only after a pass ends: two passes never overlap
-        if (!this.stopped) this.timer = this.clock.setTimeout(() => void this.tick(), this.everyMs);
+        if (!this.stopped) this.timer = this.clock.setTimeout(() => this.start(), this.everyMs);
       }
     });
+  }
+
+  /** Runs one pass now; resolves when it is done, never rejects (its error goes to the task group). */
+  tick(): Promise<void> {
+    this.start();
     return this.last;
   }
 

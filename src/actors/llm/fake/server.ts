@@ -16,6 +16,10 @@ export interface FakeProviderOptions {
 
 export class FakeProvider {
   readonly requests: RecordedRequest[] = [];
+  /** Errors thrown by a request handler (each also answered 500 or reset): tests can assert there are none. */
+  readonly handlerErrors: unknown[] = [];
+  /** Handlers still running: close() waits for them, so none outlives the server. */
+  private readonly inFlight = new Set<Promise<void>>();
   private readonly scripts = new Map<string, FakeStep[]>();
   private readonly cursors = new Map<string, number>();
   private seq = 0;
@@ -34,12 +38,7 @@ export class FakeProvider {
     });
     const port = (server.address() as AddressInfo).port;
     const fake = new FakeProvider(server, `http://127.0.0.1:${port}`, opts);
-    server.on('request', (req, res) => {
-      void fake.handle(req, res).catch((err: unknown) => {
-        if (!res.headersSent) res.writeHead(500).end(String(err));
-        else res.destroy();
-      });
-    });
+    server.on('request', (req, res) => fake.track(req, res));
     return fake;
   }
 
@@ -62,9 +61,28 @@ export class FakeProvider {
     return this.requests.filter((r) => r.agent === agent);
   }
 
+  /** Requests in flight right now. */
+  get pending(): number {
+    return this.inFlight.size;
+  }
+
   async close(): Promise<void> {
     this.server.closeAllConnections();
+    // closed sockets end every handler (each checks `closed` between events); wait for them all
+    await Promise.allSettled([...this.inFlight]);
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  /** node:http cannot await a request callback: the handler is kept in `inFlight` and its error recorded. */
+  private track(req: IncomingMessage, res: ServerResponse): void {
+    const done: Promise<void> = this.handle(req, res)
+      .catch((err: unknown) => {
+        this.handlerErrors.push(err);
+        if (!res.headersSent) res.writeHead(500).end(String(err));
+        else res.destroy();
+      })
+      .finally(() => this.inFlight.delete(done));
+    this.inFlight.add(done);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

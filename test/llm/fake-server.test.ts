@@ -1,0 +1,55 @@
+// The fake provider's request handlers: tracked while in flight, awaited by close(), errors recorded (no detached promise).
+import { describe, expect, it } from 'vitest';
+import { FakeProvider } from '../../src/actors/llm/fake/server.js';
+import { AGENT_HEADER } from '../../src/actors/llm/fake/script.js';
+
+function post(fake: FakeProvider, agent: string): Promise<Response> {
+  return fetch(`${fake.openaiBaseUrl}/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [AGENT_HEADER]: agent },
+    body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }),
+  });
+}
+
+async function until(cond: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 400 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
+  if (!cond()) throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('fake provider handlers', () => {
+  it('close() waits for a request handler still in flight', async () => {
+    const fake = await FakeProvider.start();
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    fake.script('held', async () => {
+      await held;
+      return { text: 'late' };
+    });
+    const reply = post(fake, 'held').catch((e: unknown) => e);
+    await until(() => fake.pending === 1, 'the handler to start');
+    let closed = false;
+    const closing = fake.close().then(() => (closed = true));
+    await new Promise((r) => setImmediate(r));
+    expect(closed).toBe(false);
+    release();
+    await closing;
+    expect(fake.pending).toBe(0);
+    expect(await reply).toBeInstanceOf(Error);
+  });
+
+  it('a handler that throws answers 500 and is recorded in handlerErrors', async () => {
+    const fake = await FakeProvider.start();
+    try {
+      fake.script('boom', () => {
+        throw new Error('script exploded');
+      });
+      const res = await post(fake, 'boom');
+      expect(res.status).toBe(500);
+      expect(await res.text()).toContain('script exploded');
+      await until(() => fake.pending === 0, 'the handler to settle');
+      expect(fake.handlerErrors.map((e) => (e as Error).message)).toEqual(['script exploded']);
+    } finally {
+      await fake.close();
+    }
+  });
+});

@@ -55,7 +55,7 @@ export default tseslint.config(
   {
     // Outside the runtime a promise is awaited or handed to a named task (`ctx.tasks.go`, drainable and
     // reported); `void p`, `void p.catch(...)` and `call().catch(...)` would detach it, so all three are errors.
-    files: ['src/store/**/*.ts', 'src/actors/**/*.ts'],
+    files: ['src/store/**/*.ts', 'src/actors/**/*.ts', 'bin/**/*.ts'],
     rules: {
       '@typescript-eslint/no-floating-promises': ['error', { ignoreVoid: false, allowForKnownSafeCalls: NAMED_TASK_CALLS }],
       'no-restricted-syntax': ['error', ...DETACHED_PROMISE_SYNTAX],

@@ -12,7 +12,7 @@ export const MAX_TEST_LINES = 500;
 export const RENAME_ALLOWED = new Set(['src/store/atomic-write.ts', 'src/actors/tools/rename_file.ts']);
 
 /** Where a detached `void p.catch(...)` is refused (bin/ joins once its owner has converted it). */
-export const DETACHED_SCOPE = /^src\/(store|actors)\//;
+export const DETACHED_SCOPE = /^(src\/(store|actors)|bin)\//;
 /** The `void` operator (statement start, after `=>`, `(` or `,`; not a `Promise<void>` type) on a handled chain. */
 const DETACHED_RE = /(?:^|[;{(,]|=>)[ \t]*void[ \t]+[^;\n]*\.(?:catch|then|finally)[ \t]*\(/m;
 

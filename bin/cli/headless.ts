@@ -71,9 +71,11 @@ export async function runHeadlessAttached(client: ControlClient, run: HeadlessRu
   sink.start(taskId, { prompt: run.spec.prompt, workspace: run.spec.workspace, supervisor: client.server.address });
   run.io.stderr(`yagent: task ${taskId} sent to supervisor pid ${client.server.pid} (approve with \`yagent attach approve REQUEST\`)\n`);
   let interrupted = false;
+  let cancelSent: Promise<unknown> = Promise.resolve();
   const off = onInterrupt(run.forceQuit, () => {
     interrupted = true;
-    client.post('/api/cancel_task', { task_id: taskId }).catch(() => undefined);
+    // kept and awaited below, so the request is never left detached when the run ends
+    cancelSent = client.post('/api/cancel_task', { task_id: taskId }).catch(() => undefined);
   });
   try {
     await client.events({ taskId, follow: true }, (env) => sink.event(env));
@@ -84,6 +86,7 @@ export async function runHeadlessAttached(client: ControlClient, run: HeadlessRu
     return code;
   } finally {
     off();
+    await cancelSent;
   }
 }
 

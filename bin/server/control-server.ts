@@ -27,15 +27,20 @@ export async function startControlServer(opts: ControlServerOptions): Promise<Co
   const log = new EventLog();
   const unsubscribe = opts.host.subscribe({}, (env) => log.append(env));
   const ctx = { host: opts.host, log, version: opts.version, requestExit: opts.requestExit };
+  const inflight = new Set<Promise<void>>();
   const server: Server = createServer((req, res) => {
     if (!loopbackHost(req)) return sendJson(res, 403, { error: 'loopback clients only' });
     if (!authorized(req, token)) return sendJson(res, 401, { error: 'missing or wrong bearer token (see the discovery file under ~/.yagent/run/)' });
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    route(ctx, req, res, url).catch((err: unknown) => {
-      const status = err instanceof HttpError ? err.status : 500;
-      if (!res.headersSent) sendJson(res, status, { error: (err as Error).message });
-      else res.end();
-    });
+    // tracked, not detached: close() waits for every handler still running (SSE ones end with their sockets)
+    const handling: Promise<void> = route(ctx, req, res, url)
+      .catch((err: unknown) => {
+        const status = err instanceof HttpError ? err.status : 500;
+        if (!res.headersSent) sendJson(res, status, { error: (err as Error).message });
+        else res.end();
+      })
+      .finally(() => inflight.delete(handling));
+    inflight.add(handling);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -50,6 +55,7 @@ export async function startControlServer(opts: ControlServerOptions): Promise<Co
       unsubscribe();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.allSettled([...inflight]);
     },
   };
 }

@@ -5,7 +5,7 @@ import type { ChatMessage } from '../../../runtime/protocol/index.js';
 import type { ProviderConfig } from '../../../runtime/config/index.js';
 import type { LlmEngine, LlmRequest, LlmResponse } from '../types.js';
 import { LlmError } from '../errors.js';
-import { AGENT_HEADER, pick, sortedTools } from './common.js';
+import { AGENT_HEADER, lazyRetrying, pick, sortedTools } from './common.js';
 import type { RawEngineOptions } from './openai.js';
 import { AnthropicAccumulator } from './anthropic-stream.js';
 import { linkedSignal, readSse } from './sse.js';
@@ -67,32 +67,24 @@ export function toAnthropic(messages: readonly ChatMessage[]): { system: string;
 }
 
 export class AnthropicEngine implements LlmEngine {
-  private client: Promise<Anthropic> | undefined;
   constructor(
     private readonly provider: ProviderConfig,
     private readonly opts: RawEngineOptions = {},
   ) {}
 
-  /** The SDK client, imported and built on first use; a failed import is not cached. */
-  private sdk(): Promise<Anthropic> {
-    this.client ??= import('@anthropic-ai/sdk').then(
-      ({ default: Anthropic }) =>
-        new Anthropic({
-          apiKey: this.provider.apiKey,
-          baseURL: this.provider.apiBaseUrl,
-          maxRetries: 0,
-          timeout: 24 * 3_600_000,
-          // we register no tracer provider, yet the SDK would build a (no-op) span and its attributes per call
-          openTelemetry: false,
-          ...(this.opts.fetch !== undefined ? { fetch: this.opts.fetch } : {}),
-        }),
-      (e: unknown) => {
-        this.client = undefined;
-        throw e;
-      },
-    );
-    return this.client;
-  }
+  /** The SDK client, imported and built on first use (see lazyRetrying). */
+  private readonly sdk = lazyRetrying(async () => {
+    const { default: Anthropic } = await import('@anthropic-ai/sdk');
+    return new Anthropic({
+      apiKey: this.provider.apiKey,
+      baseURL: this.provider.apiBaseUrl,
+      maxRetries: 0,
+      timeout: 24 * 3_600_000,
+      // we register no tracer provider, yet the SDK would build a (no-op) span and its attributes per call
+      openTelemetry: false,
+      ...(this.opts.fetch !== undefined ? { fetch: this.opts.fetch } : {}),
+    });
+  });
 
   describe(): { provider: string; model: string } {
     return { provider: this.provider.name, model: this.provider.model };

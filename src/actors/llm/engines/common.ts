@@ -38,3 +38,14 @@ export class ToolCallAssembler {
       .map(([i, c]) => ({ id: c.id !== '' ? c.id : `call_${i}`, name: c.name, arguments: c.args }));
   }
 }
+
+/** Builds a value on first use and keeps it; a failed build is not kept, so the next use retries
+ *  (the engines load their SDK this way: a worker that never calls a format never imports it). */
+export function lazyRetrying<T>(build: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | undefined;
+  return () =>
+    (value ??= build().catch((e: unknown) => {
+      value = undefined;
+      throw e;
+    }));
+}

@@ -1,12 +1,11 @@
 // api_format = "openai": Chat Completions requests through the official SDK (OpenAI and compatible servers), SSE decoded by us.
-// type-only: the SDK module graph (~300 modules) loads on the first call, not when the worker starts
-import type OpenAI from 'openai';
+// the SDK module graph (~300 modules) loads on the first call (lazyRetrying), not when the worker starts
 import type { ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ChatMessage, Reasoning } from '../../../runtime/protocol/index.js';
 import type { ProviderConfig } from '../../../runtime/config/index.js';
 import type { LlmEngine, LlmRequest, LlmResponse } from '../types.js';
 import { LlmError } from '../errors.js';
-import { AGENT_HEADER, pick, sortedTools } from './common.js';
+import { AGENT_HEADER, lazyRetrying, pick, sortedTools } from './common.js';
 import { OpenAiAccumulator } from './openai-stream.js';
 import { linkedSignal, readSse } from './sse.js';
 
@@ -39,31 +38,23 @@ function toOpenAiMessages(messages: readonly ChatMessage[]): ChatCompletionMessa
 }
 
 export class OpenAiEngine implements LlmEngine {
-  private client: Promise<OpenAI> | undefined;
   constructor(
     private readonly provider: ProviderConfig,
     private readonly opts: RawEngineOptions = {},
   ) {}
 
-  /** The SDK client, imported and built on first use; a failed import is not cached. */
-  private sdk(): Promise<OpenAI> {
-    this.client ??= import('openai').then(
-      ({ default: OpenAI }) =>
-        // retries and timeouts belong to the reliability stack, not the SDK
-        new OpenAI({
-          apiKey: this.provider.apiKey,
-          baseURL: this.provider.apiBaseUrl,
-          maxRetries: 0,
-          timeout: 24 * 3_600_000,
-          ...(this.opts.fetch !== undefined ? { fetch: this.opts.fetch } : {}),
-        }),
-      (e: unknown) => {
-        this.client = undefined;
-        throw e;
-      },
-    );
-    return this.client;
-  }
+  /** The SDK client, imported and built on first use (see lazyRetrying). */
+  private readonly sdk = lazyRetrying(async () => {
+    const { default: OpenAI } = await import('openai');
+    // retries and timeouts belong to the reliability stack, not the SDK
+    return new OpenAI({
+      apiKey: this.provider.apiKey,
+      baseURL: this.provider.apiBaseUrl,
+      maxRetries: 0,
+      timeout: 24 * 3_600_000,
+      ...(this.opts.fetch !== undefined ? { fetch: this.opts.fetch } : {}),
+    });
+  });
 
   describe(): { provider: string; model: string } {
     return { provider: this.provider.name, model: this.provider.model };

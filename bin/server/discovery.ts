@@ -48,6 +48,25 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Removes, through the store, the files of supervisors whose pid is dead (a force-quit leaves them behind);
+ *  the pid comes from the name, so even an unreadable file of a dead process goes. Returns the names removed. */
+export async function pruneDeadDiscoveries(writer: RunFileWriter, env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
+  let names: string[];
+  try {
+    names = readdirSync(runDir(env)).filter((n) => NAME_RE.test(n));
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const pid = Number(name.slice('supervisor-'.length, -'.json'.length));
+    if (pid === process.pid || !Number.isSafeInteger(pid) || pid <= 0 || alive(pid)) continue;
+    await writer.removeRunFile(name);
+    removed.push(name);
+  }
+  return removed;
+}
+
 /** Running supervisors, newest first. Files of dead processes (a crash skips the async remove) are skipped,
  *  never deleted here: only the store writes under the data root. */
 export function findSupervisors(env: NodeJS.ProcessEnv = process.env): Discovery[] {

@@ -3,7 +3,7 @@ import type { Host } from '../host/types.js';
 import { EXIT, type ExitCode } from '../cli/exit-codes.js';
 import type { Streams } from '../cli/output.js';
 import { startControlServer } from './control-server.js';
-import { removeDiscovery, writeDiscovery } from './discovery.js';
+import { pruneDeadDiscoveries, removeDiscovery, writeDiscovery } from './discovery.js';
 
 export interface ServeOptions {
   port: number;
@@ -38,6 +38,12 @@ export async function runServe(host: Host, opts: ServeOptions): Promise<ExitCode
     process.off('SIGTERM', onSignal);
     await server.close();
     throw err;
+  }
+  try {
+    // stale files of force-quit supervisors go through the store; a failure here must not stop the server
+    await pruneDeadDiscoveries(host);
+  } catch (err) {
+    opts.io.stderr(`yagent serve: could not prune stale discovery files: ${err instanceof Error ? err.message : String(err)}\n`);
   }
   opts.io.stderr(`yagent serve: supervisor pid ${process.pid} listening on ${server.address}\n  discovery: ${file} (0600; holds the bearer token)\n`);
   try {

@@ -1,4 +1,4 @@
-// Task memory `{root}/tasks/{taskID}.jsonl`: debounced saves (5 s, injectable clock); flush-all reports every failure.
+// Task memory `{root}/tasks/{taskID}.jsonl`: debounced saves (5 s, injectable clock), serialised per task; flush-all reports every failure.
 // Not the source of truth for resume (that is the rollout).
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
@@ -39,6 +39,8 @@ export class TaskMemoryStore {
   private pending = new Map<string, { memory: MemoryJson; timer: { cancel(): void } }>();
   /** Debounced writes already started: flush-all waits for them, so shutdown never outruns one. */
   private readonly inFlight = new Set<Promise<void>>();
+  /** Per-task write chain (settles, never rejects): a write starts only after the task's previous one ended. */
+  private readonly chains = new Map<string, Promise<void>>();
 
   constructor(
     private readonly root: string,
@@ -74,7 +76,27 @@ export class TaskMemoryStore {
     return this.pending.size;
   }
 
+  /** Queues a write of the task's latest snapshot behind its previous write, so an older one never lands last. */
   private async flushOne(taskId: string): Promise<void> {
+    const prev = this.chains.get(taskId);
+    const mine = (async (): Promise<void> => {
+      if (prev) await prev;
+      await this.writeLatest(taskId);
+    })();
+    const settled = mine.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.chains.set(taskId, settled);
+    try {
+      await mine;
+    } finally {
+      if (this.chains.get(taskId) === settled) this.chains.delete(taskId);
+    }
+  }
+
+  /** Takes the snapshot pending *now* (the newest), not the one pending when the write was queued. */
+  private async writeLatest(taskId: string): Promise<void> {
     const p = this.pending.get(taskId);
     if (!p) return;
     this.pending.delete(taskId);

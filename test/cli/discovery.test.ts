@@ -1,10 +1,10 @@
 // Discovery files: written through the store (0600 in a 0700 run dir), found while the process lives, skipped when dead.
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findSupervisors, removeDiscovery, writeDiscovery } from '../../bin/server/discovery.js';
+import { findSupervisors, pruneDeadDiscoveries, removeDiscovery, writeDiscovery } from '../../bin/server/discovery.js';
 import { StoreService } from '../../src/store/service.js';
 
 let home: string;
@@ -39,5 +39,20 @@ describe('discovery file', () => {
     await writeDiscovery(store, info(process.pid, 3));
     await writeDiscovery(store, info(process.ppid, 4));
     expect(findSupervisors(env).map((f) => f.pid)).toEqual([process.ppid, process.pid]);
+  });
+
+  it('stale files of dead pids are pruned through the store; live ones and foreign names stay', async () => {
+    const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString());
+    await writeDiscovery(store, info(process.pid, 3));
+    await writeDiscovery(store, info(process.ppid, 4));
+    // a fake file left by a force-quit supervisor, not even valid JSON: the pid in the name decides
+    mkdirSync(join(home, 'run'), { recursive: true });
+    writeFileSync(join(home, 'run', `supervisor-${dead}.json`), 'torn');
+    writeFileSync(join(home, 'run', 'other.json'), '{}');
+    const removed: string[] = [];
+    const writer = { writeRunFile: store.writeRunFile.bind(store), removeRunFile: async (n: string) => (removed.push(n), store.removeRunFile(n)) };
+    expect(await pruneDeadDiscoveries(writer, env)).toEqual([`supervisor-${dead}.json`]);
+    expect(removed).toEqual([`supervisor-${dead}.json`]);
+    expect(readdirSync(join(home, 'run')).sort()).toEqual(['other.json', `supervisor-${process.pid}.json`, `supervisor-${process.ppid}.json`].sort());
   });
 });

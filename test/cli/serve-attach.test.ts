@@ -1,5 +1,6 @@
 // serve + attach as real processes: token required, 0600 discovery, a nested approval answered by another client.
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StreamLineSchema } from '../../bin/cli/stream-json.js';
@@ -24,19 +25,25 @@ async function until<T>(fn: () => T | undefined | Promise<T | undefined>, what: 
   }
 }
 
-function discoveryFile(s: Sandbox): string | undefined {
+function discoveryFile(s: Sandbox, pid?: number): string | undefined {
   const dir = join(s.home, 'run');
-  const name = existsSync(dir) ? readdirSync(dir).find((n) => /^supervisor-\d+\.json$/.test(n)) : undefined;
+  const re = pid === undefined ? /^supervisor-\d+\.json$/ : new RegExp(`^supervisor-${pid}\\.json$`);
+  const name = existsSync(dir) ? readdirSync(dir).find((n) => re.test(n)) : undefined;
   return name ? join(dir, name) : undefined; // .json only: the store's tmp file ends in .tmp
 }
 
 describe.skipIf(!AGENTS_READY)('serve and attach', () => {
-  it('the token is required, the discovery file is 0600 and removed on exit', async () => {
+  it('the token is required, the discovery file is 0600 and removed on exit; a dead pid\'s stale file is pruned at start', async () => {
     sb = sandbox(GOOD_CONFIG);
+    const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString());
+    const stale = join(sb.home, 'run', `supervisor-${dead}.json`);
+    mkdirSync(join(sb.home, 'run'), { recursive: true, mode: 0o700 });
+    writeFileSync(stale, JSON.stringify({ version: '0', pid: dead, address: 'http://127.0.0.1:1', token: 'x'.repeat(64), startedAt: 1 }));
     const serve = start(['serve'], withScript(sb, 'export default {};'));
     children.push(serve);
     const exited = collect(serve);
-    const file = await until(() => discoveryFile(sb as Sandbox), 'the discovery file');
+    const file = await until(() => discoveryFile(sb as Sandbox, serve.pid), 'the discovery file');
+    await until(() => (existsSync(stale) ? undefined : true), 'the stale discovery file pruned');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const info = await until(() => {
       try {

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ARTIFACT_ID_RE } from '../../src/store/artifacts.js';
+import { atomicWrite } from '../../src/store/atomic-write.js';
 import { ManualClock } from '../../src/store/clock.js';
 import { settingsPath } from '../../src/store/paths.js';
 import { createTaskGroup } from '../../src/runtime/tasks.js';
@@ -86,6 +87,31 @@ describe('task memory: the debounced write is a named task', () => {
     release();
     expect(await all).toEqual({ written: [], failed: [] });
     expect(written).toEqual([taskMemoryPath(t.dir, 'T-held')]);
+  });
+
+  it('saves of one task are serialised: a slow older write never lands after a newer snapshot', async () => {
+    const clock = new ManualClock();
+    const releases: (() => void)[] = [];
+    let active = 0;
+    let maxActive = 0;
+    const store = new TaskMemoryStore(t.dir, clock, 5000, async (p, text) => {
+      maxActive = Math.max(maxActive, ++active);
+      // the first write is held until the test releases it; later ones go straight through
+      if (releases.length === 0) await new Promise<void>((r) => releases.push(r));
+      else releases.push(() => undefined);
+      await atomicWrite(p, text);
+      active--;
+    });
+    store.save('T-order', mem(1));
+    clock.advance(5000);
+    await new Promise((r) => setImmediate(r));
+    store.save('T-order', mem(2));
+    clock.advance(5000);
+    await new Promise((r) => setTimeout(r, 20));
+    releases[0]?.();
+    expect(await store.flushAll()).toEqual({ written: [], failed: [] });
+    expect(maxActive).toBe(1);
+    expect(await store.load('T-order')).toEqual(mem(2));
   });
 
   it('a failed debounced write is reported by its named task and kept for flush-all to retry', async () => {

@@ -2,26 +2,14 @@
 import { Runtime } from '../../src/runtime/runtime.js';
 import { createSharedLlmState, LLM_SHARED_KEY } from '../../src/runtime/config/llm-shared.js';
 import type { YagentConfig } from '../../src/runtime/config/types.js';
-import { serializeError, type Envelope } from '../../src/runtime/protocol/index.js';
+import { serializeError } from '../../src/runtime/protocol/index.js';
 import type { StoreApi } from '../../src/store/api.js';
 import { STORE_ACTOR, STORE_MODULE, storeInputFromConfig } from '../../src/store/client.js';
 import { SPARE_PLAN, delegationPreload } from './boot-plan.js';
-import type { EventFilter, TaskOutcome, TaskSpec, TreeNode, UserHelpResponse } from './types.js';
+import type { SupervisorOps, TaskOutcome, TaskSpec } from './types.js';
 
-export interface RuntimePort {
+export interface RuntimePort extends SupervisorOps {
   runTask(spec: TaskSpec, taskId: string, signal: AbortSignal): Promise<TaskOutcome>;
-  subscribe(filter: EventFilter, onEnvelope: (env: Envelope) => void): () => void;
-  pause(taskId: string): boolean;
-  resume(taskId: string): boolean;
-  respond(taskId: string, response: UserHelpResponse): boolean;
-  tree(): TreeNode;
-  timeline(taskId: string, limit: number): Promise<unknown[]>;
-  memory(taskId: string): Promise<unknown>;
-  drain(timeoutMs: number): Promise<string[]>;
-  /** `{root}/run/{name}` through the store actor (the single writer): atomic, 0600 in a 0700 dir; returns the path. */
-  writeRunFile(name: string, content: string): Promise<string>;
-  removeRunFile(name: string): Promise<void>;
-  shutdown(): Promise<void>;
 }
 
 export interface PortOptions {

@@ -59,16 +59,13 @@ export interface EventFilter {
   taskId?: string | undefined;
 }
 
-export interface Host {
-  startTask(spec: TaskSpec): { taskId: string; done: Promise<TaskOutcome> };
+/** What both the Host (clients' view) and the RuntimePort (the runtime adapter under it) offer. */
+export interface SupervisorOps {
   /** Delivers every envelope matching the filter, in dispatcher order; returns the unsubscribe. */
   subscribe(filter: EventFilter, onEnvelope: (env: Envelope) => void): () => void;
   pause(taskId: string): boolean;
   resume(taskId: string): boolean;
-  cancel(taskId: string): boolean;
   respond(taskId: string, response: UserHelpResponse): boolean;
-  status(taskId: string): TaskStatus | null;
-  tasks(): TaskStatus[];
   tree(): TreeNode;
   /** Per-task timeline (notes, mentions, delegations, status changes), newest first. */
   timeline(taskId: string, limit: number): Promise<unknown[]>;
@@ -81,4 +78,11 @@ export interface Host {
   /** Removes a run file; a missing one is not an error. */
   removeRunFile(name: string): Promise<void>;
   shutdown(): Promise<void>;
+}
+
+export interface Host extends SupervisorOps {
+  startTask(spec: TaskSpec): { taskId: string; done: Promise<TaskOutcome> };
+  cancel(taskId: string): boolean;
+  status(taskId: string): TaskStatus | null;
+  tasks(): TaskStatus[];
 }

@@ -5,6 +5,7 @@ import type { Runtime } from '../../runtime/runtime.js';
 import type { YagentConfig } from '../../runtime/config/index.js';
 import type { NoteMeta, StoreApi } from '../../store/api.js';
 import { STORE_ACTOR, projectIdFor } from '../../store/client.js';
+import { indexOptionsFromConfig } from '../../store/client-blackboard.js';
 import type { StopReason, Usage } from './port-types.js';
 // the path constant only: importing agent-actor.ts here would load the SDKs, tools and loop on the client thread
 import { AGENT_MODULE } from './agent-module.js';
@@ -48,6 +49,8 @@ export const DEFAULT_ARTIFACT_TOKEN_BUDGET = 500;
 export function settingsFrom(o: RunTaskOptions, taskId: string, boardId: string): RunSettings {
   const a = o.config.agent;
   const fullYolo = o.fullYolo === true;
+  // the one conversion of the [blackboard] valves (0 = off / 0 = no trim) lives in the store client
+  const index = indexOptionsFromConfig(o.config.blackboard);
   return {
     workspace: resolve(o.workspace),
     taskId,
@@ -65,8 +68,8 @@ export function settingsFrom(o: RunTaskOptions, taskId: string, boardId: string)
     stepRetries: o.config.llm.stepRetries,
     maxStepsOverride: { ...a.maxSteps },
     maxParallelReadOnlyTools: a.maxParallelReadonlyTools,
-    indexMaxNotes: o.config.blackboard.enabled ? o.config.blackboard.indexMaxNotes : 0,
-    indexLineChars: o.config.blackboard.indexLineChars === 0 ? -1 : o.config.blackboard.indexLineChars,
+    indexMaxNotes: index.maxNotes,
+    indexLineChars: index.maxLineChars,
     disabledAgents: resolveDisabledAgents(o.disabledAgents ?? []),
   };
 }

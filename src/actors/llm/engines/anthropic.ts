@@ -5,7 +5,7 @@ import type { ChatMessage } from '../../../runtime/protocol/index.js';
 import type { ProviderConfig } from '../../../runtime/config/index.js';
 import type { LlmEngine, LlmRequest, LlmResponse } from '../types.js';
 import { LlmError } from '../errors.js';
-import { AGENT_HEADER, lazyRetrying, pick, sortedTools } from './common.js';
+import { AGENT_HEADER, lazyRetrying, pick, sdkClientOptions, sortedTools } from './common.js';
 import type { RawEngineOptions } from './openai.js';
 import { AnthropicAccumulator } from './anthropic-stream.js';
 import { linkedSignal, readSse } from './sse.js';
@@ -76,13 +76,9 @@ export class AnthropicEngine implements LlmEngine {
   private readonly sdk = lazyRetrying(async () => {
     const { default: Anthropic } = await import('@anthropic-ai/sdk');
     return new Anthropic({
-      apiKey: this.provider.apiKey,
-      baseURL: this.provider.apiBaseUrl,
-      maxRetries: 0,
-      timeout: 24 * 3_600_000,
+      ...sdkClientOptions(this.provider, this.opts.fetch),
       // we register no tracer provider, yet the SDK would build a (no-op) span and its attributes per call
       openTelemetry: false,
-      ...(this.opts.fetch !== undefined ? { fetch: this.opts.fetch } : {}),
     });
   });
 

@@ -49,3 +49,17 @@ export function lazyRetrying<T>(build: () => Promise<T>): () => Promise<T> {
       throw e;
     }));
 }
+
+/** Client options both SDKs share: retries and timeouts belong to the reliability stack, not the SDK. */
+export function sdkClientOptions(
+  provider: { apiKey: string; apiBaseUrl: string },
+  fetchImpl: typeof fetch | undefined,
+): { apiKey: string; baseURL: string; maxRetries: 0; timeout: number; fetch?: typeof fetch } {
+  return {
+    apiKey: provider.apiKey,
+    baseURL: provider.apiBaseUrl,
+    maxRetries: 0,
+    timeout: 24 * 3_600_000,
+    ...(fetchImpl !== undefined ? { fetch: fetchImpl } : {}),
+  };
+}

@@ -5,7 +5,7 @@ import type { ChatMessage, Reasoning } from '../../../runtime/protocol/index.js'
 import type { ProviderConfig } from '../../../runtime/config/index.js';
 import type { LlmEngine, LlmRequest, LlmResponse } from '../types.js';
 import { LlmError } from '../errors.js';
-import { AGENT_HEADER, lazyRetrying, pick, sortedTools } from './common.js';
+import { AGENT_HEADER, lazyRetrying, pick, sdkClientOptions, sortedTools } from './common.js';
 import { OpenAiAccumulator } from './openai-stream.js';
 import { linkedSignal, readSse } from './sse.js';
 
@@ -46,14 +46,7 @@ export class OpenAiEngine implements LlmEngine {
   /** The SDK client, imported and built on first use (see lazyRetrying). */
   private readonly sdk = lazyRetrying(async () => {
     const { default: OpenAI } = await import('openai');
-    // retries and timeouts belong to the reliability stack, not the SDK
-    return new OpenAI({
-      apiKey: this.provider.apiKey,
-      baseURL: this.provider.apiBaseUrl,
-      maxRetries: 0,
-      timeout: 24 * 3_600_000,
-      ...(this.opts.fetch !== undefined ? { fetch: this.opts.fetch } : {}),
-    });
+    return new OpenAI(sdkClientOptions(this.provider, this.opts.fetch));
   });
 
   describe(): { provider: string; model: string } {

@@ -1,11 +1,10 @@
 // batch resume after an interrupted run, and the no-key demo, as real subprocesses.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { collect, GOOD_CONFIG, runCli, sandbox, start, withScript, type Sandbox } from './helpers.js';
 import { batchScript } from './scripts.js';
 
-const AGENTS_READY = existsSync(join(import.meta.dirname, '../../dist/src/actors/agents/run-task.js'));
 let sb: Sandbox | undefined;
 afterEach(() => sb?.cleanup());
 
@@ -15,7 +14,7 @@ const ids = (file: string): string[] =>
     .filter((l) => l.trim() !== '')
     .map((l) => (JSON.parse(l) as { id: string }).id);
 
-describe.skipIf(!AGENTS_READY)('batch and demo', () => {
+describe('batch and demo', () => {
   it('batch resume: Ctrl-C drains the running task and reports it; a re-run skips finished tasks', async () => {
     sb = sandbox(GOOD_CONFIG);
     const tasks = join(sb.dir, 'tasks.jsonl');

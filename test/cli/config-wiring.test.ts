@@ -3,14 +3,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFile
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ResultObjectSchema } from '../../bin/cli/stream-json.js';
-import { collect, GOOD_CONFIG, runCli, sandbox, start, withScript, type Sandbox } from './helpers.js';
+import { childReaper, collect, GOOD_CONFIG, runCli, sandbox, start, withScript, type Sandbox } from './helpers.js';
 import { DELEGATING, parallelDelegations } from './scripts.js';
 
-const AGENTS_READY = existsSync(join(import.meta.dirname, '../../dist/src/actors/agents/run-task.js'));
 let sb: Sandbox | undefined;
-const children: ReturnType<typeof start>[] = [];
+const children = childReaper();
 afterEach(() => {
-  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+  children.reap();
   sb?.cleanup();
 });
 
@@ -33,7 +32,7 @@ async function peakInFlight(limit: number): Promise<number> {
   return peak;
 }
 
-describe.skipIf(!AGENTS_READY)('config wiring of the CLI', () => {
+describe('config wiring of the CLI', () => {
   it('max_in_flight_requests holds across agent workers: 1 never lets two parallel delegations overlap at the model, 2 does', async () => {
     expect(await peakInFlight(1)).toBe(1);
     expect(await peakInFlight(2)).toBe(2);

@@ -6,7 +6,6 @@ import { ResultObjectSchema, StreamLineSchema } from '../../bin/cli/stream-json.
 import { collect, GOOD_CONFIG, runCli, sandbox, start, withScript, type Sandbox } from './helpers.js';
 import { DELEGATING, FAILING, STALLING, writingOutside } from './scripts.js';
 
-const AGENTS_READY = existsSync(join(import.meta.dirname, '../../dist/src/actors/agents/run-task.js'));
 let sb: Sandbox | undefined;
 afterEach(() => sb?.cleanup());
 
@@ -17,7 +16,7 @@ function project(s: Sandbox): string {
   return ws;
 }
 
-describe.skipIf(!AGENTS_READY)('headless -p', () => {
+describe('headless -p', () => {
   it('text: the answer on stdout, progress on stderr, exit 0', async () => {
     sb = sandbox(GOOD_CONFIG);
     const r = await runCli(['-p', 'what is this project called?'], withScript(sb, DELEGATING), { cwd: project(sb) });

@@ -65,3 +65,14 @@ export function withScript(sb: Sandbox, source: string): NodeJS.ProcessEnv {
   writeFileSync(path, source);
   return { ...sb.env, YAGENT_FAKE_SCRIPT: path };
 }
+
+/** Child processes a test started; `reap()` (in afterEach) kills any still running so none outlives its test. */
+export function childReaper(): { push(c: ChildProcess): void; reap(): void } {
+  const live: ChildProcess[] = [];
+  return {
+    push: (c) => void live.push(c),
+    reap: () => {
+      for (const c of live.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+    },
+  };
+}

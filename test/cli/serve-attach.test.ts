@@ -4,14 +4,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StreamLineSchema } from '../../bin/cli/stream-json.js';
-import { collect, GOOD_CONFIG, runCli, sandbox, start, withScript, type Sandbox } from './helpers.js';
+import { childReaper, collect, GOOD_CONFIG, runCli, sandbox, start, withScript, type Sandbox } from './helpers.js';
 import { writingOutside } from './scripts.js';
 
-const AGENTS_READY = existsSync(join(import.meta.dirname, '../../dist/src/actors/agents/run-task.js'));
 let sb: Sandbox | undefined;
-const children: ReturnType<typeof start>[] = [];
+const children = childReaper();
 afterEach(() => {
-  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+  children.reap();
   sb?.cleanup();
 });
 
@@ -32,7 +31,7 @@ function discoveryFile(s: Sandbox, pid?: number): string | undefined {
   return name ? join(dir, name) : undefined; // .json only: the store's tmp file ends in .tmp
 }
 
-describe.skipIf(!AGENTS_READY)('serve and attach', () => {
+describe('serve and attach', () => {
   it('the token is required, the discovery file is 0600 and removed on exit; a dead pid\'s stale file is pruned at start', async () => {
     sb = sandbox(GOOD_CONFIG);
     const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString());

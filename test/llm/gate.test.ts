@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { Worker } from 'node:worker_threads';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { existsSync } from 'node:fs';
 import { createSharedLlmState } from '../../src/runtime/config/index.js';
 import { InFlightGate } from '../../src/actors/llm/reliability/gate.js';
 import { ReliableEngine } from '../../src/actors/llm/reliability/reliable.js';
@@ -74,7 +73,7 @@ describe('in-flight gate', () => {
     expect(started).toEqual([5000]);
   });
 
-  it.skipIf(!existsSync(resolve('dist/src/actors/llm/reliability/gate.js')))(
+  it(
     'the limit holds across real worker threads sharing one buffer, without a main-thread hop',
     async () => {
       const sab = createSharedLlmState({ maxInFlightRequests: 2 });

@@ -10,3 +10,4 @@ export { PauseController, ActivityClock, type ActivityTimeout } from './pause.js
 export { realClock, ManualClock, sleep } from './clock.js';
 export { childController, timeoutSignal, codedError } from './abort.js';
 export type { CpuPool } from './cpu-pool.js';
+export { isSecretName, secretValues, SECRET_NAME_PARTS } from './secrets.js';

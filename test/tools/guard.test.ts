@@ -50,8 +50,10 @@ describe('workspace guard', () => {
     expect(await guard.check(decl('rename_file'), { from: '/tmp/elsewhere', to: 'a' })).toHaveLength(1);
   });
 
-  it('read-only tools are never guarded (reads outside the workspace do not ask)', async () => {
-    expect(await guard.check(decl('read_file'), { path: '/etc/hosts' })).toEqual([]);
+  it('read-only tools are guarded too: outside reads ask, inside reads do not (issue 10)', async () => {
+    expect((await guard.check(decl('read_file'), { path: '/etc/hosts' }))[0]?.text).toMatch(/outside the workspace/);
+    expect(await guard.check(decl('list_dir'), { path: '../' })).toHaveLength(1);
+    expect(await guard.check(decl('grep'), { pattern: 'x', path: 'src' })).toEqual([]);
   });
 
   it('run_bash: `/` is always dangerous, outside absolute paths ask, safe system paths do not', async () => {

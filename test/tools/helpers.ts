@@ -10,6 +10,7 @@ import { WorkspaceGuard } from '../../src/actors/tools/workspace-guard.js';
 import { Grants, type ProjectGrants } from '../../src/actors/tools/grants.js';
 import { headlessAuthorizer, type Authorizer } from '../../src/actors/tools/authorizer.js';
 import type { Surface } from '../../src/actors/tools/surface.js';
+import { Boundary, boundaryPolicy } from '../../src/actors/tools/boundary.js';
 
 export function tempDir(prefix = 'yagent-tools-'): { path: string; cleanup(): void } {
   const path = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
@@ -42,15 +43,19 @@ export interface DepsOptions {
   yolo?: boolean;
   project?: ProjectGrants;
   env?: Partial<ToolEnv>;
+  /** `[security] allow_read` (the zones come from process.env HOME / YAGENT_HOME, like production). */
+  allowRead?: string[];
 }
 
 export function makeDeps(workspace: string, o: DepsOptions = {}): AdapterDeps {
+  // one boundary for the guard and the walkers, as tool-wiring.ts does
+  const boundary = new Boundary(workspace, boundaryPolicy(process.env, o.allowRead ?? []));
   return {
     surface: o.surface ?? surfaceFor(o.agent ?? 'coding', o.surfaceOptions),
-    guard: new WorkspaceGuard(workspace),
+    guard: new WorkspaceGuard(workspace, boundary),
     grants: new Grants(o.yolo ?? false, o.project ?? null),
     authorizer: o.authorizer ?? headlessAuthorizer,
-    env: makeEnv(workspace, o.env),
+    env: makeEnv(workspace, { boundary, ...o.env }),
   };
 }
 

@@ -121,6 +121,11 @@ export async function callTool(call: ToolCall, deps: AdapterDeps, signal: AbortS
   const args = parsed.args;
   try {
     const reasons = await deps.guard.check(decl, args);
+    const denied = reasons.filter((r) => r.deny === true);
+    if (denied.length > 0) {
+      // before grants: -y and project grants never open the data root or a secret store
+      return errorResult(call, 'access_denied', `${denied.map((r) => r.text).join('; ')}. Denied even with -y: do not retry; the user can list the path in [security] allow_read of the yagent config to allow reading it.`);
+    }
     if (reasons.length > 0 && !(await deps.grants.allows(reasons))) {
       const question = `Allow ${call.name} (${decl.tags.brief(args)})? ${reasons.map((r) => r.text).join('; ')}.`;
       const d = await deps.authorizer({ agent: deps.env.agent, tool: call.name, question, detail: JSON.stringify(args) }, signal);

@@ -1,5 +1,5 @@
 // The built-in grep used when ripgrep is absent: a slower walk with JS regular expressions.
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { lstat, readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { READ_HARD_LIMIT_BYTES } from './limits.js';
 
@@ -18,15 +18,20 @@ function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${body}$`);
 }
 
-/** Lines `path:line:text` relative to `base`; stops at maxResults. */
-export async function builtinGrep(base: string, root: string, q: GrepQuery, signal: AbortSignal): Promise<string[]> {
+/** `path` is skipped when this says so (a denied zone or a credentials file: see boundary.ts). */
+export type SkipPath = (path: string) => boolean;
+
+/** Lines `path:line:text` relative to `base`; stops at maxResults. Symlinks below `root` are not followed
+ *  (like ripgrep), so `skip` sees every path the walk reads. */
+export async function builtinGrep(base: string, root: string, q: GrepQuery, signal: AbortSignal, skip: SkipPath = () => false): Promise<string[]> {
   const re = new RegExp(q.pattern, q.ignoreCase ? 'i' : '');
   const include = q.include ? globToRegExp(q.include.replace(/^\*\*\//, '')) : null;
   const out: string[] = [];
   const visit = async (path: string): Promise<void> => {
     if (out.length >= q.maxResults) return;
     signal.throwIfAborted();
-    const st = await stat(path).catch(() => null);
+    if (skip(path)) return;
+    const st = await (path === root ? stat(path) : lstat(path)).catch(() => null);
     if (!st) return;
     if (st.isDirectory()) {
       const names = (await readdir(path).catch(() => [] as string[])).sort();

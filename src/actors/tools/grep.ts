@@ -6,6 +6,7 @@ import { briefArg, defineTool, fail, ok, readTags } from './define.js';
 import { resolveIn } from './paths.js';
 import { SEARCH_MAX_RESULTS } from './limits.js';
 import { builtinGrep, type GrepQuery } from './grep-fallback.js';
+import { walkGuard } from './walk-guard.js';
 
 const schema = z.object({
   pattern: z.string().min(1).describe('Regular expression (ripgrep / Rust syntax).'),
@@ -19,7 +20,7 @@ const rgBinary = (): string => process.env.YAGENT_RG ?? 'rg';
 
 export const RG_MISSING_NOTE = '[ripgrep (rg) is not installed: used the slower built-in search; install ripgrep for speed]';
 
-type RgResult = { kind: 'lines'; lines: string[] } | { kind: 'missing' } | { kind: 'error'; message: string };
+type RgResult = { kind: 'lines'; lines: string[] } | { kind: 'missing' } | { kind: 'careful' } | { kind: 'error'; message: string };
 
 function runRg(cwd: string, target: string, q: GrepQuery, signal: AbortSignal): Promise<RgResult> {
   const argv = ['--line-number', '--no-heading', '--color', 'never', '--max-columns', '500'];
@@ -57,12 +58,14 @@ export default defineTool({
   async execute(args, ctx) {
     const target = resolveIn(ctx.workspace, args.path);
     const q: GrepQuery = { pattern: args.pattern, ignoreCase: args.ignore_case, include: args.glob, maxResults: SEARCH_MAX_RESULTS };
-    let res = await runRg(ctx.workspace, relative(ctx.workspace, target) || '.', q, ctx.signal);
+    const walk = await walkGuard(ctx, target);
+    // a denied zone under the root (or a search outside the workspace): the walk that checks every path
+    let res: RgResult = walk.careful ? { kind: 'careful' } : await runRg(ctx.workspace, relative(ctx.workspace, target) || '.', q, ctx.signal);
     let note = '';
-    if (res.kind === 'missing') {
-      note = `${RG_MISSING_NOTE}\n`;
+    if (res.kind === 'missing' || res.kind === 'careful') {
+      if (res.kind === 'missing') note = `${RG_MISSING_NOTE}\n`;
       try {
-        res = { kind: 'lines', lines: await builtinGrep(ctx.workspace, target, q, ctx.signal) };
+        res = { kind: 'lines', lines: await builtinGrep(ctx.workspace, target, q, ctx.signal, walk.skips) };
       } catch (e) {
         if (ctx.signal.aborted) throw e;
         return fail('invalid_pattern', `${note}${e instanceof Error ? e.message : String(e)}`);

@@ -1,5 +1,6 @@
-// Path resolution against the workspace: `..`, absolute paths, `~` and symlinks all resolve to real locations.
-import { realpath } from 'node:fs/promises';
+// Path resolution against the workspace: `..`, absolute paths, `~` and symlinks (dangling ones too) all resolve
+// to the real location a tool would touch.
+import { lstat, readlink, realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
@@ -9,8 +10,15 @@ export function resolveIn(workspace: string, p: string): string {
   return isAbsolute(p) ? resolve(p) : resolve(workspace, p);
 }
 
-/** Real location of a path that may not exist yet: realpath of its longest existing ancestor + the rest. */
-export async function realpathLoose(p: string): Promise<string> {
+/** Linux's own bound on symlinks followed while resolving one path (ELOOP beyond it). */
+const MAX_LINK_HOPS = 40;
+
+/**
+ * Real location of a path that may not exist yet: realpath of its nearest existing ancestor + the rest.
+ * A dangling symlink on the way is followed to its target (a write through it lands there), so
+ * `ws/link -> ../outside/new.txt` resolves outside. A link loop resolves to the loop's own location.
+ */
+export async function realpathLoose(p: string, hops = 0): Promise<string> {
   const tail: string[] = [];
   let cur = resolve(p);
   for (;;) {
@@ -18,11 +26,23 @@ export async function realpathLoose(p: string): Promise<string> {
       const real = await realpath(cur);
       return tail.length === 0 ? real : join(real, ...tail.reverse());
     } catch {
+      const target = hops < MAX_LINK_HOPS ? await danglingTarget(cur) : null;
+      if (target !== null) return realpathLoose(join(target, ...tail.reverse()), hops + 1);
       const up = dirname(cur);
       if (up === cur) return resolve(p);
       tail.push(basename(cur));
       cur = up;
     }
+  }
+}
+
+/** Where a symlink at `p` points (absolute), or null when `p` is not a symlink. */
+async function danglingTarget(p: string): Promise<string | null> {
+  try {
+    if (!(await lstat(p)).isSymbolicLink()) return null;
+    return resolve(dirname(p), await readlink(p));
+  } catch {
+    return null;
   }
 }
 

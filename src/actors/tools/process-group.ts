@@ -14,6 +14,8 @@ export interface GroupRunOptions {
   pipeGraceMs?: number;
   /** Bytes kept of the combined output (half head, half tail). */
   maxCaptureBytes?: number;
+  /** The child's whole environment (run_bash passes the built one: shell-env.ts). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface GroupRunResult {
@@ -85,7 +87,7 @@ function runRaw(o: GroupRunOptions): Promise<{ result: GroupRunResult; killed: b
   const pipeGraceMs = o.pipeGraceMs ?? 200;
   const capture = new Capture(o.maxCaptureBytes ?? 256 * 1024);
   return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', o.command], { cwd: o.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-c', o.command], { cwd: o.cwd, env: o.env ?? process.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     const pid = child.pid ?? -1;
     const timers: NodeJS.Timeout[] = [];
     const state = { exitCode: null as number | null, exitSignal: null as string | null, timedOut: false, cancelled: false, stragglers: false, done: false, killed: false };

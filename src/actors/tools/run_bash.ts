@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { briefArg, defineTool, fail, ok } from './define.js';
 import { runInGroup } from './process-group.js';
+import { buildShellEnv } from './shell-env.js';
 
 export const DEFAULT_BASH_TIMEOUT_S = 120;
 export const MAX_BASH_TIMEOUT_S = 600;
@@ -29,7 +30,8 @@ export default defineTool({
     brief: (a) => briefArg(a, 'command'),
   },
   async execute(args, ctx) {
-    const r = await runInGroup({ command: args.command, cwd: ctx.workspace, timeoutMs: args.timeout_seconds * 1000, signal: ctx.signal });
+    const env = ctx.shellEnv ?? buildShellEnv(process.env);
+    const r = await runInGroup({ command: args.command, cwd: ctx.workspace, env, timeoutMs: args.timeout_seconds * 1000, signal: ctx.signal });
     const tail = r.killedStragglers ? '\n[background processes still holding the output were killed]' : '';
     if (r.timedOut) {
       return fail('timeout', `Timed out after ${args.timeout_seconds}s; the command and everything it started were killed.\nOutput so far:\n${r.output}`);

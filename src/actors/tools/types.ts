@@ -2,6 +2,7 @@
 // authorization, truncation and display are derived (never from lists of names).
 import type { z } from 'zod';
 import type { Handoff } from '../../runtime/protocol/index.js';
+import type { Boundary } from './boundary.js';
 
 /** `memory` = the blackboard and artifacts reached through the store actor (not the file system). */
 export type Effect = 'read' | 'fs_write' | 'shell' | 'delegate' | 'interact' | 'control' | 'network' | 'memory';
@@ -62,6 +63,10 @@ export interface ToolContext {
   delegate(agent: DelegateTarget, args: DelegateArgs, call?: { callId: string; signal: AbortSignal }): Promise<ToolOutcome>;
   /** Marks a cold tool loaded and returns its schema text; null when not in the catalogue (load_tool). */
   loadTool(name: string): string | null;
+  /** The zones walkers (grep, glob) never enter; the guard's own boundary (absent: from process.env, nothing allowed). */
+  boundary?: Boundary;
+  /** run_bash's child environment, built by `buildShellEnv` (absent: process.env minus secret-looking names). */
+  shellEnv?: NodeJS.ProcessEnv;
 }
 
 /** What the agents layer supplies once per run; the adapter adds the per-call fields. */

@@ -1,7 +1,12 @@
-// WorkspaceGuard: finds what in a guarded call needs the user's approval (paths outside the workspace,
-// root, the model's own danger flag). It never refuses: the only enforcement is asking.
+// WorkspaceGuard: finds what in a call needs the user's approval (paths outside the workspace, root, the
+// model's own danger flag) and what is denied outright (the data root, secret stores: see boundary.ts).
+// Every tool's pathParams are checked, reads included; only denied zones refuse, the rest is asking.
 import type { ToolDeclaration } from './types.js';
 import { isInside, realpathLoose, resolveIn } from './paths.js';
+import { defaultBoundary, type Access, type Boundary, type ResolvedBoundary } from './boundary.js';
+import { shellPathTokens } from './shell-paths.js';
+
+export { pathTokens } from './shell-paths.js';
 
 export interface GuardReason {
   /** Grant key: `<tool>:<path>` for paths, `<tool>:dangerous` for the model's flag. */
@@ -9,6 +14,8 @@ export interface GuardReason {
   text: string;
   /** Outside path this reason is about (grants on an ancestor cover it). */
   path?: string;
+  /** A denied zone: refused without asking, also with -y. */
+  deny?: true;
 }
 
 /** Absolute paths a shell command may name without asking: device files and the system's program dirs. */
@@ -19,43 +26,36 @@ export const SAFE_SYSTEM_DIRS: readonly string[] = ['/bin', '/sbin', '/usr/bin',
 
 const ROOT_TOKEN = /^\/+\**$/;
 
-/** Path-like tokens of a shell command: absolute, home-relative, or relative with `..` segments. */
-export function pathTokens(command: string): string[] {
-  const out: string[] = [];
-  for (const raw of command.split(/[\s;|&<>()`]+/)) {
-    const t = raw.replace(/^['"]+|['"]+$/g, '').replace(/^[A-Za-z_][A-Za-z0-9_]*=/, '').replace(/^-[A-Za-z-]+=/, '');
-    if (t === '') continue;
-    if (t.startsWith('/') || t === '~' || t.startsWith('~/') || /(^|\/)\.\.(\/|$)/.test(t)) out.push(t);
-  }
-  return out;
-}
-
 function isSafeSystemPath(p: string): boolean {
   return SAFE_SYSTEM_PATHS.includes(p) || SAFE_SYSTEM_DIRS.some((d) => p.startsWith(`${d}/`));
 }
 
+const accessOf = (decl: ToolDeclaration): Access => (decl.tags.effect === 'read' ? 'read' : 'write');
+
 export class WorkspaceGuard {
-  private root: Promise<string>;
-  constructor(readonly workspace: string) {
-    this.root = realpathLoose(workspace);
+  readonly boundary: Boundary;
+  constructor(
+    readonly workspace: string,
+    boundary?: Boundary,
+  ) {
+    this.boundary = boundary ?? defaultBoundary(workspace);
   }
 
-  /** Reasons this call needs authorization; empty = run it. Only `needsAuth` tools are checked. */
+  /** Reasons this call needs authorization (or is denied); empty = run it. */
   async check(decl: ToolDeclaration, args: Record<string, unknown>): Promise<GuardReason[]> {
-    if (!decl.tags.needsAuth) return [];
-    const root = await this.root;
+    const b = await this.boundary.resolved();
     const reasons: GuardReason[] = [];
     for (const key of decl.tags.pathParams) {
       const v = args[key];
       if (typeof v !== 'string' || v === '') continue;
       const real = await realpathLoose(resolveIn(this.workspace, v));
-      if (!isInside(root, real)) {
-        reasons.push({ key: `${decl.name}:${real}`, path: real, text: `${key} "${v}" resolves outside the workspace (${real})` });
-      }
+      const denied = b.denied(real, accessOf(decl));
+      if (denied !== null) reasons.push({ key: `${decl.name}:${real}`, path: real, deny: true, text: `${key} "${v}": ${denied}` });
+      else if (!b.inside(real)) reasons.push({ key: `${decl.name}:${real}`, path: real, text: `${key} "${v}" resolves outside the workspace (${real})` });
     }
     for (const key of decl.tags.commandParams ?? []) {
       const v = args[key];
-      if (typeof v === 'string') reasons.push(...(await this.commandReasons(decl.name, v, root)));
+      if (typeof v === 'string') reasons.push(...(await this.commandReasons(decl.name, v, b)));
     }
     const flag = decl.tags.dangerFlag;
     if (flag !== undefined && args[flag] === true) {
@@ -64,17 +64,19 @@ export class WorkspaceGuard {
     return dedupe(reasons);
   }
 
-  private async commandReasons(tool: string, command: string, root: string): Promise<GuardReason[]> {
+  private async commandReasons(tool: string, command: string, b: ResolvedBoundary): Promise<GuardReason[]> {
     const reasons: GuardReason[] = [];
-    for (const token of pathTokens(command)) {
-      if (ROOT_TOKEN.test(token)) {
+    for (const { token, path } of shellPathTokens(command, { env: process.env, cwd: this.workspace })) {
+      if (ROOT_TOKEN.test(path)) {
         reasons.push({ key: `${tool}:/`, path: '/', text: `the command names the file-system root ("${token}")` });
         continue;
       }
-      const resolved = resolveIn(this.workspace, token.replace(/\*.*$/, '') || '/');
+      const resolved = resolveIn(this.workspace, path.replace(/\*.*$/, '') || '/');
       if (isSafeSystemPath(resolved)) continue;
       const real = await realpathLoose(resolved);
-      if (real === '/' || !isInside(root, real)) {
+      const denied = b.denied(real, 'shell');
+      if (denied !== null) reasons.push({ key: `${tool}:${real}`, path: real, deny: true, text: `the command names "${token}": ${denied}` });
+      else if (real === '/' || !isInside(b.root, real)) {
         reasons.push({ key: `${tool}:${real}`, path: real, text: `the command names "${token}", outside the workspace` });
       }
     }

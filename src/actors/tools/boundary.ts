@@ -1,0 +1,93 @@
+// The read/write boundary of the tools: the workspace is free; the data root and the well-known secret stores
+// are denied zones (even with -y) unless `[security] allow_read` lists them; everything else is "outside" (asked).
+import { homedir } from 'node:os';
+import { basename, join } from 'node:path';
+import { yagentHome } from '../../runtime/config/env.js';
+import { isInside, realpathLoose } from './paths.js';
+
+/** What the boundary is built from: the config's allow_read and the process's HOME / data-root variables. */
+export interface BoundaryPolicy {
+  home: string;
+  /** `~/.yagent` or YAGENT_HOME, and YAGENT_NOTES_ROOT when set: written by the store actor only. */
+  dataRoots: readonly string[];
+  /** `[security] allow_read`: zones listed here become ordinary outside paths for reads (asked, not denied). */
+  allowRead: readonly string[];
+}
+
+/** Secret stores under HOME (credentials of ssh, aws, gpg, gcloud). */
+export const SECRET_STORES: readonly string[] = ['.ssh', '.aws', '.gnupg', '.config/gcloud'];
+
+/** File names that hold credentials wherever they are (outside the workspace): `.netrc`, `.env*`. */
+export const isSecretFileName = (name: string): boolean => name === '.netrc' || name.startsWith('.env');
+
+/** How a tool touches a path: `read` honours allow_read; `write` never enters a zone; `shell` is treated as read. */
+export type Access = 'read' | 'write' | 'shell';
+
+export function boundaryPolicy(env: NodeJS.ProcessEnv, allowRead: readonly string[] = [], home: string = homedir()): BoundaryPolicy {
+  // ~/.yagent stays a zone when YAGENT_HOME points elsewhere: it still holds the user's usual config and keys
+  const roots = [...new Set([join(home, '.yagent'), yagentHome(env, home)])];
+  const notes = env['YAGENT_NOTES_ROOT'];
+  if (notes !== undefined && notes !== '') roots.push(notes);
+  return { home, dataRoots: roots, allowRead: allowRead.map((p) => expandTilde(p, home)) };
+}
+
+const expandTilde = (p: string, home: string): string => (p === '~' ? home : p.startsWith('~/') ? join(home, p.slice(2)) : p);
+
+/** Every zone both as written and as its real path (a symlinked ~/.yagent is caught either way). */
+async function realAndLexical(paths: readonly string[]): Promise<string[]> {
+  const out = new Set<string>();
+  for (const p of paths) {
+    out.add(p);
+    out.add(await realpathLoose(p));
+  }
+  return [...out];
+}
+
+/** The resolved boundary: synchronous checks on real paths, for the guard and for directory walkers. */
+export class ResolvedBoundary {
+  constructor(
+    readonly root: string,
+    private readonly zones: readonly string[],
+    private readonly allowed: readonly string[],
+  ) {}
+
+  inside(real: string): boolean {
+    return isInside(this.root, real);
+  }
+
+  /** Why `real` is denied, or null. A zone that contains the workspace does not deny the workspace itself. */
+  denied(real: string, access: Access): string | null {
+    if (access !== 'write' && this.allowed.some((a) => isInside(a, real))) return null;
+    const inWs = this.inside(real);
+    for (const z of this.zones) {
+      if (isInside(z, real) && !(inWs && isInside(z, this.root))) return `${real} is inside ${z} (the yagent data root or a secret store)`;
+    }
+    if (!inWs && isSecretFileName(basename(real))) return `${real} is a credentials file (.netrc, .env*) outside the workspace`;
+    return null;
+  }
+
+  /** Zones strictly below `dir` (a walk from `dir` must skip them). */
+  zonesUnder(dir: string): string[] {
+    return this.zones.filter((z) => z !== dir && isInside(dir, z));
+  }
+}
+
+/** One per agent run: the workspace root and the zones, resolved once. */
+export class Boundary {
+  private resolvedP: Promise<ResolvedBoundary> | null = null;
+  constructor(
+    readonly workspace: string,
+    readonly policy: BoundaryPolicy,
+  ) {}
+
+  resolved(): Promise<ResolvedBoundary> {
+    this.resolvedP ??= (async () => {
+      const zones = [...this.policy.dataRoots, ...SECRET_STORES.map((s) => join(this.policy.home, s))];
+      return new ResolvedBoundary(await realpathLoose(this.workspace), await realAndLexical(zones), await realAndLexical(this.policy.allowRead));
+    })();
+    return this.resolvedP;
+  }
+}
+
+/** The boundary from this process's environment with nothing allowed (tests and clients without a config). */
+export const defaultBoundary = (workspace: string): Boundary => new Boundary(workspace, boundaryPolicy(process.env));

@@ -1,0 +1,118 @@
+// Issue 10 observations 2 and 3: path checks that cannot be fooled. A dangling symlink's target and the nearest
+// existing ancestor decide inside/outside; run_bash's heuristic expands $HOME, ${HOME}, ~ and ~user.
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { callTool } from '../../src/actors/tools/adapter.js';
+import type { Authorizer } from '../../src/actors/tools/authorizer.js';
+import { WorkspaceGuard } from '../../src/actors/tools/workspace-guard.js';
+import { surfaceFor } from '../../src/actors/tools/profiles.js';
+import { call, makeDeps, tempDir } from './helpers.js';
+
+const coding = surfaceFor('coding');
+const bash = coding.get('run_bash');
+const signal = new AbortController().signal;
+
+let base: ReturnType<typeof tempDir>;
+let ws: string;
+let out: string;
+let home: string;
+const savedHome = process.env.HOME;
+beforeEach(() => {
+  base = tempDir('yagent-paths-');
+  ws = join(base.path, 'ws');
+  out = join(base.path, 'outside');
+  home = join(base.path, 'home');
+  for (const d of [ws, out, join(home, '.yagent', 'config')]) mkdirSync(d, { recursive: true });
+  writeFileSync(join(home, '.yagent', 'config', 'config.toml'), 'api_key = "sk-secret-0123456789"\n');
+  process.env.HOME = home;
+});
+afterEach(() => {
+  process.env.HOME = savedHome;
+  base.cleanup();
+});
+
+function recording(asked: string[], approve = false): Authorizer {
+  return (req) => {
+    asked.push(req.question);
+    return Promise.resolve(approve ? { decision: 'approved', scope: 'once' } : { decision: 'denied', reason: 'test says no' });
+  };
+}
+
+describe('observation 3: a dangling symlink cannot carry a write outside', () => {
+  it('create_file on ws/link -> ../outside/new.txt asks, and nothing is created when denied', async () => {
+    symlinkSync('../outside/new.txt', join(ws, 'link'));
+    const asked: string[] = [];
+    const r = await callTool(call('create_file', { path: 'link', content: 'escaped' }), makeDeps(ws, { authorizer: recording(asked) }), signal);
+    expect(asked).toHaveLength(1);
+    expect(r.status).toBe('error');
+    expect(existsSync(join(out, 'new.txt'))).toBe(false);
+  });
+
+  it('a chain of dangling links and a link under a missing directory resolve too', async () => {
+    symlinkSync(join(ws, 'hop2'), join(ws, 'hop1'));
+    symlinkSync('../outside/deep/x.txt', join(ws, 'hop2'));
+    symlinkSync(out, join(ws, 'dirlink'));
+    const guard = new WorkspaceGuard(ws);
+    const create = coding.get('create_file');
+    expect(create).toBeDefined();
+    if (!create) return;
+    expect(await guard.check(create, { path: 'hop1' })).toHaveLength(1);
+    expect(await guard.check(create, { path: 'dirlink/missing/deeper/y.txt' })).toHaveLength(1);
+    symlinkSync('inner/target.txt', join(ws, 'inlink'));
+    expect(await guard.check(create, { path: 'inlink' })).toEqual([]);
+  });
+
+  it('a symlink loop is decided, not hung on', async () => {
+    symlinkSync(join(ws, 'b'), join(ws, 'a'));
+    symlinkSync(join(ws, 'a'), join(ws, 'b'));
+    const create = coding.get('create_file');
+    if (!create) throw new Error('no create_file');
+    const reasons = await new WorkspaceGuard(ws).check(create, { path: 'a' });
+    expect(Array.isArray(reasons)).toBe(true);
+  });
+});
+
+describe('observation 2: the run_bash heuristic expands $HOME, ${HOME}, ~ and ~user', () => {
+  const check = (command: string) => {
+    if (!bash) throw new Error('no run_bash');
+    return new WorkspaceGuard(ws).check(bash, { command, is_dangerous: false });
+  };
+
+  it.each([
+    'echo x > $HOME/planted.txt',
+    'echo x > ${HOME}/planted.txt',
+    'echo x > "$HOME"/planted.txt',
+    'touch ~/planted.txt',
+    `touch ~${userInfo().username}/planted.txt`,
+    'cp notes.txt --target-directory=$HOME',
+    'cd $HOME',
+  ])('%s asks', async (command) => {
+    expect(await check(command)).not.toEqual([]);
+  });
+
+  it('cp ~/.yagent/config/config.toml . is denied (the data root), even with -y', async () => {
+    for (const command of ['cp ~/.yagent/config/config.toml .', 'cp $HOME/.yagent/config/config.toml .', 'cat "${HOME}/.yagent/config/config.toml"']) {
+      const r = await callTool(call('run_bash', { command, is_dangerous: false }), makeDeps(ws, { yolo: true }), signal);
+      expect(r.status).toBe('error');
+      expect(existsSync(join(ws, 'config.toml'))).toBe(false);
+    }
+  });
+
+  it('a real write to $HOME/... is asked for and does not happen when denied', async () => {
+    const asked: string[] = [];
+    const r = await callTool(call('run_bash', { command: 'echo escaped > $HOME/planted.txt', is_dangerous: false }), makeDeps(ws, { authorizer: recording(asked) }), signal);
+    expect(asked).toHaveLength(1);
+    expect(r.status).toBe('error');
+    expect(existsSync(join(home, 'planted.txt'))).toBe(false);
+  });
+
+  it('variables and ~ that stay inside the workspace do not ask', async () => {
+    expect(await check('echo $PWD/x; ls ./src; echo "$FOO" > out.txt')).toEqual([]);
+    writeFileSync(join(ws, 'notes.txt'), 'n');
+    const r = await callTool(call('run_bash', { command: 'cat notes.txt', is_dangerous: false }), makeDeps(ws), signal);
+    expect(r.content).toContain('n');
+    expect(readFileSync(join(ws, 'notes.txt'), 'utf8')).toBe('n');
+  });
+});

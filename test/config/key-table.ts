@@ -12,7 +12,7 @@ export const KEY_TABLE: Record<string, KeyStatus> = {
   'global.llm.providers.*.model': { consumer: 'engines (request body model)', test: 'consumers: provider keys reach the wire' },
   'global.llm.providers.*.api_base_url': { consumer: 'engines (SDK baseURL)', test: 'consumers: api_base_url decides where the request goes' },
   'global.llm.providers.*.api_key': { consumer: 'engines (SDK apiKey)', test: 'consumers: provider keys reach the wire' },
-  'global.llm.providers.*.api_key_env': { consumer: 'normalise.ts (expanded once) → engines', test: 'consumers: provider keys reach the wire; file: api_key_env is expanded once at load' },
+  'global.llm.providers.*.api_key_env': { consumer: 'normalise.ts (expanded once) → engines; security.keyEnvNames → run_bash env', test: 'consumers: provider keys reach the wire; file: api_key_env is expanded once at load; security: shell_env_keep and api_key_env decide what run_bash sees' },
   'global.llm.providers.*.context_window': { reserved: 'TUI context bar (later issue)' },
   'global.llm.providers.*.temperature': { consumer: 'engines (body temperature, 0 = omitted)', test: 'consumers: provider keys reach the wire' },
   'global.llm.providers.*.max_tokens': { consumer: 'engines (body max_tokens, 0 = omitted)', test: 'consumers: provider keys reach the wire' },
@@ -66,4 +66,6 @@ export const KEY_TABLE: Record<string, KeyStatus> = {
   'blueprint.export_path': { reserved: 'blueprint export (the seeds: no consumer yet, R8)' },
   'mcp.servers': { reserved: 'MCP actor (later issue)' },
   'skills.enable': { reserved: 'skills (later issue)' },
+  'security.allow_read': { consumer: 'tools/security.ts toolSecurity ← buildAgentEnv → Boundary (guard, grep/glob walkers)', test: 'security: allow_read opens a denied zone to the read tools' },
+  'security.shell_env_keep': { consumer: 'tools/security.ts toolSecurity → buildShellEnv → run_bash child env', test: 'security: shell_env_keep and api_key_env decide what run_bash sees' },
 };

@@ -96,6 +96,7 @@ describe('config key table (key → consumer → test, or reserved for a named f
       director: 'test/agents/director.test.ts',
       prompts: 'test/agents/prompts.test.ts',
       store: 'test/store/blackboard-notes.test.ts',
+      security: 'test/config/security-consumers.test.ts',
     };
     const missing: string[] = [];
     for (const [key, row] of Object.entries(KEY_TABLE)) {

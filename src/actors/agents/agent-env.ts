@@ -8,6 +8,7 @@ import { buildAgentEngine } from '../llm/build.js';
 import { countTextTokens } from '../llm/tokens.js';
 import type { LlmEngine } from '../llm/types.js';
 import type { Authorizer } from '../tools/authorizer.js';
+import { toolSecurity } from '../tools/security.js';
 import type { SpawnChild } from './delegation.js';
 import type { Publish } from './ports.js';
 import type { GrantStore } from './project-grants.js';
@@ -50,6 +51,7 @@ export function buildAgentEnv(host: AgentHost, config: YagentConfig, seams: Agen
   // cached per env (= per worker): the Director hands its root docs down in the run input
   const contexts = new Map<string, ProjectContext>();
   const newId = (): string => randomUUID();
+  const security = toolSecurity(config);
   const engineFor =
     seams.engineFor ??
     ((input: AgentRunInputParsed): LlmEngine =>
@@ -66,6 +68,7 @@ export function buildAgentEnv(host: AgentHost, config: YagentConfig, seams: Agen
         askUser: (question) => host.askUser(input.agent, question),
         runSignal: host.signal,
         newId,
+        security,
       }),
     spawn: host.spawn,
     publish: host.publish,

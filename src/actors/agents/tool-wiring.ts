@@ -1,6 +1,8 @@
 // The one wiring from an agent run to its tools (production and in-process tests share it: pitfall 33).
 import { surfaceFor, directorPalette } from '../tools/profiles.js';
 import { WorkspaceGuard } from '../tools/workspace-guard.js';
+import { Boundary } from '../tools/boundary.js';
+import type { ToolSecurity } from '../tools/security.js';
 import { Grants } from '../tools/grants.js';
 import type { Authorizer } from '../tools/authorizer.js';
 import type { ToolStoreAccess } from '../tools/types.js';
@@ -19,15 +21,19 @@ export interface ToolWiring {
   askUser(question: string): Promise<string>;
   runSignal: AbortSignal;
   newId(): string;
+  /** `[security]`: the read boundary and run_bash's built env (tools/security.ts). */
+  security: ToolSecurity;
 }
 
 export function buildToolPort(input: AgentRunInputParsed, hooks: ToolHooks, w: ToolWiring): ToolPort {
   const s = input.settings;
   const surface = surfaceFor(input.role, { fullYolo: s.fullYolo, disabledAgents: s.disabledAgents, ...(input.custom ? { tools: input.custom.tools } : {}) });
+  // one boundary for the guard and the walkers (grep, glob) of this run
+  const boundary = new Boundary(s.workspace, w.security.policy);
   return new SurfaceToolPort({
     agent: input.agent,
     surface,
-    guard: new WorkspaceGuard(s.workspace),
+    guard: new WorkspaceGuard(s.workspace, boundary),
     grants: new Grants(s.yolo || s.fullYolo, storeProjectGrants(w.grantStore, s.workspace)),
     authorizer: w.authorizer,
     env: {
@@ -38,6 +44,8 @@ export function buildToolPort(input: AgentRunInputParsed, hooks: ToolHooks, w: T
       boardId: s.boardId,
       askUser: (q) => w.askUser(q),
       store: w.store,
+      boundary,
+      shellEnv: w.security.shellEnv,
     },
     hooks,
     publish: w.publish,

@@ -136,6 +136,11 @@ export function normalise(raw: RawConfig, path: string, env: envSwitch.Env): Yag
     mcp: { enabled: !envSwitch.mcpDisabled(env), servers: raw.mcp?.servers ?? [] },
     skills: { enabled: !envSwitch.skillsDisabled(env) && defaultTrue(raw.skills, 'enable') },
     artifact: { enabled: !envSwitch.artifactDisabled(env) },
+    security: {
+      allowRead: raw.security?.allow_read ?? [],
+      shellEnvKeep: raw.security?.shell_env_keep ?? [],
+      keyEnvNames: Object.values(raw.global?.llm?.providers ?? {}).flatMap((p) => (p.api_key_env ? [p.api_key_env] : [])),
+    },
     warnings,
   };
 }

@@ -79,6 +79,11 @@ summary_max_runes = 1200         # reserved (handoff summaries): read by nothing
 max_notes_per_board = 200        # the store's GC keeps the newest this many per board; 0/negative = default
 # no enabled key: YAGENT_BLACKBOARD=0 turns the blackboard off
 
+# without -y yagent asks before a tool touches anything outside the workspace; it is not a sandbox
+[security]
+allow_read = []                  # e.g. ["~/.ssh/config"]: data-root / secret-store paths tools may read (still asked; -y skips asking)
+shell_env_keep = []              # e.g. ["GITHUB_TOKEN"]: secret-looking variables run_bash still sees (api_key_env ones too)
+
 # reserved (pause / replay / degraded handoff, later issue): no key of this section changes anything yet
 [resume]
 enable = true                    # false = no checkpoints, no replay

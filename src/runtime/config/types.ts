@@ -97,6 +97,14 @@ export interface YagentConfig {
   mcp: { enabled: boolean; servers: Record<string, unknown>[] };
   skills: { enabled: boolean };
   artifact: { enabled: boolean };
+  security: {
+    /** `[security] allow_read`: denied zones (data root, secret stores) the read tools may read after asking. */
+    allowRead: string[];
+    /** `[security] shell_env_keep`: secret-looking variables run_bash's child may still see. */
+    shellEnvKeep: string[];
+    /** Every provider's api_key_env (not a key of its own): run_bash's child never sees these. */
+    keyEnvNames: string[];
+  };
   /** Human warnings gathered at load (removed keys with their replacement, unknown values). */
   warnings: string[];
 }

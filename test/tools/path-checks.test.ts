@@ -108,6 +108,16 @@ describe('observation 2: the run_bash heuristic expands $HOME, ${HOME}, ~ and ~u
     expect(existsSync(join(home, 'planted.txt'))).toBe(false);
   });
 
+  it('run_bash words resolve as the kernel does: through symlinks, dangling ones, and `link/..` (found by the fuzz test)', async () => {
+    symlinkSync('../outside', join(ws, 'link_out'));
+    symlinkSync('../outside/new.txt', join(ws, 'dangle'));
+    mkdirSync(join(ws, 'sub'));
+    for (const command of ['echo x > link_out/new.txt', 'echo x > dangle', 'echo x > link_out/../escaped.txt', 'cat sub/../../outside/a']) {
+      expect(await check(command), command).not.toEqual([]);
+    }
+    expect(await check('echo x > sub/../inside.txt; cat sub/x')).toEqual([]);
+  });
+
   it('variables and ~ that stay inside the workspace do not ask', async () => {
     expect(await check('echo $PWD/x; ls ./src; echo "$FOO" > out.txt')).toEqual([]);
     writeFileSync(join(ws, 'notes.txt'), 'n');

@@ -46,6 +46,19 @@ async function danglingTarget(p: string): Promise<string | null> {
   }
 }
 
+/**
+ * Where the kernel lands for a path as a shell passes it: `..` is taken after the symlink before it
+ * (`link/..` is the link target's parent), unlike `path.resolve`, which drops `link/..` first.
+ */
+export async function realpathPhysical(p: string, cwd: string): Promise<string> {
+  let cur = isAbsolute(p) ? '/' : await realpathLoose(cwd);
+  for (const seg of p.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    cur = seg === '..' ? dirname(cur) : await realpathLoose(join(cur, seg));
+  }
+  return cur;
+}
+
 export function isInside(root: string, p: string): boolean {
   const rel = relative(root, p);
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));

@@ -1,5 +1,6 @@
 // The path heuristic of run_bash: the path-like words of a command line after the expansions bash would do to
-// them ($HOME, ${HOME}, ~, ~user), so `cp $HOME/x .` is checked like `cp /home/me/x .`. A heuristic, not a parser.
+// them ($HOME, ${HOME}, ~, ~user), so `cp $HOME/x .` is checked like `cp /home/me/x .`. A heuristic, not a parser:
+// `cd elsewhere && …` or a path built at run time are not seen (without -y yagent asks; it is not a sandbox).
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -46,19 +47,19 @@ export function expandWord(word: string, x: Expansion): string {
   });
 }
 
-/** Path-like words of a command: absolute, home-relative or with `..` segments, after expansion. */
-export function shellPathTokens(command: string, x: Expansion): ShellPathToken[] {
+/** Every word of a command after expansion: any of them may be a path (`cat link` through a symlink too). */
+export function shellWords(command: string, x: Expansion): ShellPathToken[] {
   const out: ShellPathToken[] = [];
   for (const raw of command.split(/[\s;|&<>()`]+/)) {
     const t = raw.replace(/['"]/g, '').replace(/^[A-Za-z_][A-Za-z0-9_]*=/, '').replace(/^-[A-Za-z-]+=/, '');
-    if (t === '') continue;
-    const path = expandWord(t, x);
-    if (path.startsWith('/') || /(^|\/)\.\.(\/|$)/.test(path)) out.push({ token: t, path });
+    if (t !== '') out.push({ token: t, path: expandWord(t, x) });
   }
   return out;
 }
 
-/** The expanded path-like words of a command in this process's environment. */
+const isPathLike = (p: string): boolean => p.startsWith('/') || /(^|\/)\.\.(\/|$)/.test(p);
+
+/** The expanded path-like words (absolute, home-relative, with `..`) of a command in this process's environment. */
 export function pathTokens(command: string, cwd = process.cwd()): string[] {
-  return shellPathTokens(command, { env: process.env, cwd }).map((t) => t.path);
+  return shellWords(command, { env: process.env, cwd }).flatMap((t) => (isPathLike(t.path) ? [t.path] : []));
 }

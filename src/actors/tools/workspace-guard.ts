@@ -2,9 +2,10 @@
 // model's own danger flag) and what is denied outright (the data root, secret stores: see boundary.ts).
 // Every tool's pathParams are checked, reads included; only denied zones refuse, the rest is asking.
 import type { ToolDeclaration } from './types.js';
-import { isInside, realpathLoose, resolveIn } from './paths.js';
+import { resolve } from 'node:path';
+import { isInside, realpathLoose, realpathPhysical, resolveIn } from './paths.js';
 import { defaultBoundary, type Access, type Boundary, type ResolvedBoundary } from './boundary.js';
-import { shellPathTokens } from './shell-paths.js';
+import { shellWords } from './shell-paths.js';
 
 export { pathTokens } from './shell-paths.js';
 
@@ -66,14 +67,15 @@ export class WorkspaceGuard {
 
   private async commandReasons(tool: string, command: string, b: ResolvedBoundary): Promise<GuardReason[]> {
     const reasons: GuardReason[] = [];
-    for (const { token, path } of shellPathTokens(command, { env: process.env, cwd: this.workspace })) {
+    for (const { token, path } of shellWords(command, { env: process.env, cwd: this.workspace })) {
       if (ROOT_TOKEN.test(path)) {
         reasons.push({ key: `${tool}:/`, path: '/', text: `the command names the file-system root ("${token}")` });
         continue;
       }
-      const resolved = resolveIn(this.workspace, path.replace(/\*.*$/, '') || '/');
-      if (isSafeSystemPath(resolved)) continue;
-      const real = await realpathLoose(resolved);
+      const word = path.replace(/\*.*$/, '') || '/';
+      if (isSafeSystemPath(resolve(this.workspace, word))) continue;
+      // every word, resolved as the kernel would: a symlink in the workspace can point anywhere
+      const real = await realpathPhysical(word, this.workspace);
       const denied = b.denied(real, 'shell');
       if (denied !== null) reasons.push({ key: `${tool}:${real}`, path: real, deny: true, text: `the command names "${token}": ${denied}` });
       else if (real === '/' || !isInside(b.root, real)) {

@@ -1,0 +1,99 @@
+// Issue 10 end to end (`yagent -p` as a real subprocess, only the model scripted): an outside read in a run that
+// cannot ask exits 3 with nothing read; with -y the data root stays denied and run_bash's `env` lacks the key.
+// The oracle is every file the run left under the data root (rollouts, notes, logs), the config excepted.
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli, sandbox, withScript, type Sandbox } from './helpers.js';
+
+const KEY = 'sk-env-provider-key-0123456789';
+const LITERAL = 'sk-config-literal-key-0123456789';
+const OUTSIDE = 'outside-the-workspace-0123456789';
+const CONFIG = `[global.llm]
+use_provider = "p"
+
+[global.llm.providers.p]
+api_format = "openai"
+api_base_url = "http://127.0.0.1:9/v1"
+model = "m"
+api_key_env = "LLM_ACCESS"
+
+[global.llm.providers.spare]
+api_base_url = "http://127.0.0.1:9/v1"
+model = "m"
+api_key = "${LITERAL}"
+`;
+
+const PRELUDE = `
+const call = (name, args) => ({ text: '', toolCalls: [{ name, arguments: JSON.stringify(args) }], finishReason: 'tool_calls' });
+const say = (text) => ({ text, finishReason: 'stop' });
+const times = (n, step) => Array.from({ length: n }, () => step);
+`;
+
+/** Director → coding; coding makes `calls` one per step, then exits. */
+function codingDoes(calls: { name: string; args: Record<string, unknown> }[]): string {
+  return `${PRELUDE}
+export default {
+  director: [call('delegate_coding', { task: 'do it', context_refs: [] }), ...times(6, say('Done.'))],
+  coding: [${calls.map((c) => `call(${JSON.stringify(c.name)}, ${JSON.stringify(c.args)})`).join(', ')},
+    call('agent_exit', { conclusion: 'done', facts: [], artifacts: [], status: 'ok' }), ...times(3, say('done'))],
+};
+`;
+}
+
+/** Files under the data root (config excepted) holding `needle`. */
+function leaks(sb: Sandbox, needle: string): string[] {
+  const hits: string[] = [];
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) {
+        if (p !== join(sb.home, 'config')) walk(p);
+      } else if (e.isFile() && readFileSync(p, 'utf8').includes(needle)) hits.push(p);
+    }
+  };
+  walk(sb.home);
+  return hits;
+}
+
+let sb: Sandbox | undefined;
+afterEach(() => sb?.cleanup());
+
+function setup(): { sb: Sandbox; ws: string; outside: string } {
+  const s = sandbox(CONFIG);
+  const ws = join(s.dir, 'ws');
+  mkdirSync(ws, { recursive: true });
+  writeFileSync(join(ws, 'package.json'), '{"name":"fixture"}\n');
+  const outside = join(s.dir, 'outside.txt');
+  writeFileSync(outside, `${OUTSIDE}\n`);
+  s.env.LLM_ACCESS = KEY;
+  return { sb: s, ws, outside };
+}
+
+describe('the security boundary through the CLI', () => {
+  it('an outside read in a run that cannot ask: exit 3, needs_approval, and nothing of the file reaches the rollout', async () => {
+    const f = setup();
+    sb = f.sb;
+    const r = await runCli(['-p', 'read it', '--output-format', 'json'], withScript(f.sb, codingDoes([{ name: 'read_file', args: { path: '../outside.txt' } }])), { cwd: f.ws });
+    expect(r.code).toBe(3);
+    expect(JSON.parse(r.stdout).needs_approval.join('\n')).toMatch(/read_file/);
+    expect(leaks(f.sb, OUTSIDE)).toEqual([]);
+  });
+
+  it('with -y the data root stays denied and run_bash `env` shows no key: nothing secret reaches the rollout', async () => {
+    const f = setup();
+    sb = f.sb;
+    const script = codingDoes([
+      { name: 'read_file', args: { path: join(f.sb.home, 'config', 'config.toml') } },
+      { name: 'run_bash', args: { command: 'env; cat $YAGENT_HOME/config/config.toml', is_dangerous: false } },
+      { name: 'read_file', args: { path: '../outside.txt' } },
+    ]);
+    const r = await runCli(['-p', 'leak it', '-y', '--output-format', 'json'], withScript(f.sb, script), { cwd: f.ws });
+    expect(r.code).toBe(0);
+    expect(leaks(f.sb, KEY)).toEqual([]);
+    expect(leaks(f.sb, LITERAL)).toEqual([]);
+    // the outside read was allowed by -y and recorded: the oracle sees rollouts
+    expect(leaks(f.sb, OUTSIDE).length).toBeGreaterThan(0);
+    expect(leaks(f.sb, 'access_denied').length).toBeGreaterThan(0);
+  });
+});

@@ -20,12 +20,16 @@ usage:
 
 common flags:
   -c, --config PATH       use this config file as is (never created)
-  -y, --yolo              bypass every authorization
+  -y, --yolo              bypass every authorization (denied places stay denied)
   -Y, --full-yolo         -y, and the agents decide alone (no questions to the user)
   -d, --disable-agents L  comma-separated sub-agents the Director may not use (all = every one)
   -Q, --force-quit        Ctrl-C quits at once instead of draining
 
 data: ~/.yagent (YAGENT_HOME overrides): config/config.toml, data/rollout/, notes/, run/
+
+security: without -y yagent asks before reading or writing outside the workspace, and it is not a sandbox.
+  The data root and ~/.ssh, ~/.aws, ~/.gnupg, ~/.config/gcloud, .netrc, .env* are denied even with -y
+  ([security] allow_read opens one); run_bash sees no API keys or *KEY*/*TOKEN*/*SECRET* variables.
 
 ${EXIT_TABLE}
 `;

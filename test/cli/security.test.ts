@@ -4,7 +4,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli, sandbox, withScript, type Sandbox } from './helpers.js';
+import { ROOT, runCli, sandbox, withScript, type Sandbox } from './helpers.js';
 
 const KEY = 'sk-env-provider-key-0123456789';
 const LITERAL = 'sk-config-literal-key-0123456789';
@@ -95,5 +95,16 @@ describe('the security boundary through the CLI', () => {
     // the outside read was allowed by -y and recorded: the oracle sees rollouts
     expect(leaks(f.sb, OUTSIDE).length).toBeGreaterThan(0);
     expect(leaks(f.sb, 'access_denied').length).toBeGreaterThan(0);
+  });
+
+  it('--help and the README say it plainly: without -y yagent asks, and it is not a sandbox', async () => {
+    const s = sandbox(CONFIG);
+    sb = s;
+    const r = await runCli(['--help'], s.env);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/without -y yagent asks .* and it is not a sandbox/);
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    expect(readme).toContain('## Security model');
+    expect(readme).toMatch(/Without `-y` yagent asks, and it is not a sandbox/);
   });
 });

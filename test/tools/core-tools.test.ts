@@ -2,6 +2,7 @@
 // write tools' refusals, glob/list_dir, and grep with ripgrep and with its built-in fallback.
 import { mkdirSync, readFileSync, truncateSync, writeFileSync, existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
+import { getEventListeners } from 'node:events';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { callTool } from '../../src/actors/tools/adapter.js';
@@ -126,6 +127,10 @@ describe('listing and search', () => {
       expect(note).toBe(RG_MISSING_NOTE);
       expect(lines.sort()).toEqual(['src/a.ts:1:export const needle = 1;', 'src/deep/b.ts:2:NEEDLE here']);
       expect(err((await run('grep', { pattern: '(' })).content)).toBe('invalid_pattern');
+      // one turn signal serves many calls: a missing rg must not leave an abort listener behind per call
+      const turn = new AbortController().signal;
+      for (let i = 0; i < 12; i++) await callTool(call('grep', { pattern: 'needle' }), makeDeps(ws.path), turn);
+      expect(getEventListeners(turn, 'abort')).toHaveLength(0);
     } finally {
       if (saved === undefined) delete process.env.YAGENT_RG;
       else process.env.YAGENT_RG = saved;

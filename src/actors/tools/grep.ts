@@ -29,7 +29,15 @@ function runRg(cwd: string, target: string, q: GrepQuery, signal: AbortSignal): 
   // no path argument for the workspace itself: rg then prints paths without a `./` prefix
   argv.push('-e', q.pattern, ...(target === '.' ? [] : ['--', target]));
   return new Promise((resolve) => {
-    const child = spawn(rgBinary(), argv, { cwd, signal, stdio: ['ignore', 'pipe', 'pipe'] });
+    // abort by hand: spawn's own `signal` option leaves its listener on the turn signal when rg is missing
+    const child = spawn(rgBinary(), argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const onAbort = (): void => void child.kill('SIGKILL');
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    const settle = (r: RgResult): void => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(r);
+    };
     const lines: string[] = [];
     let partial = '';
     let stderr = '';
@@ -41,12 +49,12 @@ function runRg(cwd: string, target: string, q: GrepQuery, signal: AbortSignal): 
     });
     child.stderr.setEncoding('utf8').on('data', (c: string) => void (stderr += c));
     child.on('error', (e: NodeJS.ErrnoException) =>
-      resolve(e.code === 'ENOENT' ? { kind: 'missing' } : { kind: 'error', message: e.message }),
+      settle(e.code === 'ENOENT' ? { kind: 'missing' } : { kind: 'error', message: e.message }),
     );
     child.on('close', (code) => {
       if (partial && lines.length < q.maxResults) lines.push(partial);
-      if (code === 2 && lines.length === 0) resolve({ kind: 'error', message: stderr.trim() || 'rg failed' });
-      else resolve({ kind: 'lines', lines });
+      if (code === 2 && lines.length === 0) settle({ kind: 'error', message: stderr.trim() || 'rg failed' });
+      else settle({ kind: 'lines', lines });
     });
   });
 }

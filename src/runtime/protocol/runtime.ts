@@ -92,6 +92,8 @@ export const FromWorkerSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('spawn_cancel'), requestId: z.string() }),
   z.object({ type: z.literal('help'), requestId: z.string(), request: HelpRequestSchema }),
   z.object({ type: z.literal('help_cancel'), requestId: z.string() }),
+  /** A process group the actor started (or found empty): the main thread kills what is registered when the worker exits. */
+  z.object({ type: z.literal('process_group'), op: z.enum(['register', 'unregister']), pgid: z.number().int().gt(1) }),
 ]);
 export type FromWorker = z.infer<typeof FromWorkerSchema>;
 

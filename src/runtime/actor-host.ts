@@ -6,7 +6,7 @@ import { ACTOR_WORKER, distFile } from './paths.js';
 import { adoptPrestarted, bootWorker, releasePrestarted, startKey, type Booting } from './spare-boot.js';
 import { NamedTasks } from './tasks.js';
 import { processGroups } from './process-groups.js';
-import { FromWorkerSchema, serializeError, type Event, type FromWorker, type ToWorker } from './protocol/index.js';
+import { FromWorkerSchema, serializeError, type Event, type FromWorker, type SerializedError, type ToWorker } from './protocol/index.js';
 
 export const DEFAULT_PRELOAD = ['zod', 'openai', '@anthropic-ai/sdk'];
 
@@ -17,6 +17,8 @@ export interface ActorRequests {
   spawnCancel(actor: ActorHandle, requestId: string): void;
   help(actor: ActorHandle, requestId: string, request: Extract<FromWorker, { type: 'help' }>['request']): Promise<Event>;
   helpCancel(actor: ActorHandle, requestId: string): void;
+  /** The actor's stop() hook failed (a durability error such as the store's final flush). */
+  stopFailed?(actor: ActorHandle, error: SerializedError): void;
 }
 
 export interface HostOptions {
@@ -256,6 +258,7 @@ export class ActorHandle implements ChildHandle {
         void this.worker.terminate();
         return;
       case 'stopped':
+        if (m.error) this.req.stopFailed?.(this, m.error);
         void this.worker.terminate();
         return;
       case 'connect':

@@ -154,16 +154,18 @@ export class WorkerActor {
 
   private async stop(reason: string, graceMs: number): Promise<void> {
     this.ctl.abort(Object.assign(new Error(`stopping: ${reason}`), { name: 'AbortError', code: 'CANCELLED' }));
+    let error: SerializedError | undefined;
     try {
       if (this.mod?.stop && this.ctx) await this.mod.stop(this.ctx);
-    } catch {
-      // A failing stop hook must not keep the actor alive; exit follows regardless.
+    } catch (err) {
+      // A failing stop hook must not keep the actor alive, nor go unheard: the main thread reports it.
+      error = serializeError(err);
     }
     const grace = Math.max(0, graceMs - 10);
     const [running = []] = await Promise.all([this.tasks?.drain(grace), endUnreapedChildren(grace)]);
     this.publisher?.flush();
     for (const s of this.served) s();
-    this.post({ type: 'stopped', running });
+    this.post(error ? { type: 'stopped', running, error } : { type: 'stopped', running });
   }
 
   private accept(port: MessagePort): void {

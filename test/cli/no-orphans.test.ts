@@ -1,5 +1,5 @@
 // No orphans through the CLI: a run_bash group (`sleep 300` with a backgrounded grandchild) started by the
-// Coding agent is gone 2 s after the CLI exits through -Q, a second Ctrl-C, or SIGTERM. Checked by PID.
+// Coding agent is gone 2 s after the CLI exits through -Q, a second Ctrl-C, SIGTERM or SIGHUP. Checked by PID.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -78,6 +78,14 @@ describe('no process group outlives the CLI', () => {
   it('SIGTERM: the run is cancelled and the group is killed', async () => {
     const { child, done, pgid } = await startWithGroup([]);
     child.kill('SIGTERM');
+    const r = await done;
+    expect(r.code).toBe(130);
+    expect(await noLiveMember(pgid, 2000)).toEqual([]);
+  });
+
+  it('SIGHUP (the terminal went away): quits at once, and the group is killed', async () => {
+    const { child, done, pgid } = await startWithGroup([]);
+    child.kill('SIGHUP');
     const r = await done;
     expect(r.code).toBe(130);
     expect(await noLiveMember(pgid, 2000)).toEqual([]);

@@ -9,7 +9,7 @@ export const MAX_SOURCE_LINES = 400;
 export const MAX_TEST_LINES = 500;
 
 /** The one function allowed to do tmp + rename, and the tool whose job is renaming user files. */
-export const RENAME_ALLOWED = new Set(['src/store/atomic-write.ts', 'src/actors/tools/rename_file.ts']);
+export const RENAME_ALLOWED = new Set(['src/runtime/atomic-write.ts', 'src/actors/tools/rename_file.ts']);
 
 /** Where a detached `void p.catch(...)` is refused (bin/ joins once its owner has converted it). */
 export const DETACHED_SCOPE = /^(src\/(store|actors)|bin)\//;
@@ -69,7 +69,7 @@ export function checkTree(root) {
     }
     // one atomic-write function
     if (inSrc && !RENAME_ALLOWED.has(rel) && /\brename(Sync)?\s*\(/.test(text)) {
-      add('one-atomic-write', rel, 'rename() outside src/store/atomic-write.ts: call atomicWrite()');
+      add('one-atomic-write', rel, 'rename() outside src/runtime/atomic-write.ts: call atomicWrite()');
     }
     // import direction
     const layer = layerOf(rel);

@@ -52,7 +52,9 @@ describe('guards', () => {
   });
   it('one atomic-write function', () => {
     expect(rulesFired({ 'src/store/notes.ts': "await fs.rename(tmp, dst);\n" })).toContain('one-atomic-write');
-    expect(rulesFired({ 'src/store/atomic-write.ts': "await fs.rename(tmp, dst);\n" })).not.toContain('one-atomic-write');
+    expect(rulesFired({ 'src/runtime/atomic-write.ts': "await fs.rename(tmp, dst);\n" })).not.toContain('one-atomic-write');
+    expect(rulesFired({ 'src/store/atomic-write.ts': "await fs.rename(tmp, dst);\n" })).toContain('one-atomic-write');
+    expect(rulesFired({ 'src/runtime/config/persist.ts': "await rename(tmp, path);\n" })).toContain('one-atomic-write');
   });
   it('import direction: runtime may not import actors, protocol only zod', () => {
     expect(rulesFired({ 'src/runtime/a.ts': "import { x } from '../actors/b.js';\n" })).toContain('import-direction');

@@ -1,8 +1,8 @@
 // `yagent setup`: writes a provider block through the comment-preserving write-back; works on a broken config.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { defaultConfigPath, ensureConfigExists } from '../../src/runtime/config/loader.js';
-import { setKeyInSection } from '../../src/runtime/config/persist.js';
+import { setKeyInSection, writeConfigText } from '../../src/runtime/config/persist.js';
 import { setupState } from '../../src/runtime/config/setup-state.js';
 import { printConfigWarnings } from '../host/run-config.js';
 import type { SetupFlags } from './args.js';
@@ -80,7 +80,7 @@ export async function runSetup(configFlag: string | undefined, s: SetupFlags, io
     throw new CliError('setup needs a provider', EXIT.error, path, `run \`${hint}\``);
   }
   const text = readFileSync(path, 'utf8');
-  writeFileSync(path, writeProviderBlock(text, block), { mode: 0o600 });
+  await writeConfigText(path, writeProviderBlock(text, block), { warn: (m) => io.stderr(`${m}\n`) });
   const after = await setupState({ configPath: path });
   if (after.state === 'broken') {
     io.stderr(`${after.error.lines().join('\n')}\n`);

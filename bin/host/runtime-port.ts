@@ -7,6 +7,8 @@ import type { StoreApi } from '../../src/store/api.js';
 import { STORE_ACTOR, STORE_MODULE, storeInputFromConfig } from '../../src/store/client.js';
 import { SPARE_PLAN, delegationPreload } from './boot-plan.js';
 import type { SupervisorOps, TaskOutcome, TaskSpec } from './types.js';
+import { CliError, EXIT } from '../cli/exit-codes.js';
+import { dataRoot } from '../cli/home.js';
 
 export interface RuntimePort extends SupervisorOps {
   runTask(spec: TaskSpec, taskId: string, signal: AbortSignal): Promise<TaskOutcome>;
@@ -16,6 +18,11 @@ export interface PortOptions {
   config: YagentConfig;
   configPath: string | undefined;
   canAsk: boolean;
+}
+
+/** The run's last writes failed: one stderr report and exit 1, whatever the task's own outcome was. */
+function durabilityError(failures: string[]): CliError {
+  return new CliError(`durability error: ${failures.join('; ')}`, EXIT.error, dataRoot(), 'check free space and permissions of the data root: the last records of this run may be missing');
 }
 
 const ZERO_USAGE = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
@@ -107,8 +114,18 @@ export async function openRuntimePort(opts: PortOptions): Promise<RuntimePort> {
     },
     async shutdown() {
       warmer.mailbox.close();
-      if (await storeUp()) await store.flush().catch(() => undefined);
+      // durability errors are reported, never swallowed: the final flush and every failing stop hook
+      const failures: string[] = [];
+      if (await storeUp()) {
+        try {
+          await store.flush();
+        } catch (err) {
+          failures.push(`store flush: ${serializeError(err).message}`);
+        }
+      }
       await runtime.shutdown();
+      for (const f of runtime.stopFailures()) failures.push(`${f.actor} stop: ${f.error.message}`);
+      if (failures.length > 0) throw durabilityError(failures);
     },
   };
 }

@@ -77,6 +77,7 @@ export interface SupervisorOps {
   writeRunFile(name: string, content: string): Promise<string>;
   /** Removes a run file; a missing one is not an error. */
   removeRunFile(name: string): Promise<void>;
+  /** Rejects with a CliError (exit 1) once everything is down if a durability write failed (final flush, a stop hook). */
   shutdown(): Promise<void>;
 }
 

@@ -5,7 +5,8 @@ import type { ChildHandle, Exit } from './child.js';
 import { ACTOR_WORKER, distFile } from './paths.js';
 import { adoptPrestarted, bootWorker, releasePrestarted, startKey, type Booting } from './spare-boot.js';
 import { NamedTasks } from './tasks.js';
-import { FromWorkerSchema, serializeError, type Event, type FromWorker, type ToWorker } from './protocol/index.js';
+import { processGroups } from './process-groups.js';
+import { FromWorkerSchema, serializeError, type Event, type FromWorker, type SerializedError, type ToWorker } from './protocol/index.js';
 
 export const DEFAULT_PRELOAD = ['zod', 'openai', '@anthropic-ai/sdk'];
 
@@ -16,6 +17,8 @@ export interface ActorRequests {
   spawnCancel(actor: ActorHandle, requestId: string): void;
   help(actor: ActorHandle, requestId: string, request: Extract<FromWorker, { type: 'help' }>['request']): Promise<Event>;
   helpCancel(actor: ActorHandle, requestId: string): void;
+  /** The actor's stop() hook failed (a durability error such as the store's final flush). */
+  stopFailed?(actor: ActorHandle, error: SerializedError): void;
 }
 
 export interface HostOptions {
@@ -165,6 +168,8 @@ function parseFromWorker(raw: unknown): FromWorker | null {
   return p.success ? p.data : null;
 }
 
+let handleSeq = 0;
+
 export class ActorHandle implements ChildHandle {
   readonly exited: Promise<Exit>;
   readonly started: Promise<void>;
@@ -177,6 +182,9 @@ export class ActorHandle implements ChildHandle {
   private stopping: string | undefined;
   private fault: Exit | undefined;
   private readonly pending = new Set<string>();
+  /** Owner key of this worker's process groups in the main-thread registry. */
+  private readonly groupOwner = `actor#${++handleSeq}`;
+  private gone = false;
 
   constructor(
     readonly worker: Worker,
@@ -199,6 +207,9 @@ export class ActorHandle implements ChildHandle {
           : { normal: false, reason: `crashed: ${err.message}`, error: { ...serializeError(err), code: 'ACTOR_CRASHED' } };
       });
       worker.once('exit', (code) => {
+        // Whatever ended the worker (stop, terminate, crash, OOM), no process group it started outlives it.
+        this.gone = true;
+        processGroups.killOwner(this.groupOwner);
         const exit =
           this.stopping !== undefined ? { normal: true, reason: 'shutdown' }
           : this.outcome ?? this.fault ?? { normal: false, reason: `exited with code ${code}`, error: { name: 'ActorExited', message: `worker exited with code ${code}`, code: 'ACTOR_EXITED' } };
@@ -247,6 +258,7 @@ export class ActorHandle implements ChildHandle {
         void this.worker.terminate();
         return;
       case 'stopped':
+        if (m.error) this.req.stopFailed?.(this, m.error);
         void this.worker.terminate();
         return;
       case 'connect':
@@ -269,6 +281,13 @@ export class ActorHandle implements ChildHandle {
         return;
       case 'help_cancel':
         this.req.helpCancel(this, m.requestId);
+        return;
+      case 'process_group':
+        if (m.op === 'unregister') processGroups.remove(this.groupOwner, m.pgid);
+        else {
+          processGroups.add(this.groupOwner, m.pgid);
+          if (this.gone) processGroups.killOwner(this.groupOwner);
+        }
         return;
     }
   }

@@ -12,7 +12,7 @@ import { RpcClient, runtimeError } from './rpc.js';
 import { Supervisor, type SupervisorEvent } from './supervisor.js';
 import { NamedTasks } from './tasks.js';
 import { createCpuPool, type CpuPool } from './cpu-pool.js';
-import { CRITICAL_EVENT_TYPES, EventSchema, RemoteError, SpawnSpecSchema, type Event, type EventOf } from './protocol/index.js';
+import { CRITICAL_EVENT_TYPES, EventSchema, RemoteError, SpawnSpecSchema, type Event, type EventOf, type SerializedError } from './protocol/index.js';
 
 export interface RuntimeOptions {
   /** Modules every actor worker imports while it waits as a spare (default zod, openai, @anthropic-ai/sdk);
@@ -75,6 +75,7 @@ export class Runtime {
   private readonly pools: CpuPool[] = [];
   private readonly spawnCancels = new Map<string, AbortController>();
   private readonly clock: Clock;
+  private readonly stopErrors: { actor: string; error: SerializedError }[] = [];
 
   private constructor(private readonly opts: RuntimeOptions) {
     this.clock = opts.clock ?? realClock;
@@ -99,6 +100,7 @@ export class Runtime {
         spawnCancel: (_a, requestId) => rt.spawnCancels.get(requestId)?.abort(runtimeError('CANCELLED', 'spawn cancelled by parent')),
         help: (a, requestId, request) => rt.onHelp(a, requestId, request),
         helpCancel: (_a, requestId) => rt.help.cancel(requestId),
+        stopFailed: (a, error) => void rt.stopErrors.push({ actor: a.name, error }),
       },
     });
     const common = { clock: opts.clock, random: opts.random, onEvent: opts.onSupervisorEvent };
@@ -251,6 +253,11 @@ export class Runtime {
   /** Names of actors whose worker is still alive (started or starting): tests and diagnostics. */
   liveActors(): string[] {
     return [...this.host.live].map((h) => h.name);
+  }
+
+  /** Actors whose stop() hook failed (durability errors, e.g. the store's final flush): the client reports them. */
+  stopFailures(): { actor: string; error: SerializedError }[] {
+    return [...this.stopErrors];
   }
 
   snapshot(): TreeNode {

@@ -8,6 +8,7 @@ import { realClock, abortError } from './clock.js';
 import { NamedTasks } from './tasks.js';
 import { PauseController } from './pause.js';
 import { LanePublisher } from './publisher.js';
+import { endUnreapedChildren, setProcessGroupSink } from './process-groups.js';
 import { RpcClient, serveRpc, runtimeError } from './rpc.js';
 import {
   EventSchema,
@@ -43,7 +44,9 @@ export class WorkerActor {
   constructor(
     private readonly port: { postMessage(m: FromWorker, t?: readonly MessagePort[]): void },
     private readonly distRoot: string,
-  ) {}
+  ) {
+    setProcessGroupSink((op, pgid) => this.post({ type: 'process_group', op, pgid }));
+  }
 
   handle(raw: unknown): void {
     const parsed = ToWorkerSchema.safeParse(raw);
@@ -138,8 +141,9 @@ export class WorkerActor {
   }
 
   private async finish(outcome: FromWorker): Promise<void> {
-    // Background tasks get a short grace so their last events are published before done.
-    await this.tasks?.waitAll(100);
+    // Background tasks get a short grace so their last events are published before done; child processes
+    // still running are ended and reaped here (the main thread kills their groups once the worker exits).
+    await Promise.all([this.tasks?.waitAll(100), endUnreapedChildren(500)]);
     this.publisher?.flush();
     try {
       this.post(outcome);
@@ -150,15 +154,18 @@ export class WorkerActor {
 
   private async stop(reason: string, graceMs: number): Promise<void> {
     this.ctl.abort(Object.assign(new Error(`stopping: ${reason}`), { name: 'AbortError', code: 'CANCELLED' }));
+    let error: SerializedError | undefined;
     try {
       if (this.mod?.stop && this.ctx) await this.mod.stop(this.ctx);
-    } catch {
-      // A failing stop hook must not keep the actor alive; exit follows regardless.
+    } catch (err) {
+      // A failing stop hook must not keep the actor alive, nor go unheard: the main thread reports it.
+      error = serializeError(err);
     }
-    const running = (await this.tasks?.drain(Math.max(0, graceMs - 10))) ?? [];
+    const grace = Math.max(0, graceMs - 10);
+    const [running = []] = await Promise.all([this.tasks?.drain(grace), endUnreapedChildren(grace)]);
     this.publisher?.flush();
     for (const s of this.served) s();
-    this.post({ type: 'stopped', running });
+    this.post(error ? { type: 'stopped', running, error } : { type: 'stopped', running });
   }
 
   private accept(port: MessagePort): void {

@@ -1,4 +1,5 @@
-// settings.json (`authorized_projects`, `project_grants`): read tolerant of a missing or broken file, written atomically (0600).
+// settings.json (`authorized_projects`, `project_grants`): read tolerant of a missing or broken file (a broken
+// one is moved aside to settings.json.bad-<ts> before the next write replaces it), written atomically (0600).
 import { promises as fsp } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
@@ -17,25 +18,35 @@ export class SettingsStore {
 
   constructor(private readonly root: string) {}
 
-  /** Unknown keys are kept on write-back (another version may own them). */
-  private async raw(): Promise<Record<string, unknown> & Settings> {
+  /** Unknown keys are kept on write-back (another version may own them). `bad`: the text of a file that
+   *  exists but does not parse (or fails the schema): start empty rather than refuse to run, and keep it. */
+  private async raw(): Promise<{ settings: Record<string, unknown> & Settings; bad?: string }> {
+    let text: string;
     try {
-      const r = SettingsSchema.safeParse(JSON.parse(await fsp.readFile(settingsPath(this.root), 'utf8')));
-      if (r.success) return r.data;
-    } catch {
-      // missing or unparseable: start empty rather than refuse to run
+      text = await fsp.readFile(settingsPath(this.root), 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { settings: { authorized_projects: [] } };
+      throw err;
     }
-    return { authorized_projects: [] };
+    try {
+      const r = SettingsSchema.safeParse(JSON.parse(text));
+      if (r.success) return { settings: r.data };
+    } catch {
+      // not JSON: reported below as bad, like a schema failure
+    }
+    return { settings: { authorized_projects: [] }, bad: text };
   }
 
   async read(): Promise<Settings> {
-    return copy(await this.raw());
+    return copy((await this.raw()).settings);
   }
 
   /** Lists the project as authorized and adds `grantKeys` to its project grants. */
   authorize(projectPath: string, grantKeys: readonly string[] = []): Promise<Settings> {
     const run = this.chain.then(async () => {
-      const r = await this.raw();
+      const { settings: r, bad } = await this.raw();
+      // the user's broken file is kept beside, never silently replaced
+      if (bad !== undefined) await atomicWrite(`${settingsPath(this.root)}.bad-${Date.now()}`, bad, { noClobber: true });
       const abs = resolve(projectPath);
       if (!r.authorized_projects.includes(abs)) r.authorized_projects = [...r.authorized_projects, abs].sort();
       if (grantKeys.length > 0) {

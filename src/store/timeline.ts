@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { TimelineEntry, TimelinePage } from './api.js';
 import { sanitizeSegment, timelineDir } from './paths.js';
+import { PRIVATE_DIR_MODE } from './atomic-write.js';
 
 export const TimelineEntrySchema = z.discriminatedUnion('type', [
   z.object({ ts: z.string(), type: z.literal('note'), agent: z.string(), ref: z.string(), status: z.string(), conclusion: z.string(), triggeredBy: z.string().optional() }),
@@ -23,7 +24,7 @@ export class TimelineLog {
   async append(taskId: string, entries: TimelineEntry[]): Promise<void> {
     if (entries.length === 0) return;
     const parsed = entries.map((e) => TimelineEntrySchema.parse(e));
-    await fsp.mkdir(timelineDir(this.root), { recursive: true });
+    await fsp.mkdir(timelineDir(this.root), { recursive: true, mode: PRIVATE_DIR_MODE });
     await fsp.appendFile(this.path(taskId), parsed.map((e) => `${JSON.stringify(e)}\n`).join(''), { mode: 0o600 });
   }
 

@@ -1,6 +1,8 @@
 // Runs a shell command in its own process group. Timeout and cancellation kill the WHOLE group
 // (grandchildren included); completion never waits on pipe EOF alone (pitfall 46).
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { trackProcessGroup } from '../../runtime/process-groups.js';
 import { truncationMarker } from './truncate.js';
 
 export interface GroupRunOptions {
@@ -77,18 +79,22 @@ async function awaitGroupGone(pid: number, maxMs: number): Promise<void> {
 }
 
 export async function runInGroup(o: GroupRunOptions): Promise<GroupRunResult> {
-  const { result, killed } = await runRaw(o);
+  const { result, killed, release } = await runRaw(o);
   if (killed) await awaitGroupGone(result.pid, 500);
+  // A group with background processes left (e.g. `server &` with its output closed) stays registered.
+  if (!groupExists(result.pid)) release();
   return result;
 }
 
-function runRaw(o: GroupRunOptions): Promise<{ result: GroupRunResult; killed: boolean }> {
+function runRaw(o: GroupRunOptions): Promise<{ result: GroupRunResult; killed: boolean; release: () => void }> {
   const killGraceMs = o.killGraceMs ?? 1000;
   const pipeGraceMs = o.pipeGraceMs ?? 200;
   const capture = new Capture(o.maxCaptureBytes ?? 256 * 1024);
   return new Promise((resolve) => {
     const child = spawn('bash', ['-c', o.command], { cwd: o.cwd, env: o.env ?? process.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     const pid = child.pid ?? -1;
+    // Registered with the main thread at once: if this worker dies, the supervisor kills the group.
+    const release = pid > 0 ? trackProcessGroup(pid, once(child, 'exit')) : () => undefined;
     const timers: NodeJS.Timeout[] = [];
     const state = { exitCode: null as number | null, exitSignal: null as string | null, timedOut: false, cancelled: false, stragglers: false, done: false, killed: false };
     const kill = (sig: NodeJS.Signals): void => {
@@ -103,7 +109,7 @@ function runRaw(o: GroupRunOptions): Promise<{ result: GroupRunResult; killed: b
       child.stdout.destroy();
       child.stderr.destroy();
       const result = { pid, exitCode: state.exitCode, exitSignal: state.exitSignal, output: capture.text(), timedOut: state.timedOut, cancelled: state.cancelled, killedStragglers: state.stragglers };
-      resolve({ result, killed: state.killed });
+      resolve({ result, killed: state.killed, release });
     };
     const terminate = (): void => {
       kill('SIGTERM');

@@ -8,6 +8,6 @@ export { REMOVED_KEYS, removedKeyWarnings } from './removed-keys.js';
 export { CONFIG_TEMPLATE, PLACEHOLDER_API_KEY } from './template.js';
 export { defaultConfigPath, ensureConfigExists, loadConfig, parseConfigText, type LoadOptions } from './loader.js';
 export { resolveProvider, resolveProviderName, referencedProviders } from './resolve.js';
-export { setKeyInSection, removeProviderSection, persistKey, deleteProvider, encodeValue, type TomlValue } from './persist.js';
+export { setKeyInSection, removeProviderSection, persistKey, deleteProvider, writeConfigText, encodeValue, type TomlValue, type WriteBackOptions } from './persist.js';
 export { setupState, type SetupState } from './setup-state.js';
 export { createSharedLlmState, sharedViews, LLM_SHARED_KEY, LLM_SHARED_LAYOUT } from './llm-shared.js';

@@ -1,5 +1,7 @@
 // Text-level, comment-preserving write-back: one key in one section; never re-encodes the whole file.
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { parse, TomlError } from 'smol-toml';
+import { atomicWrite, PRIVATE_FILE_MODE } from '../atomic-write.js';
 import { ConfigError } from './errors.js';
 import { parseConfigText } from './loader.js';
 import { referencedProviders } from './resolve.js';
@@ -114,12 +116,46 @@ export function removeProviderSection(text: string, path: string, name: string):
   return lines.join('\n');
 }
 
-export async function persistKey(path: string, section: string, key: string, value: TomlValue): Promise<void> {
-  const text = await readFile(path, 'utf8');
-  await writeFile(path, setKeyInSection(text, section, key, value), { mode: 0o600 });
+export interface WriteBackOptions {
+  /** Told when the file's mode was wider than 0600 and is narrowed. */
+  warn?: (message: string) => void;
 }
 
-export async function deleteProvider(path: string, name: string): Promise<void> {
+/** The file's permission bits to keep: its own when private, else 0600 (told through `warn`). */
+async function modeToKeep(path: string, warn?: (m: string) => void): Promise<number> {
+  let mode: number;
+  try {
+    mode = (await stat(path)).mode & 0o777;
+  } catch {
+    return PRIVATE_FILE_MODE; // a new file
+  }
+  if ((mode & 0o077) === 0) return mode;
+  warn?.(`yagent: ${path} was mode 0${mode.toString(8)} (readable by others; it may hold an API key): written back as 0600`);
+  return PRIVATE_FILE_MODE;
+}
+
+/**
+ * Replaces the user's config with `text` atomically: it must parse (TOML) first, then tmp file → rename
+ * through the one atomicWrite, so a crash leaves the old file or the new one, never a truncated one.
+ * A symlinked config keeps its link (the target is replaced).
+ */
+export async function writeConfigText(path: string, text: string, opts: WriteBackOptions = {}): Promise<void> {
+  try {
+    parse(text);
+  } catch (err) {
+    if (!(err instanceof TomlError)) throw err;
+    throw new ConfigError(`the new config text does not parse: ${err.message.split('\n')[0] ?? 'invalid TOML'}`, `${path}:${err.line}:${err.column}`, 'nothing was written; fix the TOML syntax of the file first');
+  }
+  const target = await realpath(path).catch(() => path);
+  await atomicWrite(target, text, { mode: await modeToKeep(target, opts.warn) });
+}
+
+export async function persistKey(path: string, section: string, key: string, value: TomlValue, opts: WriteBackOptions = {}): Promise<void> {
   const text = await readFile(path, 'utf8');
-  await writeFile(path, removeProviderSection(text, path, name), { mode: 0o600 });
+  await writeConfigText(path, setKeyInSection(text, section, key, value), opts);
+}
+
+export async function deleteProvider(path: string, name: string, opts: WriteBackOptions = {}): Promise<void> {
+  const text = await readFile(path, 'utf8');
+  await writeConfigText(path, removeProviderSection(text, path, name), opts);
 }

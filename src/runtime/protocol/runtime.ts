@@ -86,12 +86,15 @@ export const FromWorkerSchema = z.discriminatedUnion('type', [
   /** Events are validated one by one (EventSchema) so one bad event cannot sink a batch. */
   z.object({ type: z.literal('publish'), events: z.array(z.unknown()), dropped: z.record(z.string(), z.number().int()) }),
   z.object({ type: z.literal('done'), ok: z.boolean(), value: z.unknown().optional(), error: SerializedErrorSchema.optional() }),
-  z.object({ type: z.literal('stopped'), running: z.array(z.string()) }),
+  /** error: the actor's stop() hook failed (e.g. the store's final flush): reported, never swallowed. */
+  z.object({ type: z.literal('stopped'), running: z.array(z.string()), error: SerializedErrorSchema.optional() }),
   z.object({ type: z.literal('connect'), requestId: z.string(), target: z.string() }),
   z.object({ type: z.literal('spawn'), requestId: z.string(), spec: z.unknown() }),
   z.object({ type: z.literal('spawn_cancel'), requestId: z.string() }),
   z.object({ type: z.literal('help'), requestId: z.string(), request: HelpRequestSchema }),
   z.object({ type: z.literal('help_cancel'), requestId: z.string() }),
+  /** A process group the actor started (or found empty): the main thread kills what is registered when the worker exits. */
+  z.object({ type: z.literal('process_group'), op: z.enum(['register', 'unregister']), pgid: z.number().int().gt(1) }),
 ]);
 export type FromWorker = z.infer<typeof FromWorkerSchema>;
 

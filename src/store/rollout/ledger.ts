@@ -8,6 +8,7 @@ import { StoreError } from '../errors.js';
 import type { RolloutPolicy } from './policy.js';
 import { readRolloutForReplay } from './replay.js';
 import { RolloutWriter } from './writer.js';
+import { PRIVATE_DIR_MODE } from '../atomic-write.js';
 
 export class RolloutLedger {
   private writers = new Map<string, Promise<RolloutWriter>>();
@@ -20,7 +21,7 @@ export class RolloutLedger {
 
   async open(meta: SessionMeta, opts: OpenRolloutOptions = {}): Promise<RolloutHandle> {
     const dir = rolloutDir(this.root, meta.projectId);
-    await fsp.mkdir(dir, { recursive: true });
+    await fsp.mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const path = join(dir, rolloutFileName(this.clock.now(), meta.sessionId, opts.agentSuffix ? meta.agent : undefined));
     const w = await this.writer(path);
     w.enqueue([{ type: 'session_meta', ts: this.clock.now(), payload: meta }]);

@@ -1,0 +1,118 @@
+// Process groups started by actors (run_bash, later MCP stdio servers): registered with the main thread,
+// which kills every group an actor leaves behind when its worker exits for ANY reason, and whatever is
+// left when the process exits. Inside a worker the registration travels on the control channel.
+
+/** How long a group gets between SIGTERM and SIGKILL when its owner is gone. */
+export const GROUP_KILL_GRACE_MS = 1000;
+
+export type GroupOp = 'register' | 'unregister';
+
+function signalGroup(pgid: number, sig: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pgid, sig);
+    return true;
+  } catch {
+    return false; // ESRCH: no process left in the group
+  }
+}
+
+/** True while any process (a zombie included) is still in the group. */
+export function groupAlive(pgid: number): boolean {
+  return signalGroup(pgid, 0);
+}
+
+/** Main-thread registry: owner (an actor worker, or 'main') → its live process groups. */
+export class ProcessGroupRegistry {
+  private readonly owners = new Map<string, Set<number>>();
+
+  add(owner: string, pgid: number): void {
+    if (!Number.isInteger(pgid) || pgid <= 1) return; // never signal -1 or -0: that is every process we may signal
+    let set = this.owners.get(owner);
+    if (!set) this.owners.set(owner, (set = new Set()));
+    set.add(pgid);
+  }
+
+  remove(owner: string, pgid: number): void {
+    const set = this.owners.get(owner);
+    set?.delete(pgid);
+    if (set?.size === 0) this.owners.delete(owner);
+  }
+
+  groups(owner?: string): number[] {
+    if (owner !== undefined) return [...(this.owners.get(owner) ?? [])];
+    return [...this.owners.values()].flatMap((s) => [...s]);
+  }
+
+  /** SIGTERM to every group of `owner` now, SIGKILL to the survivors after `graceMs`; entries stay until then
+   *  so a process exit in between still kills them (killAllSync). The timer never keeps the process alive. */
+  killOwner(owner: string, graceMs = GROUP_KILL_GRACE_MS): void {
+    const pgids = this.groups(owner);
+    if (pgids.length === 0) return;
+    for (const pgid of pgids) if (!signalGroup(pgid, 'SIGTERM')) this.remove(owner, pgid);
+    const timer = setTimeout(() => {
+      for (const pgid of pgids) {
+        signalGroup(pgid, 'SIGKILL');
+        this.remove(owner, pgid);
+      }
+    }, graceMs);
+    timer.unref();
+  }
+
+  /** Last resort on process exit (synchronous): SIGKILL to every group still registered. */
+  killAllSync(): number[] {
+    const killed = this.groups().filter((pgid) => signalGroup(pgid, 'SIGKILL'));
+    this.owners.clear();
+    return killed;
+  }
+}
+
+/** The registry of this process's main thread (in a worker it stays empty: registrations go to the sink). */
+export const processGroups = new ProcessGroupRegistry();
+
+export const MAIN_OWNER = 'main';
+
+type Sink = (op: GroupOp, pgid: number) => void;
+let sink: Sink | undefined;
+/** Groups of this thread whose direct child is not reaped yet, with the promise of that reap. A worker
+ *  ends them and waits before it reports stopped or done, so libuv reaps the child (a child whose thread
+ *  is gone is never reaped: a zombie until the process exits). */
+const unreaped = new Map<number, Promise<void>>();
+
+/** Called once by the actor worker: registrations go to the main thread over the control port. */
+export function setProcessGroupSink(s: Sink | undefined): void {
+  sink = s;
+}
+
+/**
+ * Registers a process group this thread started; `exited` settles when its direct child is reaped.
+ * Returns the release: call it once the group is known to be empty (a group still alive stays
+ * registered and dies with its owner).
+ */
+export function trackProcessGroup(pgid: number, exited: Promise<unknown>): () => void {
+  const reaped = exited.then(
+    () => undefined,
+    () => undefined,
+  );
+  unreaped.set(pgid, reaped);
+  void reaped.then(() => unreaped.get(pgid) === reaped && unreaped.delete(pgid));
+  if (sink) sink('register', pgid);
+  else processGroups.add(MAIN_OWNER, pgid);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    if (sink) sink('unregister', pgid);
+    else processGroups.remove(MAIN_OWNER, pgid);
+  };
+}
+
+/** SIGTERM to every group of this thread whose direct child still runs, then waits (at most `maxMs`) until
+ *  those children are reaped. What survives is killed by the main thread when the worker exits. */
+export async function endUnreapedChildren(maxMs: number): Promise<void> {
+  if (unreaped.size === 0) return;
+  for (const pgid of unreaped.keys()) signalGroup(pgid, 'SIGTERM');
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<void>((r) => (timer = setTimeout(r, Math.max(0, maxMs))));
+  await Promise.race([Promise.all([...unreaped.values()]), bound]);
+  clearTimeout(timer);
+}

@@ -1,0 +1,93 @@
+// No orphans through the CLI: a run_bash group (`sleep 300` with a backgrounded grandchild) started by the
+// Coding agent is gone 2 s after the CLI exits through -Q, a second Ctrl-C, SIGTERM or SIGHUP. Checked by PID.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { noLiveMember, groupMembers } from '../runtime/proc-helpers.js';
+import { childReaper, collect, GOOD_CONFIG, sandbox, start, withScript, type Sandbox } from './helpers.js';
+
+let sb: Sandbox | undefined;
+const reaper = childReaper();
+const started: number[] = [];
+afterEach(() => {
+  reaper.reap();
+  // a failing test must not leave its sleeps behind
+  for (const pgid of started.splice(0)) try { process.kill(-pgid, 'SIGKILL'); } catch { /* gone */ }
+  sb?.cleanup();
+});
+
+/** The Director delegates to Coding, whose run_bash records its group id and then sleeps (with a background sleep). */
+function bashScript(pgidFile: string): string {
+  const command = `echo $$ > ${pgidFile}; sleep 300 & sleep 300`;
+  return `
+const call = (name, args) => ({ text: '', toolCalls: [{ name, arguments: JSON.stringify(args) }], finishReason: 'tool_calls' });
+const say = (text) => ({ text, finishReason: 'stop' });
+export default {
+  director: [call('delegate_coding', { task: 'run the long command', context_refs: [] }), say('done'), say('done')],
+  coding: [call('run_bash', { command: ${JSON.stringify(command)}, is_dangerous: false, timeout_seconds: 600 }), say('done'), say('done')],
+};
+`;
+}
+
+async function until(cond: () => boolean, ms: number, label: string): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${label}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Starts `yagent -p -y` on the script and resolves once the run_bash group and its grandchild run. */
+async function startWithGroup(extra: string[]): Promise<{ child: ReturnType<typeof start>; done: ReturnType<typeof collect>; pgid: number }> {
+  sb = sandbox(GOOD_CONFIG);
+  const ws = join(sb.dir, 'ws');
+  mkdirSync(ws, { recursive: true });
+  writeFileSync(join(ws, 'package.json'), '{"name":"orphans"}\n');
+  const pgidFile = join(sb.dir, 'pgid');
+  const child = start(['-p', 'run it', '-y', ...extra], withScript(sb, bashScript(pgidFile)), { cwd: ws });
+  reaper.push(child);
+  const done = collect(child);
+  await until(() => existsSync(pgidFile) && readFileSync(pgidFile, 'utf8').trim() !== '', 60_000, 'run_bash started');
+  const pgid = Number(readFileSync(pgidFile, 'utf8').trim());
+  started.push(pgid);
+  await until(() => groupMembers(pgid).length >= 2, 10_000, 'background grandchild started');
+  return { child, done, pgid };
+}
+
+describe('no process group outlives the CLI', () => {
+  it('-Q: the first Ctrl-C quits at once, and the group is killed', async () => {
+    const { child, done, pgid } = await startWithGroup(['-Q']);
+    child.kill('SIGINT');
+    const r = await done;
+    expect(r.code).toBe(130);
+    expect(await noLiveMember(pgid, 2000)).toEqual([]);
+  });
+
+  it('a second Ctrl-C quits at once, and the group is killed', async () => {
+    const { child, done, pgid } = await startWithGroup([]);
+    let err = '';
+    child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+    child.kill('SIGINT');
+    await until(() => err.includes('cancelling'), 10_000, 'the first Ctrl-C acknowledged');
+    child.kill('SIGINT');
+    const r = await done;
+    expect(r.code).toBe(130);
+    expect(await noLiveMember(pgid, 2000)).toEqual([]);
+  });
+
+  it('SIGTERM: the run is cancelled and the group is killed', async () => {
+    const { child, done, pgid } = await startWithGroup([]);
+    child.kill('SIGTERM');
+    const r = await done;
+    expect(r.code).toBe(130);
+    expect(await noLiveMember(pgid, 2000)).toEqual([]);
+  });
+
+  it('SIGHUP (the terminal went away): quits at once, and the group is killed', async () => {
+    const { child, done, pgid } = await startWithGroup([]);
+    child.kill('SIGHUP');
+    const r = await done;
+    expect(r.code).toBe(130);
+    expect(await noLiveMember(pgid, 2000)).toEqual([]);
+  });
+});

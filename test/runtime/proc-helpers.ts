@@ -1,0 +1,48 @@
+// Process-table helpers for the no-orphans tests: members of a process group read from /proc, by PID.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+
+export interface Member {
+  pid: number;
+  state: string;
+  ppid: number;
+}
+
+/** Every process (zombies included) whose process group is `pgid`. */
+export function groupMembers(pgid: number): Member[] {
+  const out: Member[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue; // exited while we listed
+    }
+    // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses, so split after the last ')'
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) === pgid) out.push({ pid: Number(name), state: fields[0] ?? '?', ppid: Number(fields[1]) });
+  }
+  return out;
+}
+
+/** Polls (bounded) until no process of the group is alive; returns the live members left at the deadline. */
+export async function noLiveMember(pgid: number, maxMs: number): Promise<Member[]> {
+  const deadline = Date.now() + maxMs;
+  for (;;) {
+    const live = groupMembers(pgid).filter((m) => m.state !== 'Z');
+    if (live.length === 0 || Date.now() > deadline) return live;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** A detached `sleep 300` with a backgrounded grandchild, started by this process. */
+export function spawnGroup(): ChildProcess {
+  return spawn('bash', ['-c', 'sleep 300 & sleep 300'], { detached: true, stdio: 'ignore' });
+}
+
+/** Members of the group that are children of THIS process (alive or zombie): after a graceful stop there
+ *  must be none. Orphaned grandchildren belong to init, which reaps them (or not: not ours to judge). */
+export function ownChildren(pgid: number): Member[] {
+  return groupMembers(pgid).filter((m) => m.ppid === process.pid);
+}

@@ -1,0 +1,103 @@
+// No orphans: a process group an actor started dies with the actor's worker, whatever ended it; and a
+// child the worker started is reaped (no zombie of this process) after a graceful stop. Checked by PID.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ProcessGroupRegistry } from '../../src/runtime/process-groups.js';
+import { startRuntime, until, type TestRuntime } from './helpers.js';
+import { groupMembers, noLiveMember, ownChildren, spawnGroup } from './proc-helpers.js';
+
+const PROCS = 'src/runtime/testing/fixture-procs.js';
+const pgidBuf = new SharedArrayBuffer(16 * 4);
+const pgids = new Int32Array(pgidBuf);
+let env: TestRuntime;
+let slot = 0;
+
+beforeAll(async () => {
+  env = await startRuntime({ spares: 1, shared: { pgids: pgidBuf } });
+});
+afterAll(async () => {
+  await env.rt.shutdown(3000);
+  // a failing test must not leave its sleeps behind
+  for (const pgid of pgids) if (pgid > 1) try { process.kill(-pgid, 'SIGKILL'); } catch { /* already gone */ }
+});
+
+type End = 'wait' | 'spin' | 'crash' | 'oom' | 'return' | 'signal_only';
+
+/** Spawns the fixture in a fresh task and waits until its group (sleep + backgrounded sleep) runs. */
+async function startGroup(task: string, end: End, extra: { shutdownMs?: number; oom?: boolean } = {}): Promise<{ pgid: number; result: Promise<unknown> }> {
+  const s = slot++;
+  const t = await env.rt.startTask(task);
+  const result = t
+    .spawn({
+      name: 'procs',
+      module: PROCS,
+      input: { end, slot: s },
+      shutdownMs: extra.shutdownMs ?? 2000,
+      ...(extra.oom ? { resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 8 } } : {}),
+    })
+    .catch((e: unknown) => e);
+  await until(() => Atomics.load(pgids, s) > 0, 5000, 'group started');
+  const pgid = Atomics.load(pgids, s);
+  await until(() => groupMembers(pgid).length >= 2, 5000, 'background grandchild started');
+  return { pgid, result };
+}
+
+describe('process groups die with their actor', () => {
+  it('terminateChild (graceful stop): no process of the group 2 s later, and no zombie', async () => {
+    const { pgid } = await startGroup('pg-stop', 'wait');
+    await env.rt.endTask('pg-stop');
+    expect(await noLiveMember(pgid, 2000)).toEqual([]);
+    expect(ownChildren(pgid)).toEqual([]);
+  });
+
+  it('terminate after the shutdown grace (a worker spinning in for(;;)): no live process of the group', async () => {
+    const { pgid } = await startGroup('pg-spin', 'spin', { shutdownMs: 300 });
+    await env.rt.endTask('pg-spin');
+    expect(await noLiveMember(pgid, 2000)).toEqual([]);
+  });
+
+  it('a crash (uncaught error in the worker): no live process of the group', async () => {
+    const { pgid, result } = await startGroup('pg-crash', 'crash');
+    expect((await result as { code?: string }).code).toBe('ACTOR_CRASHED');
+    expect(await noLiveMember(pgid, 2000)).toEqual([]);
+  });
+
+  it('an out-of-memory worker exit: no live process of the group', async () => {
+    const { pgid, result } = await startGroup('pg-oom', 'oom', { oom: true });
+    expect((await result as { code?: string }).code).toBe('ACTOR_OOM');
+    expect(await noLiveMember(pgid, 2000)).toEqual([]);
+  });
+
+  it('run() returns while its group still runs: the group is ended and reaped', async () => {
+    const { pgid, result } = await startGroup('pg-return', 'return');
+    expect(await result).toBe(pgid);
+    expect(await noLiveMember(pgid, 2000)).toEqual([]);
+    expect(ownChildren(pgid)).toEqual([]);
+  });
+
+  it('a cancelled command (group signalled, exit not awaited) leaves no zombie once the worker stopped', async () => {
+    const { pgid } = await startGroup('pg-zombie', 'signal_only');
+    await env.rt.endTask('pg-zombie');
+    expect(await noLiveMember(pgid, 2000)).toEqual([]);
+    expect(ownChildren(pgid)).toEqual([]);
+  });
+});
+
+describe('the main-thread registry', () => {
+  it('killAllSync kills every registered group at once (the CLI exit path)', async () => {
+    const reg = new ProcessGroupRegistry();
+    const child = spawnGroup();
+    const pgid = child.pid ?? -1;
+    await until(() => groupMembers(pgid).length >= 2, 5000, 'group started');
+    reg.add('actor#x', pgid);
+    expect(reg.killAllSync()).toEqual([pgid]);
+    expect(await noLiveMember(pgid, 2000)).toEqual([]);
+    expect(reg.groups()).toEqual([]);
+  });
+
+  it('never registers -1, 0 or 1 (signalling those would reach every process)', () => {
+    const reg = new ProcessGroupRegistry();
+    for (const bad of [-1, 0, 1, 2.5]) reg.add('a', bad);
+    expect(reg.groups()).toEqual([]);
+  });
+
+});

@@ -132,7 +132,7 @@ describe('[routing] keys through the routing engine', () => {
     const events: Event[] = [];
     fake.script('ct:router', { text: ['{"tier"'], fault: { kind: 'stall', afterEvents: 1 } });
     fake.script('ct', { text: 'answer' });
-    const e = buildAgentEngine(routed('classifier_timeout = "5s"\n[routing.baselines]\nct = "high"'), 'ct', { publish: (ev) => events.push(ev), clock, sleep: noSleep, shared: fresh() });
+    const e = buildAgentEngine(routed('classifier_timeout = "5s"\n[routing.tiers]\nhigh = "q"\n[routing.baselines]\nct = "high"'), 'ct', { publish: (ev) => events.push(ev), clock, sleep: noSleep, shared: fresh() });
     const p = e.call(request('ct'));
     await waitFor(() => fake.requestsFor('ct:router').length > 0);
     clock.advance(4_999);

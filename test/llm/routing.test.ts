@@ -151,3 +151,35 @@ describe('[llm] keys change behaviour through the factory', () => {
     expect(models('director')).toEqual(['model-other']);
   });
 });
+
+describe('auto routing with fewer than two distinct tiers', () => {
+  const cfgWith = (tiers: string): YagentConfig => {
+    const prov = (n: string) => `[global.llm.providers.${n}]\nmodel = "model-${n}"\napi_base_url = "${fake.openaiBaseUrl}"\napi_key = "k"\n`;
+    return parseConfigText(`[global.llm]\nuse_provider = "base"\n${prov('base')}${prov('fastp')}\n[routing]\nmode = "auto"\n${tiers}`, 'c.toml', {});
+  };
+
+  it.each([
+    ['no tiers configured', ''],
+    ['every tier naming the same provider as use_provider', '[routing.tiers]\nfast = "base"\nbalanced = "base"\nhigh = "base"\n'],
+  ])('%s: no classifier request reaches the server and nothing is routed', async (_name, tiers) => {
+    const agent = `single-tier-${tiers.length}`;
+    fake.script(agent, { text: 'one' }, { text: 'two' });
+    const events: Event[] = [];
+    const e = buildAgentEngine(cfgWith(tiers), agent, { publish: (ev) => events.push(ev), sleep: noSleep });
+    await e.call(request(agent));
+    await e.call(request(agent, { messages: [{ role: 'user', content: 'another turn' }] }));
+    expect(fake.requestsFor(`${agent}:router`)).toHaveLength(0);
+    expect(models(agent)).toEqual(['model-base', 'model-base']);
+    expect(events.filter((x) => x.type === 'model_routed')).toEqual([]);
+  });
+
+  it('one tier on another provider still routes (two distinct choices)', async () => {
+    const agent = 'two-choices';
+    fake.script(`${agent}:router`, { text: '{"tier":"fast"}' });
+    fake.script(agent, { text: 'x' });
+    const e = buildAgentEngine(cfgWith('[routing.tiers]\nfast = "fastp"\n'), agent, { publish: () => undefined, sleep: noSleep });
+    await e.call(request(agent));
+    expect(fake.requestsFor(`${agent}:router`)).toHaveLength(1);
+    expect(models(agent)).toEqual(['model-fastp']);
+  });
+});

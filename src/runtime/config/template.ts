@@ -53,7 +53,7 @@ circuit_breaker_threshold = 0    # 0 = off; > 0 consecutive failures open the br
 # circuit_breaker_cooldown = "30s"
 
 [routing]
-mode = "auto"                    # auto = a fast model picks fast|balanced|high per turn; fixed = use_provider only
+mode = "auto"                    # auto = a fast model picks fast|balanced|high per turn (only when the tiers name 2+ distinct providers); fixed = use_provider only
 # classifier_timeout = "30s"     # the classifier's deadline; on a miss the role's baseline tier is used
 # [routing.tiers]                # provider per tier (a tier without one uses the agent's use_provider)
 # fast = "local"

@@ -43,7 +43,7 @@ export class RoutingEngine implements LlmEngine {
 
   async call(req: LlmRequest): Promise<LlmResponse> {
     if (this.override !== null) return this.engine(this.override).call(req);
-    if (this.mode === 'fixed') return this.engine(this.baseProvider).call(req);
+    if (this.mode === 'fixed' || !canRoute(this.routing.tiers, this.baseProvider)) return this.engine(this.baseProvider).call(req);
     const provider = await this.route(req);
     return this.engine(provider).call(req);
   }
@@ -77,4 +77,10 @@ export class RoutingEngine implements LlmEngine {
     this.deps.publish({ type: 'model_routed', agent: this.agent, tier, provider, reason });
     return provider;
   }
+}
+
+/** Routing can change the provider only when the tiers resolve to two or more distinct providers. */
+export function canRoute(tiers: Partial<Record<Tier, string>>, baseProvider: string): boolean {
+  const choices = new Set((['fast', 'balanced', 'high'] as const).map((t) => tiers[t] ?? baseProvider));
+  return choices.size >= 2;
 }

@@ -43,7 +43,8 @@ max_parallel_delegations = 2     # same convention
 lang = "English"                 # language the models write fields in
 
 [llm]
-timeout = "300s"                 # per request; queueing for a slot does not count
+timeout = "300s"                 # per attempt; queueing for a slot does not count
+call_budget = "120s"             # longest one model call may take, every retry and backoff included ("0" = no budget); raise it for slow local or reasoning models
 max_retries = 5                  # exponential backoff capped at 30s, honouring Retry-After
 step_retries = 2                 # every agent's loop retries a failed step this often (0 = the first failure ends the run)
 enable_fallback = true

@@ -27,6 +27,7 @@ const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.ur
 const io: Streams = {
   stdout: (s) => void process.stdout.write(s),
   stderr: (s) => void process.stderr.write(s),
+  color: process.stderr.isTTY && process.env['NO_COLOR'] === undefined,
 };
 
 async function run(cmd: Command): Promise<ExitCode> {

@@ -2,12 +2,14 @@
 import type { Envelope } from '../../src/runtime/protocol/index.js';
 import type { TaskOutcome } from '../host/types.js';
 import type { OutputFormat } from './args.js';
-import { describeEnvelope } from './progress.js';
+import { describeEnvelope, DIM_EVENT_TYPES } from './progress.js';
 import { clientLine, DelegationTree, envelopeLine, resultObject } from './stream-json.js';
 
 export interface Streams {
   stdout: (s: string) => void;
   stderr: (s: string) => void;
+  /** stderr is a terminal that takes colour (retry lines are dim there). */
+  color?: boolean;
 }
 
 export interface OutputSink {
@@ -20,7 +22,9 @@ export function createSink(format: OutputFormat, io: Streams): OutputSink {
   const tree = new DelegationTree();
   const progress = (env: Envelope): void => {
     const line = describeEnvelope(env);
-    if (line !== null) io.stderr(`${env.delegationId === null ? '' : '  '}${line}\n`);
+    if (line === null) return;
+    const shown = io.color === true && DIM_EVENT_TYPES.has(env.payload.type) ? `\x1b[2m${line}\x1b[22m` : line;
+    io.stderr(`${env.delegationId === null ? '' : '  '}${shown}\n`);
   };
   const footer = (o: TaskOutcome, needsApproval: string[]): void => {
     if (o.error) io.stderr(`error: ${o.error.message}\n`);

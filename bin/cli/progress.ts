@@ -6,6 +6,11 @@ const clip = (s: string, n = 100): string => {
   return one.length > n ? `${one.slice(0, n - 1)}…` : one;
 };
 
+const seconds = (ms: number): string => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`);
+
+/** Lines shown dim on a terminal: background noise the user may want to know about, not progress. */
+export const DIM_EVENT_TYPES: ReadonlySet<string> = new Set(['llm_retry', 'breaker_state']);
+
 export function describeEnvelope(env: Envelope): string | null {
   const p = env.payload;
   const who = 'agent' in p ? p.agent : env.source;
@@ -24,6 +29,10 @@ export function describeEnvelope(env: Envelope): string | null {
       return `request ${p.requestId} ${p.approved ? 'approved' : 'denied'}`;
     case 'note_written':
       return `${who} wrote note ${p.ref} (${p.status})`;
+    case 'llm_retry':
+      return `${who} · ${p.provider}: attempt ${p.attempt - 1}/${p.maxAttempts} failed, retry in ${seconds(p.waitMs)}: ${clip(p.reason, 100)}`;
+    case 'breaker_state':
+      return `${who} · ${p.provider}: circuit breaker ${p.state}`;
     case 'provider_fallback':
       return `${who}: provider ${p.from} → ${p.to} (${clip(p.reason, 60)})`;
     case 'conversation_error':

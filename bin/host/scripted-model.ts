@@ -32,5 +32,6 @@ export function scriptedConfigText(baseText: string, fake: FakeProvider): string
   t = setKeyInSection(t, section, 'api_key', 'scripted');
   t = setKeyInSection(t, 'global.llm', 'use_provider', 'scripted');
   t = setKeyInSection(t, 'routing', 'mode', 'fixed');
-  return setKeyInSection(t, 'llm', 'max_retries', 0);
+  // engine retries off unless the config asks for them (the retry tests do)
+  return /^\s*max_retries\s*=/m.test(baseText) ? t : setKeyInSection(t, 'llm', 'max_retries', 0);
 }

@@ -100,6 +100,31 @@ describe('[llm] keys through the engine factory', () => {
     expect(await probeAfter5s('60s', 'cool-60s')).toBe(1);
   });
 
+  it('call_budget bounds one call against a hung server, retries included (10s: gives up at 10 s; 0: the timeout × attempts)', async () => {
+    const hung = async (budget: string, agent: string): Promise<{ settledAt: number | null; requests: number }> => {
+      const clock = new ManualClock();
+      for (let i = 0; i < 3; i++) fake.script(agent, { text: ['x'], fault: { kind: 'stall', afterEvents: 1 } });
+      const doc = providerDoc({}, `[llm]\ntimeout = "6s"\nmax_retries = 2\ncall_budget = "${budget}"\n`);
+      const engine = buildProviderEngine(load(doc), 'p', { publish: () => undefined, shared: fresh(), clock, sleep: noSleep });
+      let settledAt: number | null = null;
+      const done = engine.call(request(agent)).catch(() => (settledAt = clock.now()));
+      // advance one second at a time, only while the current attempt is armed and at the server
+      let attempt = 1;
+      for (let step = 0; step < 30 && settledAt === null; step++) {
+        await waitFor(() => settledAt !== null || (clock.pending() > 0 && fake.requestsFor(agent).length >= attempt));
+        if (settledAt !== null) break;
+        const armed = clock.pending();
+        clock.advance(1_000);
+        if (clock.pending() < armed) attempt++;
+      }
+      await done;
+      return { settledAt, requests: fake.requestsFor(agent).length };
+    };
+    // 10 s budget: attempt 1 times out at 6 s, attempt 2 is cut at the 10 s deadline
+    expect(await hung('10s', 'budget-10s')).toEqual({ settledAt: 10_000, requests: 2 });
+    expect(await hung('0', 'budget-none')).toEqual({ settledAt: 18_000, requests: 3 });
+  });
+
   it('max_in_flight_requests bounds concurrent calls (1 queues the second call; 0 = unlimited)', async () => {
     const second = async (limit: number, tag: string): Promise<number> => {
       fake.script(`${tag}-a`, { text: ['x'], fault: { kind: 'stall', afterEvents: 1 } });
@@ -132,14 +157,15 @@ describe('[routing] keys through the routing engine', () => {
     const events: Event[] = [];
     fake.script('ct:router', { text: ['{"tier"'], fault: { kind: 'stall', afterEvents: 1 } });
     fake.script('ct', { text: 'answer' });
-    const e = buildAgentEngine(routed('classifier_timeout = "5s"\n[routing.baselines]\nct = "high"'), 'ct', { publish: (ev) => events.push(ev), clock, sleep: noSleep, shared: fresh() });
+    const e = buildAgentEngine(routed('classifier_timeout = "5s"\n[routing.tiers]\nhigh = "q"\n[routing.baselines]\nct = "high"'), 'ct', { publish: (ev) => events.push(ev), clock, sleep: noSleep, shared: fresh() });
     const p = e.call(request('ct'));
     await waitFor(() => fake.requestsFor('ct:router').length > 0);
+    const routedEvents = (): Event[] => events.filter((x) => x.type === 'model_routed');
     clock.advance(4_999);
-    expect(events).toEqual([]);
+    expect(routedEvents()).toEqual([]);
     clock.advance(1);
     await expect(p).resolves.toMatchObject({ text: 'answer' });
-    expect(events[0]).toMatchObject({ type: 'model_routed', tier: 'high' });
+    expect(routedEvents()[0]).toMatchObject({ type: 'model_routed', tier: 'high' });
   });
 
   it('a routing tier picks its provider', async () => {

@@ -32,6 +32,7 @@ export const KEY_TABLE: Record<string, KeyStatus> = {
   'agent.lang': { consumer: 'settingsFrom → prompts languageInstruction', test: 'consumers: [agent] keys …; prompts: the language instruction names the configured language' },
   'llm.timeout': { consumer: 'llm/build.ts ReliableEngine', test: 'routing: timeout bounds one attempt' },
   'llm.max_retries': { consumer: 'llm/build.ts ReliableEngine', test: 'routing: max_retries bounds the attempts' },
+  'llm.call_budget': { consumer: 'llm/build.ts ReliableEngine (deadline of one call, attempts and backoff included)', test: 'consumers: call_budget bounds one call against a hung server' },
   'llm.step_retries': { consumer: 'settingsFrom → RunSettings.stepRetries → flagsFor (every agent) → loop callWithRetries', test: 'consumers: step_retries is how often the loop retries a failed step' },
   'llm.enable_fallback': { consumer: 'llm/build.ts', test: 'routing: fallback_providers with enable_fallback …' },
   'llm.fallback_max_retries': { consumer: 'llm/build.ts (fallback engines)', test: 'consumers: fallback_providers and fallback_max_retries' },

@@ -43,7 +43,7 @@ describe('routing engine', () => {
     await e.call(request('coding'));
     expect(models('coding:router')).toEqual(['model-fastp']);
     expect(models('coding')).toEqual(['model-highp', 'model-highp']);
-    expect(events).toEqual([{ type: 'model_routed', agent: 'coding', tier: 'high', provider: 'highp', reason: 'classified' }]);
+    expect(events.filter((e) => e.type === 'model_routed')).toEqual([{ type: 'model_routed', agent: 'coding', tier: 'high', provider: 'highp', reason: 'classified' }]);
     expect(e.describe()).toEqual({ provider: 'highp', model: 'model-highp' });
   });
 
@@ -57,12 +57,12 @@ describe('routing engine', () => {
     for (let i = 0; i < 500 && fake.requestsFor('repo:router').length === 0; i++) await new Promise((r) => setTimeout(r, 10));
     clock.advance(29_999);
     await new Promise((r) => setTimeout(r, 20));
-    expect(events).toEqual([]);
+    expect(events.filter((e) => e.type === 'model_routed')).toEqual([]);
     clock.advance(1);
     await expect(p).resolves.toMatchObject({ text: 'answer' });
     expect(models('repo')).toEqual(['model-fastp']);
-    expect(events[0]).toMatchObject({ type: 'model_routed', tier: 'fast', provider: 'fastp' });
-    expect((events[0] as { reason: string }).reason).toContain('timed out');
+    expect(events.find((e) => e.type === 'model_routed')).toMatchObject({ type: 'model_routed', tier: 'fast', provider: 'fastp' });
+    expect((events.find((e) => e.type === 'model_routed') as { reason: string }).reason).toContain('timed out');
   });
 
   it('runtime override beats the routing tier; clearing it returns to routing; the wrapper stays', async () => {
@@ -118,7 +118,7 @@ describe('[llm] keys change behaviour through the factory', () => {
     fake.script('fb-on', e500, { text: 'rescued' });
     const on = buildAgentEngine(cfg, 'fb-on', { publish: (e) => events.push(e), sleep: noSleep });
     await expect(on.call(request('fb-on'))).resolves.toMatchObject({ text: 'rescued', provider: 'other' });
-    expect(events).toMatchObject([{ type: 'provider_fallback', from: 'base', to: 'other' }]);
+    expect(events.filter((e) => e.type === 'provider_fallback')).toMatchObject([{ type: 'provider_fallback', from: 'base', to: 'other' }]);
     const off = config(withFb('enable_fallback = false'));
     off.routing.mode = 'fixed';
     off.providers['base']?.fallbackProviders.push({ provider: 'other', weight: 1 });
@@ -149,5 +149,37 @@ describe('[llm] keys change behaviour through the factory', () => {
     const cfg = config('[tools.llm]\nthinking.use_provider = "other"\n');
     await buildToolEngine(cfg, 'thinking', 'director', { publish: () => undefined }).call(request('director'));
     expect(models('director')).toEqual(['model-other']);
+  });
+});
+
+describe('auto routing with fewer than two distinct tiers', () => {
+  const cfgWith = (tiers: string): YagentConfig => {
+    const prov = (n: string) => `[global.llm.providers.${n}]\nmodel = "model-${n}"\napi_base_url = "${fake.openaiBaseUrl}"\napi_key = "k"\n`;
+    return parseConfigText(`[global.llm]\nuse_provider = "base"\n${prov('base')}${prov('fastp')}\n[routing]\nmode = "auto"\n${tiers}`, 'c.toml', {});
+  };
+
+  it.each([
+    ['no tiers configured', ''],
+    ['every tier naming the same provider as use_provider', '[routing.tiers]\nfast = "base"\nbalanced = "base"\nhigh = "base"\n'],
+  ])('%s: no classifier request reaches the server and nothing is routed', async (_name, tiers) => {
+    const agent = `single-tier-${tiers.length}`;
+    fake.script(agent, { text: 'one' }, { text: 'two' });
+    const events: Event[] = [];
+    const e = buildAgentEngine(cfgWith(tiers), agent, { publish: (ev) => events.push(ev), sleep: noSleep });
+    await e.call(request(agent));
+    await e.call(request(agent, { messages: [{ role: 'user', content: 'another turn' }] }));
+    expect(fake.requestsFor(`${agent}:router`)).toHaveLength(0);
+    expect(models(agent)).toEqual(['model-base', 'model-base']);
+    expect(events.filter((x) => x.type === 'model_routed')).toEqual([]);
+  });
+
+  it('one tier on another provider still routes (two distinct choices)', async () => {
+    const agent = 'two-choices';
+    fake.script(`${agent}:router`, { text: '{"tier":"fast"}' });
+    fake.script(agent, { text: 'x' });
+    const e = buildAgentEngine(cfgWith('[routing.tiers]\nfast = "fastp"\n'), agent, { publish: () => undefined, sleep: noSleep });
+    await e.call(request(agent));
+    expect(fake.requestsFor(`${agent}:router`)).toHaveLength(1);
+    expect(models(agent)).toEqual(['model-fastp']);
   });
 });

@@ -148,6 +148,8 @@ async function callWithRetries(deps: LoopDeps, messages: readonly ChatMessage[],
       lastError = err instanceof Error ? err.message : String(err);
       if (deps.signal.aborted) break;
       if (isCircuitOpen(err)) return { kind: 'stop', stopReason: 'circuit_breaker_open', error: lastError };
+      // the engine already gave up on something a retry cannot fix (bad key, bad URL, dead local server, spent budget)
+      if ((err as { retryable?: unknown } | null)?.retryable === false) break;
     }
   }
   if (deps.signal.aborted) return { kind: 'stop', stopReason: abortStopReason(deps.signal), error: lastError };

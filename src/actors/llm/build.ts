@@ -69,8 +69,15 @@ function reliable(cfg: YagentConfig, p: ProviderConfig, retries: number, deps: E
       : null;
   return new ReliableEngine(
     rawEngine(p, deps),
-    { maxRetries: retries, timeoutMs: cfg.llm.timeoutMs },
-    { clock, gate: new InFlightGate(sab), breaker, ...(deps.sleep !== undefined ? { sleep: deps.sleep } : {}) },
+    { maxRetries: retries, timeoutMs: cfg.llm.timeoutMs, callBudgetMs: cfg.llm.callBudgetMs },
+    {
+      clock,
+      gate: new InFlightGate(sab),
+      breaker,
+      publish: (e) => deps.publish(e),
+      target: { provider: p.name, model: p.model, url: p.apiBaseUrl, keyEnv: p.apiKeyEnv },
+      ...(deps.sleep !== undefined ? { sleep: deps.sleep } : {}),
+    },
   );
 }
 

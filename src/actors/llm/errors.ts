@@ -1,4 +1,4 @@
-// LLM failures as data: a stable code, whether a retry can help, and the server's Retry-After.
+// LLM failures as data: a stable code, whether a retry can help, the server's Retry-After, the errno.
 export type LlmErrorCode =
   | 'RATE_LIMITED'
   | 'SERVER_ERROR'
@@ -8,19 +8,25 @@ export type LlmErrorCode =
   | 'CANCELLED'
   | 'BAD_REQUEST'
   | 'AUTH'
+  | 'NOT_FOUND'
+  | 'MODEL_NOT_FOUND'
+  | 'INVALID_URL'
   | 'CIRCUIT_OPEN';
 
 export class LlmError extends Error {
   override readonly name = 'LlmError';
+  /** The system error code under the failure (ECONNREFUSED, ENOTFOUND, …), when there was one. */
+  readonly errno: string | undefined;
   constructor(
     readonly code: LlmErrorCode,
     message: string,
     readonly retryable: boolean,
     readonly retryAfterMs?: number,
     readonly status?: number,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; errno?: string | undefined },
   ) {
     super(message, options);
+    this.errno = options?.errno;
   }
 }
 
@@ -44,6 +50,52 @@ export function parseRetryAfter(headers: unknown, now: number): number | undefin
   return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
 }
 
+/** The causes under an SDK error (fetch wraps the socket error; a dual-stack connect wraps several). */
+function causes(err: unknown): unknown[] {
+  const out: unknown[] = [];
+  const queue: unknown[] = [err];
+  while (queue.length > 0 && out.length < 16) {
+    const e = queue.shift();
+    if (e === null || e === undefined || out.includes(e)) continue;
+    out.push(e);
+    if (typeof e === 'object') {
+      queue.push((e as { cause?: unknown }).cause);
+      const inner = (e as { errors?: unknown }).errors;
+      if (Array.isArray(inner)) queue.push(...(inner as unknown[]));
+    }
+  }
+  return out;
+}
+
+/** The first system error code in the cause chain (ECONNREFUSED, ENOTFOUND, ERR_INVALID_URL, …). */
+export function errnoOf(err: unknown): string | undefined {
+  for (const e of causes(err)) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^(E[A-Z]+|ERR_[A-Z_]+|UND_ERR_[A-Z_]+)$/.test(code)) return code;
+  }
+  return undefined;
+}
+
+/** A URL fetch refuses before any connection (malformed, unknown scheme, blocked port): no retry can help. */
+function isInvalidUrl(err: unknown, errno: string | undefined): boolean {
+  if (errno === 'ERR_INVALID_URL') return true;
+  return causes(err).some((e) => e instanceof Error && /^(invalid url|unknown scheme|bad port)$/i.test(e.message));
+}
+
+const MODEL_NOT_FOUND = /model\b.*\b(not found|does not exist|not exist|unknown|is not available)|no such model|unknown model/i;
+
+/** HTTP answers: what a status (and the server's words) says about retrying. Context-length and other
+ *  answer-specific classes slot in here, before the status fallbacks. */
+export function classifyStatus(status: number, msg: string, retryAfter: number | undefined, cause: unknown): LlmError {
+  const opts = { cause };
+  if (MODEL_NOT_FOUND.test(msg) && status !== 429 && status < 500) return new LlmError('MODEL_NOT_FOUND', msg, false, undefined, status, opts);
+  if (status === 429) return new LlmError('RATE_LIMITED', msg, true, retryAfter, status, opts);
+  if (status === 408 || status === 409 || status >= 500) return new LlmError('SERVER_ERROR', msg, true, retryAfter, status, opts);
+  if (status === 401 || status === 403) return new LlmError('AUTH', msg, false, undefined, status, opts);
+  if (status === 404) return new LlmError('NOT_FOUND', msg, false, undefined, status, opts);
+  return new LlmError('BAD_REQUEST', msg, false, undefined, status, opts);
+}
+
 /** Maps whatever an SDK threw onto an LlmError (duck-typed: both SDKs' errors carry status/headers). */
 export function classifyError(err: unknown, opts: { cancelled: boolean; timedOut: boolean; now: number }): LlmError {
   if (err instanceof LlmError) return err;
@@ -51,13 +103,12 @@ export function classifyError(err: unknown, opts: { cancelled: boolean; timedOut
   if (opts.timedOut) return new LlmError('TIMEOUT', `request timed out: ${msg}`, true, undefined, undefined, { cause: err });
   if (opts.cancelled) return new LlmError('CANCELLED', 'request cancelled', false, undefined, undefined, { cause: err });
   const status = (err as { status?: unknown }).status;
-  if (typeof status === 'number') {
-    const retryAfter = parseRetryAfter((err as { headers?: unknown }).headers, opts.now);
-    if (status === 429) return new LlmError('RATE_LIMITED', msg, true, retryAfter, status, { cause: err });
-    if (status === 408 || status === 409 || status >= 500) return new LlmError('SERVER_ERROR', msg, true, retryAfter, status, { cause: err });
-    if (status === 401 || status === 403) return new LlmError('AUTH', msg, false, undefined, status, { cause: err });
-    return new LlmError('BAD_REQUEST', msg, false, undefined, status, { cause: err });
-  }
+  if (typeof status === 'number') return classifyStatus(status, msg, parseRetryAfter((err as { headers?: unknown }).headers, opts.now), err);
   if (err instanceof SyntaxError) return new LlmError('PROTOCOL', `malformed stream: ${msg}`, true, undefined, undefined, { cause: err });
-  return new LlmError('CONNECTION', msg, true, undefined, undefined, { cause: err });
+  const errno = errnoOf(err);
+  if (isInvalidUrl(err, errno)) return new LlmError('INVALID_URL', `invalid URL: ${msg}`, false, undefined, undefined, { cause: err, errno });
+  // the socket's own words ("connect ECONNREFUSED 127.0.0.1:4000") say more than the SDK's "Connection error."
+  const socket = causes(err).find((e) => e instanceof Error && errno !== undefined && (e as { code?: unknown }).code === errno);
+  const text = socket instanceof Error && socket !== err ? `${msg} ${socket.message}` : msg;
+  return new LlmError('CONNECTION', text, true, undefined, undefined, { cause: err, errno });
 }

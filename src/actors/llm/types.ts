@@ -1,6 +1,7 @@
 // The engine contract the run loop calls; implemented by the OpenAI and Anthropic engines and the
 // routing/reliability wrappers around them. Every wrapper keeps this exact shape.
 import type { ChatMessage, FinishReason, Reasoning, ToolCall, ToolDef, Usage } from '../../runtime/protocol/index.js';
+import type { Tier } from '../../runtime/config/index.js';
 
 export interface LlmRequest {
   messages: readonly ChatMessage[];
@@ -14,6 +15,16 @@ export interface LlmRequest {
   agent: string;
   onTextDelta?: ((text: string) => void) | undefined;
   onReasoningDelta?: ((text: string) => void) | undefined;
+  /** Set by the routing engine when a tier chose the provider (events carry it). */
+  tier?: Tier | undefined;
+  /** Called once per successful provider call (classifier and fallback calls included): the run's usage ledger. */
+  onUsage?: ((u: CallUsage) => void) | undefined;
+}
+
+export interface CallUsage {
+  provider: string;
+  model: string;
+  usage: Usage;
 }
 
 export interface LlmResponse {

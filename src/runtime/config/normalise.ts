@@ -32,6 +32,7 @@ function provider(name: string, raw: RawProvider, env: envSwitch.Env): ProviderC
     maxTokens: zeroIsUnset(raw.max_tokens),
     reasoningEffort: raw.reasoning_effort === '' ? undefined : raw.reasoning_effort,
     fallbackProviders: fallbacks,
+    ...(raw.api_key_env !== undefined && raw.api_key_env !== '' ? { apiKeyEnv: raw.api_key_env } : {}),
   };
 }
 
@@ -92,6 +93,7 @@ export function normalise(raw: RawConfig, path: string, env: envSwitch.Env): Yag
       maxInFlightRequests: valve(llm, 'max_in_flight_requests', DEFAULTS.maxInFlightRequests),
       circuitBreakerThreshold: Math.max(0, llm.circuit_breaker_threshold ?? 0),
       circuitBreakerCooldownMs: duration(llm.circuit_breaker_cooldown, 30_000, path, 'llm.circuit_breaker_cooldown'),
+      callBudgetMs: duration(llm.call_budget, 120_000, path, 'llm.call_budget'),
     },
     routing: {
       mode: raw.routing?.mode ?? 'auto',

@@ -65,6 +65,7 @@ export const RawConfigSchema = z.looseObject({
       max_in_flight_requests: int.optional(),
       circuit_breaker_threshold: int.optional(),
       circuit_breaker_cooldown: dur.optional(),
+      call_budget: dur.optional(),
     })
     .optional(),
   routing: z

@@ -43,7 +43,8 @@ max_parallel_delegations = 2     # same convention
 lang = "English"                 # language the models write fields in
 
 [llm]
-timeout = "300s"                 # per request; queueing for a slot does not count
+timeout = "300s"                 # per attempt; queueing for a slot does not count
+call_budget = "120s"             # longest one model call may take, every retry and backoff included ("0" = no budget); raise it for slow local or reasoning models
 max_retries = 5                  # exponential backoff capped at 30s, honouring Retry-After
 step_retries = 2                 # every agent's loop retries a failed step this often (0 = the first failure ends the run)
 enable_fallback = true
@@ -53,7 +54,7 @@ circuit_breaker_threshold = 0    # 0 = off; > 0 consecutive failures open the br
 # circuit_breaker_cooldown = "30s"
 
 [routing]
-mode = "auto"                    # auto = a fast model picks fast|balanced|high per turn; fixed = use_provider only
+mode = "auto"                    # auto = a fast model picks fast|balanced|high per turn (only when the tiers name 2+ distinct providers); fixed = use_provider only
 # classifier_timeout = "30s"     # the classifier's deadline; on a miss the role's baseline tier is used
 # [routing.tiers]                # provider per tier (a tier without one uses the agent's use_provider)
 # fast = "local"

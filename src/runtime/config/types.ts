@@ -25,6 +25,8 @@ export interface ProviderConfig {
   maxTokens: number | undefined;
   reasoningEffort: string | undefined;
   fallbackProviders: FallbackRef[];
+  /** api_key_env as written (error hints name the variable, never its value). */
+  apiKeyEnv?: string | undefined;
 }
 
 export interface LlmSettings {
@@ -38,6 +40,8 @@ export interface LlmSettings {
   /** 0 = no breaker. */
   circuitBreakerThreshold: number;
   circuitBreakerCooldownMs: number;
+  /** Longest one model call may take, retries and backoff included; 0 = no budget (timeout × attempts). */
+  callBudgetMs: number;
 }
 
 export interface YagentConfig {

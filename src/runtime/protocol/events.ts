@@ -5,6 +5,7 @@ import { UsageSchema } from './messages.js';
 import { SerializedErrorSchema } from './errors.js';
 
 const agentRef = { agent: z.string() };
+const TierSchema = z.enum(['fast', 'balanced', 'high']);
 
 export const EventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ai_stream_start'), ...agentRef, step: z.number().int() }),
@@ -12,20 +13,40 @@ export const EventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ai_stream_end'), ...agentRef }),
   z.object({ type: z.literal('ai_response'), ...agentRef, text: z.string() }),
   z.object({ type: z.literal('thinking'), ...agentRef, text: z.string() }),
-  z.object({ type: z.literal('llm_call_start'), ...agentRef, model: z.string(), provider: z.string() }),
+  /** One model call to one provider (its retries included); `tier` when routing chose it. */
+  z.object({ type: z.literal('llm_call_start'), ...agentRef, model: z.string(), provider: z.string(), tier: TierSchema.optional() }),
   z.object({
     type: z.literal('llm_call_end'),
     ...agentRef,
     model: z.string(),
+    provider: z.string().default(''),
+    tier: TierSchema.optional(),
+    /** Tokens in/out/cached/reasoning as the provider reported them (absent when the call failed). */
     usage: UsageSchema.optional(),
+    /** Wall time of the whole call, retries and backoff included. */
     durationMs: z.number(),
+    retries: z.number().int().nonnegative().default(0),
     error: z.string().optional(),
   }),
-  z.object({ type: z.literal('model_info'), ...agentRef, model: z.string(), provider: z.string() }),
+  /** The provider/model an agent's engine talks to: at its first call and whenever it changes. */
+  z.object({ type: z.literal('model_info'), ...agentRef, model: z.string(), provider: z.string(), tier: TierSchema.optional(), contextWindow: z.number().int().optional() }),
+  /** A failed attempt that will be retried after `waitMs` (attempt = the number of the next attempt, from 2). */
+  z.object({
+    type: z.literal('llm_retry'),
+    ...agentRef,
+    provider: z.string(),
+    model: z.string(),
+    attempt: z.number().int().positive(),
+    maxAttempts: z.number().int().positive(),
+    waitMs: z.number().nonnegative(),
+    reason: z.string(),
+  }),
+  /** A provider's circuit breaker changed state (seen by the thread that changed it). */
+  z.object({ type: z.literal('breaker_state'), ...agentRef, provider: z.string(), state: z.enum(['closed', 'open', 'half-open']) }),
   z.object({
     type: z.literal('model_routed'),
     ...agentRef,
-    tier: z.enum(['fast', 'balanced', 'high']),
+    tier: TierSchema,
     provider: z.string(),
     reason: z.string(),
   }),

@@ -1,12 +1,17 @@
-// One provider's reliability wrapper: breaker query → gate slot → per-attempt timeout → retries with backoff.
+// One provider's reliability wrapper: breaker query → gate slot → per-attempt timeout → retries with backoff,
+// all inside one call budget; every call, retry and breaker change is an event.
 import type { Clock } from '../../../runtime/actor.js';
+import type { Event } from '../../../runtime/protocol/index.js';
 import { classifyError, LlmError } from '../errors.js';
 import type { LlmEngine, LlmRequest, LlmResponse } from '../types.js';
 import type { CircuitBreaker } from './breaker.js';
+import { finalError, isLoopbackRefused, type CallTarget, type GiveUpReason } from './final-error.js';
 import type { InFlightGate } from './gate.js';
 
 export const BACKOFF_BASE_MS = 1000;
 export const BACKOFF_CAP_MS = 30_000;
+/** A server on this machine that refused twice is not running; more attempts only make the user wait. */
+export const LOOPBACK_REFUSED_ATTEMPTS = 2;
 
 export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
 
@@ -16,12 +21,18 @@ export interface ReliabilityDeps {
   sleep?: Sleep;
   gate: InFlightGate | null;
   breaker: CircuitBreaker | null;
+  /** llm_call_start / llm_retry / llm_call_end / breaker_state go here (absent = silent, unit tests). */
+  publish?: (e: Event) => void;
+  /** Provider, model, URL and key variable named by the given-up error (default: from the engine's describe()). */
+  target?: CallTarget;
 }
 
 export interface ReliabilityOptions {
   maxRetries: number;
   timeoutMs: number;
   baseDelayMs?: number;
+  /** Longest one call may take, attempts and backoff included; 0 = only timeout × attempts bounds it. */
+  callBudgetMs?: number;
 }
 
 /** Exponential backoff capped at 30 s; a server's Retry-After replaces it (same cap). */
@@ -69,50 +80,108 @@ export class ReliableEngine implements LlmEngine {
   }
 
   async call(req: LlmRequest): Promise<LlmResponse> {
+    const { clock } = this.deps;
+    const { provider, model } = this.inner.describe();
+    const target = this.deps.target ?? { provider, model, url: '' };
+    const tier = req.tier !== undefined ? { tier: req.tier } : {};
+    const started = clock.now();
+    const budget = this.opts.callBudgetMs ?? 0;
+    const deadline = budget > 0 ? started + budget : Number.POSITIVE_INFINITY;
+    const maxAttempts = this.opts.maxRetries + 1;
+    const end = (extra: { usage?: LlmResponse['usage']; error?: string }, retries: number): void =>
+      this.emit({ type: 'llm_call_end', agent: req.agent, provider, model, ...tier, durationMs: clock.now() - started, retries, ...extra });
+    this.emit({ type: 'llm_call_start', agent: req.agent, provider, model, ...tier });
     for (let attempt = 0; ; attempt++) {
-      const err = await this.attempt(req);
-      if (!(err instanceof LlmError)) return err;
-      if (!err.retryable || attempt >= this.opts.maxRetries) throw err;
-      await this.sleep(backoffDelay(attempt, err.retryAfterMs, this.opts.baseDelayMs), req.signal);
+      let out: LlmResponse | LlmError;
+      try {
+        out = await this.attempt(req, Math.max(1, Math.min(this.opts.timeoutMs, deadline - clock.now())));
+      } catch (e) {
+        end({ error: e instanceof Error ? e.message : String(e) }, attempt);
+        throw e;
+      }
+      if (!(out instanceof LlmError)) {
+        end({ usage: out.usage }, attempt);
+        req.onUsage?.({ provider: out.provider, model: out.model, usage: out.usage });
+        return out;
+      }
+      const wait = backoffDelay(attempt, out.retryAfterMs, this.opts.baseDelayMs);
+      const why = giveUp(out, attempt + 1, maxAttempts, clock.now() + wait >= deadline, target.url);
+      if (why !== null) {
+        // a spent budget or a dead local server will not recover in the loop's step retries either
+        const err = finalError(out, target, attempt + 1, why, out.retryable && why === 'retries exhausted');
+        end({ error: err.message }, attempt);
+        throw err;
+      }
+      this.emit({ type: 'llm_retry', agent: req.agent, provider, model, attempt: attempt + 2, maxAttempts, waitMs: wait, reason: out.message.split('\n')[0] ?? out.message });
+      try {
+        await this.sleep(wait, req.signal);
+      } catch (e) {
+        end({ error: 'cancelled' }, attempt + 1);
+        throw e;
+      }
     }
   }
 
-  /** One attempt; resolves with the response or the classified error (thrown only when cancelled while queued). */
-  private async attempt(req: LlmRequest): Promise<LlmResponse | LlmError> {
+  private emit(e: Event): void {
+    this.deps.publish?.(e);
+  }
+
+  /** Runs a breaker operation and publishes the state it left behind when that differs. */
+  private breakerOp(agent: string, op: (b: CircuitBreaker) => unknown): unknown {
+    const b = this.deps.breaker;
+    if (b === null) return true;
+    const before = b.state();
+    const r = op(b);
+    const after = b.state();
+    if (after !== before) this.emit({ type: 'breaker_state', agent, provider: b.provider, state: after });
+    return r;
+  }
+
+  /** One attempt; resolves with the response or the classified error (thrown only when cancelled). */
+  private async attempt(req: LlmRequest, timeoutMs: number): Promise<LlmResponse | LlmError> {
     const { breaker, gate, clock } = this.deps;
     req.signal.throwIfAborted();
-    if (breaker !== null && !breaker.allow()) {
-      return new LlmError('CIRCUIT_OPEN', `circuit breaker open for provider "${breaker.provider}"`, false);
+    if (this.breakerOp(req.agent, (b) => b.allow()) === false) {
+      return new LlmError('CIRCUIT_OPEN', `circuit breaker open for provider "${breaker?.provider ?? ''}"`, false);
     }
     let slot;
     try {
       // queue BEFORE the timeout starts: waiting behind others is not the provider being slow
       slot = gate !== null ? await gate.acquire(req.signal) : null;
     } catch (e) {
-      breaker?.onAbandon();
+      this.breakerOp(req.agent, (b) => b.onAbandon());
       throw classifyError(e, { cancelled: true, timedOut: false, now: clock.now() });
     }
     const ctl = new AbortController();
     let timedOut = false;
     const timer = clock.setTimeout(() => {
       timedOut = true;
-      ctl.abort(new LlmError('TIMEOUT', `no response within ${this.opts.timeoutMs} ms`, true));
-    }, this.opts.timeoutMs);
+      ctl.abort(new LlmError('TIMEOUT', `no response within ${timeoutMs} ms`, true));
+    }, timeoutMs);
     try {
       const res = await this.inner.call({ ...req, signal: AbortSignal.any([req.signal, ctl.signal]) });
-      breaker?.onSuccess();
+      this.breakerOp(req.agent, (b) => b.onSuccess());
       return res;
     } catch (e) {
       const err = classifyError(e, { cancelled: req.signal.aborted, timedOut, now: clock.now() });
       if (err.code === 'CANCELLED') {
-        breaker?.onAbandon();
+        this.breakerOp(req.agent, (b) => b.onAbandon());
         throw err;
       }
-      if (countsForBreaker(err)) breaker?.onFailure();
+      if (countsForBreaker(err)) this.breakerOp(req.agent, (b) => b.onFailure());
       return err;
     } finally {
       timer.cancel();
       slot?.release();
     }
   }
+}
+
+/** Why this failed attempt is the last one, or null to retry. */
+function giveUp(err: LlmError, attempts: number, maxAttempts: number, pastBudget: boolean, url: string): GiveUpReason | null {
+  if (!err.retryable) return 'not retryable';
+  if (isLoopbackRefused(err, url) && attempts >= LOOPBACK_REFUSED_ATTEMPTS) return 'loopback refused';
+  if (attempts >= maxAttempts) return 'retries exhausted';
+  if (pastBudget) return 'call budget spent';
+  return null;
 }

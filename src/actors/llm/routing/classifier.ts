@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Clock } from '../../../runtime/actor.js';
 import type { ChatMessage } from '../../../runtime/protocol/index.js';
 import type { Tier } from '../../../runtime/config/index.js';
-import type { LlmEngine } from '../types.js';
+import type { LlmEngine, LlmRequest } from '../types.js';
 
 const TierReply = z.object({ tier: z.enum(['fast', 'balanced', 'high']) });
 
@@ -27,7 +27,7 @@ export function parseTier(text: string): Tier | null {
 export async function classify(
   engine: LlmEngine,
   task: string,
-  opts: { agent: string; timeoutMs: number; clock: Clock; signal: AbortSignal },
+  opts: { agent: string; timeoutMs: number; clock: Clock; signal: AbortSignal; onUsage?: LlmRequest['onUsage'] },
 ): Promise<{ tier: Tier } | { error: string }> {
   const ctl = new AbortController();
   const timer = opts.clock.setTimeout(() => ctl.abort(new Error('classifier timed out')), opts.timeoutMs);
@@ -42,6 +42,8 @@ export async function classify(
       maxTokens: 20,
       signal: AbortSignal.any([opts.signal, ctl.signal]),
       agent: `${opts.agent}:router`,
+      // the classifier's tokens are the agent's tokens too
+      onUsage: opts.onUsage,
     });
     const tier = parseTier(res.text);
     return tier !== null ? { tier } : { error: `classifier reply is not {"tier":…}: ${res.text.slice(0, 80)}` };

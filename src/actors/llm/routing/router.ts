@@ -3,6 +3,7 @@ import type { Clock } from '../../../runtime/actor.js';
 import type { Event } from '../../../runtime/protocol/index.js';
 import type { Tier, YagentConfig } from '../../../runtime/config/index.js';
 import type { LlmEngine, LlmRequest, LlmResponse } from '../types.js';
+import { modelLimits } from '../catalogue/catalogue.js';
 import { classify } from './classifier.js';
 
 export interface RoutingDeps {
@@ -17,6 +18,7 @@ export class RoutingEngine implements LlmEngine {
   private mode: 'auto' | 'fixed';
   private readonly engines = new Map<string, LlmEngine>();
   private decided: { key: string; tier: Tier; provider: string } | null = null;
+  private announced: string | null = null;
 
   constructor(
     private readonly routing: YagentConfig['routing'],
@@ -42,10 +44,27 @@ export class RoutingEngine implements LlmEngine {
   }
 
   async call(req: LlmRequest): Promise<LlmResponse> {
-    if (this.override !== null) return this.engine(this.override).call(req);
-    if (this.mode === 'fixed') return this.engine(this.baseProvider).call(req);
+    const { provider, tier } = await this.choose(req);
+    const engine = this.engine(provider);
+    this.announce(engine, tier);
+    return engine.call(tier !== undefined ? { ...req, tier } : req);
+  }
+
+  private async choose(req: LlmRequest): Promise<{ provider: string; tier?: Tier }> {
+    if (this.override !== null) return { provider: this.override };
+    if (this.mode === 'fixed' || !canRoute(this.routing.tiers, this.baseProvider)) return { provider: this.baseProvider };
     const provider = await this.route(req);
-    return this.engine(provider).call(req);
+    return this.decided !== null ? { provider, tier: this.decided.tier } : { provider };
+  }
+
+  /** model_info at the first call and whenever the provider/model changes (routing, override). */
+  private announce(engine: LlmEngine, tier: Tier | undefined): void {
+    const { provider, model } = engine.describe();
+    const key = `${provider}\u0000${model}`;
+    if (this.announced === key) return;
+    this.announced = key;
+    const context = modelLimits(model)?.context;
+    this.deps.publish({ type: 'model_info', agent: this.agent, provider, model, ...(tier !== undefined ? { tier } : {}), ...(context !== undefined ? { contextWindow: context } : {}) });
   }
 
   private engine(provider: string): LlmEngine {
@@ -69,6 +88,7 @@ export class RoutingEngine implements LlmEngine {
       timeoutMs: this.routing.classifierTimeoutMs,
       clock: this.deps.clock,
       signal: req.signal,
+      onUsage: req.onUsage,
     });
     const tier: Tier = 'tier' in res ? res.tier : (this.routing.baselines[this.agent] ?? 'balanced');
     const provider = this.routing.tiers[tier] ?? this.baseProvider;
@@ -77,4 +97,10 @@ export class RoutingEngine implements LlmEngine {
     this.deps.publish({ type: 'model_routed', agent: this.agent, tier, provider, reason });
     return provider;
   }
+}
+
+/** Routing can change the provider only when the tiers resolve to two or more distinct providers. */
+export function canRoute(tiers: Partial<Record<Tier, string>>, baseProvider: string): boolean {
+  const choices = new Set((['fast', 'balanced', 'high'] as const).map((t) => tiers[t] ?? baseProvider));
+  return choices.size >= 2;
 }

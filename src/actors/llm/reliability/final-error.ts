@@ -1,0 +1,76 @@
+// The error a user sees when a model call gives up: three lines (what / where + last status or errno / fix).
+import { LlmError } from '../errors.js';
+
+export interface CallTarget {
+  provider: string;
+  model: string;
+  /** api_base_url as configured. */
+  url: string;
+  /** api_key_env of the provider, when the key comes from a variable. */
+  keyEnv?: string | undefined;
+}
+
+export type GiveUpReason = 'not retryable' | 'retries exhausted' | 'call budget spent' | 'loopback refused';
+
+const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[?::1\]?|0\.0\.0\.0)$/i;
+
+/** A server on this machine that refused the connection is not running: waiting will not start it. */
+export function isLoopbackRefused(err: LlmError, url: string): boolean {
+  if (err.errno !== 'ECONNREFUSED') return false;
+  try {
+    return LOOPBACK.test(new URL(url).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** What the user can do about it, by failure class. */
+export function hintFor(err: LlmError, t: CallTarget): string {
+  const key = t.keyEnv !== undefined && t.keyEnv !== '' ? `the variable ${t.keyEnv}` : `api_key in [global.llm.providers.${t.provider}]`;
+  switch (err.code) {
+    case 'AUTH':
+      return `check the API key (${key}) or run \`yagent setup\``;
+    case 'INVALID_URL':
+      return `fix api_base_url in [global.llm.providers.${t.provider}] (an http(s) URL) or run \`yagent setup\``;
+    case 'NOT_FOUND':
+    case 'MODEL_NOT_FOUND':
+      return `check that model "${t.model}" exists on the server and api_base_url points at the API root (often …/v1), or run \`yagent setup\``;
+    case 'CONNECTION':
+      if (err.errno === 'ENOTFOUND' || err.errno === 'EAI_AGAIN') return `check the host in api_base_url (it does not resolve) or run \`yagent setup\``;
+      return `check the server is running and reachable at ${t.url}, or run \`yagent setup\``;
+    case 'TIMEOUT':
+      return 'check the server is running and not overloaded; slow models need a larger [llm] timeout / call_budget';
+    case 'RATE_LIMITED':
+      return 'the provider is rate limiting: wait, lower [llm] max_in_flight_requests, or configure fallback_providers';
+    case 'SERVER_ERROR':
+      return 'the provider is failing: try again later or configure fallback_providers';
+    case 'PROTOCOL':
+      return `check api_format matches the server at ${t.url} ("openai" or "anthropic")`;
+    case 'CIRCUIT_OPEN':
+      return 'the provider failed repeatedly; it is tried again after [llm] circuit_breaker_cooldown';
+    case 'BAD_REQUEST':
+    case 'CANCELLED':
+      return `the server rejected the request: check model, max_tokens and reasoning_effort of provider "${t.provider}"`;
+  }
+}
+
+function lastSeen(err: LlmError): string {
+  if (err.status !== undefined) return `HTTP ${err.status}`;
+  if (err.errno !== undefined) return `errno ${err.errno}`;
+  return err.code === 'TIMEOUT' ? 'no answer (timeout)' : 'no HTTP status';
+}
+
+function firstLine(s: string): string {
+  return (s.split('\n')[0] ?? s).trim();
+}
+
+/** The given-up error: same code and status, a message in three lines naming provider, URL and the last status or errno. */
+export function finalError(err: LlmError, t: CallTarget, attempts: number, why: GiveUpReason, retryable: boolean): LlmError {
+  const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
+  const message = [
+    `model call failed: provider "${t.provider}" (model ${t.model}), ${tries}, ${why}: ${firstLine(err.message)}`,
+    `  url: ${t.url} · last: ${lastSeen(err)}`,
+    `  fix: ${hintFor(err, t)}`,
+  ].join('\n');
+  return new LlmError(err.code, message, retryable, err.retryAfterMs, err.status, { cause: err, errno: err.errno });
+}

@@ -1,0 +1,75 @@
+// Model failures through the real CLI: every retry is visible (text: a line on stderr; stream-json: llm_retry),
+// call events reach stream-json, and a dead local server ends in three actionable lines, fast.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { StreamLineSchema } from '../../bin/cli/stream-json.js';
+import { GOOD_CONFIG, runCli, sandbox, withScript, type Sandbox } from './helpers.js';
+
+let sb: Sandbox | undefined;
+afterEach(() => sb?.cleanup());
+
+function project(s: Sandbox): string {
+  const ws = join(s.dir, 'ws');
+  mkdirSync(ws, { recursive: true });
+  writeFileSync(join(ws, 'package.json'), '{"name":"yagent-fixture"}\n');
+  return ws;
+}
+
+/** The Director's first request is rate limited (Retry-After 0), the retry answers. */
+const RATE_LIMITED_ONCE = `
+const say = (text) => ({ text, finishReason: 'stop' });
+export default { director: [{ fault: { kind: 'status', status: 429, retryAfter: 0, message: 'slow down' } }, ...Array.from({ length: 6 }, () => say('recovered'))] };
+`;
+const RETRYING_CONFIG = `${GOOD_CONFIG}\n[llm]\nmax_retries = 2\n`;
+
+async function closedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as { port: number }).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+describe('model failures in the CLI', () => {
+  it('text: each retry is one line on stderr and the answer still arrives', async () => {
+    sb = sandbox(RETRYING_CONFIG);
+    const r = await runCli(['-p', 'hi'], withScript(sb, RATE_LIMITED_ONCE), { cwd: project(sb) });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe('recovered');
+    const retries = r.stderr.split('\n').filter((l) => l.includes('retry in'));
+    expect(retries).toHaveLength(1);
+    expect(retries[0]).toMatch(/director · scripted: attempt 1\/3 failed, retry in 0 ms: .*slow down/);
+  });
+
+  it('stream-json: llm_retry, llm_call_start/llm_call_end and model_info are lines of the stream', async () => {
+    sb = sandbox(RETRYING_CONFIG);
+    const r = await runCli(['-p', 'hi', '--output-format', 'stream-json'], withScript(sb, RATE_LIMITED_ONCE), { cwd: project(sb) });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n').map((l) => StreamLineSchema.parse(JSON.parse(l)));
+    const of = (type: string) => lines.filter((l) => l.type === type);
+    expect(of('llm_retry')).toHaveLength(1);
+    expect(of('llm_retry')[0]?.data).toMatchObject({ agent: 'director', provider: 'scripted', attempt: 2, maxAttempts: 3, waitMs: 0 });
+    expect(of('model_info')[0]?.data).toMatchObject({ agent: 'director', provider: 'scripted', model: 'scripted-model' });
+    expect(of('llm_call_start').length).toBeGreaterThan(0);
+    const end = of('llm_call_end')[0]?.data;
+    expect(end).toMatchObject({ agent: 'director', provider: 'scripted', retries: 1 });
+    expect((end?.['usage'] as { inputTokens: number }).inputTokens).toBeGreaterThan(0);
+  });
+
+  it('a local server that is not running: 2 attempts, then three lines naming provider, URL and errno (exit 1)', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}/v1`;
+    sb = sandbox(GOOD_CONFIG.replace('http://127.0.0.1:9/v1', url));
+    const r = await runCli(['-p', 'hi'], sb.env, { cwd: project(sb) });
+    expect(r.code).toBe(1);
+    expect(r.stderr.split('\n').filter((l) => l.includes('retry in'))).toHaveLength(1);
+    const at = r.stderr.split('\n').findIndex((l) => l.startsWith('error: model call failed'));
+    expect(at).toBeGreaterThanOrEqual(0);
+    const three = r.stderr.split('\n').slice(at, at + 3);
+    expect(three[0]).toContain('provider "p"');
+    expect(three[0]).toContain('2 attempts');
+    expect(three[1]).toBe(`  url: ${url} · last: errno ECONNREFUSED`);
+    expect(three[2]).toMatch(/fix: check the server is running .*yagent setup/);
+  });
+});

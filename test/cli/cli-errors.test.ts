@@ -95,4 +95,13 @@ describe('client failure paths', () => {
     expect((await done).code).toBe(130);
     expect(readdirSync(tmp)).toEqual([]);
   }, 30_000);
+
+  it('an api_base_url that is not an http(s) URL is exit 2 with three lines, before anything boots', async () => {
+    sb = sandbox(GOOD_CONFIG.replace('http://127.0.0.1:9/v1', 'localhost:11434/v1'));
+    const r = await runCli(['-p', 'hi'], sb.env);
+    expect(r.code).toBe(2);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/api_base_url "localhost:11434\/v1" of provider "p" is not an http\(s\) URL/);
+  });
 });

@@ -4,6 +4,8 @@ import * as envSwitch from './env.js';
 import { ConfigError } from './errors.js';
 import { concurrencyKnob, defaultTrue, DEFAULTS, positiveOr, valve, zeroIsUnset } from './knobs.js';
 import { removedKeyWarnings } from './removed-keys.js';
+import { reservedKeyWarnings } from './reserved-keys.js';
+import { unknownKeyWarnings } from './unknown-keys.js';
 import type { RawConfig, RawProvider } from './schema.js';
 import type { FallbackRef, ProviderConfig, StepAgent, YagentConfig } from './types.js';
 
@@ -48,7 +50,7 @@ function useProviderMap(section: Record<string, unknown> | undefined): { dflt: s
 }
 
 export function normalise(raw: RawConfig, path: string, env: envSwitch.Env): YagentConfig {
-  const warnings = removedKeyWarnings(raw);
+  const warnings = [...removedKeyWarnings(raw), ...unknownKeyWarnings(raw), ...reservedKeyWarnings(raw)];
   const providers: Record<string, ProviderConfig> = {};
   for (const [name, p] of Object.entries(raw.global?.llm?.providers ?? {})) providers[name] = provider(name, p, env);
   const agents = useProviderMap(raw.agents?.llm);
@@ -136,6 +138,6 @@ export function normalise(raw: RawConfig, path: string, env: envSwitch.Env): Yag
     mcp: { enabled: !envSwitch.mcpDisabled(env), servers: raw.mcp?.servers ?? [] },
     skills: { enabled: !envSwitch.skillsDisabled(env) && defaultTrue(raw.skills, 'enable') },
     artifact: { enabled: !envSwitch.artifactDisabled(env) },
-    warnings,
+    warnings: [...new Set(warnings)],
   };
 }

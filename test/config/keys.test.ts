@@ -104,6 +104,7 @@ describe('config key table (key → consumer → test, or reserved for a named f
       director: 'test/agents/director.test.ts',
       prompts: 'test/agents/prompts.test.ts',
       store: 'test/store/blackboard-notes.test.ts',
+      logs: 'test/store/logs.test.ts',
     };
     const missing: string[] = [];
     for (const [key, row] of Object.entries(KEY_TABLE)) {

@@ -135,6 +135,7 @@ export function normalise(raw: RawConfig, path: string, env: envSwitch.Env): Yag
       proseBudgetTokens: positiveOr(bp.prose_budget_tokens, 2000),
       exportPath: bp.export_path ?? '',
     },
+    logs: { keepDays: valve(raw.logs, 'keep_days', DEFAULTS.logKeepDays), maxFileBytes: positiveOr(raw.logs?.max_file_mb, DEFAULTS.logMaxFileMb) * 1024 * 1024 },
     mcp: { enabled: !envSwitch.mcpDisabled(env), servers: raw.mcp?.servers ?? [] },
     skills: { enabled: !envSwitch.skillsDisabled(env) && defaultTrue(raw.skills, 'enable') },
     artifact: { enabled: !envSwitch.artifactDisabled(env) },

@@ -79,6 +79,10 @@ summary_max_runes = 1200         # reserved (handoff summaries): read by nothing
 max_notes_per_board = 200        # the store's GC keeps the newest this many per board; 0/negative = default
 # no enabled key: YAGENT_BLACKBOARD=0 turns the blackboard off
 
+[logs]                           # ~/.yagent/logs/{app,llm,tool,delegate}-YYYY-MM-DD.jsonl, every line redacted (keys, tokens)
+keep_days = 7                    # files older than this are removed; 0 = keep every file
+max_file_mb = 10                 # a day's file continues in .1, .2, ... past this size
+
 # reserved (pause / replay / degraded handoff, later issue): no key of this section changes anything yet
 [resume]
 enable = true                    # false = no checkpoints, no replay

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { parseCommand, type Command } from './cli/args.js';
 import type { Streams } from './cli/output.js';
-import { usage } from './cli/usage.js';
+import { subcommandUsage, usage } from './cli/usage.js';
 import { CliError, ConfigExit, EXIT, formatCliError, type ExitCode } from './cli/exit-codes.js';
 import type { SessionOptions } from './host/session.js';
 import type { Host } from './host/types.js';
@@ -36,7 +36,7 @@ async function run(cmd: Command): Promise<ExitCode> {
       io.stdout(`${pkg.version}\n`);
       return EXIT.ok;
     case 'help':
-      io.stdout(usage(pkg.version));
+      io.stdout(cmd.topic === undefined ? usage(pkg.version) : subcommandUsage(cmd.topic));
       return EXIT.ok;
     case 'headless': {
       if (!cmd.explicit && process.stdin.isTTY === true) {

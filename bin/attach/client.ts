@@ -56,7 +56,11 @@ export class ControlClient {
     q.set('since', String(opts.since ?? 0));
     if (!opts.follow) q.set('follow', '0');
     const res = await fetch(`${this.server.address}/api/events?${q.toString()}`, { headers: this.headers(false), signal: opts.signal });
-    if (!res.ok || !res.body) throw new CliError(`GET /api/events: ${res.status}`, EXIT.error);
+    if (!res.ok || !res.body) {
+      const text = await res.text();
+      const msg = text.startsWith('{') ? ((JSON.parse(text) as { error?: string }).error ?? res.statusText) : res.statusText;
+      throw new CliError(`GET /api/events: ${res.status} ${msg}`, EXIT.error, this.server.address, 'list the tasks with `yagent attach tasks`');
+    }
     let ended = false;
     const parser = createParser({
       onEvent: (ev) => {

@@ -20,11 +20,31 @@ const COMMON = {
   'full-yolo': { type: 'boolean', short: 'Y', default: false },
   'disable-agents': { type: 'string', short: 'd' },
   'force-quit': { type: 'boolean', short: 'Q', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
 } as const;
+
+const SUBCOMMANDS = new Set(['demo', 'batch', 'serve', 'setup']);
+const COMMON_WITH_VALUE = new Set(['-c', '--config', '-d', '--disable-agents']);
+const COMMON_BOOLEAN = new Set(['-y', '--yolo', '-Y', '--full-yolo', '-Q', '--force-quit']);
+
+/** `yagent -c cfg serve`: common options written before a sub-command move behind it. */
+export function hoistSubcommand(argv: string[]): string[] {
+  let i = 0;
+  while (i < argv.length) {
+    const t = argv[i] ?? '';
+    if (COMMON_WITH_VALUE.has(t)) i += 2;
+    else if (COMMON_BOOLEAN.has(t) || /^--(config|disable-agents)=/.test(t)) i += 1;
+    else break;
+  }
+  const sub = argv[i];
+  if (i === 0 || sub === undefined || !SUBCOMMANDS.has(sub)) return argv;
+  return [sub, ...argv.slice(i + 1), ...argv.slice(0, i)];
+}
 
 export type Command =
   | { kind: 'version' }
-  | { kind: 'help' }
+  /** topic: a sub-command's own usage (`yagent batch --help`). */
+  | { kind: 'help'; topic?: HelpTopic }
   /** prompt null = read it from stdin; `explicit` false = no -p given (stdin must not be a TTY). */
   | { kind: 'headless'; flags: CommonFlags; prompt: string | null; explicit: boolean; format: OutputFormat; attach: boolean }
   | { kind: 'demo'; flags: CommonFlags; keep: boolean }
@@ -32,6 +52,8 @@ export type Command =
   | { kind: 'serve'; flags: CommonFlags; port: number }
   | { kind: 'attach'; args: string[] }
   | { kind: 'setup'; flags: CommonFlags; setup: SetupFlags };
+
+export type HelpTopic = 'demo' | 'batch' | 'serve' | 'setup';
 
 export interface SetupFlags {
   provider: string | undefined;
@@ -85,8 +107,18 @@ function positiveInt(raw: string | undefined, name: string, fallback: number): n
   return n;
 }
 
+/** `--port`: 0 (any free port) to 65535; anything else is a three-line usage error. */
+function tcpPort(raw: string | undefined): number {
+  if (raw === undefined) return 0;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) {
+    throw new CliError(`--port must be a TCP port from 0 to 65535, got "${raw}"`, EXIT.error, `yagent serve --port ${raw}`, 'pick a port from 1024 to 65535, or 0 (the default) for any free port');
+  }
+  return n;
+}
+
 export function parseCommand(argv: string[]): Command {
-  const [first, ...rest] = argv;
+  const [first, ...rest] = hoistSubcommand(argv);
   switch (first) {
     case '--version':
     case '-V':
@@ -99,10 +131,12 @@ export function parseCommand(argv: string[]): Command {
       return { kind: 'attach', args: rest };
     case 'demo': {
       const { values } = parse(rest, { keep: { type: 'boolean', default: false } });
+      if (values.help) return { kind: 'help', topic: 'demo' };
       return { kind: 'demo', flags: common(values), keep: values.keep === true };
     }
     case 'batch': {
       const { values, positionals } = parse(rest, { parallel: { type: 'string', short: 'j' }, out: { type: 'string', short: 'o' } });
+      if (values.help) return { kind: 'help', topic: 'batch' };
       const file = positionals[0];
       if (file === undefined) throw usageError('batch needs a TASKS.jsonl file');
       const parallel = positiveInt(values.parallel, '--parallel', 2);
@@ -111,7 +145,8 @@ export function parseCommand(argv: string[]): Command {
     }
     case 'serve': {
       const { values } = parse(rest, { port: { type: 'string' } });
-      return { kind: 'serve', flags: common(values), port: positiveInt(values.port, '--port', 0) };
+      if (values.help) return { kind: 'help', topic: 'serve' };
+      return { kind: 'serve', flags: common(values), port: tcpPort(values.port) };
     }
     case 'setup': {
       const { values } = parse(rest, {
@@ -122,6 +157,7 @@ export function parseCommand(argv: string[]): Command {
         format: { type: 'string' },
         'no-probe': { type: 'boolean', default: false },
       });
+      if (values.help) return { kind: 'help', topic: 'setup' };
       return {
         kind: 'setup',
         flags: common(values),
@@ -146,8 +182,14 @@ function parseHeadless(argv: string[]): Command {
     'output-format': { type: 'string', default: 'text' },
     attach: { type: 'boolean', default: false },
   });
+  if (values.help) return { kind: 'help' };
   if (values.prompt === undefined && positionals.length > 0) {
     throw usageError(`unknown command "${positionals[0]}"`);
+  }
+  if (values.prompt !== undefined && positionals.length > 0) {
+    // `yagent -p fix the test`: the shell split the prompt; running "fix" alone would be a silent surprise
+    const whole = [values.prompt, ...positionals].join(' ');
+    throw new CliError(`unexpected words after the prompt: ${positionals.join(' ')}`, EXIT.error, `-p takes one argument, got "${values.prompt}"`, `quote the whole prompt: yagent -p ${JSON.stringify(whole)}`);
   }
   const format = values['output-format'];
   if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) {

@@ -1,4 +1,5 @@
 // `yagent batch TASKS.jsonl --parallel N`: many headless tasks on one supervisor, resumable, Ctrl-C drains.
+import { statSync } from 'node:fs';
 import type { Envelope } from '../../src/runtime/protocol/index.js';
 import type { Host, TaskOutcome } from '../host/types.js';
 import { appendResult, finishedIds, readTasks, repairTail, type BatchResult, type BatchTask } from './batch-file.js';
@@ -33,6 +34,32 @@ function toResult(t: BatchTask, o: TaskOutcome, code: ExitCode, startedAt: numbe
     notes: o.notes,
     rollout_path: o.rolloutPath,
     error: o.error ? `${o.error.name}: ${o.error.message}` : undefined,
+    duration_ms: Date.now() - startedAt,
+    finished_at: new Date().toISOString(),
+  };
+}
+
+/** Why a task's workspace cannot be used, or null when it is a directory. */
+function workspaceProblem(dir: string): string | null {
+  try {
+    return statSync(dir).isDirectory() ? null : `workspace is not a directory: ${dir}`;
+  } catch {
+    return `workspace does not exist: ${dir}`;
+  }
+}
+
+function failedBeforeStart(t: BatchTask, error: string, startedAt: number): BatchResult {
+  return {
+    id: t.id,
+    task_id: '',
+    status: 'error',
+    exit_code: EXIT.error,
+    result: '',
+    stop_reason: 'unaccounted',
+    usage: {},
+    notes: [],
+    rollout_path: null,
+    error: `${error} (task line ${t.line}: fix "workspace" or create the directory)`,
     duration_ms: Date.now() - startedAt,
     finished_at: new Date().toISOString(),
   };
@@ -75,6 +102,15 @@ export async function runBatch(host: Host, run: BatchRun): Promise<ExitCode> {
       const t = todo[next++];
       if (!t) break;
       const startedAt = Date.now();
+      const missing = workspaceProblem(t.workspace);
+      if (missing !== null) {
+        // fails this task alone, with a result line saying why; the others continue
+        appendResult(run.out, failedBeforeStart(t, missing, startedAt));
+        counts.failed += 1;
+        run.io.stderr(`[batch] ${t.id}: ${missing}\n`);
+        progress();
+        continue;
+      }
       const spec = {
         prompt: t.prompt,
         workspace: t.workspace,

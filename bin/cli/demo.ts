@@ -1,11 +1,12 @@
 // `yagent demo`: a real multi-agent run in a temp copy of the sample project; only the model is scripted.
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../../src/runtime/paths.js';
 import { DEMO_SCRIPT } from '../demo/script.js';
 import { dataRoot } from './home.js';
 import { withLocalHost } from '../host/session.js';
+import { makeTempDir } from '../host/temp-dir.js';
 import type { CommonFlags } from './args.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { runHeadlessLocal } from './headless.js';
@@ -14,8 +15,18 @@ import type { Streams } from './output.js';
 export const DEMO_PROMPT = 'Add a slugify(s) helper with a test to this project, and check that the tests pass.';
 
 export async function runDemo(opts: { flags: CommonFlags; keep: boolean; io: Streams }): Promise<ExitCode> {
+  if (opts.keep) return runInWorkspace(mkdtempSync(join(tmpdir(), 'yagent-demo-')), opts);
+  // removed on every exit path, a force quit included
+  const tmp = makeTempDir('yagent-demo-');
+  try {
+    return await runInWorkspace(tmp.path, opts);
+  } finally {
+    tmp.remove();
+  }
+}
+
+async function runInWorkspace(workspace: string, opts: { flags: CommonFlags; keep: boolean; io: Streams }): Promise<ExitCode> {
   const { io } = opts;
-  const workspace = mkdtempSync(join(tmpdir(), 'yagent-demo-'));
   cpSync(join(packageRoot(), 'bin', 'demo', 'sample-project'), workspace, { recursive: true });
   io.stderr(
     [
@@ -36,7 +47,6 @@ export async function runDemo(opts: { flags: CommonFlags; keep: boolean; io: Str
   io.stderr(`\nfiles written by the Coding agent: ${wrote ? 'slug.js, slug.test.js' : 'none (see the errors above)'}\n`);
   io.stderr(`rollouts: ${join(dataRoot(), 'data', 'rollout')}   notes: ${process.env.YAGENT_NOTES_ROOT ?? join(dataRoot(), 'notes')}\n`);
   if (opts.keep) io.stderr(`workspace kept: ${workspace}\n`);
-  else rmSync(workspace, { recursive: true, force: true });
   io.stderr(code === EXIT.ok && wrote ? 'demo: passed\n' : 'demo: FAILED\n');
   return code === EXIT.ok && !wrote ? EXIT.error : code;
 }

@@ -41,22 +41,43 @@ function providerFromFlags(s: SetupFlags, found: FoundServer[]): ProviderBlock |
   return { name: s.provider, format, baseUrl, model, apiKeyEnv: s.apiKeyEnv, apiKey: s.apiKeyEnv === undefined ? (local ? 'local' : undefined) : undefined };
 }
 
-async function ask(found: FoundServer[], io: Streams): Promise<ProviderBlock | null> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
+/** Ctrl-C or Ctrl-D at a setup question: nothing is written, exit 130. */
+export class SetupCancelled extends Error {}
+
+/** The terminal setup talks to (stdin/stderr; tests pass their own). */
+export interface SetupTerminal {
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream;
+}
+
+async function ask(found: FoundServer[], io: Streams, term: SetupTerminal): Promise<ProviderBlock | null> {
+  const rl = createInterface({ input: term.input, output: term.output, terminal: (term.input as { isTTY?: boolean }).isTTY === true });
+  // readline pauses on Ctrl-C when nobody listens and leaves a pending question hanging on Ctrl-D (EOF)
+  const cancel = new AbortController();
+  rl.on('SIGINT', () => cancel.abort());
+  rl.on('close', () => cancel.abort());
+  const question = async (q: string): Promise<string> => {
+    try {
+      return await rl.question(q, { signal: cancel.signal });
+    } catch (err) {
+      if (cancel.signal.aborted) throw new SetupCancelled('setup cancelled');
+      throw err;
+    }
+  };
   try {
     found.forEach((f, i) => io.stderr(`  ${i + 1}) ${f.name} at ${f.baseUrl} (${f.models.slice(0, 3).join(', ') || 'no models listed'})\n`));
     io.stderr(`  ${found.length + 1}) another OpenAI-compatible or Anthropic endpoint\n`);
-    const pick = Number((await rl.question('choose: ')).trim());
+    const pick = Number((await question('choose: ')).trim());
     const local = found[pick - 1];
     if (local) {
-      const model = (await rl.question(`model [${local.models[0] ?? ''}]: `)).trim() || local.models[0];
+      const model = (await question(`model [${local.models[0] ?? ''}]: `)).trim() || local.models[0];
       return model ? { name: local.name, format: 'openai', baseUrl: local.baseUrl, model, apiKeyEnv: undefined, apiKey: 'local' } : null;
     }
-    const name = (await rl.question('provider name (e.g. openai): ')).trim();
-    const format = (await rl.question('api format [openai|anthropic] (openai): ')).trim() || 'openai';
-    const baseUrl = (await rl.question('api base url: ')).trim();
-    const model = (await rl.question('model: ')).trim();
-    const apiKeyEnv = (await rl.question('environment variable holding the key (e.g. OPENAI_API_KEY): ')).trim();
+    const name = (await question('provider name (e.g. openai): ')).trim();
+    const format = (await question('api format [openai|anthropic] (openai): ')).trim() || 'openai';
+    const baseUrl = (await question('api base url: ')).trim();
+    const model = (await question('model: ')).trim();
+    const apiKeyEnv = (await question('environment variable holding the key (e.g. OPENAI_API_KEY): ')).trim();
     if (!name || !baseUrl || !model || (format !== 'openai' && format !== 'anthropic')) return null;
     return { name, format, baseUrl, model, apiKeyEnv: apiKeyEnv || undefined, apiKey: undefined };
   } finally {
@@ -64,7 +85,7 @@ async function ask(found: FoundServer[], io: Streams): Promise<ProviderBlock | n
   }
 }
 
-export async function runSetup(configFlag: string | undefined, s: SetupFlags, io: Streams, interactive: boolean): Promise<ExitCode> {
+export async function runSetup(configFlag: string | undefined, s: SetupFlags, io: Streams, interactive: boolean, term: SetupTerminal = { input: process.stdin, output: process.stderr }): Promise<ExitCode> {
   const path = configFlag ?? defaultConfigPath();
   if (configFlag === undefined) await ensureConfigExists(path);
   else if (!existsSync(path)) throw new CliError('config file not found', EXIT.config, path, 'check the --config path (it is never created for you)');
@@ -74,7 +95,15 @@ export async function runSetup(configFlag: string | undefined, s: SetupFlags, io
   const found = s.probe ? await probeLocal(candidatesFromEnv()) : [];
   if (found.length > 0) io.stderr(`found local servers: ${found.map((f) => `${f.name} (${f.baseUrl})`).join(', ')}\n`);
   let block = providerFromFlags(s, found);
-  if (block === null && interactive) block = await ask(found, io);
+  if (block === null && interactive) {
+    try {
+      block = await ask(found, io, term);
+    } catch (err) {
+      if (!(err instanceof SetupCancelled)) throw err;
+      io.stderr('\nyagent setup: cancelled; the config was not changed\n');
+      return EXIT.cancelled;
+    }
+  }
   if (block === null) {
     const hint = found[0] ? `yagent setup --provider ${found[0].name}` : 'yagent setup --provider NAME --base-url URL --model MODEL --api-key-env VAR [--format openai|anthropic]';
     throw new CliError('setup needs a provider', EXIT.error, path, `run \`${hint}\``);

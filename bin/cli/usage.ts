@@ -1,4 +1,5 @@
 // `yagent --help`: every client and the exit-code table in one screen.
+import type { HelpTopic } from './args.js';
 import { EXIT_TABLE } from './exit-codes.js';
 
 export function usage(version: string): string {
@@ -33,4 +34,31 @@ security: without -y yagent asks before reading or writing outside the workspace
 
 ${EXIT_TABLE}
 `;
+}
+
+const COMMON_FLAGS = `common flags: -c/--config PATH, -y/--yolo, -Y/--full-yolo, -d/--disable-agents LIST, -Q/--force-quit
+(common flags may also come before the sub-command: yagent -c my.toml serve)`;
+
+const TOPICS: Record<HelpTopic, string> = {
+  demo: `usage: yagent demo [--keep]
+  A real multi-agent run on a SCRIPTED model in a temp copy of bin/demo/sample-project (no API key needed).
+  --keep                  keep the temp workspace (it is removed on every other exit path)`,
+  batch: `usage: yagent batch TASKS.jsonl [--parallel N] [--out results.jsonl]
+  One task per line: {"id"?, "prompt", "workspace"?, "options"?: {"yolo", "full_yolo", "disable_agents"}}.
+  -j, --parallel N        tasks run at once (default 2)
+  -o, --out FILE          results file (default TASKS.results.jsonl); re-running skips finished ids
+  A task whose workspace does not exist fails alone; Ctrl-C drains the running tasks.`,
+  serve: `usage: yagent serve [--port N]
+  A long-running supervisor with a control server on 127.0.0.1 (bearer token in ~/.yagent/run/).
+  --port N                0-65535 (default 0: any free port)
+  Clients: yagent attach …, yagent -p … --attach`,
+  setup: `usage: yagent setup [--provider NAME --base-url URL --model MODEL [--api-key-env VAR] [--format openai|anthropic]] [--no-probe]
+  Writes a provider into the config (comments kept) and makes it global.llm.use_provider; works on a broken config.
+  Without flags on a terminal it asks; Ctrl-C or Ctrl-D cancels (exit 130, nothing written).
+  --no-probe              do not look for local OpenAI-compatible servers on loopback`,
+};
+
+/** `yagent <sub-command> --help`. */
+export function subcommandUsage(topic: HelpTopic): string {
+  return `${TOPICS[topic]}\n\n${COMMON_FLAGS}\n`;
 }

@@ -1,6 +1,5 @@
 // Opens an in-process Host for one client command (config, optional scripted model) and always closes it.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FakeProvider } from '../../src/actors/llm/fake/server.js';
 import { defaultConfigPath } from '../../src/runtime/config/loader.js';
@@ -9,6 +8,7 @@ import type { Streams } from '../cli/output.js';
 import { LocalHost } from './local-host.js';
 import { loadRunConfig, printConfigWarnings } from './run-config.js';
 import { loadScriptModule, scriptedConfigText, startScriptedModel, type ModelScript } from './scripted-model.js';
+import { makeTempDir, type TempDir } from './temp-dir.js';
 import { trace } from './trace.js';
 import type { Host } from './types.js';
 
@@ -28,7 +28,7 @@ export async function withLocalHost<T>(opts: SessionOptions, fn: (host: Host) =>
   const script = opts.script ?? (scriptPath ? await loadScriptModule(scriptPath) : undefined);
   let configPath = opts.configPath;
   let fake: FakeProvider | undefined;
-  let tmp: string | undefined;
+  let tmp: TempDir | undefined;
   try {
     if (script !== undefined) {
       let base = CONFIG_TEMPLATE;
@@ -37,8 +37,8 @@ export async function withLocalHost<T>(opts: SessionOptions, fn: (host: Host) =>
         base = readFileSync(configPath ?? defaultConfigPath(), 'utf8');
       }
       fake = await startScriptedModel(script);
-      tmp = mkdtempSync(join(tmpdir(), 'yagent-scripted-'));
-      configPath = join(tmp, 'config.toml');
+      tmp = makeTempDir('yagent-scripted-');
+      configPath = join(tmp.path, 'config.toml');
       writeFileSync(configPath, scriptedConfigText(base, fake), { mode: 0o600 });
     }
     const config = await loadRunConfig(configPath, false);
@@ -55,7 +55,7 @@ export async function withLocalHost<T>(opts: SessionOptions, fn: (host: Host) =>
     }
   } finally {
     await fake?.close();
-    if (tmp !== undefined) rmSync(tmp, { recursive: true, force: true });
+    tmp?.remove();
     trace('scripted model closed');
   }
 }

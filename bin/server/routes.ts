@@ -123,8 +123,11 @@ export async function route(ctx: RouteContext, req: IncomingMessage, res: Server
     }
     case 'GET /api/events': {
       const since = Number(url.searchParams.get('since') ?? '0');
+      const taskId = url.searchParams.get('task') ?? undefined;
+      // an unknown task would follow forever: nothing will ever end its stream
+      if (taskId !== undefined) taskOr404(ctx, taskId);
       streamEvents(res, ctx.log, {
-        taskId: url.searchParams.get('task') ?? undefined,
+        taskId,
         since: Number.isFinite(since) ? since : 0,
         follow: url.searchParams.get('follow') !== '0',
       });

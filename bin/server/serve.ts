@@ -1,6 +1,6 @@
 // `yagent serve`: a long-running supervisor; control server on loopback, discovery file (via the store) removed on exit.
 import type { Host } from '../host/types.js';
-import { EXIT, type ExitCode } from '../cli/exit-codes.js';
+import { CliError, EXIT, type ExitCode } from '../cli/exit-codes.js';
 import type { Streams } from '../cli/output.js';
 import { startControlServer } from './control-server.js';
 import { pruneDeadDiscoveries, removeDiscovery, writeDiscovery } from './discovery.js';
@@ -14,10 +14,21 @@ export interface ServeOptions {
   drainMs?: number;
 }
 
+/** A port that cannot be bound is a three-line error, not a stack trace. */
+function listenError(err: unknown, port: number): unknown {
+  const code = (err as { code?: unknown }).code;
+  const where = `yagent serve --port ${port} (127.0.0.1:${port})`;
+  if (code === 'EADDRINUSE') return new CliError(`port ${port} is already in use`, EXIT.error, where, 'stop the process using it, pick another --port, or omit --port for any free port');
+  if (code === 'EACCES') return new CliError(`no permission to listen on port ${port}`, EXIT.error, where, 'pick a port from 1024 to 65535, or omit --port for any free port');
+  return err;
+}
+
 export async function runServe(host: Host, opts: ServeOptions): Promise<ExitCode> {
   let exit: (code: ExitCode) => void = () => undefined;
   const stopped = new Promise<ExitCode>((resolve) => (exit = resolve));
-  const server = await startControlServer({ host, version: opts.version, port: opts.port, requestExit: () => exit(EXIT.ok) });
+  const server = await startControlServer({ host, version: opts.version, port: opts.port, requestExit: () => exit(EXIT.ok) }).catch((err: unknown) => {
+    throw listenError(err, opts.port);
+  });
   let signals = 0;
   const onSignal = (): void => {
     signals += 1;

@@ -177,6 +177,22 @@ export interface Settings {
   project_grants?: Record<string, string[]>;
 }
 
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+/** One line of a log file (`logs/{kind}-{day}.jsonl`); the store redacts it before writing. */
+export interface LogLine {
+  kind: 'app' | 'llm' | 'tool' | 'delegate';
+  level: LogLevel;
+  /** What happened, e.g. `log`, `llm_call_end`, `tool_call_result`, `delegation_end`. */
+  event: string;
+  msg: string;
+  /** Epoch ms (default: the store's clock); written as ISO time. */
+  ts?: number;
+  taskId?: string;
+  agent?: string;
+  data?: Record<string, unknown>;
+}
+
 export interface StoreApi {
   openRollout(meta: SessionMeta, opts?: OpenRolloutOptions): Promise<RolloutHandle>;
   /** Returns at once; durability only after drain(). */
@@ -211,6 +227,8 @@ export interface StoreApi {
   writeRunFile(name: string, content: string): Promise<string>;
   /** Removes `{root}/run/{name}`; a missing file is not an error. */
   removeRunFile(name: string): Promise<void>;
+  /** Appends log lines (grouped into one write per file), each through the store's redactor; resolves once written. */
+  appendLogs(lines: LogLine[]): Promise<void>;
   flush(): Promise<void>;
   shutdown(): Promise<void>;
 }

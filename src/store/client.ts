@@ -10,10 +10,16 @@ export { projectIdFor } from './paths.js';
 export const STORE_ACTOR = 'store';
 export const STORE_MODULE = 'src/store/store-actor.js';
 
-/** The store service's input from the loaded config: `[blackboard] ttl / max_notes_per_board` drive its scheduled GC.
- *  Without it the store schedules no GC (a user's `ttl = "0"` must never meet a default week). */
-export function storeInputFromConfig(config: Pick<YagentConfig, 'blackboard'>): { blackboardGc: GcOptions } {
-  return { blackboardGc: gcOptionsFromConfig(config.blackboard) };
+/** The store service's input from the loaded config: `[blackboard] ttl / max_notes_per_board` drive its scheduled GC
+ *  (without it the store schedules no GC: a user's `ttl = "0"` must never meet a default week); `[logs]` its log files;
+ *  every provider's key is a secret the store never writes. */
+export function storeInputFromConfig(config: Pick<YagentConfig, 'blackboard'> & Partial<Pick<YagentConfig, 'logs' | 'providers'>>): {
+  blackboardGc: GcOptions;
+  logs?: YagentConfig['logs'];
+  secrets: string[];
+} {
+  const secrets = Object.values(config.providers ?? {}).map((p) => p.apiKey).filter((k) => k !== '');
+  return { blackboardGc: gcOptionsFromConfig(config.blackboard), ...(config.logs ? { logs: config.logs } : {}), secrets };
 }
 
 export function connectStore(ctx: Pick<ActorContext, 'connect'>): Remote<StoreApi> {

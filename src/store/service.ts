@@ -3,8 +3,10 @@ import type { Clock, TaskGroup } from '../runtime/actor.js';
 import type {
   AgentCheckpoint, BoardIndex, CheckpointInput, ContextPack, FlushReport, GcOptions, GcReport, IndexOptions, MemoryJson,
   NoteInput, NoteMeta, OpenRolloutOptions, ReplayResult, RolloutHandle, RolloutRecord, RolloutSummary, SessionMeta,
-  Settings, StopFacts, StoreApi, TimelineEntry, TimelinePage, ArtifactPage,
+  Settings, StopFacts, StoreApi, TimelineEntry, TimelinePage, ArtifactPage, LogLine,
 } from './api.js';
+import { makeRedactor, type Redactor } from '../runtime/redact.js';
+import { DEFAULT_LOG_OPTIONS, LogFiles, type LogOptions } from './logs.js';
 import { ArtifactStore } from './artifacts.js';
 import { AgentDirectory } from './blackboard/agents.js';
 import { gcNotes } from './blackboard/gc.js';
@@ -41,6 +43,10 @@ export interface StoreOptions {
   gcImpl?: typeof gcNotes;
   /** Named tasks for background writes (the store actor passes `ctx.tasks`; default: a private group). */
   tasks?: TaskGroup;
+  /** Log retention and rotation (`[logs]`); default DEFAULT_LOG_OPTIONS. */
+  logs?: LogOptions;
+  /** Values never written under the data root (provider keys); secret-named values of `env` are always added. */
+  secrets?: string[];
 }
 
 export class StoreService implements StoreApi {
@@ -53,6 +59,9 @@ export class StoreService implements StoreApi {
   private readonly taskMemory: TaskMemoryStore;
   private readonly settings: SettingsStore;
   private readonly timelineLog: TimelineLog;
+  private readonly logFiles: LogFiles;
+  /** Applied to everything this store writes: rollouts, notes, timeline, artifacts, task memory, logs. */
+  private readonly redact: Redactor;
   private readonly clock: Clock;
   private readonly env: Env;
   private readonly gcImpl: typeof gcNotes;
@@ -71,6 +80,8 @@ export class StoreService implements StoreApi {
     this.taskMemory = new TaskMemoryStore(this.root, this.clock, opts.taskMemoryDebounceMs ?? TASK_MEMORY_DEBOUNCE_MS, undefined, opts.tasks);
     this.settings = new SettingsStore(this.root);
     this.timelineLog = new TimelineLog(this.root);
+    this.redact = makeRedactor(opts.secrets ?? [], this.env);
+    this.logFiles = new LogFiles(this.root, opts.logs ?? DEFAULT_LOG_OPTIONS, this.clock, this.redact);
   }
 
   private live(): void {
@@ -84,11 +95,11 @@ export class StoreService implements StoreApi {
 
   async openRollout(meta: SessionMeta, opts?: OpenRolloutOptions): Promise<RolloutHandle> {
     this.live();
-    return this.rollouts.open(meta, opts);
+    return this.rollouts.open(this.redact.value(meta), opts);
   }
   async appendRollout(path: string, records: RolloutRecord[]): Promise<void> {
     this.live();
-    await this.rollouts.append(path, records);
+    await this.rollouts.append(path, this.redact.value(records));
   }
   async drain(path?: string): Promise<void> {
     return this.rollouts.drain(path);
@@ -117,7 +128,7 @@ export class StoreService implements StoreApi {
 
   async writeNote(note: NoteInput): Promise<NoteMeta> {
     this.bb();
-    const meta = await this.board.write(note);
+    const meta = await this.board.write(this.redact.value(note));
     const taskId = meta.handoff.taskId;
     if (taskId) {
       const ts = meta.createdAt;
@@ -167,7 +178,7 @@ export class StoreService implements StoreApi {
   }
   async recordTimeline(taskId: string, entry: TimelineEntry): Promise<void> {
     this.live();
-    await this.timelineLog.append(taskId, [entry]);
+    await this.timelineLog.append(taskId, [this.redact.value(entry)]);
   }
   async timeline(taskId: string, opts?: { limit?: number; offset?: number }): Promise<TimelinePage> {
     return this.timelineLog.page(taskId, opts?.limit, opts?.offset);
@@ -175,14 +186,14 @@ export class StoreService implements StoreApi {
 
   async writeArtifact(content: string): Promise<string> {
     this.live();
-    return this.artifacts.write(content);
+    return this.artifacts.write(this.redact.text(content));
   }
   async readArtifact(id: string, offset?: number, limit?: number): Promise<ArtifactPage> {
     return this.artifacts.read(id, offset, limit);
   }
   async saveTaskMemory(taskId: string, memory: MemoryJson): Promise<void> {
     this.live();
-    this.taskMemory.save(taskId, memory);
+    this.taskMemory.save(taskId, this.redact.value(memory));
   }
   async loadTaskMemory(taskId: string): Promise<MemoryJson | null> {
     return this.taskMemory.load(taskId);
@@ -204,6 +215,11 @@ export class StoreService implements StoreApi {
   }
   async removeRunFile(name: string): Promise<void> {
     return removeRunFile(this.root, name);
+  }
+
+  async appendLogs(lines: LogLine[]): Promise<void> {
+    this.live();
+    await this.logFiles.append(lines);
   }
 
   /** Everything buffered becomes durable: rollouts drained, debounced task memory written. */

@@ -13,6 +13,10 @@ export const StoreActorInputSchema = z
     agents: z.array(z.object({ id: z.string(), aliases: z.array(z.string()).optional() })).optional(),
     /** `[blackboard] ttl / max_notes_per_board` as normalised by the config (storeInputFromConfig); absent = no scheduled GC. */
     blackboardGc: z.object({ ttlMs: z.number().nonnegative(), maxNotesPerBoard: z.number().int().nonnegative() }).optional(),
+    /** `[logs] keep_days / max_file_mb` as normalised by the config (default DEFAULT_LOG_OPTIONS). */
+    logs: z.object({ keepDays: z.number().int().nonnegative(), maxFileBytes: z.number().int().positive() }).optional(),
+    /** Values never written under the data root (every provider's key); secret-named env values are added in the store. */
+    secrets: z.array(z.string()).optional(),
     /** Between scheduled GC passes (default GC_EVERY_MS). */
     gcEveryMs: z.number().int().positive().optional(),
     policy: z
@@ -35,7 +39,7 @@ const METHODS = {
   readSummary: true, listRollouts: true, writeNote: true, listNotes: true, readNote: true, buildIndex: true,
   resolveRefs: true, gcNotes: true, registerAgent: true, recordTimeline: true, timeline: true, writeArtifact: true,
   readArtifact: true, saveTaskMemory: true, loadTaskMemory: true, flushTaskMemory: true, readSettings: true,
-  authorizeProject: true, writeRunFile: true, removeRunFile: true, flush: true, shutdown: true,
+  authorizeProject: true, writeRunFile: true, removeRunFile: true, appendLogs: true, flush: true, shutdown: true,
 } satisfies Record<keyof StoreApi, true>;
 
 export function facade(svc: StoreApi): StoreApi {

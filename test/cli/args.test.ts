@@ -1,7 +1,8 @@
 // Argument parsing: the seeds' common flags, output formats and sub-commands.
 import { describe, expect, it } from 'vitest';
 import { parseCommand } from '../../bin/cli/args.js';
-import { CliError } from '../../bin/cli/exit-codes.js';
+import { CliError, formatCliError } from '../../bin/cli/exit-codes.js';
+import { subcommandUsage } from '../../bin/cli/usage.js';
 
 describe('cli arguments', () => {
   it('common flags: -Y implies -y, -d takes a list, -c a path, -Q force quit', () => {
@@ -57,5 +58,46 @@ describe('cli arguments', () => {
     expect(caught).toBeInstanceOf(CliError);
     expect((caught as CliError).exitCode).toBe(2);
     expect((caught as CliError).message).toMatch(/unknown agent "wizard"/);
+  });
+
+  it('extra words after -p PROMPT are an error that shows the quoting', () => {
+    let caught: unknown;
+    try {
+      parseCommand(['-p', 'fix', 'the', 'test']);
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(CliError);
+    expect((caught as CliError).exitCode).toBe(1);
+    expect(formatCliError(caught as CliError)).toContain('yagent -p "fix the test"');
+    expect(formatCliError(caught as CliError).trim().split('\n')).toHaveLength(3);
+  });
+
+  it('batch|serve|setup|demo --help print their own usage', () => {
+    for (const topic of ['batch', 'serve', 'setup', 'demo'] as const) {
+      const cmd = parseCommand([topic, '--help']);
+      expect(cmd).toEqual({ kind: 'help', topic });
+      expect(subcommandUsage(topic)).toMatch(new RegExp(`^usage: yagent ${topic}`));
+    }
+    expect(parseCommand(['-h'])).toEqual({ kind: 'help' });
+  });
+
+  it('common options may precede the sub-command: -c cfg serve', () => {
+    expect(parseCommand(['-c', '/x.toml', 'serve', '--port', '0'])).toMatchObject({ kind: 'serve', port: 0, flags: { config: '/x.toml' } });
+    expect(parseCommand(['-y', '--config=/y.toml', 'batch', 't.jsonl'])).toMatchObject({ kind: 'batch', file: 't.jsonl', flags: { config: '/y.toml', yolo: true } });
+    expect(parseCommand(['-c', '/x.toml', '-p', 'serve'])).toMatchObject({ kind: 'headless', prompt: 'serve' });
+  });
+
+  it('serve --port outside 0-65535 is a three-line error naming the value', () => {
+    let caught: unknown;
+    try {
+      parseCommand(['serve', '--port', '99999']);
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(CliError);
+    const lines = formatCliError(caught as CliError).trim().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/99999/);
   });
 });

@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
 import { probeLocal } from '../../bin/cli/probe.js';
+import { runSetup } from '../../bin/cli/setup.js';
 import { runCli, sandbox, type Sandbox } from './helpers.js';
 
 let sb: Sandbox | undefined;
@@ -66,4 +68,30 @@ describe('yagent setup', () => {
     const port = (server.address() as AddressInfo).port;
     expect(await probeLocal([{ name: 'x', port }, { name: 'closed', port: 9 }], 300)).toEqual([]);
   });
+
+  for (const [key, send] of [['Ctrl-C', (s: PassThrough) => s.write('\x03')], ['Ctrl-D', (s: PassThrough) => s.end()]] as const) {
+    it(`${key} at an interactive setup question exits 130 and writes nothing`, async () => {
+      sb = sandbox('# untouched\n');
+      const cfg = join(sb.home, 'config', 'config.toml');
+      const input = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => undefined });
+      let err = '';
+      const io = { stdout: () => undefined, stderr: (t: string) => void (err += t) };
+      const flags = { provider: undefined, baseUrl: undefined, model: undefined, apiKeyEnv: undefined, format: undefined, probe: false };
+      const output = new PassThrough();
+      let shown = '';
+      const asked = new Promise<void>((resolve) =>
+        output.on('data', (d: Buffer) => {
+          shown += d.toString();
+          if (shown.includes('provider name')) resolve();
+        }),
+      );
+      const code = runSetup(cfg, flags, io, true, { input, output });
+      input.write('1\n'); // "another endpoint" (nothing probed): the key arrives while the next question is pending
+      await asked;
+      send(input);
+      expect(await code).toBe(130);
+      expect(err).toMatch(/cancelled/);
+      expect(readFileSync(cfg, 'utf8')).toBe('# untouched\n');
+    });
+  }
 });

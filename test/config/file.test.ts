@@ -84,7 +84,7 @@ describe('config file', () => {
   ])('every broken config is three human lines, where starting at the file (%s)', async (_kind, extra) => {
     const path = join(dir, 'broken.toml');
     // 'missing model' reopens BASE's provider without its keys: a duplicate table is itself broken TOML, so write a fresh one
-    const text = extra.startsWith('[global.llm.providers.main]') ? '[global.llm]\nuse_provider = "main"\n[global.llm.providers.main]\napi_base_url = "u"\napi_key = "k"\n' : `${BASE}\n${extra}`;
+    const text = extra.startsWith('[global.llm.providers.main]') ? '[global.llm]\nuse_provider = "main"\n[global.llm.providers.main]\napi_base_url = "http://u/v1"\napi_key = "k"\n' : `${BASE}\n${extra}`;
     await writeFile(path, text);
     const state = await setupState({ configPath: path, env: {} });
     expect(state.state).toBe('broken');
@@ -132,23 +132,23 @@ describe('provider validation', () => {
   const doc = (provider: string) => `[global.llm]\nuse_provider = "p"\n[global.llm.providers.p]\n${provider}`;
 
   it.each([
-    ['model', 'api_base_url = "u"\napi_key = "k"'],
+    ['model', 'api_base_url = "http://u/v1"\napi_key = "k"'],
     ['api_base_url', 'model = "m"\napi_key = "k"'],
-    ['api_key', 'model = "m"\napi_base_url = "u"'],
+    ['api_key', 'model = "m"\napi_base_url = "http://u/v1"'],
   ])('the effective provider without %s is refused, naming the key', (key, body) => {
     const e = errOf(() => parseConfigText(doc(body), 'c.toml', {}));
     expect(e.where).toContain(`] ${key}`);
   });
 
   it('api_key_env is expanded once at load; an unset variable is named', () => {
-    const body = 'model = "m"\napi_base_url = "u"\napi_key_env = "MY_KEY"';
+    const body = 'model = "m"\napi_base_url = "http://u/v1"\napi_key_env = "MY_KEY"';
     expect(parseConfigText(doc(body), 'c.toml', { MY_KEY: 'secret' }).providers['p']?.apiKey).toBe('secret');
     const e = errOf(() => parseConfigText(doc(body), 'c.toml', {}));
     expect(e.what).toContain('MY_KEY');
   });
 
   it('api_key_env is read once at load: changing the variable afterwards changes nothing; api_key wins over it', () => {
-    const body = 'model = "m"\napi_base_url = "u"\napi_key_env = "MY_KEY"';
+    const body = 'model = "m"\napi_base_url = "http://u/v1"\napi_key_env = "MY_KEY"';
     const env: Record<string, string> = { MY_KEY: 'first' };
     const c = parseConfigText(doc(body), 'c.toml', env);
     env['MY_KEY'] = 'second';
@@ -161,7 +161,7 @@ describe('provider validation', () => {
     const e = errOf(() => cfg('[agents.llm]\ncoding.use_provider = "ghost"'));
     expect(e.what).toContain('ghost');
     expect(e.where).toContain('coding.use_provider');
-    const f = errOf(() => cfg('[global.llm.providers.main2]\nmodel="m"\napi_base_url="u"\napi_key="k"\nfallback_providers = ["gone"]'));
+    const f = errOf(() => cfg('[global.llm.providers.main2]\nmodel="m"\napi_base_url="http://u/v1"\napi_key="k"\nfallback_providers = ["gone"]'));
     expect(f.where).toContain('fallback_providers');
   });
 });

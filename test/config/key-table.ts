@@ -65,6 +65,8 @@ export const KEY_TABLE: Record<string, KeyStatus> = {
   'blueprint.index_max_tokens': { reserved: 'repository blueprint (later issue)' },
   'blueprint.prose_budget_tokens': { reserved: 'repository blueprint (later issue)' },
   'blueprint.export_path': { reserved: 'blueprint export (the seeds: no consumer yet, R8)' },
+  'logs.keep_days': { consumer: 'storeInputFromConfig → store input logs → LogFiles prune', test: 'logs: files older than keep_days are removed' },
+  'logs.max_file_mb': { consumer: 'storeInputFromConfig → store input logs → LogFiles rotation', test: 'logs: a file that would pass max size continues' },
   'mcp.servers': { reserved: 'MCP actor (later issue)' },
   'skills.enable': { reserved: 'skills (later issue)' },
   'security.allow_read': { consumer: 'tools/security.ts toolSecurity ← buildAgentEnv → Boundary (guard, grep/glob walkers)', test: 'security: allow_read opens a denied zone to the read tools' },

@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { CONFIG_TEMPLATE } from '../../src/runtime/config/index.js';
+import { RESERVED_KEYS } from '../../src/runtime/config/reserved-keys.js';
 import { RawConfigSchema } from '../../src/runtime/config/schema.js';
+import { schemaKeyPaths } from '../../src/runtime/config/schema-keys.js';
 import { KEY_TABLE } from './key-table.js';
 
 /** Every leaf key path the schema accepts (`*` = a user-chosen table name). */
@@ -68,6 +70,12 @@ function templateKeys(text: string): TemplateKey[] {
 }
 
 describe('config key table (key → consumer → test, or reserved for a named feature)', () => {
+  it('the loader warns about exactly the reserved rows of the table, and knows exactly the schema keys', () => {
+    const reserved = Object.entries(KEY_TABLE).filter(([, row]) => 'reserved' in row).map(([k]) => k);
+    expect(Object.keys(RESERVED_KEYS).sort()).toEqual(reserved.sort());
+    expect(schemaKeyPaths().sort()).toEqual([...new Set(schemaKeys(RawConfigSchema, '', []))].sort());
+  });
+
   it('lists exactly the keys the schema accepts', () => {
     expect(schemaKeys(RawConfigSchema, '', []).sort()).toEqual(Object.keys(KEY_TABLE).sort());
   });
@@ -97,6 +105,7 @@ describe('config key table (key → consumer → test, or reserved for a named f
       prompts: 'test/agents/prompts.test.ts',
       store: 'test/store/blackboard-notes.test.ts',
       security: 'test/config/security-consumers.test.ts',
+      logs: 'test/store/logs.test.ts',
     };
     const missing: string[] = [];
     for (const [key, row] of Object.entries(KEY_TABLE)) {

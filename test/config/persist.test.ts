@@ -69,7 +69,7 @@ describe('setKeyInSection', () => {
 });
 
 describe('deleting a provider', () => {
-  const doc = `${BASE}# the spare one\n[global.llm.providers.spare]\nmodel = "s"\napi_base_url = "u"\napi_key = "k"\n\n[global.llm.providers.fb]\nmodel = "f"\napi_base_url = "u"\napi_key = "k"\n`;
+  const doc = `${BASE}# the spare one\n[global.llm.providers.spare]\nmodel = "s"\napi_base_url = "http://u/v1"\napi_key = "k"\n\n[global.llm.providers.fb]\nmodel = "f"\napi_base_url = "http://u/v1"\napi_key = "k"\n`;
 
   it('removes an unreferenced provider table and nothing else', () => {
     const out = removeProviderSection(doc, 'c.toml', 'spare');

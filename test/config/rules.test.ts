@@ -17,7 +17,7 @@ import {
 } from '../../src/runtime/config/index.js';
 import { cfg } from './helpers.js';
 
-const P = (name: string) => `[global.llm.providers.${name}]\nmodel = "m-${name}"\napi_base_url = "u"\napi_key = "k"\n`;
+const P = (name: string) => `[global.llm.providers.${name}]\nmodel = "m-${name}"\napi_base_url = "http://u/v1"\napi_key = "k"\n`;
 
 describe('provider resolution', () => {
   it('tool → tools.llm → agent → agents.llm → global.llm, each level winning over the next', () => {

@@ -129,7 +129,7 @@ describe('[llm] keys change behaviour through the factory', () => {
 
   it('circuit_breaker_threshold > 0 stops calling a failing provider; 0 keeps calling', async () => {
     fake.script('cb', e500, e500, e500, e500, e500, e500);
-    const on = build('[llm]\nmax_retries = 0\ncircuit_breaker_threshold = 2\nenable_fallback = false\n[global.llm.providers.cbp]\nmodel="m"\napi_base_url="u"\napi_key="k"', 'cb');
+    const on = build('[llm]\nmax_retries = 0\ncircuit_breaker_threshold = 2\nenable_fallback = false\n[global.llm.providers.cbp]\nmodel="m"\napi_base_url="http://u/v1"\napi_key="k"', 'cb');
     for (let i = 0; i < 4; i++) await on.call(request('cb')).catch(() => undefined);
     expect(fake.requestsFor('cb')).toHaveLength(2);
     fake.script('nocb', e500, e500, e500, e500);

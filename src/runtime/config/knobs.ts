@@ -11,6 +11,8 @@ export const DEFAULTS = {
   summaryMaxRunes: 1200,
   maxNotesPerBoard: 200,
   compressionThreshold: 120_000,
+  logKeepDays: 7,
+  logMaxFileMb: 10,
 } as const;
 
 /** Concurrency knob: 1 = serial, <= 0 or absent = default, > 8 clamped to 8. */

@@ -4,6 +4,8 @@ import * as envSwitch from './env.js';
 import { ConfigError } from './errors.js';
 import { concurrencyKnob, defaultTrue, DEFAULTS, positiveOr, valve, zeroIsUnset } from './knobs.js';
 import { removedKeyWarnings } from './removed-keys.js';
+import { reservedKeyWarnings } from './reserved-keys.js';
+import { unknownKeyWarnings } from './unknown-keys.js';
 import type { RawConfig, RawProvider } from './schema.js';
 import type { FallbackRef, ProviderConfig, StepAgent, YagentConfig } from './types.js';
 
@@ -49,7 +51,7 @@ function useProviderMap(section: Record<string, unknown> | undefined): { dflt: s
 }
 
 export function normalise(raw: RawConfig, path: string, env: envSwitch.Env): YagentConfig {
-  const warnings = removedKeyWarnings(raw);
+  const warnings = [...removedKeyWarnings(raw), ...unknownKeyWarnings(raw), ...reservedKeyWarnings(raw)];
   const providers: Record<string, ProviderConfig> = {};
   for (const [name, p] of Object.entries(raw.global?.llm?.providers ?? {})) providers[name] = provider(name, p, env);
   const agents = useProviderMap(raw.agents?.llm);
@@ -135,6 +137,7 @@ export function normalise(raw: RawConfig, path: string, env: envSwitch.Env): Yag
       proseBudgetTokens: positiveOr(bp.prose_budget_tokens, 2000),
       exportPath: bp.export_path ?? '',
     },
+    logs: { keepDays: valve(raw.logs, 'keep_days', DEFAULTS.logKeepDays), maxFileBytes: positiveOr(raw.logs?.max_file_mb, DEFAULTS.logMaxFileMb) * 1024 * 1024 },
     mcp: { enabled: !envSwitch.mcpDisabled(env), servers: raw.mcp?.servers ?? [] },
     skills: { enabled: !envSwitch.skillsDisabled(env) && defaultTrue(raw.skills, 'enable') },
     artifact: { enabled: !envSwitch.artifactDisabled(env) },
@@ -143,6 +146,6 @@ export function normalise(raw: RawConfig, path: string, env: envSwitch.Env): Yag
       shellEnvKeep: raw.security?.shell_env_keep ?? [],
       keyEnvNames: Object.values(raw.global?.llm?.providers ?? {}).flatMap((p) => (p.api_key_env ? [p.api_key_env] : [])),
     },
-    warnings,
+    warnings: [...new Set(warnings)],
   };
 }

@@ -44,7 +44,24 @@ export function referencedProviders(cfg: YagentConfig): Map<string, string> {
 }
 
 /** The effective providers' api_base_url, api_key and model are required; the missing one is named. */
+/** Every api_base_url that is set must be an http(s) URL: caught at load, not as "Connection error." minutes later. */
+function validateBaseUrls(cfg: YagentConfig): void {
+  for (const p of Object.values(cfg.providers)) {
+    if (p.apiBaseUrl === '') continue;
+    let protocol = '';
+    try {
+      protocol = new URL(p.apiBaseUrl).protocol;
+    } catch {
+      // not a URL at all: protocol stays empty
+    }
+    if (protocol !== 'http:' && protocol !== 'https:') {
+      throw new ConfigError(`api_base_url "${p.apiBaseUrl}" of provider "${p.name}" is not an http(s) URL`, `${cfg.path}: [global.llm.providers.${p.name}] api_base_url`, 'write it like "https://api.openai.com/v1" or "http://localhost:11434/v1"');
+    }
+  }
+}
+
 export function validateProviders(cfg: YagentConfig, rawEnv: RawProviderEnv): void {
+  validateBaseUrls(cfg);
   if (cfg.globalProvider === '') {
     throw new ConfigError('no default provider is chosen', `${cfg.path}: [global.llm] use_provider`, 'set use_provider to the name of a [global.llm.providers.<name>] table (or run `yagent setup`)');
   }

@@ -85,6 +85,10 @@ max_notes_per_board = 200        # the store's GC keeps the newest this many per
 allow_read = []                  # e.g. ["~/.ssh/config"]: data-root / secret-store paths tools may read (still asked; -y skips asking)
 shell_env_keep = []              # e.g. ["GITHUB_TOKEN"]: secret-looking variables run_bash still sees (api_key_env ones too)
 
+[logs]                           # ~/.yagent/logs/{app,llm,tool,delegate}-YYYY-MM-DD.jsonl, every line redacted (keys, tokens)
+keep_days = 7                    # files older than this are removed; 0 = keep every file
+max_file_mb = 10                 # a day's file continues in .1, .2, ... past this size
+
 # reserved (pause / replay / degraded handoff, later issue): no key of this section changes anything yet
 [resume]
 enable = true                    # false = no checkpoints, no replay

@@ -98,6 +98,8 @@ export interface YagentConfig {
     checkpointWorkspace: boolean;
   };
   blueprint: { enabled: boolean; injectInto: string[]; indexMaxTokens: number; proseBudgetTokens: number; exportPath: string };
+  /** `[logs]`: the store's log files (`~/.yagent/logs/`). keepDays 0 = keep every file. */
+  logs: { keepDays: number; maxFileBytes: number };
   mcp: { enabled: boolean; servers: Record<string, unknown>[] };
   skills: { enabled: boolean };
   artifact: { enabled: boolean };

@@ -1,0 +1,56 @@
+// The ONE redaction function: every log line (and every record the store writes) passes through it, so API keys,
+// bearer tokens and the values of secret-named variables never reach the data root.
+import { secretValues } from './secrets.js';
+
+export const REDACTED = '[REDACTED]';
+
+/** Header / field names whose whole string value is a credential. */
+const CREDENTIAL_FIELD = /^(authorization|proxy-authorization|x-api-key|api[-_]?key)$/i;
+/** `Bearer xxx` anywhere, and `Authorization: <scheme> xxx` / `"authorization":"xxx"` in text. */
+const BEARER = /\bBearer\s+[A-Za-z0-9\-._~+/]+=*/gi;
+const AUTH_HEADER = /(authorization["']?\s*[:=]\s*["']?)(?:(?:basic|bearer|token)\s+)?[^\s"',}]+/gi;
+const QUICK = /bearer|authorization/i;
+
+export interface Redactor {
+  /** The text with every known secret value and bearer/authorization credential replaced by [REDACTED]. */
+  text(s: string): string;
+  /** Deep copy-on-write: strings redacted, objects copied only where something changed. */
+  value<T>(v: T): T;
+  /** How many secret values it knows (tests, diagnostics; never the values). */
+  readonly size: number;
+}
+
+/**
+ * A redactor for `secrets` (each provider's configured key, any extra value) plus every secret-named variable of
+ * `env` (`secretValues`). Values shorter than 8 characters are skipped, like `secretValues` does.
+ */
+export function makeRedactor(secrets: readonly string[], env: NodeJS.ProcessEnv = {}): Redactor {
+  const values = [...new Set([...secrets.filter((s) => s.length >= 8), ...secretValues(env)])].sort((a, b) => b.length - a.length);
+  const text = (s: string): string => {
+    let out = s;
+    for (const v of values) if (out.includes(v)) out = out.split(v).join(REDACTED);
+    if (QUICK.test(out)) out = out.replace(BEARER, `Bearer ${REDACTED}`).replace(AUTH_HEADER, `$1${REDACTED}`);
+    return out;
+  };
+  const value = <T>(v: T, field?: string): T => {
+    if (typeof v === 'string') return (field !== undefined && CREDENTIAL_FIELD.test(field) && v !== '' ? REDACTED : text(v)) as T;
+    if (Array.isArray(v)) {
+      let copy: unknown[] | undefined;
+      v.forEach((x: unknown, i) => {
+        const r = value(x);
+        if (r !== x) (copy ??= [...v])[i] = r;
+      });
+      return (copy ?? v) as T;
+    }
+    if (typeof v === 'object' && v !== null) {
+      let copy: Record<string, unknown> | undefined;
+      for (const [k, x] of Object.entries(v)) {
+        const r = value(x, k);
+        if (r !== x) (copy ??= { ...(v as Record<string, unknown>) })[k] = r;
+      }
+      return (copy ?? v) as T;
+    }
+    return v;
+  };
+  return { text, value: (v) => value(v), size: values.length };
+}

@@ -1,0 +1,134 @@
+// Log files: {root}/logs/{kind}-{YYYY-MM-DD}[.N].jsonl (0600 in a 0700 dir), one JSON object per line, every line
+// through the store's redactor. Rotated by size (the next .N file; no rename), files older than keepDays removed.
+import { promises as fsp } from 'node:fs';
+import { join } from 'node:path';
+import type { Clock } from '../runtime/actor.js';
+import type { Redactor } from '../runtime/redact.js';
+import type { LogLine } from './api.js';
+
+export const LOG_KINDS = ['app', 'llm', 'tool', 'delegate'] as const;
+
+export interface LogOptions {
+  /** Files whose day is older than this many days are removed (at the first write of each day). 0 = keep all. */
+  keepDays: number;
+  /** A file that would grow past this continues in the next `.N` file. */
+  maxFileBytes: number;
+}
+
+export const DEFAULT_LOG_OPTIONS: LogOptions = { keepDays: 7, maxFileBytes: 10 * 1024 * 1024 };
+
+const FILE_RE = /^(app|llm|tool|delegate)-(\d{4}-\d{2}-\d{2})(?:\.(\d+))?\.jsonl$/;
+const DAY_MS = 86_400_000;
+
+export const logsDir = (root: string): string => join(root, 'logs');
+const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
+export class LogFiles {
+  /** Writes are serialised (settles, never rejects): sizes and rotation stay exact. */
+  private chain: Promise<void> = Promise.resolve();
+  /** `{kind}-{day}` → the file now written and its size. */
+  private readonly current = new Map<string, { index: number; size: number }>();
+  private prunedDay = '';
+  private dirReady = false;
+
+  constructor(
+    private readonly root: string,
+    private readonly opts: LogOptions,
+    private readonly clock: Pick<Clock, 'now'>,
+    private readonly redact: Redactor,
+  ) {}
+
+  get dir(): string {
+    return logsDir(this.root);
+  }
+
+  /** Appends every line (one write per file); resolves once written. */
+  append(lines: readonly LogLine[]): Promise<void> {
+    const run = this.chain.then(() => this.write(lines));
+    this.chain = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  private async write(lines: readonly LogLine[]): Promise<void> {
+    if (lines.length === 0) return;
+    await this.ensureDir();
+    const today = day(this.clock.now());
+    if (this.prunedDay !== today) {
+      this.prunedDay = today;
+      await this.prune(today);
+    }
+    const byFile = new Map<string, string[]>();
+    for (const l of lines) {
+      const ts = l.ts ?? this.clock.now();
+      const key = `${l.kind}-${day(ts)}`;
+      const text = JSON.stringify(this.redact.value({ ...l, ts: new Date(ts).toISOString() }));
+      const list = byFile.get(key) ?? [];
+      list.push(`${text}\n`);
+      byFile.set(key, list);
+    }
+    for (const [key, list] of byFile) await this.appendTo(key, list);
+  }
+
+  private async appendTo(key: string, lines: string[]): Promise<void> {
+    const cur = this.current.get(key) ?? (await this.discover(key));
+    let chunk: string[] = [];
+    let bytes = 0;
+    const flush = async (): Promise<void> => {
+      if (chunk.length === 0) return;
+      await fsp.appendFile(join(this.dir, fileName(key, cur.index)), chunk.join(''), { mode: 0o600 });
+      cur.size += bytes;
+      chunk = [];
+      bytes = 0;
+    };
+    for (const line of lines) {
+      const n = Buffer.byteLength(line);
+      if (cur.size + bytes + n > this.opts.maxFileBytes && cur.size + bytes > 0) {
+        await flush();
+        cur.index += 1;
+        cur.size = 0;
+      }
+      chunk.push(line);
+      bytes += n;
+    }
+    await flush();
+    this.current.set(key, cur);
+  }
+
+  /** The newest existing file of a kind and day (after a restart the day continues where it stopped). */
+  private async discover(key: string): Promise<{ index: number; size: number }> {
+    let index = 0;
+    for (const name of await fsp.readdir(this.dir)) {
+      const m = FILE_RE.exec(name);
+      if (m && `${m[1]}-${m[2]}` === key) index = Math.max(index, Number(m[3] ?? 0));
+    }
+    const size = await fsp.stat(join(this.dir, fileName(key, index))).then((s) => s.size, () => 0);
+    return { index, size };
+  }
+
+  private async ensureDir(): Promise<void> {
+    if (this.dirReady) return;
+    await fsp.mkdir(this.dir, { recursive: true, mode: 0o700 });
+    await fsp.chmod(this.dir, 0o700);
+    this.dirReady = true;
+  }
+
+  /** Removes files whose day is more than keepDays before today. */
+  private async prune(today: string): Promise<void> {
+    if (this.opts.keepDays <= 0) return;
+    const cutoff = day(Date.parse(today) - this.opts.keepDays * DAY_MS);
+    for (const name of await fsp.readdir(this.dir)) {
+      const m = FILE_RE.exec(name);
+      if (m?.[2] !== undefined && m[2] < cutoff) {
+        await fsp.rm(join(this.dir, name), { force: true });
+        for (const k of [...this.current.keys()]) if (k === `${m[1]}-${m[2]}`) this.current.delete(k);
+      }
+    }
+  }
+}
+
+function fileName(key: string, index: number): string {
+  return index === 0 ? `${key}.jsonl` : `${key}.${index}.jsonl`;
+}

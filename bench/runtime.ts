@@ -6,7 +6,6 @@ import { ActorHost, DEFAULT_PRELOAD, type ActorRequests } from '../src/runtime/a
 import { Runtime } from '../src/runtime/runtime.js';
 import type { EventOf } from '../src/runtime/protocol/index.js';
 import { figure, ms, repeat, stats, type Figure, type Suite } from './lib.js';
-import { rpcFigures } from './runtime-rpc.js';
 
 const FIXTURE = 'src/runtime/testing/fixture-actor.js';
 const RAW = fileURLToPath(new URL('./runtime-raw-worker.js', import.meta.url));
@@ -248,8 +247,7 @@ const suite: Suite = {
     const restart = await restartFigure(start[1]?.baseline_value ?? 0);
     const tp = await throughputFigure();
     const sat = await saturationFigures();
-    const rpc = await rpcFigures();
-    return [...start, mem, restart, tp, ...sat, ...rpc];
+    return [...start, mem, restart, tp, ...sat];
   },
 };
 export default suite;

@@ -146,6 +146,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
     const result: LoopResult = await runLoop(
       {
         agent: input.agent,
+        cwd: s.workspace,
         engine,
         tools,
         flags,

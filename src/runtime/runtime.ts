@@ -12,6 +12,7 @@ import { RpcClient, runtimeError } from './rpc.js';
 import { Supervisor, type SupervisorEvent } from './supervisor.js';
 import { NamedTasks } from './tasks.js';
 import { createCpuPool, type CpuPool } from './cpu-pool.js';
+import { CPU_SERVICE, cpuService, cpuServicePort, type CpuService } from './cpu-service.js';
 import { CRITICAL_EVENT_TYPES, EventSchema, RemoteError, SpawnSpecSchema, type Event, type EventOf, type SerializedError } from './protocol/index.js';
 
 export interface RuntimeOptions {
@@ -73,6 +74,7 @@ export class Runtime {
   private readonly servedWaiters = new Map<string, Set<() => void>>();
   private readonly serviceSpecs: ChildSpec[] = [];
   private readonly pools: CpuPool[] = [];
+  private shared: CpuService | undefined;
   private readonly spawnCancels = new Map<string, AbortController>();
   private readonly clock: Clock;
   private readonly stopErrors: { actor: string; error: SerializedError }[] = [];
@@ -122,10 +124,17 @@ export class Runtime {
   }
 
   /** A piscina pool for stateless CPU jobs (module under dist/); closed by shutdown(). */
-  cpuPool(module: string, opts?: { maxThreads?: number }): CpuPool {
+  cpuPool(module: string | null, opts?: { maxThreads?: number; idleTimeoutMs?: number }): CpuPool {
     const pool = createCpuPool(module, opts);
     this.pools.push(pool);
     return pool;
+  }
+
+  /** The process's one pool for stateless jobs (`*-job.js` modules), also served to workers as CPU_SERVICE.
+   *  One thread: each job module's state (a tokenizer's ranks, ~60-150 MB) is loaded once per process. */
+  get cpu(): CpuService {
+    if (!this.shared) this.shared = cpuService(this.cpuPool(null, { maxThreads: 1, idleTimeoutMs: 600_000 }));
+    return this.shared;
   }
 
   /** Resolves when the warm spare pool is full again (benchmarks, tests, latency-sensitive starts);
@@ -355,6 +364,7 @@ export class Runtime {
 
   /** Brokers a worker↔worker (or main↔worker) channel to a served actor, waiting while it (re)starts. */
   private async brokerPort(target: string): Promise<MessagePort> {
+    if (target === CPU_SERVICE) return cpuServicePort(this.cpu);
     const deadline = this.clock.now() + (this.opts.connectWaitMs ?? 5000);
     for (;;) {
       const h = this.served.get(target);

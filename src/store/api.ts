@@ -18,7 +18,8 @@ export interface SessionMeta {
   agent: string;
   projectId: string;
   cwd: string;
-  git?: { commit?: string; branch?: string; remote?: string } | undefined;
+  /** Filled by the store from `cwd` (null: not a repository, or git failed or timed out); callers never set it. */
+  git?: { commit?: string; branch?: string; remote?: string; dirty?: boolean } | null | undefined;
   delegationId: string | null;
   parentSessionId: string | null;
   boardId: string;
@@ -41,6 +42,9 @@ export interface RolloutHandle {
   path: string;
   sessionId: string;
 }
+
+/** What a caller opens a rollout with: the store adds the git identity (one carrier, tests and production). */
+export type SessionStart = Omit<SessionMeta, 'git'>;
 
 export interface OpenRolloutOptions {
   /** Child (delegation) rollouts carry an `_{agent}` file-name suffix. */
@@ -194,7 +198,8 @@ export interface LogLine {
 }
 
 export interface StoreApi {
-  openRollout(meta: SessionMeta, opts?: OpenRolloutOptions): Promise<RolloutHandle>;
+  /** Returns once the file is open; session_meta (with git, read off this call's path) is still its first record. */
+  openRollout(meta: SessionStart, opts?: OpenRolloutOptions): Promise<RolloutHandle>;
   /** Returns at once; durability only after drain(). */
   appendRollout(path: string, records: RolloutRecord[]): Promise<void>;
   drain(path?: string): Promise<void>;

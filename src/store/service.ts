@@ -2,7 +2,7 @@
 import type { Clock, TaskGroup } from '../runtime/actor.js';
 import type {
   AgentCheckpoint, BoardIndex, CheckpointInput, ContextPack, FlushReport, GcOptions, GcReport, IndexOptions, MemoryJson,
-  NoteInput, NoteMeta, OpenRolloutOptions, ReplayResult, RolloutHandle, RolloutRecord, RolloutSummary, SessionMeta,
+  NoteInput, NoteMeta, OpenRolloutOptions, ReplayResult, RolloutHandle, RolloutRecord, RolloutSummary, SessionStart,
   Settings, StopFacts, StoreApi, TimelineEntry, TimelinePage, ArtifactPage, LogLine,
 } from './api.js';
 import { makeRedactor, type Redactor } from '../runtime/redact.js';
@@ -19,6 +19,7 @@ import { blackboardEnabled, indexOptionsFromConfig } from './client-blackboard.j
 import { realClock } from './clock.js';
 import { StoreError } from './errors.js';
 import { dataRoot, notesRoot, type Env } from './paths.js';
+import { GitIdentityReader, type GitReadOptions } from './rollout/identity.js';
 import { RolloutLedger } from './rollout/ledger.js';
 import { removeRunFile, writeRunFile } from './run-files.js';
 import { DEFAULT_POLICY, type RolloutPolicy } from './rollout/policy.js';
@@ -47,6 +48,8 @@ export interface StoreOptions {
   logs?: LogOptions;
   /** Values never written under the data root (provider keys); secret-named values of `env` are always added. */
   secrets?: string[];
+  /** How session_meta's git identity is read (timeout, binary). */
+  git?: GitReadOptions;
 }
 
 export class StoreService implements StoreApi {
@@ -74,7 +77,7 @@ export class StoreService implements StoreApi {
     this.root = opts.root ?? dataRoot(this.env);
     this.notesRoot = opts.notesRoot ?? notesRoot(this.env);
     for (const a of opts.agents ?? []) this.agents.register(a.id, a.aliases);
-    this.rollouts = new RolloutLedger(this.root, { ...DEFAULT_POLICY, ...opts.policy }, this.clock);
+    this.rollouts = new RolloutLedger(this.root, { ...DEFAULT_POLICY, ...opts.policy }, this.clock, new GitIdentityReader(opts.git));
     this.board = new NoteBoard(this.notesRoot, this.agents, this.clock, opts.noteRandom ?? noteRandom);
     this.artifacts = new ArtifactStore(this.root, () => this.clock.now());
     this.taskMemory = new TaskMemoryStore(this.root, this.clock, opts.taskMemoryDebounceMs ?? TASK_MEMORY_DEBOUNCE_MS, undefined, opts.tasks);
@@ -93,7 +96,7 @@ export class StoreService implements StoreApi {
     if (!blackboardEnabled(this.env)) throw new StoreError('BLACKBOARD_DISABLED', 'YAGENT_BLACKBOARD=0');
   }
 
-  async openRollout(meta: SessionMeta, opts?: OpenRolloutOptions): Promise<RolloutHandle> {
+  async openRollout(meta: SessionStart, opts?: OpenRolloutOptions): Promise<RolloutHandle> {
     this.live();
     return this.rollouts.open(this.redact.value(meta), opts);
   }

@@ -1,13 +1,17 @@
 // The delegation's artifact step as configured: the default budget constant and YAGENT_ARTIFACT_DISABLE=1.
 import { describe, expect, it } from 'vitest';
-import { countTextTokens } from '../../src/actors/llm/tokens.js';
+import { inPlaceBackend } from '../../src/actors/llm/tokens.js';
 import { DEFAULT_ARTIFACT_TOKEN_BUDGET } from '../../src/actors/agents/run-task.js';
 import { harnessConfig, makeHarness, ScriptedModel, exitCall, THOUGHT, toolMessages, type Harness } from './harness.js';
 
-/** A deliverable of about `tokens` tokens (cl100k): numbered words, so the count is stable. */
-function textOf(tokens: number): string {
+const WORDS = ['the', 'quick', 'brown', 'fox', 'jumps', 'over', 'a', 'lazy', 'dog', 'while', 'seven', 'birds', 'sing'];
+
+/** A deliverable of `tokens` tokens or just over (cl100k, the scripted model's encoding): ~1 token per word,
+ *  so it is longer than the 1200-char summary that replaces a spilled deliverable. */
+async function textOf(tokens: number): Promise<string> {
   const words: string[] = [];
-  while (countTextTokens(words.join(' ')) < tokens) words.push(`w${words.length}`);
+  const count = async (): Promise<number> => (await inPlaceBackend.count('cl100k_base', [words.join(' ')]))[0] ?? 0;
+  while ((await count()) < tokens) words.push(WORDS[words.length % WORDS.length] ?? 'x');
   return words.join(' ');
 }
 
@@ -25,8 +29,8 @@ async function delegateOnce(h: Harness, text: string): Promise<{ result: string;
 
 describe('delegation artifact step, as configured', () => {
   it(`the artifact budget is DEFAULT_ARTIFACT_TOKEN_BUDGET (${DEFAULT_ARTIFACT_TOKEN_BUDGET}) tokens by default: just under stays in context, just over spills`, async () => {
-    const under = textOf(DEFAULT_ARTIFACT_TOKEN_BUDGET - 20);
-    const over = textOf(DEFAULT_ARTIFACT_TOKEN_BUDGET + 20);
+    const under = await textOf(DEFAULT_ARTIFACT_TOKEN_BUDGET - 20);
+    const over = await textOf(DEFAULT_ARTIFACT_TOKEN_BUDGET + 20);
     expect(DEFAULT_ARTIFACT_TOKEN_BUDGET).toBe(500); // seeds §4: default 500 tokens
     const h1 = makeHarness();
     expect(h1.settings.artifactTokenBudget).toBe(DEFAULT_ARTIFACT_TOKEN_BUDGET);
@@ -41,7 +45,7 @@ describe('delegation artifact step, as configured', () => {
   });
 
   it('YAGENT_ARTIFACT_DISABLE=1 keeps the full deliverable in the context and writes no artifact', async () => {
-    const long = textOf(DEFAULT_ARTIFACT_TOKEN_BUDGET * 3);
+    const long = await textOf(DEFAULT_ARTIFACT_TOKEN_BUDGET * 3);
     const on = await delegateOnce(makeHarness({}, { config: harnessConfig('', {}) }), long);
     expect(on.result).not.toContain(long);
     expect(on.artifacts).toHaveLength(1);

@@ -1,8 +1,6 @@
-// Model catalogue → compression threshold, and incremental token counting with cl100k_base.
+// Model catalogue → compression threshold (token counting: tokens.test.ts).
 import { describe, expect, it } from 'vitest';
 import { compressionThreshold, modelLimits } from '../../src/actors/llm/catalogue/catalogue.js';
-import { countMessageTokens, countMessagesTokens, countTextTokens, loadTokenizer } from '../../src/actors/llm/tokens.js';
-import type { ChatMessage } from '../../src/runtime/protocol/index.js';
 import { cfg } from '../config/helpers.js';
 
 describe('compression threshold', () => {
@@ -26,16 +24,5 @@ describe('compression threshold', () => {
 
   it('YAGENT_COMPRESS_THRESHOLD beats catalogue and config', () => {
     expect(compressionThreshold(cfg('', { YAGENT_COMPRESS_THRESHOLD: '3000' }), 'gpt-4o')).toBe(3000);
-  });
-});
-
-describe('token counting', () => {
-  it('counts with cl100k_base once loaded and caches per message', async () => {
-    await loadTokenizer();
-    expect(countTextTokens('hello world')).toBe(2);
-    const m: ChatMessage = { role: 'user', content: 'hello world' };
-    expect(countMessageTokens(m)).toBe(6);
-    const history: ChatMessage[] = [m, { role: 'assistant', content: 'hi', toolCalls: [{ id: '1', name: 'grep', arguments: '{}' }] }];
-    expect(countMessagesTokens(history)).toBe(countMessageTokens(history[0] as ChatMessage) + countMessageTokens(history[1] as ChatMessage));
   });
 });

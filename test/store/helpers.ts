@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Handoff } from '../../src/runtime/protocol/index.js';
-import type { SessionMeta } from '../../src/store/api.js';
+import type { SessionStart } from '../../src/store/api.js';
 import { StoreService, type StoreOptions } from '../../src/store/service.js';
 
 export function tempRoot(prefix = 'yagent-store-'): { dir: string; cleanup: () => void } {
@@ -15,14 +15,14 @@ export function storeIn(dir: string, opts: StoreOptions = {}): StoreService {
   return new StoreService({ env: { YAGENT_HOME: dir }, ...opts });
 }
 
-export function meta(over: Partial<SessionMeta> = {}): SessionMeta {
+/** What production passes: the store itself adds git from `cwd` (git-identity.test.ts). */
+export function meta(over: Partial<SessionStart> = {}): SessionStart {
   return {
     sessionId: 'sess-1',
     taskId: 'task-1',
     agent: 'director',
     projectId: 'proj-abc',
     cwd: '/tmp/ws',
-    git: { commit: 'deadbeef', branch: 'main', remote: 'origin' },
     delegationId: null,
     parentSessionId: null,
     boardId: 'sess-1',

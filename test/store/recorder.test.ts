@@ -87,14 +87,14 @@ describe('the store as a recorder', () => {
     await s.shutdown();
   });
 
-  it('path {root}/data/rollout/{projectID}/{ts}_{session}[_{agent}].jsonl, session_meta first with git, delegation, parent and board', async () => {
+  it('path {root}/data/rollout/{projectID}/{ts}_{session}[_{agent}].jsonl, session_meta first with cwd, delegation, parent and board', async () => {
     const s = storeIn(t.dir, { clock: new ManualClock(Date.UTC(2026, 1, 3, 4, 5, 6)) });
     const m = meta({ sessionId: 'child-1', agent: 'repo', delegationId: 'call-7', parentSessionId: 'sess-1', boardId: 'sess-1' });
     const h = await s.openRollout(m, { agentSuffix: true });
     expect(h.path).toBe(join(t.dir, 'data', 'rollout', 'proj-abc', '20260203T040506Z_child-1_repo.jsonl'));
     await s.drain(h.path);
     const [first] = onDisk(h.path);
-    expect(first).toMatchObject({ type: 'session_meta', payload: { git: { commit: 'deadbeef' }, delegationId: 'call-7', parentSessionId: 'sess-1', boardId: 'sess-1' } });
+    expect(first).toMatchObject({ type: 'session_meta', payload: { cwd: '/tmp/ws', delegationId: 'call-7', parentSessionId: 'sess-1', boardId: 'sess-1' } });
     expect(await s.listRollouts('proj-abc')).toContain(h.path);
     await s.shutdown();
   });

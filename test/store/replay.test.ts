@@ -34,7 +34,7 @@ describe('replay reader (memory rules 1, 4)', () => {
     const { s, path } = await written('exact', convo.map(item));
     const r = await s.readReplay(path);
     expect(r.ok && r.messages).toEqual(convo);
-    expect(r.ok && r.meta?.git?.commit).toBe('deadbeef');
+    expect(r.ok && r.meta?.agent).toBe('director');
     await s.shutdown();
   });
 

@@ -2,6 +2,8 @@
 import { defineActor, type ActorContext } from '../../runtime/actor.js';
 import { loadConfig, type YagentConfig } from '../../runtime/config/index.js';
 import { connectStore } from '../../store/client.js';
+import { CPU_SERVICE, type CpuService } from '../../runtime/cpu-service.js';
+import { poolBackend } from '../llm/tokens.js';
 import { actorAuthorizer } from '../tools/authorizer.js';
 import { runAgent, type AgentEnv } from './run-agent.js';
 import { buildAgentEnv, type AgentHost } from './agent-env.js';
@@ -33,6 +35,8 @@ export function actorHost(ctx: ActorContext): AgentHost {
       return res.answer ?? (res.approved ? 'yes' : 'no');
     },
     spawn: (name, input, delegationId, signal) => ctx.spawn<AgentRunInput, AgentRunOutput>({ name, module: AGENT_MODULE, input, delegationId }, signal),
+    // counts run on the process's one CPU pool (the main thread relays): no agent worker loads the ranks
+    tokens: poolBackend(ctx.connect<CpuService>(CPU_SERVICE)),
   };
 }
 

@@ -5,7 +5,7 @@ import type { YagentConfig } from '../../runtime/config/index.js';
 import type { StoreApi } from '../../store/api.js';
 import { toolStoreAccess } from '../../store/client.js';
 import { buildAgentEngine } from '../llm/build.js';
-import { countTextTokens } from '../llm/tokens.js';
+import { inPlaceBackend, TokenCounter, type TokenBackend } from '../llm/tokens.js';
 import type { LlmEngine } from '../llm/types.js';
 import type { Authorizer } from '../tools/authorizer.js';
 import { toolSecurity } from '../tools/security.js';
@@ -32,6 +32,8 @@ export interface AgentHost {
   authorizer: Authorizer;
   askUser(agent: string, question: string): Promise<string>;
   spawn: SpawnChild;
+  /** Where token counts run: the process's CPU pool in a worker (`poolBackend`); absent = this thread. */
+  tokens?: TokenBackend;
 }
 
 /** The only parts a test may swap; production passes none. */
@@ -82,7 +84,7 @@ export function buildAgentEnv(host: AgentHost, config: YagentConfig, seams: Agen
       return c;
     },
     palette: () => paletteNames(),
-    countTokens: countTextTokens,
+    tokens: new TokenCounter(host.tokens ?? inPlaceBackend),
     breaker: { ...DELEGATION_BREAKER },
     ...(seams.retryBackoffMs !== undefined ? { retryBackoffMs: seams.retryBackoffMs } : {}),
     ...(seams.backstopGraceMs !== undefined ? { backstopGraceMs: seams.backstopGraceMs } : {}),

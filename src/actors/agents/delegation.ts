@@ -29,7 +29,7 @@ export interface DelegationDeps {
   breaker: DelegationBreaker;
   projectContext: ProjectContext;
   rootContext?: { files: string[]; text: string };
-  countTokens?: (text: string) => number;
+  countTokens?: (text: string) => number | Promise<number>;
   /** Called when Meta designed an agent: the parent's surface gains `delegate_<name>`. */
   onCustomAgent?: (design: CustomAgentDesign) => void;
   /** Extra time past the total timeout before the parent stops the child by force. */
@@ -143,7 +143,7 @@ export class DelegationManager {
     if (status === 'error') d.breaker.failure();
     else d.breaker.success();
     const deliverable = out.text.trim() !== '' ? out.text : `${target} stopped with ${out.stopReason} and no deliverable${out.error ? `: ${out.error}` : ''}`;
-    const tokens = (d.countTokens ?? approxTokens)(deliverable);
+    const tokens = await (d.countTokens ?? approxTokens)(deliverable);
     let artifactId: string | undefined;
     // YAGENT_ARTIFACT_DISABLE=1: the full deliverable stays in the context (the note keeps it either way)
     if (d.settings.artifacts && tokens > d.settings.artifactTokenBudget) artifactId = await d.store.writeArtifact(deliverable);

@@ -10,6 +10,8 @@ import { abortStopReason, sleep } from './abort.js';
 
 export interface LoopDeps {
   agent: string;
+  /** The workspace: each turn_context records it (rollout identity). */
+  cwd: string;
   engine: LlmEngine;
   tools: ToolPort;
   flags: LoopFlags;
@@ -59,7 +61,7 @@ export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): 
       if (deps.signal.aborted) return stop(abortStopReason(deps.signal), '');
       step++;
       const described = deps.engine.describe();
-      recorder.append([{ type: 'turn_context', ts: ts(), payload: { ...described, cwd: '', step } }]);
+      recorder.append([{ type: 'turn_context', ts: ts(), payload: { ...described, cwd: deps.cwd, step } }]);
       const extras = deps.transient ? await deps.transient() : [];
       const call = await callWithRetries(deps, injectTransient(messages, extras), step);
       if (call.kind === 'stop') return stop(call.stopReason, '', { error: call.error });

@@ -2,6 +2,7 @@
 import type { Clock, PauseGate } from '../../runtime/actor.js';
 import { ActivityClock, PauseController } from '../../runtime/pause.js';
 import type { StoreApi } from '../../store/api.js';
+import type { TokenCounter } from '../llm/tokens.js';
 import type { LlmEngine } from '../llm/types.js';
 import type { ToolOutcome } from '../tools/types.js';
 import type { ChatMessage } from './port-types.js';
@@ -44,7 +45,8 @@ export interface AgentEnv {
   projectContext(workspace: string): ProjectContext;
   /** Tool names of the Director's palette (Meta chooses custom-agent tools from it). */
   palette(): readonly string[];
-  countTokens?: (text: string) => number;
+  /** Real token counts (the CPU pool in workers, this thread in-process): the artifact budget, compression. */
+  tokens?: TokenCounter;
   /** Director breaker: consecutive failed delegations before delegation pauses, and its cooldown. */
   breaker?: { threshold: number; cooldownMs: number };
   retryBackoffMs?: number;
@@ -118,20 +120,22 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
     }
 
     const customs: CustomAgentDesign[] = [];
+    const tokens = env.tokens;
     const manager = new DelegationManager({
       parentAgent: input.agent,
       parentSessionId: sessionId,
       settings: s,
       palette: env.palette(),
       store: env.store,
-      spawn: env.spawn,
+      // the first delegation starts loading the encoder on the pool: the deliverable's count needs it later
+      spawn: tokens ? (...a: Parameters<AgentEnv['spawn']>) => (tokens.warm(engine.describe().model), env.spawn(...a)) : env.spawn,
       publish: env.publish,
       clock: env.clock,
       pool: new RunPool(s.maxParallelDelegations),
       breaker: new DelegationBreaker(env.breaker?.threshold ?? 3, env.breaker?.cooldownMs ?? 60_000, () => env.clock.now()),
       projectContext: project,
       rootContext: root,
-      ...(env.countTokens ? { countTokens: env.countTokens } : {}),
+      ...(tokens ? { countTokens: (text: string) => tokens.countText(text, engine.describe().model) } : {}),
       onCustomAgent: (d) => customs.push(d),
       ...(gate ? { pauseGate: gate } : {}),
       ...(env.backstopGraceMs !== undefined ? { backstopGraceMs: env.backstopGraceMs } : {}),
@@ -146,6 +150,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
     const result: LoopResult = await runLoop(
       {
         agent: input.agent,
+        cwd: s.workspace,
         engine,
         tools,
         flags,

@@ -4,7 +4,7 @@ export { buildAgentEngine, buildToolEngine, type EngineDeps } from './build.js';
 export type { RoutingEngine } from './routing/router.js';
 export { LlmError, type LlmErrorCode } from './errors.js';
 export { modelLimits, compressionThreshold } from './catalogue/catalogue.js';
-export { loadTokenizer, countTextTokens, countMessageTokens, countMessagesTokens } from './tokens.js';
+export { TokenCounter, encodingFor, poolBackend, inPlaceBackend, type TokenBackend, type Encoding } from './tokens.js';
 export { FakeProvider, type FakeProviderOptions } from './fake/server.js';
 export type { FakeReply, FakeStep, FakeFault, RecordedRequest } from './fake/script.js';
 export { createSharedLlmState, LLM_SHARED_KEY } from '../../runtime/config/index.js';

@@ -2,9 +2,10 @@
 import { promises as fsp } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import type { Clock } from '../../runtime/actor.js';
-import type { AgentCheckpoint, CheckpointInput, OpenRolloutOptions, ReplayResult, RolloutHandle, RolloutRecord, SessionMeta } from '../api.js';
+import type { AgentCheckpoint, CheckpointInput, OpenRolloutOptions, ReplayResult, RolloutHandle, RolloutRecord, SessionStart } from '../api.js';
 import { rolloutDir, rolloutFileName, rolloutRoot } from '../paths.js';
 import { StoreError } from '../errors.js';
+import { GitIdentityReader } from './identity.js';
 import type { RolloutPolicy } from './policy.js';
 import { readRolloutForReplay } from './replay.js';
 import { RolloutWriter } from './writer.js';
@@ -17,14 +18,24 @@ export class RolloutLedger {
     private readonly root: string,
     readonly policy: RolloutPolicy,
     private readonly clock: Clock,
+    private readonly git: GitIdentityReader = new GitIdentityReader(),
   ) {}
 
-  async open(meta: SessionMeta, opts: OpenRolloutOptions = {}): Promise<RolloutHandle> {
+  /** Returns once the file is open. The git read runs beside the caller's first step: every append, drain and
+   *  reader of this path awaits the same writer promise, so session_meta (stamped when open began) stays first. */
+  async open(meta: SessionStart, opts: OpenRolloutOptions = {}): Promise<RolloutHandle> {
     const dir = rolloutDir(this.root, meta.projectId);
     await fsp.mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
-    const path = join(dir, rolloutFileName(this.clock.now(), meta.sessionId, opts.agentSuffix ? meta.agent : undefined));
-    const w = await this.writer(path);
-    w.enqueue([{ type: 'session_meta', ts: this.clock.now(), payload: meta }]);
+    const ts = this.clock.now();
+    const path = join(dir, rolloutFileName(ts, meta.sessionId, opts.agentSuffix ? meta.agent : undefined));
+    const git = this.git.read(meta.cwd);
+    const opened = this.writer(path);
+    const ready = opened.then(async (w) => {
+      w.enqueue([{ type: 'session_meta', ts, payload: { ...meta, git: await git } }]);
+      return w;
+    });
+    this.track(path, ready);
+    await opened;
     return { path, sessionId: meta.sessionId };
   }
 
@@ -37,13 +48,16 @@ export class RolloutLedger {
   }
 
   private writer(path: string): Promise<RolloutWriter> {
-    let w = this.writers.get(path);
-    if (!w) {
-      w = RolloutWriter.open(path, this.policy, this.clock);
-      this.writers.set(path, w);
-      w.catch(() => this.writers.delete(path));
-    }
+    const known = this.writers.get(path);
+    if (known) return known;
+    const w = RolloutWriter.open(path, this.policy, this.clock);
+    this.track(path, w);
     return w;
+  }
+
+  private track(path: string, w: Promise<RolloutWriter>): void {
+    this.writers.set(path, w);
+    w.catch(() => this.writers.delete(path));
   }
 
   /** Enqueues and returns once the records are buffered (waits only when the queue is over its bound). */

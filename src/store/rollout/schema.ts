@@ -9,7 +9,7 @@ export const SessionMetaSchema = z.object({
   agent: z.string(),
   projectId: z.string(),
   cwd: z.string(),
-  git: z.object({ commit: z.string().optional(), branch: z.string().optional(), remote: z.string().optional() }).optional(),
+  git: z.object({ commit: z.string().optional(), branch: z.string().optional(), remote: z.string().optional(), dirty: z.boolean().optional() }).nullable().optional(),
   delegationId: z.string().nullable(),
   parentSessionId: z.string().nullable(),
   boardId: z.string(),

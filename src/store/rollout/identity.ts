@@ -1,0 +1,62 @@
+// A session's git identity (commit, branch, dirty) for session_meta: one `git status`, bounded, never fatal.
+import { execFile } from 'node:child_process';
+
+export interface GitIdentity {
+  commit?: string;
+  branch?: string;
+  dirty: boolean;
+}
+
+export interface GitReadOptions {
+  /** A hung git (network filesystem, huge index) costs at most this; then the identity is null. */
+  timeoutMs?: number;
+  /** The git binary (tests point it at a stand-in). */
+  git?: string;
+}
+
+export const GIT_IDENTITY_TIMEOUT_MS = 2_000;
+
+/** Parses `git status --porcelain=v2 --branch`: `# branch.oid`, `# branch.head`, then one line per change. */
+export function parseGitStatus(out: string): GitIdentity {
+  const id: GitIdentity = { dirty: false };
+  for (const line of out.split('\n')) {
+    if (line.startsWith('# branch.oid ')) {
+      const oid = line.slice(13).trim();
+      if (oid !== '(initial)') id.commit = oid;
+    } else if (line.startsWith('# branch.head ')) {
+      const head = line.slice(14).trim();
+      if (head !== '(detached)') id.branch = head;
+    } else if (line !== '' && !line.startsWith('#')) id.dirty = true;
+  }
+  return id;
+}
+
+/** The git identity of `cwd`, or null when it is not in a repository, git is missing, or it took too long. */
+export function readGitIdentity(cwd: string, opts: GitReadOptions = {}): Promise<GitIdentity | null> {
+  // fsmonitor off: a repository's own config must not make us run its hook; no optional index lock either.
+  const args = ['-c', 'core.fsmonitor=false', 'status', '--porcelain=v2', '--branch', '--untracked-files=no'];
+  return new Promise((resolve) => {
+    execFile(
+      opts.git ?? 'git',
+      args,
+      { cwd, timeout: opts.timeoutMs ?? GIT_IDENTITY_TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer: 4 << 20, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' } },
+      (err, stdout) => resolve(err ? null : parseGitStatus(stdout)),
+    );
+  });
+}
+
+/** Concurrent opens in one workspace (parallel delegations) share one read. */
+export class GitIdentityReader {
+  private inFlight = new Map<string, Promise<GitIdentity | null>>();
+
+  constructor(private readonly opts: GitReadOptions = {}) {}
+
+  read(cwd: string): Promise<GitIdentity | null> {
+    let p = this.inFlight.get(cwd);
+    if (!p) {
+      p = readGitIdentity(cwd, this.opts).finally(() => this.inFlight.delete(cwd));
+      this.inFlight.set(cwd, p);
+    }
+    return p;
+  }
+}

@@ -46,12 +46,14 @@ export class ScriptedModel {
   }
 
   /** Step i < STEPS reads f(i % FILES).txt; then the answer. Same bytes for both clients. */
-  private reply(_req: RecordedRequest): FakeReply {
+  private reply(req: RecordedRequest): FakeReply {
     const i = this.arrivals.length;
     this.arrivals.push(now());
     // the fake writes the whole zero-latency reply synchronously once this returns; the check phase after it
     // is when the last byte has been handed to the socket
     setImmediate(() => this.sent.push(now()));
+    // a delegated agent (the `agents` suite's repo actor) ends with agent_exit; a top-level answer is plain text
+    if (i >= STEPS && req.agent === 'repo') return { toolCalls: [{ id: 'exit', name: 'agent_exit', arguments: '{"conclusion":"done","status":"ok"}' }] };
     if (i >= STEPS) return { text: 'done: read all the files.', finishReason: 'stop' };
     const thought = `<thought>\ngoal: read\nstep: read ${i}\nreason: bench\n</thought>`;
     return { text: thought, toolCalls: [{ id: `call_${i}`, name: 'read_file', arguments: JSON.stringify({ path: `f${i % FILES}.txt` }) }], finishReason: 'tool_calls' };

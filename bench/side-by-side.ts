@@ -120,10 +120,10 @@ async function measured(model: ScriptedModel, dir: string, hook: string, args: s
   return { startMs: model.firstArrival() - t0, rssMb: Number(readFileSync(rssOut, 'utf8')) / 1024, gaps: model.gaps(), totalMs };
 }
 
-/** A single-agent run: the Director with its delegations disabled (no un-delegated reminder), auto-approve. */
+/** A single-agent run: the Director with every delegation disabled (-d all: no reminder, no delegation spare), auto-approve. */
 export function runYagent(model: ScriptedModel, dir: string, p: ReturnType<typeof prepare>): Promise<RunSample> {
   const env = { PATH: process.env.PATH, HOME: dir, YAGENT_HOME: p.home };
-  return measured(model, dir, p.hook, [join(ROOT, 'bin', 'yagent.js'), '-c', p.config, '--disable-agents', 'repo,coding,devops', '-p', PROMPT, '-y'], env, p.ws);
+  return measured(model, dir, p.hook, [join(ROOT, 'bin', 'yagent.js'), '-c', p.config, '--disable-agents', 'all', '-p', PROMPT, '-y'], env, p.ws);
 }
 
 export function runReference(model: ScriptedModel, dir: string, p: ReturnType<typeof prepare>): Promise<RunSample> {

@@ -121,9 +121,9 @@ async function measured(model: ScriptedModel, dir: string, hook: string, args: s
 }
 
 /** A single-agent run: the Director with every delegation disabled (-d all: no reminder, no delegation spare), auto-approve. */
-export function runYagent(model: ScriptedModel, dir: string, p: ReturnType<typeof prepare>): Promise<RunSample> {
+export function runYagent(model: ScriptedModel, dir: string, p: ReturnType<typeof prepare>, bin = join(ROOT, 'bin', 'yagent.js')): Promise<RunSample> {
   const env = { PATH: process.env.PATH, HOME: dir, YAGENT_HOME: p.home };
-  return measured(model, dir, p.hook, [join(ROOT, 'bin', 'yagent.js'), '-c', p.config, '--disable-agents', 'all', '-p', PROMPT, '-y'], env, p.ws);
+  return measured(model, dir, p.hook, [bin, '-c', p.config, '--disable-agents', 'all', '-p', PROMPT, '-y'], env, p.ws);
 }
 
 export function runReference(model: ScriptedModel, dir: string, p: ReturnType<typeof prepare>): Promise<RunSample> {

@@ -1,7 +1,8 @@
 // Start-up plan of the CLI: the spare it boots first preloads exactly the module the Director runs in.
 import { afterEach, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { AGENT_MODULE } from '../../src/actors/agents/agent-module.js';
 import { distRoot } from '../../src/runtime/paths.js';
 import { AGENT_ACTOR_MODULE, SPARE_PLAN, canDelegate, delegationPreload } from '../../bin/host/boot-plan.js';
@@ -54,5 +55,13 @@ describe('start-up plan', () => {
     expect(traced.code).toBe(0);
     expect(traced.stdout.trim()).toBe('hi');
     expect(traced.stderr).not.toContain('booting the delegation spare');
+  });
+
+  it('compiled code loads zod as one bundled file (dist/node_modules/zod, built by scripts/vendor-zod.mjs)', () => {
+    execFileSync(process.execPath, [resolve('scripts/vendor-zod.mjs')]);
+    const resolved = execFileSync(process.execPath, ['--input-type=module', '-e', "process.stdout.write(import.meta.resolve('zod'))"], { cwd: join(distRoot(), 'src', 'runtime') }).toString();
+    expect(resolved).toMatch(/\/dist\/node_modules\/zod\/index\.js$/);
+    const version = (dir: string): unknown => (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: unknown }).version;
+    expect(version(join(distRoot(), 'node_modules', 'zod'))).toBe(version(resolve('node_modules', 'zod')));
   });
 });

@@ -1,25 +1,22 @@
-// Raw baseline worker for bench/runtime.ts: imports the same modules, then echoes or floods on request.
+// Raw baseline worker for bench/runtime.ts: imports the same modules, then echoes or posts marks on request.
 import { parentPort, workerData } from 'node:worker_threads';
 
 const port = parentPort;
 if (!port) throw new Error('run as a worker');
 const preload = (workerData as { preload?: string[] } | undefined)?.preload ?? [];
 for (const m of preload) await import(m);
-port.on('message', (m: { type: string; n?: number; batch?: number; markEvery?: number }) => {
+const mark = (): void => port.postMessage({ type: 'mark', t: performance.timeOrigin + performance.now() });
+port.on('message', (m: { type: string; n?: number }) => {
   if (m.type === 'ping') port.postMessage({ type: 'pong', t: performance.timeOrigin + performance.now() });
-  if (m.type === 'flood') {
-    const n = m.n ?? 0;
-    const batch = m.batch ?? 256;
-    let sent = 0;
-    while (sent < n) {
-      const arr = [];
-      for (let i = 0; i < batch && sent < n; i++, sent++) {
-        arr.push({ type: 'ai_chunk', agent: 'raw', text: `c${sent}` });
-        if (m.markEvery && sent % m.markEvery === 0) port.postMessage({ type: 'mark', t: performance.timeOrigin + performance.now() });
-      }
-      port.postMessage(arr);
-    }
-    port.postMessage('end');
+  if (m.type === 'marks') {
+    // one mark per macrotask, nothing else on either thread: the idle floor of a worker -> main post
+    let left = m.n ?? 0;
+    const next = (): void => {
+      if (left-- <= 0) return void port.postMessage('end');
+      mark();
+      setTimeout(next, 1);
+    };
+    next();
   }
 });
 port.postMessage({ type: 'ready' });

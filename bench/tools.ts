@@ -1,6 +1,6 @@
-// Suite `tools`: a read-only batch of 8 small read_file calls, parallel vs serial, against raw fs reads.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+// Suite `tools`: a read-only batch of 8 small read_file calls through the adapter (serial and parallel)
+// against a raw loop doing the same reads and producing the same line-numbered text.
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ToolCall } from '../src/runtime/protocol/index.js';
@@ -30,13 +30,18 @@ function deps(ws: string): AdapterDeps {
   };
 }
 
-/** Median ms per batch of 8 reads, each sample averaged over ITER batches. */
-async function sample(fn: () => Promise<unknown>): Promise<number[]> {
-  return repeat(7, async () => {
-    const t0 = process.hrtime.bigint();
-    for (let i = 0; i < ITER; i++) await fn();
-    return ms(t0) / ITER;
+/** ms per batch of 8 reads, averaged over ITER batches; the contenders take turns sample by sample. */
+async function alternating(fns: (() => Promise<unknown>)[]): Promise<number[][]> {
+  const out: number[][] = fns.map(() => []);
+  await repeat(7, async () => {
+    for (const [k, fn] of fns.entries()) {
+      const t0 = process.hrtime.bigint();
+      for (let i = 0; i < ITER; i++) await fn();
+      out[k]?.push(ms(t0) / ITER);
+    }
+    return 0;
   }, 2);
+  return out.map((s) => s.slice(-7));
 }
 
 const suite: Suite = {
@@ -49,17 +54,23 @@ const suite: Suite = {
       const d = deps(ws);
       const calls: ToolCall[] = paths.map((p, i) => ({ id: `c${i}`, name: 'read_file', arguments: JSON.stringify({ path: p }) }));
       const signal = new AbortController().signal;
-      const rawSerial = await sample(async () => {
-        for (const p of paths) await readFile(p);
-      });
-      const rawParallel = await sample(() => Promise.all(paths.map((p) => readFile(p))));
-      const serial = await sample(() => runBatch(calls, d, { maxParallel: 1, signal }));
-      const parallel = await sample(() => runBatch(calls, d, { maxParallel: 8, signal }));
+      // read_file reads a small file synchronously (SYNC_READ_MAX_BYTES) and numbers its lines: so does the floor
+      let sink = 0;
+      const rawLoop = async (): Promise<void> => {
+        for (const p of paths) {
+          if (!statSync(p).isFile()) throw new Error('fixture is not a file');
+          const lines = readFileSync(p).toString('utf8').split('\n');
+          if (lines[lines.length - 1] === '') lines.pop();
+          sink += lines.map((l, i) => `${i + 1}\t${l}`).join('\n').length;
+        }
+        await Promise.resolve();
+      };
+      const [rawSerial = [], serial = [], parallel = []] = await alternating([rawLoop, () => runBatch(calls, d, { maxParallel: 1, signal }), () => runBatch(calls, d, { maxParallel: 8, signal })]);
+      if (sink === 0) throw new Error('raw reads returned nothing');
       const med = (s: number[]): number => [...s].sort((a, b) => a - b)[Math.floor(s.length / 2)] ?? Number.NaN;
       return [
         figure('batch8_parallel_ms', 'ms', parallel, '<= serial batch of the same reads', (v) => v <= med(serial), { label: 'same 8 reads through runBatch, max_parallel_readonly_tools=1', value: med(serial) }),
-        figure('batch8_serial_ms', 'ms', serial, '<= 10x raw sequential fs.readFile', (v, b) => b !== undefined && v <= 10 * b, { label: '8 sequential fs.promises.readFile', value: med(rawSerial) }),
-        figure('batch8_parallel_vs_raw_ms', 'ms', parallel, '<= 10x raw Promise.all fs.readFile', (v, b) => b !== undefined && v <= 10 * b, { label: 'Promise.all of 8 fs.promises.readFile', value: med(rawParallel) }),
+        figure('batch8_serial_ms', 'ms', serial, '<= 3x the raw loop (the per-step harness budget)', (v, b) => b !== undefined && v <= 3 * b, { label: '8 x (stat + readFileSync + number the lines), same text out', value: med(rawSerial) }),
       ];
     } finally {
       rmSync(ws, { recursive: true, force: true });

@@ -1,5 +1,6 @@
 // What the CLI boots first and with which preload: shared by main.ts (prestart) and the runtime port.
 import { AGENT_MODULE } from '../../src/actors/agents/agent-module.js';
+import { DELEGATE_TARGETS, resolveDisabledAgents } from '../../src/actors/agents/profiles.js';
 import type { YagentConfig } from '../../src/runtime/config/types.js';
 import { prestart } from '../../src/runtime/spare-boot.js';
 
@@ -22,4 +23,13 @@ export function delegationPreload(config: Pick<YagentConfig, 'providers'>): stri
  *  thread is still loading the CLI, the config and the runtime. */
 export function prestartDirector(): void {
   prestart({ preload: SPARE_PLAN.preload, count: SPARE_PLAN.count });
+}
+
+/** False when -d disables every delegation target (a single-agent run): no delegation spare is worth booting. */
+export function canDelegate(disabledAgents: readonly string[]): boolean {
+  try {
+    return resolveDisabledAgents(disabledAgents).length < DELEGATE_TARGETS.length;
+  } catch {
+    return true; // an unknown name fails the run itself, with its own message
+  }
 }

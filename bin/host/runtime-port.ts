@@ -5,7 +5,8 @@ import type { YagentConfig } from '../../src/runtime/config/types.js';
 import { serializeError } from '../../src/runtime/protocol/index.js';
 import type { StoreApi } from '../../src/store/api.js';
 import { STORE_ACTOR, STORE_MODULE, storeInputFromConfig } from '../../src/store/client.js';
-import { SPARE_PLAN, delegationPreload } from './boot-plan.js';
+import { SPARE_PLAN, canDelegate, delegationPreload } from './boot-plan.js';
+import { trace } from './trace.js';
 import type { SupervisorOps, TaskOutcome, TaskSpec } from './types.js';
 import { CliError, EXIT } from '../cli/exit-codes.js';
 import { dataRoot } from '../cli/home.js';
@@ -43,9 +44,13 @@ export async function openRuntimePort(opts: PortOptions): Promise<RuntimePort> {
   const storeReady = runtime.startService({ name: STORE_ACTOR, module: STORE_MODULE, input: storeInputFromConfig(opts.config), restart: 'permanent', preload: [] });
   storeReady.catch(() => undefined);
   const storeUp = (): Promise<boolean> => storeReady.then(() => true, () => false);
-  // the first model call is under way (the model now takes its time): boot the spare for delegations
+  // the first model call of a run that can delegate is under way (the model now takes its time): boot the
+  // spare for delegations; a single-agent run (-d all) never boots it (its CPU and ~25 MB stay free)
+  let delegating = false;
   const warmer = runtime.dispatcher.consume({ name: 'spare-warmer', filter: { types: ['ai_stream_start', 'llm_call_start'] } }, () => {
+    if (!delegating) return;
     warmer.mailbox.close();
+    trace('first model call under way: booting the delegation spare');
     return runtime.tasks.go('warm-spares', () => runtime.warm({ preload: delegationPreload(opts.config) }));
   });
   // loads while the workers boot (light: AGENT_MODULE comes from the leaf agent-module.ts, not the agent graph)
@@ -53,6 +58,7 @@ export async function openRuntimePort(opts: PortOptions): Promise<RuntimePort> {
   const store = runtime.connect<StoreApi>(STORE_ACTOR);
   return {
     async runTask(spec, taskId, signal) {
+      if (canDelegate(spec.options.disabledAgents)) delegating = true;
       try {
         const [r] = await Promise.all([runTask(runtime, {
           taskId,

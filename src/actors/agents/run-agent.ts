@@ -11,6 +11,7 @@ import { flagsFor } from './profiles.js';
 import { assembleSystemPrompt } from './prompts.js';
 import type { ProjectContext } from './project-context.js';
 import { StoreRecorder } from './recorder.js';
+import { TaskMemorySaver } from './task-memory-saver.js';
 import { runLoop } from './loop.js';
 import { DelegationManager, type DelegateArgsLike, type SpawnChild } from './delegation.js';
 import { DelegationBreaker, RunPool } from './pool.js';
@@ -20,7 +21,8 @@ import { AbortReason } from './abort.js';
 
 export type AgentStore = Pick<
   StoreApi,
-  'openRollout' | 'appendRollout' | 'drain' | 'buildIndex' | 'writeNote' | 'resolveRefs' | 'writeArtifact' | 'recordTimeline' | 'registerAgent'
+  | 'openRollout' | 'appendRollout' | 'drain' | 'buildIndex' | 'writeNote' | 'resolveRefs' | 'writeArtifact' | 'recordTimeline' | 'registerAgent'
+  | 'saveTaskMemory'
 >;
 
 export interface ToolHooks {
@@ -69,7 +71,9 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
     { sessionId, taskId: s.taskId, agent: input.agent, projectId: s.projectId, cwd: s.workspace, delegationId: input.delegationId, parentSessionId: input.parentSessionId, boardId: s.boardId },
     { agentSuffix: input.delegationId !== null },
   );
-  const recorder = new StoreRecorder(handle.path, env.store, env.publish);
+  const rollout = new StoreRecorder(handle.path, env.store, env.publish);
+  // the Director's conversation is the task's memory (saved per step, debounced by the store)
+  const recorder = input.role === 'director' ? new TaskMemorySaver(rollout, s.taskId, env.store, env.publish) : rollout;
   const project = env.projectContext(s.workspace);
   const root = input.rootContext ?? (await project.rootContext());
   if (input.role === 'director' && root.files.length > 0) env.publish({ type: 'context_loaded', agent: input.agent, files: root.files });

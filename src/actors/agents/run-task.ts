@@ -97,10 +97,12 @@ export async function runTask(runtime: Runtime, o: RunTaskOptions): Promise<Task
     end(o.signal?.aborted === true ? 'cancelled' : 'panic');
     throw err;
   }
-  const notes = await runtime
-    .connect<StoreApi>(STORE_ACTOR)
-    .listNotes(boardId)
-    .catch(() => []);
+  const store = runtime.connect<StoreApi>(STORE_ACTOR);
+  // the task memory the Director saved (debounced) is on disk when the task ends
+  await store.flushTaskMemory().catch((e: unknown) =>
+    runtime.publish({ name: 'director', taskId }, { type: 'log', level: 'warn', message: `task memory flush failed: ${String(e)}` }),
+  );
+  const notes = await store.listNotes(boardId).catch(() => []);
   end(out.stopReason, out.text);
   return {
     taskId,

@@ -3,8 +3,10 @@ import type { Clock, TaskGroup } from '../runtime/actor.js';
 import type {
   AgentCheckpoint, BoardIndex, CheckpointInput, ContextPack, FlushReport, GcOptions, GcReport, IndexOptions, MemoryJson,
   NoteInput, NoteMeta, OpenRolloutOptions, ReplayResult, RolloutHandle, RolloutRecord, RolloutSummary, SessionMeta,
-  Settings, StopFacts, StoreApi, TimelineEntry, TimelinePage, ArtifactPage,
+  Settings, StopFacts, StoreApi, TimelineEntry, TimelinePage, ArtifactPage, RolloutHead, SessionEntry, SessionSummary,
 } from './api.js';
+import { headsOfTask } from './rollout/heads.js';
+import { SessionLedger } from './sessions.js';
 import { ArtifactStore } from './artifacts.js';
 import { AgentDirectory } from './blackboard/agents.js';
 import { gcNotes } from './blackboard/gc.js';
@@ -53,6 +55,7 @@ export class StoreService implements StoreApi {
   private readonly taskMemory: TaskMemoryStore;
   private readonly settings: SettingsStore;
   private readonly timelineLog: TimelineLog;
+  private readonly sessions: SessionLedger;
   private readonly clock: Clock;
   private readonly env: Env;
   private readonly gcImpl: typeof gcNotes;
@@ -71,6 +74,7 @@ export class StoreService implements StoreApi {
     this.taskMemory = new TaskMemoryStore(this.root, this.clock, opts.taskMemoryDebounceMs ?? TASK_MEMORY_DEBOUNCE_MS, undefined, opts.tasks);
     this.settings = new SettingsStore(this.root);
     this.timelineLog = new TimelineLog(this.root);
+    this.sessions = new SessionLedger(this.root);
   }
 
   private live(): void {
@@ -113,6 +117,22 @@ export class StoreService implements StoreApi {
   }
   async listRollouts(projectId: string): Promise<string[]> {
     return this.rollouts.list(projectId);
+  }
+  async taskRollouts(projectId: string, taskId: string): Promise<RolloutHead[]> {
+    const paths = await this.rollouts.list(projectId);
+    // a head may still be buffered: drain the task's open files before reading them
+    await this.rollouts.drain();
+    return headsOfTask(paths, taskId);
+  }
+  async recordSessionTurn(projectId: string, sessionId: string, entry: SessionEntry): Promise<void> {
+    this.live();
+    await this.sessions.append(projectId, sessionId, entry);
+  }
+  async readSession(projectId: string, sessionId: string): Promise<SessionSummary | null> {
+    return this.sessions.read(projectId, sessionId);
+  }
+  async listSessions(projectId: string): Promise<SessionSummary[]> {
+    return this.sessions.list(projectId);
   }
 
   async writeNote(note: NoteInput): Promise<NoteMeta> {
@@ -189,6 +209,10 @@ export class StoreService implements StoreApi {
   }
   async flushTaskMemory(): Promise<FlushReport> {
     return this.taskMemory.flushAll();
+  }
+  async deleteTaskMemory(taskId: string): Promise<boolean> {
+    this.live();
+    return this.taskMemory.delete(taskId);
   }
   async readSettings(): Promise<Settings> {
     return this.settings.read();

@@ -26,12 +26,20 @@ export type Command =
   | { kind: 'version' }
   | { kind: 'help' }
   /** prompt null = read it from stdin; `explicit` false = no -p given (stdin must not be a TTY). */
-  | { kind: 'headless'; flags: CommonFlags; prompt: string | null; explicit: boolean; format: OutputFormat; attach: boolean }
+  | { kind: 'headless'; flags: CommonFlags; prompt: string | null; explicit: boolean; format: OutputFormat; attach: boolean; session?: SessionFlags }
+  | { kind: 'sessions'; flags: CommonFlags; json: boolean }
   | { kind: 'demo'; flags: CommonFlags; keep: boolean }
   | { kind: 'batch'; flags: CommonFlags; file: string; parallel: number; out: string | undefined }
   | { kind: 'serve'; flags: CommonFlags; port: number }
   | { kind: 'attach'; args: string[] }
   | { kind: 'setup'; flags: CommonFlags; setup: SetupFlags };
+
+/** --resume ID | --continue, optionally --fork (sessions: multi-turn conversations). */
+export interface SessionFlags {
+  resume?: string;
+  continueLatest?: boolean;
+  fork?: boolean;
+}
 
 export interface SetupFlags {
   provider: string | undefined;
@@ -97,6 +105,10 @@ export function parseCommand(argv: string[]): Command {
       return { kind: 'help' };
     case 'attach':
       return { kind: 'attach', args: rest };
+    case 'sessions': {
+      const { values } = parse(rest, { json: { type: 'boolean', default: false } });
+      return { kind: 'sessions', flags: common(values), json: values.json === true };
+    }
     case 'demo': {
       const { values } = parse(rest, { keep: { type: 'boolean', default: false } });
       return { kind: 'demo', flags: common(values), keep: values.keep === true };
@@ -145,6 +157,9 @@ function parseHeadless(argv: string[]): Command {
     prompt: { type: 'string', short: 'p' },
     'output-format': { type: 'string', default: 'text' },
     attach: { type: 'boolean', default: false },
+    resume: { type: 'string' },
+    continue: { type: 'boolean', default: false },
+    fork: { type: 'boolean', default: false },
   });
   if (values.prompt === undefined && positionals.length > 0) {
     throw usageError(`unknown command "${positionals[0]}"`);
@@ -161,5 +176,13 @@ function parseHeadless(argv: string[]): Command {
     explicit: values.prompt !== undefined,
     format: format as OutputFormat,
     attach: values.attach === true,
+    ...sessionFlags(values.resume, values.continue === true, values.fork === true),
   };
+}
+
+function sessionFlags(resume: string | undefined, continueLatest: boolean, fork: boolean): { session?: SessionFlags } {
+  if (resume !== undefined && continueLatest) throw usageError('--resume and --continue exclude each other');
+  if (fork && resume === undefined && !continueLatest) throw usageError('--fork needs --resume SESSION_ID or --continue');
+  if (resume === undefined && !continueLatest) return {};
+  return { session: { ...(resume !== undefined ? { resume } : { continueLatest: true }), ...(fork ? { fork: true } : {}) } };
 }

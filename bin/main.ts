@@ -51,6 +51,7 @@ async function run(cmd: Command): Promise<ExitCode> {
         prompt,
         workspace: process.cwd(),
         options: { yolo: cmd.flags.yolo, fullYolo: cmd.flags.fullYolo, disabledAgents: cmd.flags.disabledAgents },
+        ...(cmd.session ? { session: cmd.session } : {}),
       };
       const run = { spec, format: cmd.format, forceQuit: cmd.flags.forceQuit, io };
       if (cmd.attach) return runHeadlessAttached((await import('./attach/client.js')).ControlClient.discover(), run);
@@ -82,6 +83,8 @@ async function run(cmd: Command): Promise<ExitCode> {
         runServe(host, { port: cmd.port, version: pkg.version, io, forceQuit: cmd.flags.forceQuit }),
       );
     }
+    case 'sessions':
+      return (await import('./cli/sessions.js')).runSessions(process.cwd(), cmd.json, io);
     case 'attach':
       return (await import('./attach/commands.js')).runAttach(cmd.args, { out: io.stdout, err: io.stderr });
     case 'setup':

@@ -23,7 +23,7 @@ const COMMON = {
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
-const SUBCOMMANDS = new Set(['demo', 'batch', 'serve', 'setup']);
+const SUBCOMMANDS = new Set(['demo', 'batch', 'serve', 'setup', 'sessions', 'mcp']);
 const COMMON_WITH_VALUE = new Set(['-c', '--config', '-d', '--disable-agents']);
 const COMMON_BOOLEAN = new Set(['-y', '--yolo', '-Y', '--full-yolo', '-Q', '--force-quit']);
 
@@ -46,7 +46,8 @@ export type Command =
   /** topic: a sub-command's own usage (`yagent batch --help`). */
   | { kind: 'help'; topic?: HelpTopic }
   /** prompt null = read it from stdin; `explicit` false = no -p given (stdin must not be a TTY). */
-  | { kind: 'headless'; flags: CommonFlags; prompt: string | null; explicit: boolean; format: OutputFormat; attach: boolean }
+  | { kind: 'headless'; flags: CommonFlags; prompt: string | null; explicit: boolean; format: OutputFormat; attach: boolean; session?: SessionFlags }
+  | { kind: 'sessions'; flags: CommonFlags; json: boolean }
   | { kind: 'demo'; flags: CommonFlags; keep: boolean }
   | { kind: 'batch'; flags: CommonFlags; file: string; parallel: number; out: string | undefined }
   | { kind: 'serve'; flags: CommonFlags; port: number }
@@ -54,6 +55,13 @@ export type Command =
   | { kind: 'setup'; flags: CommonFlags; setup: SetupFlags };
 
 export type HelpTopic = 'demo' | 'batch' | 'serve' | 'setup';
+
+/** --resume ID | --continue, optionally --fork (sessions: multi-turn conversations). */
+export interface SessionFlags {
+  resume?: string;
+  continueLatest?: boolean;
+  fork?: boolean;
+}
 
 export interface SetupFlags {
   provider: string | undefined;
@@ -129,6 +137,10 @@ export function parseCommand(argv: string[]): Command {
       return { kind: 'help' };
     case 'attach':
       return { kind: 'attach', args: rest };
+    case 'sessions': {
+      const { values } = parse(rest, { json: { type: 'boolean', default: false } });
+      return { kind: 'sessions', flags: common(values), json: values.json === true };
+    }
     case 'demo': {
       const { values } = parse(rest, { keep: { type: 'boolean', default: false } });
       if (values.help) return { kind: 'help', topic: 'demo' };
@@ -181,6 +193,9 @@ function parseHeadless(argv: string[]): Command {
     prompt: { type: 'string', short: 'p' },
     'output-format': { type: 'string', default: 'text' },
     attach: { type: 'boolean', default: false },
+    resume: { type: 'string' },
+    continue: { type: 'boolean', default: false },
+    fork: { type: 'boolean', default: false },
   });
   if (values.help) return { kind: 'help' };
   if (values.prompt === undefined && positionals.length > 0) {
@@ -203,5 +218,13 @@ function parseHeadless(argv: string[]): Command {
     explicit: values.prompt !== undefined,
     format: format as OutputFormat,
     attach: values.attach === true,
+    ...sessionFlags(values.resume, values.continue === true, values.fork === true),
   };
+}
+
+function sessionFlags(resume: string | undefined, continueLatest: boolean, fork: boolean): { session?: SessionFlags } {
+  if (resume !== undefined && continueLatest) throw usageError('--resume and --continue exclude each other');
+  if (fork && resume === undefined && !continueLatest) throw usageError('--fork needs --resume SESSION_ID or --continue');
+  if (resume === undefined && !continueLatest) return {};
+  return { session: { ...(resume !== undefined ? { resume } : { continueLatest: true }), ...(fork ? { fork: true } : {}) } };
 }

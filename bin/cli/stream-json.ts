@@ -31,6 +31,8 @@ export const ResultObjectSchema = z.object({
   usage: z.object({ input_tokens: z.number(), output_tokens: z.number(), cached_input_tokens: z.number(), reasoning_tokens: z.number() }),
   notes: z.array(z.string()),
   rollout_path: z.string().nullable(),
+  /** What `yagent -p … --resume SESSION_ID` takes (null when the turn never started). */
+  session_id: z.string().nullable(),
   exit_code: z.number().int(),
   needs_approval: z.array(z.string()),
   error: z.string().optional(),
@@ -95,6 +97,7 @@ export function resultObject(outcome: TaskOutcome, exitCode: number, needsApprov
     },
     notes: outcome.notes,
     rollout_path: outcome.rolloutPath,
+    session_id: outcome.sessionId ?? null,
     exit_code: exitCode,
     needs_approval: needsApproval,
   };

@@ -8,6 +8,11 @@ export function usage(version: string): string {
 usage:
   yagent -p "PROMPT" [--output-format text|json|stream-json] [--attach]
                           one headless turn (Director + delegations); answer on stdout, progress on stderr
+  yagent -p "PROMPT" --resume SESSION_ID | --continue [--fork]
+                          a next turn of a session (json/stream-json report session_id); --continue = the
+                          workspace's most recent session; --fork = a new session from a copy of it
+  yagent sessions [--json]
+                          this workspace's sessions: id, started, turns, stop reason, tokens, last prompt
   yagent -p - < prompt.txt
                           the prompt from stdin (also when stdin is piped and -p is absent)
   yagent demo             a real multi-agent run on a scripted model: no key needed

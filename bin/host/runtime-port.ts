@@ -69,6 +69,7 @@ export async function openRuntimePort(opts: PortOptions): Promise<RuntimePort> {
           yolo: spec.options.yolo,
           fullYolo: spec.options.fullYolo,
           disabledAgents: spec.options.disabledAgents,
+          ...(spec.session ? { session: spec.session } : {}),
           signal,
         }), storeReady]);
         return {
@@ -78,6 +79,7 @@ export async function openRuntimePort(opts: PortOptions): Promise<RuntimePort> {
           usage: r.usage,
           notes: r.notes.map((n) => n.ref),
           rolloutPath: r.rolloutPath,
+          sessionId: r.session.id,
           error: r.error !== undefined ? { name: 'TaskError', message: r.error } : undefined,
         };
       } catch (err) {

@@ -16,6 +16,8 @@ export interface TaskSpec {
   options: TaskOptions;
   /** Caller-chosen id (batch uses it for resume); generated when absent. */
   taskId?: string | undefined;
+  /** --resume / --continue / --fork: the session this turn continues (absent = a new session). */
+  session?: { resume?: string; continueLatest?: boolean; fork?: boolean } | undefined;
 }
 
 export interface TaskOutcome {
@@ -26,6 +28,8 @@ export interface TaskOutcome {
   /** Refs of the notes written during the task. */
   notes: string[];
   rolloutPath: string | null;
+  /** The session this turn belongs to (what `--resume` takes); absent when the turn never started. */
+  sessionId?: string | undefined;
   error?: SerializedError | undefined;
 }
 

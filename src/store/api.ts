@@ -1,6 +1,9 @@
 // The store actor's public surface: every write under the data root goes through these calls.
 // Actors reach it by RPC; this file holds types only so actors may import it (guard: import-direction).
 import type { ChatMessage, Handoff, StopReason } from '../runtime/protocol/index.js';
+import type { RolloutHead, SessionEntry, SessionSummary } from './types-session.js';
+
+export type { RolloutHead, SessionEntry, SessionSummary } from './types-session.js';
 
 export type RolloutRecord =
   | { type: 'session_meta'; ts: number; payload: SessionMeta }
@@ -210,6 +213,13 @@ export interface StoreApi {
   readStopFacts(path: string): Promise<StopFacts>;
   readSummary(path: string): Promise<RolloutSummary>;
   listRollouts(projectId: string): Promise<string[]>;
+  /** The rollouts (Director and delegations) whose session_meta names `taskId`, in time order. */
+  taskRollouts(projectId: string, taskId: string): Promise<RolloutHead[]>;
+  /** Appends one turn start/end to the session's ledger (`data/sessions/{projectId}/{sessionId}.jsonl`). */
+  recordSessionTurn(projectId: string, sessionId: string, entry: SessionEntry): Promise<void>;
+  readSession(projectId: string, sessionId: string): Promise<SessionSummary | null>;
+  /** This project's sessions, newest activity first. */
+  listSessions(projectId: string): Promise<SessionSummary[]>;
   writeNote(note: NoteInput): Promise<NoteMeta>;
   listNotes(boardId: string, opts?: { agent?: string; limit?: number }): Promise<NoteMeta[]>;
   readNote(boardId: string, ref: string): Promise<{ meta: NoteMeta; body: string } | null>;
@@ -224,6 +234,8 @@ export interface StoreApi {
   saveTaskMemory(taskId: string, memory: MemoryJson): Promise<void>;
   loadTaskMemory(taskId: string): Promise<MemoryJson | null>;
   flushTaskMemory(): Promise<FlushReport>;
+  /** Drops the pending snapshot and the file; true when there was something to delete. */
+  deleteTaskMemory(taskId: string): Promise<boolean>;
   readSettings(): Promise<Settings>;
   /** Lists the project in `authorized_projects`; `grantKeys` are added to its `project_grants` (tools' ProjectGrants). */
   authorizeProject(projectPath: string, grantKeys?: string[]): Promise<Settings>;

@@ -50,3 +50,6 @@ export function toolStoreAccess(store: Pick<Remote<StoreApi>, 'listNotes' | 'rea
     },
   };
 }
+
+/** Which stops may be resumed (the one definition, shared with the session ledger). */
+export { stopState } from './rollout/stop.js';

@@ -2,11 +2,13 @@
 import type { Clock, TaskGroup } from '../runtime/actor.js';
 import type {
   AgentCheckpoint, BoardIndex, CheckpointInput, ContextPack, FlushReport, GcOptions, GcReport, IndexOptions, MemoryJson,
-  NoteInput, NoteMeta, OpenRolloutOptions, ReplayResult, RolloutHandle, RolloutRecord, RolloutSummary, SessionStart,
-  Settings, StopFacts, StoreApi, TimelineEntry, TimelinePage, ArtifactPage, LogLine,
+  NoteInput, NoteMeta, OpenRolloutOptions, ReplayResult, RolloutHandle, RolloutRecord, RolloutSummary, SessionMeta, SessionStart,
+  Settings, StopFacts, StoreApi, TimelineEntry, TimelinePage, ArtifactPage, LogLine, RolloutHead, SessionEntry, SessionSummary,
 } from './api.js';
 import { makeRedactor, type Redactor } from '../runtime/redact.js';
 import { DEFAULT_LOG_OPTIONS, LogFiles, type LogOptions } from './logs.js';
+import { headsOfTask } from './rollout/heads.js';
+import { SessionLedger } from './sessions.js';
 import { ArtifactStore } from './artifacts.js';
 import { AgentDirectory } from './blackboard/agents.js';
 import { gcNotes } from './blackboard/gc.js';
@@ -65,6 +67,7 @@ export class StoreService implements StoreApi {
   private readonly logFiles: LogFiles;
   /** Applied to everything this store writes: rollouts, notes, timeline, artifacts, task memory, logs. */
   private readonly redact: Redactor;
+  private readonly sessions: SessionLedger;
   private readonly clock: Clock;
   private readonly env: Env;
   private readonly gcImpl: typeof gcNotes;
@@ -85,6 +88,7 @@ export class StoreService implements StoreApi {
     this.timelineLog = new TimelineLog(this.root);
     this.redact = makeRedactor(opts.secrets ?? [], this.env);
     this.logFiles = new LogFiles(this.root, opts.logs ?? DEFAULT_LOG_OPTIONS, this.clock, this.redact);
+    this.sessions = new SessionLedger(this.root);
   }
 
   private live(): void {
@@ -127,6 +131,22 @@ export class StoreService implements StoreApi {
   }
   async listRollouts(projectId: string): Promise<string[]> {
     return this.rollouts.list(projectId);
+  }
+  async taskRollouts(projectId: string, taskId: string): Promise<RolloutHead[]> {
+    const paths = await this.rollouts.list(projectId);
+    // a head may still be buffered: drain the task's open files before reading them
+    await this.rollouts.drain();
+    return headsOfTask(paths, taskId);
+  }
+  async recordSessionTurn(projectId: string, sessionId: string, entry: SessionEntry): Promise<void> {
+    this.live();
+    await this.sessions.append(projectId, sessionId, entry);
+  }
+  async readSession(projectId: string, sessionId: string): Promise<SessionSummary | null> {
+    return this.sessions.read(projectId, sessionId);
+  }
+  async listSessions(projectId: string): Promise<SessionSummary[]> {
+    return this.sessions.list(projectId);
   }
 
   async writeNote(note: NoteInput): Promise<NoteMeta> {
@@ -203,6 +223,10 @@ export class StoreService implements StoreApi {
   }
   async flushTaskMemory(): Promise<FlushReport> {
     return this.taskMemory.flushAll();
+  }
+  async deleteTaskMemory(taskId: string): Promise<boolean> {
+    this.live();
+    return this.taskMemory.delete(taskId);
   }
   async readSettings(): Promise<Settings> {
     return this.settings.read();

@@ -126,6 +126,16 @@ export class TaskMemoryStore {
     return report;
   }
 
+  /** Forgets the pending snapshot (its timer too) and removes the file; waits for a write already under way. */
+  async delete(taskId: string): Promise<boolean> {
+    const p = this.pending.get(taskId);
+    p?.timer.cancel();
+    this.pending.delete(taskId);
+    await this.chains.get(taskId);
+    const removed = await fsp.rm(taskMemoryPath(this.root, taskId)).then(() => true, () => false);
+    return removed || p !== undefined;
+  }
+
   async load(taskId: string): Promise<MemoryJson | null> {
     const p = this.pending.get(taskId);
     if (p) return p.memory;

@@ -73,7 +73,8 @@ describe('run loop', () => {
     expect(out.stopReason).toBe('llm_error');
     expect(model.byAgent('devops')).toHaveLength(3); // 1 + stepRetries (2)
     const recs = await rollout(h, out.rolloutPath);
-    expect(recs.at(-1)).toMatchObject({ type: 'event_msg', payload: { kind: 'stop', stopReason: 'llm_error' } });
+    expect(recs.at(-2)).toMatchObject({ type: 'event_msg', payload: { kind: 'stop', stopReason: 'llm_error' } });
+    expect(recs.at(-1)).toMatchObject({ type: 'agent_checkpoint', payload: { stopReason: 'llm_error' } });
   });
 
   it('an exception in the loop is caught and recorded as turn_aborted', async () => {
@@ -102,7 +103,10 @@ describe('run loop', () => {
     expect(recs[0]).toMatchObject({ type: 'session_meta', payload: { agent: 'repo', delegationId: 'call_x', parentSessionId: 'parent' } });
     const roles = recs.filter((r) => r.type === 'response_item').map((r) => r.payload.role);
     expect(roles).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'tool']);
-    expect(recs.at(-1)).toMatchObject({ type: 'event_msg', payload: { kind: 'stop', stopReason: 'agent_exit' } });
+    expect(recs.at(-2)).toMatchObject({ type: 'event_msg', payload: { kind: 'stop', stopReason: 'agent_exit' } });
+    // one checkpoint, on the terminal path only (never one per step), fingerprinted by the store's reader side
+    expect(recs.filter((r) => r.type === 'agent_checkpoint')).toHaveLength(1);
+    expect(recs.at(-1)).toMatchObject({ type: 'agent_checkpoint', payload: { stopReason: 'agent_exit', delegationId: 'call_x', step: 2 } });
   });
 
   it('a malformed thought block is recorded, never silent', async () => {

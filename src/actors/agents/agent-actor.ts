@@ -45,11 +45,21 @@ export function actorEnv(ctx: ActorContext, config: YagentConfig): AgentEnv {
   return buildAgentEnv(actorHost(ctx), config);
 }
 
+/** The run in flight (one per worker): a stop waits for its terminal path (stop record, checkpoint) within the grace. */
+let running: Promise<unknown> | null = null;
+
 export default defineActor<AgentRunInput, AgentRunOutput>({
   kind: 'agent',
   async run(ctx, raw) {
     const input = AgentRunInputSchema.parse(raw);
     const config = await configFor(input.settings.configPath);
-    return runAgent(actorEnv(ctx, config), input);
+    const run = runAgent(actorEnv(ctx, config), input);
+    running = run.catch(() => undefined);
+    return run;
+  },
+  // the signal is already aborted: the loop ends at its next step boundary and writes stop + checkpoint
+  // (recovery B reads them); the host still terminates the worker when its shutdown grace runs out
+  async stop() {
+    await running;
   },
 });

@@ -3,7 +3,7 @@ import type { Clock } from '../../runtime/actor.js';
 import { ActivityClock, type PauseController } from '../../runtime/pause.js';
 import type { StoreApi, NoteMeta } from '../../store/api.js';
 import type { ToolOutcome } from '../tools/types.js';
-import type { HandoffStatus, StopReason } from './port-types.js';
+import type { ChatMessage, HandoffStatus, StopReason } from './port-types.js';
 import type { Publish } from './ports.js';
 import type { ProjectContext } from './project-context.js';
 import type { AgentRunInput, AgentRunOutput, CustomAgentDesign, RunSettings } from './run-types.js';
@@ -69,7 +69,8 @@ export class DelegationManager {
     await this.deps.store.registerAgent(design.name).catch(() => undefined);
   }
 
-  async delegate(callId: string, target: string, args: DelegateArgsLike, signal: AbortSignal): Promise<ToolOutcome> {
+  /** `resumeFrom` (recovery B): the same delegation continued from its repaired replay instead of a fresh brief. */
+  async delegate(callId: string, target: string, args: DelegateArgsLike, signal: AbortSignal, resumeFrom?: ChatMessage[]): Promise<ToolOutcome> {
     const d = this.deps;
     const refs = args.context_refs ?? [];
     const custom = this.customs.get(target);
@@ -87,7 +88,7 @@ export class DelegationManager {
     try {
       release = await d.pool.acquire(signal);
       const triggeredBy = this.mentions.consume(target, refs);
-      const brief = await buildBrief({ task: args.task, refs, boardId: d.settings.boardId, store: d.store, projectContext: d.projectContext, triggeredBy });
+      const brief = resumeFrom ? args.task : await buildBrief({ task: args.task, refs, boardId: d.settings.boardId, store: d.store, projectContext: d.projectContext, triggeredBy });
       const input: AgentRunInput = {
         agent: target,
         role: custom ? 'custom' : (target as AgentRunInput['role']),
@@ -98,6 +99,7 @@ export class DelegationManager {
         delegationId: callId,
         parentSessionId: d.parentSessionId,
         ...(d.rootContext ? { rootContext: d.rootContext } : {}),
+        ...(resumeFrom ? { resumeFrom: { messages: resumeFrom } } : {}),
       };
       const out = await this.spawnWithBackstop(name, input, callId, signal);
       if (ABANDONED.has(out.stopReason) || signal.aborted) return await this.abandoned(callId, target, out.stopReason);
@@ -212,6 +214,14 @@ export class DelegationManager {
       content: `Designed and registered delegate_${design.name} (${design.description}); tools: ${design.tools.join(', ') || 'none'}.\n${metaText}\n\nFirst run of ${design.name}:\n${runText}`,
       display: `meta: delegate_${design.name}`,
     };
+  }
+
+  /** Recovery C: a delegation that cannot be replayed hands over a report built from its ledger (a note, never an error). */
+  async degraded(callId: string, target: string, report: string): Promise<NoteMeta | null> {
+    this.started++; // a recovered delegation of this turn: the Director's answer is not un-delegated
+    const meta = await this.writeNote(target, callId, 'degraded', report, [], undefined);
+    await this.end(callId, target, 'degraded', meta?.ref);
+    return meta;
   }
 
   private async abandoned(callId: string, target: string, stopReason: StopReason): Promise<ToolOutcome> {

@@ -12,16 +12,20 @@ import { flagsFor } from './profiles.js';
 import { assembleSystemPrompt } from './prompts.js';
 import type { ProjectContext } from './project-context.js';
 import { StoreRecorder } from './recorder.js';
+import { TaskMemorySaver } from './task-memory-saver.js';
 import { runLoop } from './loop.js';
 import { DelegationManager, type DelegateArgsLike, type SpawnChild } from './delegation.js';
 import { DelegationBreaker, RunPool } from './pool.js';
 import { noteIndexMessage } from './note-index.js';
 import { metaBrief, runMeta } from './meta.js';
 import { AbortReason } from './abort.js';
+import { recoverDelegations, type RecoveryDeps } from './recovery.js';
+import { repairToolPairs } from './tool-pairs.js';
 
 export type AgentStore = Pick<
   StoreApi,
-  'openRollout' | 'appendRollout' | 'drain' | 'buildIndex' | 'writeNote' | 'resolveRefs' | 'writeArtifact' | 'recordTimeline' | 'registerAgent'
+  | 'openRollout' | 'appendRollout' | 'drain' | 'buildIndex' | 'writeNote' | 'resolveRefs' | 'writeArtifact' | 'recordTimeline' | 'registerAgent'
+  | 'saveTaskMemory' | 'writeCheckpoint' | 'readReplay'
 >;
 
 export interface ToolHooks {
@@ -71,7 +75,9 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
     { sessionId, taskId: s.taskId, agent: input.agent, projectId: s.projectId, cwd: s.workspace, delegationId: input.delegationId, parentSessionId: input.parentSessionId, boardId: s.boardId },
     { agentSuffix: input.delegationId !== null },
   );
-  const recorder = new StoreRecorder(handle.path, env.store, env.publish);
+  const rollout = new StoreRecorder(handle.path, env.store, env.publish);
+  // the Director's conversation is the task's memory (saved per step, debounced by the store)
+  const recorder = input.role === 'director' ? new TaskMemorySaver(rollout, s.taskId, env.store, env.publish) : rollout;
   const project = env.projectContext(s.workspace);
   const root = input.rootContext ?? (await project.rootContext());
   if (input.role === 'director' && root.files.length > 0) env.publish({ type: 'context_loaded', agent: input.agent, files: root.files });
@@ -147,6 +153,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
     const tools = env.toolsFor(input, hooks);
     const isDirector = input.role === 'director';
     const reminder = undelegatedReminder(s.disabledAgents);
+    const initial = await initialMessages(input, system, { manager, store: env.store, publish: env.publish, signal: ctl.signal, maxReplayMessages: s.maxReplayMessages, enabled: s.resume });
     const result: LoopResult = await runLoop(
       {
         agent: input.agent,
@@ -168,9 +175,14 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
         ...(activity ? { onActivity: () => activity.touch() } : {}),
         ...(env.retryBackoffMs !== undefined ? { retryBackoffMs: env.retryBackoffMs } : {}),
       },
-      [{ role: 'system', content: system }, { role: 'user', content: input.brief }],
+      initial,
     );
     await recorder.drain();
+    // recovery B reads the last stop point only: one checkpoint, on the terminal path, fingerprinted by the store
+    if (s.resume) {
+      const cp = { step: result.steps, stopReason: result.stopReason, model: engine.describe().model, delegationId: input.delegationId };
+      await env.store.writeCheckpoint(handle.path, cp).catch((e: unknown) => env.publish({ type: 'log', level: 'warn', message: `${input.agent}: checkpoint not written: ${String(e)}` }));
+    }
     if (isDirector) env.publish({ type: 'conversation_result', agent: input.agent, text: result.text, stopReason: result.stopReason });
     return {
       ...base,
@@ -186,6 +198,16 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
     activity?.dispose();
     env.signal.removeEventListener('abort', onAbort);
   }
+}
+
+/** A fresh run: system + brief. A continued delegation: its repaired replay. A resumed Director turn: the fresh
+ *  system prompt (project context re-injected), the earlier turns with interrupted delegations recovered, the prompt. */
+async function initialMessages(input: AgentRunInputParsed, system: string, recovery: RecoveryDeps): Promise<ChatMessage[]> {
+  if (input.resumeFrom) return input.resumeFrom.messages;
+  const fresh: ChatMessage[] = [{ role: 'system', content: system }, { role: 'user', content: input.brief }];
+  if (!input.session) return fresh;
+  const recovered = await recoverDelegations(recovery, input.session.pending);
+  return [fresh[0], ...repairToolPairs([...input.session.history, ...recovered]), fresh[1]];
 }
 
 function modelStatus(s: string): 'ok' | 'partial' | 'error' {

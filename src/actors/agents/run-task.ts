@@ -11,6 +11,9 @@ import type { StopReason, Usage } from './port-types.js';
 import { AGENT_MODULE } from './agent-module.js';
 import { resolveDisabledAgents } from './profiles.js';
 import type { AgentRunInput, AgentRunOutput, RunSettings } from './run-types.js';
+import { prepareTurn, type PreparedTurn, type SessionRequest } from './session-turn.js';
+
+export type { SessionRequest } from './session-turn.js';
 
 export interface RunTaskOptions {
   prompt: string;
@@ -28,7 +31,16 @@ export interface RunTaskOptions {
   boardId?: string;
   /** -d: sub-agents the Director may not use (names or `all`); their delegate_* tools disappear. Unknown names throw. */
   disabledAgents?: readonly string[];
+  /** --resume / --continue / --fork: which session this turn continues (absent = a new session). */
+  session?: SessionRequest;
   signal?: AbortSignal;
+}
+
+/** The conversation this turn belongs to: `id` is what `--resume` takes. */
+export interface SessionInfo {
+  id: string;
+  resumed: boolean;
+  forkedFrom?: string;
 }
 
 export interface TaskResult {
@@ -39,7 +51,9 @@ export interface TaskResult {
   usage: Usage;
   notes: NoteMeta[];
   rolloutPath: string;
+  /** The Director's rollout session (one per turn). */
   sessionId: string;
+  session: SessionInfo;
   error?: string;
 }
 
@@ -71,6 +85,8 @@ export function settingsFrom(o: RunTaskOptions, taskId: string, boardId: string)
     indexMaxNotes: index.maxNotes,
     indexLineChars: index.maxLineChars,
     disabledAgents: resolveDisabledAgents(o.disabledAgents ?? []),
+    resume: o.config.resume.enabled,
+    maxReplayMessages: o.config.resume.maxReplayMessages,
   };
 }
 
@@ -78,39 +94,49 @@ export function settingsFrom(o: RunTaskOptions, taskId: string, boardId: string)
  *  Publishes exactly one `task_end` whatever happens (return, throw, cancel): every client's stream ends. */
 export async function runTask(runtime: Runtime, o: RunTaskOptions): Promise<TaskResult> {
   const taskId = o.taskId ?? randomUUID();
-  const boardId = o.boardId ?? taskId;
+  const store = runtime.connect<StoreApi>(STORE_ACTOR);
   const end = (stopReason: StopReason, text?: string): void =>
     runtime.publish({ name: 'director', taskId }, { type: 'task_end', stopReason, ...(text !== undefined ? { text } : {}) });
+  const projectId = projectIdFor(o.workspace);
   let out: AgentRunOutput;
+  let turn: PreparedTurn;
   try {
+    turn = await prepareTurn(store, projectId, taskId, o.boardId, o.session ?? {});
     const input: AgentRunInput = {
       agent: 'director',
       role: 'director',
       brief: o.prompt,
-      settings: settingsFrom(o, taskId, boardId),
+      settings: settingsFrom(o, taskId, turn.boardId),
       delegationId: null,
       parentSessionId: null,
+      ...(turn.resumed ? { session: { history: turn.history, pending: turn.pending, resumed: true } } : {}),
     };
+    const started = { kind: 'turn_start' as const, ts: Date.now(), taskId, prompt: o.prompt, workspace: resolve(o.workspace), ...(turn.forkedFrom ? { forkedFrom: turn.forkedFrom } : {}) };
+    await store.recordSessionTurn(projectId, turn.sessionId, started);
     const task = await runtime.startTask(taskId);
     out = await task.spawn<AgentRunInput, AgentRunOutput>({ name: 'director', module: AGENT_MODULE, input, delegationId: null }, o.signal);
   } catch (err) {
     end(o.signal?.aborted === true ? 'cancelled' : 'panic');
     throw err;
   }
-  const notes = await runtime
-    .connect<StoreApi>(STORE_ACTOR)
-    .listNotes(boardId)
-    .catch(() => []);
+  const warn = (what: string) => (e: unknown) => runtime.publish({ name: 'director', taskId }, { type: 'log', level: 'warn', message: `${what}: ${String(e)}` });
+  await store
+    .recordSessionTurn(projectId, turn.sessionId, { kind: 'turn_end', ts: Date.now(), taskId, stopReason: out.stopReason, usage: out.usage, rolloutPath: out.rolloutPath })
+    .catch(warn('session ledger not updated'));
+  // the task memory the Director saved (debounced) is on disk when the task ends
+  await store.flushTaskMemory().catch(warn('task memory flush failed'));
+  const notes = await store.listNotes(turn.boardId).catch(() => []);
   end(out.stopReason, out.text);
   return {
     taskId,
-    boardId,
+    boardId: turn.boardId,
     text: out.text,
     stopReason: out.stopReason,
     usage: out.usage,
     notes,
     rolloutPath: out.rolloutPath,
     sessionId: out.sessionId,
+    session: { id: turn.sessionId, resumed: turn.resumed, ...(turn.forkedFrom ? { forkedFrom: turn.forkedFrom } : {}) },
     ...(out.error !== undefined ? { error: out.error } : {}),
   };
 }

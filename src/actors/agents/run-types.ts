@@ -1,6 +1,6 @@
 // Input and output of one agent run (what crosses the spawn boundary: plain data, zod-validated).
 import { z } from 'zod';
-import { StopReasonSchema, UsageSchema, ModelHandoffStatusSchema } from '../../runtime/protocol/index.js';
+import { ChatMessageSchema, StopReasonSchema, UsageSchema, ModelHandoffStatusSchema } from '../../runtime/protocol/index.js';
 import { DELEGATE_TARGETS } from './profiles.js';
 
 export const CustomAgentDesignSchema = z.object({
@@ -39,6 +39,10 @@ export const RunSettingsSchema = z.object({
   indexLineChars: z.number().int().default(160),
   /** -d: sub-agents nobody in this run may delegate to (their delegate_* tools are withheld). */
   disabledAgents: z.array(z.enum(DELEGATE_TARGETS as [string, ...string[]])).default([]),
+  /** `[resume] enable` (and YAGENT_RESUME=0): false = no checkpoints written, no delegation replayed. */
+  resume: z.boolean().default(true),
+  /** `[resume] max_replay_messages`: a longer replay degrades to a handoff report; 0 = no limit. */
+  maxReplayMessages: z.number().int().default(2000),
 });
 export type RunSettings = z.infer<typeof RunSettingsSchema>;
 
@@ -56,7 +60,18 @@ export const AgentRunInputSchema = z.object({
   parentSessionId: z.string().nullable(),
   /** Root docs read once per session by the Director and handed down (cached per session, not per worker). */
   rootContext: z.object({ files: z.array(z.string()), text: z.string() }).optional(),
+  /** A delegation continued from its rollout (recovery B): the repaired replay replaces system + brief. */
+  resumeFrom: z.object({ messages: z.array(ChatMessageSchema) }).optional(),
+  /** Director only: the session's earlier turns and the delegations its last turn left interrupted. */
+  session: z
+    .object({
+      history: z.array(ChatMessageSchema),
+      pending: z.array(z.object({ callId: z.string(), target: z.string(), task: z.string(), rolloutPath: z.string() })),
+      resumed: z.boolean(),
+    })
+    .optional(),
 });
+export type PendingDelegation = NonNullable<z.infer<typeof AgentRunInputSchema>['session']>['pending'][number];
 export type AgentRunInput = z.input<typeof AgentRunInputSchema>;
 export type AgentRunInputParsed = z.infer<typeof AgentRunInputSchema>;
 

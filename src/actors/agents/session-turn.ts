@@ -1,0 +1,88 @@
+// Sessions on the client thread: which session a turn belongs to, the earlier turns' conversation (from the last
+// Director rollout, the source of truth), and the delegations that turn left interrupted (recovery B/C candidates).
+import type { RolloutHead, SessionSummary, StoreApi } from '../../store/api.js';
+import { stopState } from '../../store/client.js';
+import type { ChatMessage } from './port-types.js';
+import type { PendingDelegation } from './run-types.js';
+
+export interface SessionRequest {
+  /** Continue this session (its id is the `session_id` a run reported). */
+  resume?: string;
+  /** Continue the most recent session of this workspace. */
+  continueLatest?: boolean;
+  /** With resume/continue: a new session starting from a copy of the old one's conversation. */
+  fork?: boolean;
+}
+
+export interface PreparedTurn {
+  sessionId: string;
+  boardId: string;
+  resumed: boolean;
+  history: ChatMessage[];
+  pending: PendingDelegation[];
+  forkedFrom?: string;
+}
+
+export type SessionStore = Pick<StoreApi, 'readSession' | 'listSessions' | 'taskRollouts' | 'readReplay' | 'readStopFacts'>;
+
+/** A refusal the user reads as one line (unknown session, failed last turn, unreadable ledger). */
+export class SessionError extends Error {
+  readonly code = 'SESSION_NOT_RESUMABLE';
+}
+
+export async function prepareTurn(store: SessionStore, projectId: string, taskId: string, boardId: string | undefined, req: SessionRequest): Promise<PreparedTurn> {
+  if (req.resume === undefined && req.continueLatest !== true) return { sessionId: boardId ?? taskId, boardId: boardId ?? taskId, resumed: false, history: [], pending: [] };
+  const s = await findSession(store, projectId, req);
+  if (req.fork !== true && !s.resumable.ok) throw new SessionError(`session ${s.sessionId} cannot be resumed: ${s.resumable.reason}`);
+  const heads = await store.taskRollouts(projectId, s.lastTaskId);
+  const director = heads.filter((h) => h.meta.delegationId === null).at(-1)?.path ?? s.lastRolloutPath;
+  if (director === null) return { ...ids(s, taskId, req), resumed: true, history: [], pending: [] };
+  const replay = await store.readReplay(director);
+  if (!replay.ok) throw new SessionError(`session ${s.sessionId} cannot be resumed: its last rollout is ${replay.reason.replace('_', ' ')} (${director})`);
+  const history = replay.messages.filter((m) => m.role !== 'system');
+  // a turn that ended normally left nothing interrupted; a paused, cancelled or killed one may have
+  const interrupted = s.stopReason === null || stopState(s.stopReason) === 'resumable';
+  const pending = interrupted && req.fork !== true ? await interruptedDelegations(store, history, heads) : [];
+  return { ...ids(s, taskId, req), resumed: true, history, pending };
+}
+
+function ids(s: SessionSummary, taskId: string, req: SessionRequest): Pick<PreparedTurn, 'sessionId' | 'boardId' | 'forkedFrom'> {
+  return req.fork === true ? { sessionId: taskId, boardId: taskId, forkedFrom: s.sessionId } : { sessionId: s.sessionId, boardId: s.sessionId };
+}
+
+async function findSession(store: SessionStore, projectId: string, req: SessionRequest): Promise<SessionSummary> {
+  if (req.resume !== undefined) {
+    const s = await store.readSession(projectId, req.resume);
+    if (!s) throw new SessionError(`no session "${req.resume}" in this workspace (list them with \`yagent sessions\`)`);
+    return s;
+  }
+  const [latest] = await store.listSessions(projectId);
+  if (!latest) throw new SessionError('no session to continue in this workspace (start one with `yagent -p "..."`)');
+  return latest;
+}
+
+/** delegate_* calls whose child rollout did not finish: paused, cancelled, or no terminal record at all (killed). */
+async function interruptedDelegations(store: SessionStore, history: readonly ChatMessage[], heads: readonly RolloutHead[]): Promise<PendingDelegation[]> {
+  const out: PendingDelegation[] = [];
+  for (const m of history) {
+    if (m.role !== 'assistant') continue;
+    for (const c of m.toolCalls ?? []) {
+      if (!c.name.startsWith('delegate_')) continue;
+      const child = heads.filter((h) => h.meta.delegationId === c.id).at(-1);
+      if (!child) continue; // never started: the repaired conversation says so and the Director decides
+      const stop = await store.readStopFacts(child.path);
+      if (stop.found && stopState(stop.stopReason) !== 'resumable') continue;
+      out.push({ callId: c.id, target: c.name.slice('delegate_'.length), task: taskOf(c.arguments), rolloutPath: child.path });
+    }
+  }
+  return out;
+}
+
+function taskOf(args: string): string {
+  try {
+    const t = (JSON.parse(args) as { task?: unknown }).task;
+    return typeof t === 'string' ? t : '';
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,57 @@
+// The Director's conversation memory saved as task memory (`/api/memory`, `load_task`, attach): a recorder wrapper
+// that folds the records it forwards exactly like the replay reader, and hands the store one snapshot per step.
+// The store debounces (5 s, named task `task-memory:<id>`, injectable clock); runTask flushes at the end.
+import type { MemoryJson, RolloutRecord, StoreApi } from '../../store/api.js';
+import { ConversationMemory } from '../../store/types-memory.js';
+import type { Publish, Recorder } from './ports.js';
+
+export class TaskMemorySaver implements Recorder {
+  private readonly memory = new ConversationMemory(0);
+  private dirty = false;
+  /** The last save RPC (settles, never rejects): drain awaits it, so no save is left in flight. */
+  private saving: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly inner: Recorder,
+    private readonly taskId: string,
+    private readonly store: Pick<StoreApi, 'saveTaskMemory'>,
+    private readonly publish: Publish,
+  ) {}
+
+  get path(): string {
+    return this.inner.path;
+  }
+
+  append(records: RolloutRecord[]): void {
+    this.inner.append(records);
+    for (const r of records) {
+      if (r.type === 'response_item') {
+        this.memory.append(r.payload);
+        this.dirty = true;
+      } else if (r.type === 'compacted') {
+        // the replay rule: the compacted messages replace the first `replacesCount`
+        this.memory.replace([...r.payload.messages, ...this.memory.snapshot().slice(r.payload.replacesCount)]);
+        this.dirty = true;
+      } else if (r.type === 'turn_context') {
+        this.save(); // a step boundary: at most one snapshot per step crosses to the store
+      }
+    }
+  }
+
+  private save(): void {
+    if (!this.dirty) return;
+    this.dirty = false;
+    const snapshot: MemoryJson = this.memory.toJSON();
+    this.saving = this.saving.then(() =>
+      this.store.saveTaskMemory(this.taskId, snapshot).catch((e: unknown) => {
+        this.publish({ type: 'log', level: 'warn', message: `task memory not saved for ${this.taskId}: ${String(e)}` });
+      }),
+    );
+  }
+
+  async drain(): Promise<void> {
+    this.save();
+    await this.saving;
+    await this.inner.drain();
+  }
+}

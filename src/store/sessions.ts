@@ -1,0 +1,98 @@
+// The session ledger: one append-only JSONL file per session (turn starts and ends), folded into summaries.
+// Not a second source of truth for resume: the rollouts are; this only says which turns a session had.
+import { promises as fsp } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { StopReasonSchema, UsageSchema, type StopReason } from '../runtime/protocol/index.js';
+import { sanitizeSegment } from './paths.js';
+import { stopState } from './rollout/stop.js';
+import type { SessionEntry, SessionSummary } from './types-session.js';
+
+export const sessionsDir = (root: string, projectId: string): string => join(root, 'data', 'sessions', sanitizeSegment(projectId, 128, 'unknown'));
+
+const EntrySchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('turn_start'), ts: z.number(), taskId: z.string(), prompt: z.string(), workspace: z.string(), forkedFrom: z.string().optional() }),
+  z.object({ kind: z.literal('turn_end'), ts: z.number(), taskId: z.string(), stopReason: StopReasonSchema, usage: UsageSchema, rolloutPath: z.string() }),
+]);
+
+export class SessionLedger {
+  constructor(private readonly root: string) {}
+
+  private path(projectId: string, sessionId: string): string {
+    return join(sessionsDir(this.root, projectId), `${sanitizeSegment(sessionId, 128, 'session')}.jsonl`);
+  }
+
+  async append(projectId: string, sessionId: string, entry: SessionEntry): Promise<void> {
+    const e = EntrySchema.parse(entry);
+    await fsp.mkdir(sessionsDir(this.root, projectId), { recursive: true, mode: 0o700 });
+    await fsp.appendFile(this.path(projectId, sessionId), `${JSON.stringify(e)}\n`, { mode: 0o600 });
+  }
+
+  async read(projectId: string, sessionId: string): Promise<SessionSummary | null> {
+    let text: string;
+    try {
+      text = await fsp.readFile(this.path(projectId, sessionId), 'utf8');
+    } catch {
+      return null;
+    }
+    return summarise(projectId, sessionId, parseEntries(text));
+  }
+
+  /** Newest activity first. */
+  async list(projectId: string): Promise<SessionSummary[]> {
+    let names: string[];
+    try {
+      names = (await fsp.readdir(sessionsDir(this.root, projectId))).filter((n) => n.endsWith('.jsonl'));
+    } catch {
+      return [];
+    }
+    const all = await Promise.all(names.map((n) => this.read(projectId, n.slice(0, -'.jsonl'.length))));
+    return all.filter((s): s is SessionSummary => s !== null).sort((a, b) => b.updatedAt - a.updatedAt);
+  }
+}
+
+function parseEntries(text: string): SessionEntry[] {
+  const out: SessionEntry[] = [];
+  for (const line of text.split('\n')) {
+    if (line.length === 0) continue;
+    try {
+      const r = EntrySchema.safeParse(JSON.parse(line));
+      if (r.success) out.push(r.data as SessionEntry);
+    } catch {
+      // a torn line (crash mid-append) is skipped; the turn then reads as interrupted
+    }
+  }
+  return out;
+}
+
+export function summarise(projectId: string, sessionId: string, entries: readonly SessionEntry[]): SessionSummary | null {
+  const starts = entries.filter((e) => e.kind === 'turn_start');
+  const first = starts[0];
+  const last = starts.at(-1);
+  if (!first || !last) return null;
+  const ends = entries.filter((e) => e.kind === 'turn_end');
+  const lastEnd = ends.at(-1);
+  const ended = ends.find((e) => e.taskId === last.taskId);
+  const stopReason = ended?.stopReason ?? null;
+  return {
+    sessionId,
+    projectId,
+    workspace: first.workspace,
+    startedAt: first.ts,
+    updatedAt: Math.max(...entries.map((e) => e.ts)),
+    turns: starts.length,
+    lastPrompt: last.prompt,
+    lastTaskId: last.taskId,
+    stopReason,
+    lastRolloutPath: lastEnd?.rolloutPath ?? null,
+    tokens: ends.reduce((t, e) => ({ input: t.input + e.usage.inputTokens, output: t.output + e.usage.outputTokens }), { input: 0, output: 0 }),
+    ...(first.forkedFrom !== undefined ? { forkedFrom: first.forkedFrom } : {}),
+    resumable: resumability(stopReason),
+  };
+}
+
+/** Finished turns continue as a conversation; paused, cancelled and interrupted ones resume; failures are refused. */
+export function resumability(stopReason: StopReason | null): SessionSummary['resumable'] {
+  if (stopReason === null || stopState(stopReason) !== 'failed') return { ok: true };
+  return { ok: false, reason: `its last turn stopped with ${stopReason}, which is not resumable (only finished, paused, cancelled or interrupted turns are); start a new session or use --fork` };
+}

@@ -1,0 +1,33 @@
+// Session ledger types: a session = one board + one conversation + one rollout family, over several turns.
+import type { StopReason, Usage } from '../runtime/protocol/index.js';
+import type { SessionMeta } from './api.js';
+
+/** One line of `data/sessions/{projectId}/{sessionId}.jsonl` (append-only; a torn tail is skipped). */
+export type SessionEntry =
+  | { kind: 'turn_start'; ts: number; taskId: string; prompt: string; workspace: string; forkedFrom?: string }
+  | { kind: 'turn_end'; ts: number; taskId: string; stopReason: StopReason; usage: Usage; rolloutPath: string };
+
+export interface SessionSummary {
+  sessionId: string;
+  projectId: string;
+  workspace: string;
+  startedAt: number;
+  updatedAt: number;
+  turns: number;
+  lastPrompt: string;
+  lastTaskId: string;
+  /** The last turn's stop reason; null = the turn never ended (the process died): "interrupted". */
+  stopReason: StopReason | null;
+  /** Director rollout of the last turn that ended (null when none did). */
+  lastRolloutPath: string | null;
+  tokens: { input: number; output: number };
+  forkedFrom?: string;
+  /** Whether a next turn may continue it; `reason` is the one line shown when it may not. */
+  resumable: { ok: true } | { ok: false; reason: string };
+}
+
+/** A rollout file with its first record (who wrote it, for which task and delegation). */
+export interface RolloutHead {
+  path: string;
+  meta: SessionMeta;
+}

@@ -1,0 +1,113 @@
+// Sessions end to end through the real CLI (subprocesses, real workers; only the model is scripted):
+// two turns of one session, `yagent sessions`, refusals, and SIGKILL of the whole CLI mid-delegation + --continue.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ResultObjectSchema } from '../../bin/cli/stream-json.js';
+import { childReaper, collect, GOOD_CONFIG, runCli, sandbox, start, withScript, type Sandbox } from './helpers.js';
+
+let sb: Sandbox | undefined;
+const reaper = childReaper();
+afterEach(() => {
+  reaper.reap();
+  sb?.cleanup();
+});
+
+function project(s: Sandbox): string {
+  const ws = join(s.dir, 'ws');
+  mkdirSync(ws, { recursive: true });
+  writeFileSync(join(ws, 'package.json'), '{"name":"yagent-fixture"}\n');
+  return ws;
+}
+
+const PRELUDE = `
+import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
+const call = (name, args) => ({ text: '', toolCalls: [{ name, arguments: JSON.stringify(args) }], finishReason: 'tool_calls' });
+const say = (text) => ({ text, finishReason: 'stop' });
+const times = (n, step) => Array.from({ length: n }, () => step);
+const all = (req) => JSON.stringify(req.body.messages || []);
+`;
+
+/** The Director answers each question; every request that carries the second question is logged. */
+function twoTurns(log: string): string {
+  return `${PRELUDE}
+const step = (req) => {
+  if (!all(req).includes('second question')) return say('answer one');
+  appendFileSync(${JSON.stringify(log)}, all(req) + '\\n');
+  return say('answer two');
+};
+export default { director: times(20, step) };
+`;
+}
+
+/** Coding runs one side effect, then (first process) stalls, announcing it in \`stalled\`; once \`flag\` exists
+ *  (the resumed process) it finishes. The Director delegates once and answers when the delegation's result is in. */
+function killable(side: string, stalled: string, flag: string): string {
+  return `${PRELUDE}
+const coding = (req) => {
+  const tools = (req.body.messages || []).filter((m) => m.role === 'tool').length;
+  if (tools === 0) return call('run_bash', { command: 'echo ran >> ${side}', is_dangerous: false });
+  if (!existsSync(${JSON.stringify(flag)})) { writeFileSync(${JSON.stringify(stalled)}, 'yes'); return { text: 'x', fault: { kind: 'stall', afterEvents: 1 } }; }
+  return call('agent_exit', { conclusion: 'side effect done once', facts: [], artifacts: [], status: 'ok' });
+};
+const director = (req) => all(req).includes('side effect done once') ? say('all done') : call('delegate_coding', { task: 'run the side effect', context_refs: [] });
+export default { director: times(20, director), coding: times(20, coding) };
+`;
+}
+
+describe('sessions (CLI)', () => {
+  it('two headless turns in one session: the second model request carries the first turn', async () => {
+    sb = sandbox(GOOD_CONFIG);
+    const log = join(sb.dir, 'second.log');
+    const env = withScript(sb, twoTurns(log));
+    const ws = project(sb);
+    const r1 = await runCli(['-p', 'first question', '--output-format', 'json'], env, { cwd: ws });
+    expect(r1.code).toBe(0);
+    const o1 = ResultObjectSchema.parse(JSON.parse(r1.stdout));
+    expect(o1.session_id).toBeTruthy();
+    const r2 = await runCli(['-p', 'second question', '--resume', o1.session_id ?? '', '--output-format', 'json'], env, { cwd: ws });
+    expect(r2.code).toBe(0);
+    const o2 = ResultObjectSchema.parse(JSON.parse(r2.stdout));
+    expect(o2).toMatchObject({ result: 'answer two', session_id: o1.session_id });
+    const firstOfTurn2 = readFileSync(log, 'utf8').split('\n')[0] ?? '';
+    expect(firstOfTurn2).toContain('first question');
+    expect(firstOfTurn2).toContain('answer one');
+    const list = await runCli(['sessions', '--json'], sb.env, { cwd: ws });
+    const { sessions } = JSON.parse(list.stdout) as { sessions: { sessionId: string; turns: number; lastPrompt: string; stopReason: string }[] };
+    expect(sessions[0]).toMatchObject({ sessionId: o1.session_id, turns: 2, lastPrompt: 'second question', stopReason: 'plain_text' });
+    const text = await runCli(['sessions'], sb.env, { cwd: ws });
+    expect(text.stdout).toMatch(/SESSION +STARTED/);
+  });
+
+  it('an unknown session is exit 1 with the reason in one line; --fork needs a session', async () => {
+    sb = sandbox(GOOD_CONFIG);
+    const r = await runCli(['-p', 'x', '--resume', 'nope'], withScript(sb, twoTurns(join(sb.dir, 'l'))), { cwd: project(sb) });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/no session "nope" in this workspace/);
+    const bad = await runCli(['-p', 'x', '--fork'], sb.env, { cwd: project(sb) });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/--fork needs --resume/);
+  });
+
+  it('SIGKILL of the whole CLI between tool rounds of a Coding delegation, then --continue: it continues, nothing re-runs', async () => {
+    sb = sandbox(GOOD_CONFIG);
+    const ws = project(sb);
+    const side = join(ws, 'side.txt');
+    const stalled = join(sb.dir, 'stalled');
+    const flag = join(sb.dir, 'resumed');
+    const env = withScript(sb, killable(side, stalled, flag));
+    const child = start(['-p', 'do the work', '-y', '--output-format', 'stream-json'], env, { cwd: ws });
+    reaper.push(child);
+    const done = collect(child);
+    for (let i = 0; i < 600 && !existsSync(stalled); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(existsSync(stalled)).toBe(true);
+    child.kill('SIGKILL');
+    await done;
+    expect(readFileSync(side, 'utf8')).toBe('ran\n');
+    writeFileSync(flag, 'yes');
+    const r = await runCli(['-p', 'please continue', '-y', '--continue', '--output-format', 'json'], env, { cwd: ws });
+    expect(r.code).toBe(0);
+    expect(ResultObjectSchema.parse(JSON.parse(r.stdout)).result).toBe('all done');
+    expect(readFileSync(side, 'utf8')).toBe('ran\n'); // the recorded run_bash was not run again
+  });
+});

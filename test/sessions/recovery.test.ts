@@ -1,0 +1,105 @@
+// Sessions and recovery in-process: real runtime, workers, store actor; only the model is scripted.
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runTask, type TaskResult } from '../../src/actors/agents/run-task.js';
+import type { StoreApi } from '../../src/store/api.js';
+import { STORE_ACTOR, projectIdFor } from '../../src/store/client.js';
+import { call, exit, world, type World } from './helpers.js';
+
+let w: World;
+beforeEach(async () => {
+  w = await world();
+}, 60_000);
+afterEach(async () => w?.close());
+
+const text = (req: { body: Record<string, unknown> }): string => JSON.stringify(req.body.messages ?? []);
+const say = (t: string) => ({ text: t });
+const SIDE = 'echo ran >> side.txt';
+
+/** Turn 1: the Director delegates to Coding; Coding runs one side effect, then its next model call stalls and the
+ *  task is cancelled between tool rounds. Returns the cancelled turn. */
+async function interruptedTurn(): Promise<TaskResult | Error> {
+  w.fake.script('director', call('delegate_coding', { task: 'run the side effect, then finish', context_refs: [] }));
+  w.fake.script('coding', call('run_bash', { command: SIDE, is_dangerous: false }), { text: 'x', fault: { kind: 'stall', afterEvents: 1 } });
+  const ctl = new AbortController();
+  const running = runTask(w.rt, { ...w.base, prompt: 'do the work', taskId: 'turn-1', yolo: true, signal: ctl.signal }).catch((e: Error) => e);
+  for (let i = 0; i < 400 && w.fake.requestsFor('coding').length < 2; i++) await new Promise((r) => setTimeout(r, 25));
+  expect(w.fake.requestsFor('coding')).toHaveLength(2);
+  ctl.abort(new Error('cancelled by the test'));
+  return running;
+}
+
+function codingRollout(): string {
+  const dirs = readdirSync(join(w.home, 'data', 'rollout'));
+  const dir = join(w.home, 'data', 'rollout', dirs[0] ?? '');
+  const files = readdirSync(dir).filter((f) => f.endsWith('_coding.jsonl')).sort();
+  return join(dir, files[0] ?? '');
+}
+
+describe('sessions', () => {
+  it('a second turn of a session carries the first turn: the Director keeps its memory', async () => {
+    w.fake.script('director', ...Array.from({ length: 4 }, () => say('answer one')));
+    const r1 = await runTask(w.rt, { ...w.base, prompt: 'first question', taskId: 't1' });
+    expect(r1.session).toMatchObject({ id: 't1', resumed: false });
+    w.fake.script('director', ...Array.from({ length: 4 }, () => say('answer two')));
+    const r2 = await runTask(w.rt, { ...w.base, prompt: 'second question', taskId: 't2', session: { resume: r1.session.id } });
+    expect(r2.session).toMatchObject({ id: 't1', resumed: true });
+    expect(r2.boardId).toBe(r1.boardId);
+    const firstOfTurn2 = w.fake.requestsFor('director').find((q) => text(q).includes('second question'));
+    expect(text(firstOfTurn2 ?? { body: {} })).toContain('first question');
+    expect(text(firstOfTurn2 ?? { body: {} })).toContain('answer one');
+    const store = w.rt.connect<StoreApi>(STORE_ACTOR);
+    const sessions = await store.listSessions(projectIdFor(w.base.workspace));
+    expect(sessions[0]).toMatchObject({ sessionId: 't1', turns: 2, lastPrompt: 'second question', stopReason: 'plain_text' });
+  });
+
+  it('an unknown session and a failed last turn are refused with the reason in one line', async () => {
+    await expect(runTask(w.rt, { ...w.base, prompt: 'x', session: { resume: 'nope' } })).rejects.toThrow(/no session "nope"/);
+    w.fake.script('director', ...Array.from({ length: 3 }, () => ({ fault: { kind: 'status' as const, status: 400, message: 'bad' } })));
+    const r = await runTask(w.rt, { ...w.base, prompt: 'fail', taskId: 'f1' });
+    expect(r.stopReason).toBe('llm_error');
+    await expect(runTask(w.rt, { ...w.base, prompt: 'again', session: { resume: 'f1' } })).rejects.toThrow(/^session f1 cannot be resumed: its last turn stopped with llm_error[^\n]*$/);
+  });
+});
+
+describe('recovery', () => {
+  it('B: an interrupted Coding delegation continues from its rollout; the recorded tool call is not run again', async () => {
+    await interruptedTurn();
+    const side = join(w.base.workspace, 'side.txt');
+    expect(readFileSync(side, 'utf8')).toBe('ran\n');
+    w.fake.script('coding', exit('side effect done once'));
+    w.fake.script('director', say('all done'));
+    const r = await runTask(w.rt, { ...w.base, prompt: 'please continue', taskId: 'turn-2', yolo: true, session: { resume: 'turn-1' } });
+    expect(r.stopReason).toBe('plain_text');
+    expect(r.text).toBe('all done');
+    expect(readFileSync(side, 'utf8')).toBe('ran\n'); // not re-executed
+    const resumedCoding = w.fake.requestsFor('coding')[2];
+    expect(text(resumedCoding ?? { body: {} })).toContain(SIDE.replace(/"/g, '\\"'));
+    const director = w.fake.requestsFor('director').at(-1);
+    const body = text(director ?? { body: {} });
+    expect(body).toContain('side effect done once');
+    expect(body).not.toContain('was cancelled before it finished'); // last wins: the abandoned result was replaced
+  });
+
+  it('C: a corrupted checkpoint gives a degraded note and the task still finishes', async () => {
+    await interruptedTurn();
+    const path = codingRollout();
+    // the cancelled child writes its stop and checkpoint on its way out (the stop hook waits for the run)
+    for (let i = 0; i < 200 && !readFileSync(path, 'utf8').includes('"agent_checkpoint"'); i++) await new Promise((r) => setTimeout(r, 25));
+    const lines = readFileSync(path, 'utf8').split('\n');
+    const cp = lines.findIndex((l) => l.includes('"agent_checkpoint"'));
+    expect(cp).toBeGreaterThan(0);
+    lines[cp] = lines[cp]?.replace(/"fingerprint":"[0-9a-f]+"/, '"fingerprint":"0000"') ?? '';
+    writeFileSync(path, lines.join('\n'));
+    w.fake.script('director', say('finished after the report'));
+    const r = await runTask(w.rt, { ...w.base, prompt: 'please continue', taskId: 'turn-2', yolo: true, session: { resume: 'turn-1' } });
+    expect(r.stopReason).toBe('plain_text');
+    expect(w.fake.requestsFor('coding')).toHaveLength(2); // no replay ran
+    const body = text(w.fake.requestsFor('director').at(-1) ?? { body: {} });
+    expect(body).toContain('degraded');
+    expect(body).toContain('run_bash ×1');
+    expect(r.notes.some((n) => n.handoff.status === 'degraded')).toBe(true);
+    expect(existsSync(path)).toBe(true);
+  });
+});

@@ -8,7 +8,9 @@ export type LlmErrorCode =
   | 'CANCELLED'
   | 'BAD_REQUEST'
   | 'AUTH'
-  | 'CIRCUIT_OPEN';
+  | 'CIRCUIT_OPEN'
+  /** The request does not fit the model's context: compress, never retry unchanged. */
+  | 'CONTEXT_LENGTH';
 
 export class LlmError extends Error {
   override readonly name = 'LlmError';
@@ -51,6 +53,8 @@ export function classifyError(err: unknown, opts: { cancelled: boolean; timedOut
   if (opts.timedOut) return new LlmError('TIMEOUT', `request timed out: ${msg}`, true, undefined, undefined, { cause: err });
   if (opts.cancelled) return new LlmError('CANCELLED', 'request cancelled', false, undefined, undefined, { cause: err });
   const status = (err as { status?: unknown }).status;
+  const overflow = contextLengthError(err, msg, status);
+  if (overflow !== null) return overflow;
   if (typeof status === 'number') {
     const retryAfter = parseRetryAfter((err as { headers?: unknown }).headers, opts.now);
     if (status === 429) return new LlmError('RATE_LIMITED', msg, true, retryAfter, status, { cause: err });
@@ -60,4 +64,15 @@ export function classifyError(err: unknown, opts: { cancelled: boolean; timedOut
   }
   if (err instanceof SyntaxError) return new LlmError('PROTOCOL', `malformed stream: ${msg}`, true, undefined, undefined, { cause: err });
   return new LlmError('CONNECTION', msg, true, undefined, undefined, { cause: err });
+}
+
+const CONTEXT_LENGTH_TEXT = /context_length_exceeded|maximum context length|prompt is too long|context window|too many (input )?tokens|request too large/i;
+
+/** A provider saying "this does not fit" (OpenAI `context_length_exceeded`, Anthropic "prompt is too long",
+ *  HTTP 413): a non-retryable CONTEXT_LENGTH the loop answers by compressing, never by a blind retry. */
+export function contextLengthError(err: unknown, msg: string, status: unknown): LlmError | null {
+  const code = (err as { code?: unknown; error?: { code?: unknown } } | null)?.code ?? (err as { error?: { code?: unknown } } | null)?.error?.code;
+  const bad = status === 413 || code === 'context_length_exceeded' || (status === 400 && CONTEXT_LENGTH_TEXT.test(msg));
+  if (!bad) return null;
+  return new LlmError('CONTEXT_LENGTH', msg, false, undefined, typeof status === 'number' ? status : undefined, { cause: err });
 }

@@ -10,7 +10,8 @@ import { ruleCompress, TRUNCATION_MARK } from '../../src/actors/agents/compressi
 import { emergencyCompress, SUMMARY_HEADER } from '../../src/actors/agents/compression/tier2-emergency.js';
 import { ultimateCompress, REBUILD_HEADER } from '../../src/actors/agents/compression/tier3-ultimate.js';
 import { compactedRecord } from '../../src/actors/agents/compression/compacted.js';
-import { Compressor } from '../../src/actors/agents/compression/compressor.js';
+import { thinklinkFromRecords } from '../../src/actors/agents/compression/thinklink.js';
+import { Compressor, type CompressorDeps } from '../../src/actors/agents/compression/compressor.js';
 import { settingsFrom } from '../../src/actors/agents/run-task.js';
 import { runAgent } from '../../src/actors/agents/run-agent.js';
 import type { Event } from '../../src/runtime/protocol/index.js';
@@ -99,6 +100,15 @@ describe('tier 2 (emergency)', () => {
     expect(tokensOf(out ?? [])).toBeLessThan(tokensOf(list));
     expect(await emergencyCompress([sys, brief, ...turn('read_file', 'r1')], { summarizer: model, brief: 'b', signal: new AbortController().signal })).toBeNull();
   });
+
+  it('the summary call reads at most maxChars of transcript, newest kept', async () => {
+    const model = new ScriptedModel({ compression: [{ text: 'ok' }] });
+    const list = [sys, brief, ...turn('read_file', big('early')), ...turn('read_file', 'LATEST-OLD'), ...turn('read_file', 'r1'), ...turn('read_file', 'r2'), ...turn('read_file', 'r3')];
+    await emergencyCompress(list, { summarizer: model, brief: 'b', signal: new AbortController().signal, maxChars: 200 });
+    const read = model.byAgent('compression')[0]?.messages[1]?.content ?? '';
+    expect(read.length).toBeLessThanOrEqual(210);
+    expect(read).toContain('LATEST-OLD');
+  });
 });
 
 describe('tier 3 (ultimate)', () => {
@@ -115,8 +125,8 @@ describe('tier 3 (ultimate)', () => {
 });
 
 describe('escalation and the compacted record', () => {
-  function compressor(events: Event[], records: RolloutRecord[], over: Partial<typeof DEFAULT_COMPRESSION> = {}): Compressor {
-    return new Compressor({
+  function deps(events: Event[], records: RolloutRecord[], over: Partial<typeof DEFAULT_COMPRESSION> = {}): CompressorDeps {
+    return {
       agent: 'repo',
       settings: { ...DEFAULT_COMPRESSION, threshold: 3000, ...over },
       summarizer: new ScriptedModel({ compression: [{ text: 's1' }, { text: 's2' }] }),
@@ -126,8 +136,9 @@ describe('escalation and the compacted record', () => {
       publish: (e) => void events.push(e),
       now: () => 1,
       signal: new AbortController().signal,
-    });
+    };
   }
+  const compressor = (events: Event[], records: RolloutRecord[], over: Partial<typeof DEFAULT_COMPRESSION> = {}): Compressor => new Compressor(deps(events, records, over));
 
   it('a provider overflow walks the tiers one at a time; tier 3 needs a plan in thinklink; replaying the records rebuilds each list', async () => {
     const events: Event[] = [];
@@ -145,7 +156,13 @@ describe('escalation and the compacted record', () => {
     expect(await c.recover(list, 2)).toBe(3);
     expect(replayed()).toEqual(list);
     expect(events.map((e) => e.type)).toEqual(['context_compressed', 'context_emergency_compressed', 'context_ultimate_compressed']);
-    expect(records.some((r) => r.type === 'event_msg' && r.payload.kind === 'thinklink_entry')).toBe(true);
+    // resume: the plans come back from the rollout, so tier 3 is available again in a new compressor
+    const plans = thinklinkFromRecords(records);
+    expect(plans).toEqual([{ step: 7, text: c.thinklink.last(0)[0]?.text }]);
+    const resumed = new Compressor({ ...deps([], []), plans });
+    const again = [sys, brief, ...turn('read_file', big('z')), ...turn('read_file', 'y')];
+    expect(await resumed.recover(again, 2)).toBe(3);
+    expect(await new Compressor(deps([], [])).recover(again, 2)).toBe(0);
   });
 
   it('before a call: nothing under the threshold; over it, tier 1 then tier 2; enable_ultimate_compression=false keeps tier 3 off', async () => {

@@ -4,10 +4,10 @@ import type { Publish, Recorder } from '../ports.js';
 import type { ChatMessage } from '../port-types.js';
 import type { Thought } from '../thought.js';
 import { compactedRecord } from './compacted.js';
-import { ThinkLink } from './thinklink.js';
+import { ThinkLink, thinklinkRecord, type ThinkEntry } from './thinklink.js';
 import { ContextMeter, overThreshold, thresholdFor, type CompressionSettings } from './threshold.js';
 import { ruleCompress } from './tier1-rule.js';
-import { emergencyCompress, KEEP_TURNS } from './tier2-emergency.js';
+import { emergencyCompress, KEEP_TURNS, TRANSCRIPT_CHARS } from './tier2-emergency.js';
 import { ultimateCompress } from './tier3-ultimate.js';
 import { tokensOf } from './tokens.js';
 import { recentStart } from './turns.js';
@@ -30,12 +30,16 @@ export interface CompressorDeps {
   publish: Publish;
   now: () => number;
   signal: AbortSignal;
+  /** Plans restored from a rollout (resume: `thinklinkFromRecords`). */
+  plans?: readonly ThinkEntry[];
 }
 
 export class Compressor {
   readonly meter = new ContextMeter();
-  readonly thinklink = new ThinkLink();
-  constructor(private readonly d: CompressorDeps) {}
+  readonly thinklink: ThinkLink;
+  constructor(private readonly d: CompressorDeps) {
+    this.thinklink = new ThinkLink(d.plans);
+  }
 
   threshold(): number {
     return thresholdFor(this.d.settings, this.d.model());
@@ -48,8 +52,7 @@ export class Compressor {
 
   /** A valid plan enters the thinklink store and the rollout. */
   notePlan(step: number, t: Thought): void {
-    const e = this.thinklink.add(step, t);
-    this.d.recorder.append([{ type: 'event_msg', ts: this.d.now(), payload: { kind: 'thinklink_entry', detail: `step ${e.step}\n${e.text}` } }]);
+    this.d.recorder.append([thinklinkRecord(this.thinklink.add(step, t), this.d.now())]);
   }
 
   /** Before a call: over the threshold → tier 1, still over → tier 2, still over → tier 3. Returns the highest tier applied (0 = none). */
@@ -97,7 +100,8 @@ export class Compressor {
         return r.changed ? r.messages : null;
       }
       case 2:
-        return emergencyCompress(messages, { summarizer: this.d.summarizer, brief: this.d.brief, signal: this.d.signal });
+        // the summary call reads at most about half the threshold (2 chars ≈ half a token)
+        return emergencyCompress(messages, { summarizer: this.d.summarizer, brief: this.d.brief, signal: this.d.signal, maxChars: Math.min(TRANSCRIPT_CHARS, limit * 2) });
       case 3: {
         if (!s.enableUltimate || this.thinklink.size === 0) return null;
         const next = ultimateCompress(messages, { brief: this.d.brief, plans: this.thinklink.last(s.ultimateKeepPlans), target: Math.floor(limit * RULE_TARGET), keepTokens: s.toolResultKeepTokens });

@@ -8,7 +8,7 @@ import { recentStart } from './turns.js';
 export const KEEP_TURNS = 3;
 export const SUMMARY_HEADER = '[Context compressed] The earlier part of this conversation was summarised.';
 /** What the summariser reads at most (chars): a long history must not overflow the summary call itself. */
-const TRANSCRIPT_CHARS = 48_000;
+export const TRANSCRIPT_CHARS = 48_000;
 const PER_MESSAGE_CHARS = 1_500;
 
 const SUMMARISER_SYSTEM =
@@ -33,16 +33,18 @@ function render(m: ChatMessage): string {
   }
 }
 
-/** The part to summarise as text, newest kept when it is too long. */
-export function transcript(part: readonly ChatMessage[]): string {
+/** The part to summarise as text, newest kept when it is longer than `maxChars`. */
+export function transcript(part: readonly ChatMessage[], maxChars = TRANSCRIPT_CHARS): string {
   const text = part.map(render).filter((s) => s !== '').join('\n');
-  return text.length > TRANSCRIPT_CHARS ? `… ${text.slice(-TRANSCRIPT_CHARS)}` : text;
+  return text.length > maxChars ? `… ${text.slice(-maxChars)}` : text;
 }
 
 export interface EmergencyDeps {
   summarizer: LlmEngine;
   brief: string;
   signal: AbortSignal;
+  /** Transcript budget in chars (default TRANSCRIPT_CHARS); the compressor gives about half the threshold. */
+  maxChars?: number;
 }
 
 /** [system, one user summary] + the recent turns; null when there is nothing older than the recent turns. */
@@ -57,7 +59,7 @@ export async function emergencyCompress(messages: readonly ChatMessage[], d: Eme
     const res = await d.summarizer.call({
       messages: [
         { role: 'system', content: SUMMARISER_SYSTEM },
-        { role: 'user', content: transcript(older) },
+        { role: 'user', content: transcript(older, d.maxChars) },
       ],
       tools: [],
       signal: d.signal,

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { figure, round, stats, type Figure, type Suite } from './lib.js';
+import { figure, repeat, round, stats, type Figure, type Suite } from './lib.js';
 import { prepare, runReference, ScriptedModel, STEPS } from './side-by-side.js';
 import { Runtime } from '../src/runtime/runtime.js';
 import { loadConfig } from '../src/runtime/config/index.js';
@@ -12,8 +12,51 @@ import { STORE_ACTOR, STORE_MODULE } from '../src/store/client.js';
 import { AGENT_MODULE } from '../src/actors/agents/agent-actor.js';
 import { settingsFrom } from '../src/actors/agents/run-task.js';
 import type { AgentRunInput, AgentRunOutput } from '../src/actors/agents/run-types.js';
+import type { ChatMessage } from '../src/runtime/protocol/index.js';
+import { ruleCompress } from '../src/actors/agents/compression/tier1-rule.js';
+import { recentStart } from '../src/actors/agents/compression/turns.js';
+import { tokensOf } from '../src/actors/agents/compression/tokens.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+
+/** A 200-message history (system, brief, 99 read turns of 4 KB); fresh objects each time (token counts are cached per object). */
+function readHistory(): ChatMessage[] {
+  const out: ChatMessage[] = [{ role: 'system', content: 'you are a repo agent' }, { role: 'user', content: 'read every file' }];
+  for (let i = 0; i < 99; i++) {
+    out.push({ role: 'assistant', content: '', toolCalls: [{ id: `c${i}`, name: 'read_file', arguments: `{"path":"f${i}.txt"}` }] });
+    out.push({ role: 'tool', toolCallId: `c${i}`, name: 'read_file', content: `${i} ${'lorem ipsum dolor sit amet '.repeat(152)}` });
+  }
+  return out;
+}
+
+/** Tier-1 compression of a 200-message history: its cost against a bare slice loop over the same results, and the tokens it saves. */
+async function compressionFigures(): Promise<Figure[]> {
+  const keepTokens = 200;
+  const threshold = 60_000;
+  let before = 0;
+  let after = 0;
+  const ours = await repeat(RUNS * 4, () => {
+    const h = readHistory();
+    const t0 = performance.now();
+    const r = ruleCompress(h, { keepTokens, target: Math.floor(threshold * 0.7), protectFrom: recentStart(h, 3) });
+    const ms = performance.now() - t0;
+    before = tokensOf(h);
+    after = r.tokens;
+    return Promise.resolve(ms);
+  });
+  const raw = await repeat(RUNS * 4, () => {
+    const h = readHistory();
+    const t0 = performance.now();
+    const cut = h.map((m) => (m.role === 'tool' ? { ...m, content: m.content.slice(0, keepTokens * 4) } : m));
+    const ms = performance.now() - t0;
+    if (cut.length !== h.length) throw new Error('raw cut lost messages');
+    return Promise.resolve(ms);
+  });
+  return [
+    figure('compress_tier1_200_messages', 'ms', ours, '< 20 ms (a step must not notice it)', (v) => v < 20, { label: 'bare slice loop over the same 99 tool results', value: stats(raw).median }),
+    figure('compress_tier1_tokens_saved', 'tokens', [before - after], `> 50% of ${before} tokens`, (v) => v > before / 2, { label: 'tokens before compression', value: before }),
+  ];
+}
 
 const suite: Suite = {
   name: 'agents',
@@ -60,6 +103,7 @@ const suite: Suite = {
           label: 'reference agent loop (own process, same fake model): tool-call reply written -> next request received',
           value: stats(refGaps).median,
         }),
+        ...(await compressionFigures()),
       ];
     } finally {
       await rt.shutdown();

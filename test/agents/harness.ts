@@ -23,6 +23,10 @@ export interface Reply {
   /** Never answers: waits for the request's signal (a stalled provider). */
   stall?: boolean;
   fail?: string;
+  /** The error's code with `fail` (default LLM_FAIL; CONTEXT_LENGTH = the provider's "does not fit"). */
+  code?: string;
+  /** Input tokens the provider reports (default 10). */
+  inputTokens?: number;
 }
 export type Step = Reply | ((req: LlmRequest) => Reply);
 
@@ -52,14 +56,14 @@ export class ScriptedModel implements LlmEngine {
     if (reply.stall) {
       await new Promise<void>((_, reject) => req.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }));
     }
-    if (reply.fail) throw Object.assign(new Error(reply.fail), { code: 'LLM_FAIL' });
+    if (reply.fail) throw Object.assign(new Error(reply.fail), { code: reply.code ?? 'LLM_FAIL' });
     const toolCalls: ToolCall[] = (reply.calls ?? []).map((c) => ({ id: c.id ?? `call_${req.agent}_${++this.seq}`, name: c.name, arguments: JSON.stringify(c.args) }));
     if (reply.text) req.onTextDelta?.(reply.text);
     return {
       text: reply.text ?? '',
       toolCalls,
       reasoning: [],
-      usage: { inputTokens: 10, outputTokens: 5, cachedInputTokens: 0, reasoningTokens: 0 },
+      usage: { inputTokens: reply.inputTokens ?? 10, outputTokens: 5, cachedInputTokens: 0, reasoningTokens: 0 },
       finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
       provider: 'scripted',
       model: 'scripted-1',

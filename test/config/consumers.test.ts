@@ -9,7 +9,10 @@ import { runAgent } from '../../src/actors/agents/run-agent.js';
 import { createSharedLlmState, LLM_SHARED_KEY, parseConfigText, type YagentConfig } from '../../src/runtime/config/index.js';
 import type { Event } from '../../src/runtime/protocol/index.js';
 import { ManualClock, request } from '../llm/helpers.js';
-import { makeHarness } from '../agents/harness.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LlmRequest } from '../../src/actors/llm/types.js';
+import { exitCall, harnessConfig, makeHarness, ScriptedModel, THOUGHT, type Step } from '../agents/harness.js';
 import { cfg } from './helpers.js';
 
 let fake: FakeProvider;
@@ -221,5 +224,45 @@ describe('[llm] step_retries reaches every agent loop', () => {
     };
     expect(await run(0)).toEqual({ stop: 'llm_error', calls: 1 });
     expect(await run(2)).toEqual({ stop: 'plain_text', calls: 2 });
+  });
+});
+
+describe('[enhanced_commander] keys change what compression does', () => {
+  const BIG = 'lorem ipsum dolor sit amet '.repeat(150);
+  const read = { text: THOUGHT, calls: [{ name: 'read_file', args: { path: 'big.txt' } }], inputTokens: 0 }; // 0 = unmetered: the local count decides
+  /** A repo run of five 4 KB reads (plus `tail` steps) under `ec`; the compression events and the last request. */
+  const run = async (ec: string, tail: Step[] = []): Promise<{ stop: string; kinds: string[]; saved: number[]; last: LlmRequest | undefined }> => {
+    const h = makeHarness({}, { config: harnessConfig(`[enhanced_commander]\n${ec}\n`) });
+    writeFileSync(join(h.workspace, 'big.txt'), BIG);
+    const model = new ScriptedModel({ repo: [read, read, read, read, read, ...tail, { text: THOUGHT, ...exitCall('done') }], compression: [{ text: 'sum' }] });
+    const out = await runAgent(h.env(model), { agent: 'repo', role: 'repo', brief: 'read', settings: h.settings, delegationId: 'c', parentSessionId: 'p' });
+    const events = h.events.flatMap((e) => (e.type.startsWith('context_') && 'beforeTokens' in e ? [e] : []));
+    return { stop: out.stopReason, kinds: events.map((e) => e.type), saved: events.map((e) => e.beforeTokens - e.afterTokens), last: model.byAgent('repo').at(-1) };
+  };
+  const overflow: Step = { fail: 'context_length_exceeded', code: 'CONTEXT_LENGTH' };
+
+  it('enable_context_compression and context_compression_threshold decide whether tier 1 runs', async () => {
+    expect((await run('context_compression_threshold = 4500')).kinds).toContain('context_compressed');
+    expect((await run('context_compression_threshold = 100000')).kinds).toEqual([]);
+    expect((await run('enable_context_compression = false\ncontext_compression_threshold = 4500')).kinds).toEqual([]);
+  });
+
+  it('tool_result_keep_tokens is how much of an old result tier 1 keeps', async () => {
+    // tier 1's first cut saves more when it keeps less of the old result
+    const [short] = (await run('context_compression_threshold = 4500\ntool_result_keep_tokens = 20')).saved;
+    const [long] = (await run('context_compression_threshold = 4500\ntool_result_keep_tokens = 400')).saved;
+    expect(long).toBeGreaterThan(0);
+    expect(short).toBeGreaterThan((long ?? 0) + 200);
+  });
+
+  it('enable_ultimate_compression and ultimate_compression_keep_plans decide tier 3 after overflows', async () => {
+    const off = await run('enable_ultimate_compression = false', [overflow, overflow, overflow]);
+    expect(off.stop).toBe('llm_error');
+    const one = await run('ultimate_compression_keep_plans = 1', [overflow, overflow, overflow]);
+    expect(one.kinds).toEqual(['context_compressed', 'context_emergency_compressed', 'context_ultimate_compressed']);
+    const all = await run('ultimate_compression_keep_plans = 0', [overflow, overflow, overflow]);
+    const plans = (r: LlmRequest | undefined): number => (r?.messages[1]?.content.match(/^step \d+:$/gm) ?? []).length;
+    expect(plans(one.last)).toBe(1);
+    expect(plans(all.last)).toBe(5);
   });
 });

@@ -4,7 +4,7 @@ import type { Clock, PauseGate, Remote } from '../../runtime/actor.js';
 import type { YagentConfig } from '../../runtime/config/index.js';
 import type { StoreApi } from '../../store/api.js';
 import { toolStoreAccess } from '../../store/client.js';
-import { buildAgentEngine } from '../llm/build.js';
+import { buildAgentEngine, buildToolEngine } from '../llm/build.js';
 import { inPlaceBackend, TokenCounter, type TokenBackend } from '../llm/tokens.js';
 import type { LlmEngine } from '../llm/types.js';
 import type { Authorizer } from '../tools/authorizer.js';
@@ -58,9 +58,12 @@ export function buildAgentEnv(host: AgentHost, config: YagentConfig, seams: Agen
     seams.engineFor ??
     ((input: AgentRunInputParsed): LlmEngine =>
       buildAgentEngine(config, input.agent, { publish: host.publish, clock: host.clock, ...(host.shared ? { shared: host.shared } : {}) }));
+  const deps = { publish: host.publish, clock: host.clock, ...(host.shared ? { shared: host.shared } : {}) };
   return {
     store: host.store,
     engineFor,
+    // tier 2's summary call: tool → [tools.llm] → the agent's provider; a test's model seam answers it too
+    summarizerFor: seams.engineFor ?? ((input) => buildToolEngine(config, 'compression', input.agent, deps)),
     toolsFor: (input, hooks) =>
       buildToolPort(input, hooks, {
         publish: host.publish,

@@ -7,6 +7,7 @@ import type { ChatMessage, StopReason, Usage } from './port-types.js';
 import { parseThought, renderThought, stripThought } from './thought.js';
 import { injectTransient } from './transient.js';
 import { abortStopReason, sleep } from './abort.js';
+import type { Compressor, Tier } from './compression/compressor.js';
 
 export interface LoopDeps {
   agent: string;
@@ -30,6 +31,8 @@ export interface LoopDeps {
   retryBackoffMs?: number;
   maxTokens?: number;
   temperature?: number;
+  /** Context compression (absent = `enable_context_compression = false`: a context-length error ends the run). */
+  compressor?: Compressor;
 }
 
 export const CLOSING_REMINDER =
@@ -63,16 +66,27 @@ export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): 
       const described = deps.engine.describe();
       recorder.append([{ type: 'turn_context', ts: ts(), payload: { ...described, cwd: deps.cwd, step } }]);
       const extras = deps.transient ? await deps.transient() : [];
-      const call = await callWithRetries(deps, injectTransient(messages, extras), step);
+      let tier: Tier | 0 = deps.compressor ? await deps.compressor.fit(messages) : 0;
+      let call = await callWithRetries(deps, injectTransient(messages, extras), step);
+      // a context-length error is answered by the next tier and one retry, never by a blind retry
+      while (call.kind === 'overflow') {
+        tier = deps.compressor ? await deps.compressor.recover(messages, tier) : 0;
+        if (tier === 0) return stop('llm_error', '', { error: call.error });
+        call = await callWithRetries(deps, injectTransient(messages, extras), step);
+      }
       if (call.kind === 'stop') return stop(call.stopReason, '', { error: call.error });
       const res = call.res;
+      deps.compressor?.observe(res.usage.inputTokens, messages.length);
       addUsage(usage, res.usage);
       deps.onActivity?.();
       push({ role: 'assistant', content: res.text, ...(res.toolCalls.length > 0 ? { toolCalls: res.toolCalls } : {}), ...(res.reasoning.length > 0 ? { reasoning: res.reasoning } : {}) });
       if (res.text.trim() !== '') deps.publish({ type: 'ai_response', agent, text: res.text });
 
       const thought = parseThought(res.text);
-      if (thought.kind === 'ok') deps.publish({ type: 'thinking', agent, text: renderThought(thought.thought) });
+      if (thought.kind === 'ok') {
+        deps.publish({ type: 'thinking', agent, text: renderThought(thought.thought) });
+        deps.compressor?.notePlan(step, thought.thought);
+      }
       const missing = thought.kind === 'absent' && flags.requireThought && res.toolCalls.length > 0;
       if (thought.kind === 'invalid' || missing) {
         thoughtFailures++;
@@ -119,7 +133,7 @@ export function deliverableText(exit: ExitHandoff, replyText: string): string {
   return stripThought(replyText);
 }
 
-type CallResult = { kind: 'ok'; res: LlmResponse } | { kind: 'stop'; stopReason: StopReason; error: string };
+type CallResult = { kind: 'ok'; res: LlmResponse } | { kind: 'stop'; stopReason: StopReason; error: string } | { kind: 'overflow'; error: string };
 
 async function callWithRetries(deps: LoopDeps, messages: readonly ChatMessage[], step: number): Promise<CallResult> {
   let lastError = '';
@@ -150,6 +164,7 @@ async function callWithRetries(deps: LoopDeps, messages: readonly ChatMessage[],
       lastError = err instanceof Error ? err.message : String(err);
       if (deps.signal.aborted) break;
       if (isCircuitOpen(err)) return { kind: 'stop', stopReason: 'circuit_breaker_open', error: lastError };
+      if (errorCode(err) === 'CONTEXT_LENGTH') return { kind: 'overflow', error: lastError };
       // the engine already gave up on something a retry cannot fix (bad key, bad URL, dead local server, spent budget)
       if ((err as { retryable?: unknown } | null)?.retryable === false) break;
     }
@@ -158,9 +173,13 @@ async function callWithRetries(deps: LoopDeps, messages: readonly ChatMessage[],
   return { kind: 'stop', stopReason: 'llm_error', error: lastError };
 }
 
-function isCircuitOpen(err: unknown): boolean {
+function errorCode(err: unknown): string {
   const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && /circuit/i.test(code);
+  return typeof code === 'string' ? code : '';
+}
+
+function isCircuitOpen(err: unknown): boolean {
+  return /circuit/i.test(errorCode(err));
 }
 
 function addUsage(into: Usage, u: Usage): void {

@@ -21,6 +21,7 @@ import { metaBrief, runMeta } from './meta.js';
 import { AbortReason } from './abort.js';
 import { recoverDelegations, type RecoveryDeps } from './recovery.js';
 import { repairToolPairs } from './tool-pairs.js';
+import { Compressor } from './compression/compressor.js';
 
 export type AgentStore = Pick<
   StoreApi,
@@ -38,6 +39,8 @@ export interface ToolHooks {
 export interface AgentEnv {
   store: AgentStore;
   engineFor(input: AgentRunInputParsed): LlmEngine;
+  /** Tier 2's summariser (`[tools.llm]` when set, else the agent's provider); absent = the agent's engine. */
+  summarizerFor?(input: AgentRunInputParsed): LlmEngine;
   toolsFor(input: AgentRunInputParsed, hooks: ToolHooks): ToolPort;
   spawn: SpawnChild;
   publish: Publish;
@@ -174,6 +177,21 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
         ...(isDirector ? { plainTextReminder: () => (manager.count === 0 ? reminder : null) } : {}),
         ...(activity ? { onActivity: () => activity.touch() } : {}),
         ...(env.retryBackoffMs !== undefined ? { retryBackoffMs: env.retryBackoffMs } : {}),
+        ...(s.compression.enabled
+          ? {
+              compressor: new Compressor({
+                agent: input.agent,
+                settings: s.compression,
+                summarizer: env.summarizerFor?.(input) ?? engine,
+                model: () => engine.describe().model,
+                brief: input.brief,
+                recorder,
+                publish: env.publish,
+                now: () => env.clock.now(),
+                signal: ctl.signal,
+              }),
+            }
+          : {}),
       },
       initial,
     );

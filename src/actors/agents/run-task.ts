@@ -87,6 +87,19 @@ export function settingsFrom(o: RunTaskOptions, taskId: string, boardId: string)
     disabledAgents: resolveDisabledAgents(o.disabledAgents ?? []),
     resume: o.config.resume.enabled,
     maxReplayMessages: o.config.resume.maxReplayMessages,
+    compression: compressionSettings(o.config.compression),
+  };
+}
+
+/** `[enhanced_commander]` for the loop (undefined thresholds stay absent: the catalogue or 120000 decides). */
+function compressionSettings(c: YagentConfig['compression']): RunSettings['compression'] {
+  return {
+    enabled: c.enabled,
+    ...(c.threshold !== undefined ? { threshold: c.threshold } : {}),
+    ...(c.envOverride !== undefined ? { envOverride: c.envOverride } : {}),
+    toolResultKeepTokens: c.toolResultKeepTokens,
+    enableUltimate: c.enableUltimate,
+    ultimateKeepPlans: c.ultimateKeepPlans,
   };
 }
 

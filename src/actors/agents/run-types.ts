@@ -14,6 +14,16 @@ export const CustomAgentDesignSchema = z.object({
 });
 export type CustomAgentDesign = z.infer<typeof CustomAgentDesignSchema>;
 
+/** `[enhanced_commander]` as the loop needs it (see compression/threshold.ts CompressionSettings). */
+export const CompressionSettingsSchema = z.object({
+  enabled: z.boolean(),
+  threshold: z.number().int().positive().optional(),
+  envOverride: z.number().int().positive().optional(),
+  toolResultKeepTokens: z.number().int().positive(),
+  enableUltimate: z.boolean(),
+  ultimateKeepPlans: z.number().int().min(0),
+});
+
 export const RunSettingsSchema = z.object({
   workspace: z.string(),
   taskId: z.string(),
@@ -43,6 +53,7 @@ export const RunSettingsSchema = z.object({
   resume: z.boolean().default(true),
   /** `[resume] max_replay_messages`: a longer replay degrades to a handoff report; 0 = no limit. */
   maxReplayMessages: z.number().int().default(2000),
+  compression: CompressionSettingsSchema.default({ enabled: true, toolResultKeepTokens: 200, enableUltimate: true, ultimateKeepPlans: 3 }),
 });
 export type RunSettings = z.infer<typeof RunSettingsSchema>;
 

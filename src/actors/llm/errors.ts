@@ -11,7 +11,9 @@ export type LlmErrorCode =
   | 'NOT_FOUND'
   | 'MODEL_NOT_FOUND'
   | 'INVALID_URL'
-  | 'CIRCUIT_OPEN';
+  | 'CIRCUIT_OPEN'
+  /** The request does not fit the model's context: compress, never retry unchanged. */
+  | 'CONTEXT_LENGTH';
 
 export class LlmError extends Error {
   override readonly name = 'LlmError';
@@ -103,6 +105,8 @@ export function classifyError(err: unknown, opts: { cancelled: boolean; timedOut
   if (opts.timedOut) return new LlmError('TIMEOUT', `request timed out: ${msg}`, true, undefined, undefined, { cause: err });
   if (opts.cancelled) return new LlmError('CANCELLED', 'request cancelled', false, undefined, undefined, { cause: err });
   const status = (err as { status?: unknown }).status;
+  const overflow = contextLengthError(err, msg, status);
+  if (overflow !== null) return overflow;
   if (typeof status === 'number') return classifyStatus(status, msg, parseRetryAfter((err as { headers?: unknown }).headers, opts.now), err);
   if (err instanceof SyntaxError) return new LlmError('PROTOCOL', `malformed stream: ${msg}`, true, undefined, undefined, { cause: err });
   const errno = errnoOf(err);
@@ -111,4 +115,15 @@ export function classifyError(err: unknown, opts: { cancelled: boolean; timedOut
   const socket = causes(err).find((e) => e instanceof Error && errno !== undefined && (e as { code?: unknown }).code === errno);
   const text = socket instanceof Error && socket !== err ? `${msg} ${socket.message}` : msg;
   return new LlmError('CONNECTION', text, true, undefined, undefined, { cause: err, errno });
+}
+
+const CONTEXT_LENGTH_TEXT = /context_length_exceeded|maximum context length|prompt is too long|context window|too many (input )?tokens|request too large/i;
+
+/** A provider saying "this does not fit" (OpenAI `context_length_exceeded`, Anthropic "prompt is too long",
+ *  HTTP 413): a non-retryable CONTEXT_LENGTH the loop answers by compressing, never by a blind retry. */
+export function contextLengthError(err: unknown, msg: string, status: unknown): LlmError | null {
+  const code = (err as { code?: unknown; error?: { code?: unknown } } | null)?.code ?? (err as { error?: { code?: unknown } } | null)?.error?.code;
+  const bad = status === 413 || code === 'context_length_exceeded' || (status === 400 && CONTEXT_LENGTH_TEXT.test(msg));
+  if (!bad) return null;
+  return new LlmError('CONTEXT_LENGTH', msg, false, undefined, typeof status === 'number' ? status : undefined, { cause: err });
 }

@@ -40,7 +40,8 @@ export const inPlaceBackend: TokenBackend = {
 
 const PER_MESSAGE_OVERHEAD = 4;
 
-function messageText(m: ChatMessage): string {
+/** The text of a message as the model reads it (what every count encodes). */
+export function messageText(m: ChatMessage): string {
   switch (m.role) {
     case 'system':
     case 'user':

@@ -64,13 +64,13 @@ mode = "auto"                    # auto = a fast model picks fast|balanced|high 
 coding = "high"
 repo = "balanced"
 
-# reserved (context compression, later issue): nothing compresses yet, so no key of this section changes anything
+# context compression (three tiers: rule, emergency summary, rebuild from plans)
 [enhanced_commander]
 enable_context_compression = true  # the only compression switch
 # context_compression_threshold = 120000  # min(catalogue context x 0.75, this); default 120000
-tool_result_keep_tokens = 200
-enable_ultimate_compression = true
-ultimate_compression_keep_plans = 3  # 0 = keep all
+tool_result_keep_tokens = 200    # tier 1 cuts an old tool result down to this many tokens
+enable_ultimate_compression = true  # tier 3 (rebuild from the thinklink plans)
+ultimate_compression_keep_plans = 3  # plans tier 3 keeps; 0 = keep all
 
 [blackboard]
 index_max_notes = 12             # 0 = no index injection; negative/absent = default

@@ -48,6 +48,8 @@ export function hintFor(err: LlmError, t: CallTarget): string {
       return `check api_format matches the server at ${t.url} ("openai" or "anthropic")`;
     case 'CIRCUIT_OPEN':
       return 'the provider failed repeatedly; it is tried again after [llm] circuit_breaker_cooldown';
+    case 'CONTEXT_LENGTH':
+      return 'the conversation no longer fits the model: keep [enhanced_commander] enable_context_compression on, or lower context_compression_threshold';
     case 'BAD_REQUEST':
     case 'CANCELLED':
       return `the server rejected the request: check model, max_tokens and reasoning_effort of provider "${t.provider}"`;

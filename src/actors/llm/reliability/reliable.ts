@@ -62,7 +62,7 @@ export function clockSleep(clock: Clock): Sleep {
 
 /** Failures that say something about the provider's health (a bad request or a cancel does not). */
 function countsForBreaker(e: LlmError): boolean {
-  return e.code !== 'CANCELLED' && e.code !== 'BAD_REQUEST' && e.code !== 'CIRCUIT_OPEN';
+  return e.code !== 'CANCELLED' && e.code !== 'BAD_REQUEST' && e.code !== 'CIRCUIT_OPEN' && e.code !== 'CONTEXT_LENGTH';
 }
 
 export class ReliableEngine implements LlmEngine {

@@ -3,6 +3,7 @@ import { parseDuration } from './duration.js';
 import * as envSwitch from './env.js';
 import { ConfigError } from './errors.js';
 import { concurrencyKnob, defaultTrue, DEFAULTS, positiveOr, valve, zeroIsUnset } from './knobs.js';
+import { parseMcpServers, SKILL_DEFAULT_AGENTS } from './mcp-servers.js';
 import { removedKeyWarnings } from './removed-keys.js';
 import type { RawConfig, RawProvider } from './schema.js';
 import type { FallbackRef, ProviderConfig, StepAgent, YagentConfig } from './types.js';
@@ -133,8 +134,8 @@ export function normalise(raw: RawConfig, path: string, env: envSwitch.Env): Yag
       proseBudgetTokens: positiveOr(bp.prose_budget_tokens, 2000),
       exportPath: bp.export_path ?? '',
     },
-    mcp: { enabled: !envSwitch.mcpDisabled(env), servers: raw.mcp?.servers ?? [] },
-    skills: { enabled: !envSwitch.skillsDisabled(env) && defaultTrue(raw.skills, 'enable') },
+    mcp: { enabled: !envSwitch.mcpDisabled(env), servers: parseMcpServers(raw.mcp?.servers ?? [], path) },
+    skills: { enabled: !envSwitch.skillsDisabled(env) && defaultTrue(raw.skills, 'enable'), agents: raw.skills?.agents ?? [...SKILL_DEFAULT_AGENTS] },
     artifact: { enabled: !envSwitch.artifactDisabled(env) },
     warnings,
   };

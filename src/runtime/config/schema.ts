@@ -112,6 +112,6 @@ export const RawConfigSchema = z.looseObject({
     })
     .optional(),
   mcp: z.looseObject({ servers: z.array(z.record(z.string(), z.unknown())).optional() }).optional(),
-  skills: z.looseObject({ enable: z.boolean().optional() }).optional(),
+  skills: z.looseObject({ enable: z.boolean().optional(), agents: z.array(z.string()).optional() }).optional(),
 });
 export type RawConfig = z.infer<typeof RawConfigSchema>;

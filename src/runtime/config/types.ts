@@ -1,4 +1,5 @@
 // The normalised configuration every consumer reads: defaults applied, 0/absent semantics decided once.
+import type { McpServerSpec } from './mcp-servers.js';
 export const AGENT_NAMES = ['director', 'coding', 'repo', 'chat', 'devops', 'browser', 'meta'] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];
 /** Agents with a `<name>_max_steps` key; Meta always runs its one fixed step. */
@@ -94,8 +95,9 @@ export interface YagentConfig {
     checkpointWorkspace: boolean;
   };
   blueprint: { enabled: boolean; injectInto: string[]; indexMaxTokens: number; proseBudgetTokens: number; exportPath: string };
-  mcp: { enabled: boolean; servers: Record<string, unknown>[] };
-  skills: { enabled: boolean };
+  mcp: { enabled: boolean; servers: McpServerSpec[] };
+  /** Which agents see the skills catalogue and use_skill. */
+  skills: { enabled: boolean; agents: string[] };
   artifact: { enabled: boolean };
   /** Human warnings gathered at load (removed keys with their replacement, unknown values). */
   warnings: string[];

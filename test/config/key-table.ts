@@ -64,6 +64,7 @@ export const KEY_TABLE: Record<string, KeyStatus> = {
   'blueprint.index_max_tokens': { reserved: 'repository blueprint (later issue)' },
   'blueprint.prose_budget_tokens': { reserved: 'repository blueprint (later issue)' },
   'blueprint.export_path': { reserved: 'blueprint export (the seeds: no consumer yet, R8)' },
-  'mcp.servers': { reserved: 'MCP actor (later issue)' },
+  'mcp.servers': { consumer: 'parseMcpServers (validated at load) → runtime-port starts the mcp actor → McpHub', test: 'rules: [mcp] servers reach the config' },
   'skills.enable': { reserved: 'skills (later issue)' },
+  'skills.agents': { reserved: 'skills (later issue)' },
 };

@@ -6,6 +6,7 @@ import { serializeError } from '../../src/runtime/protocol/index.js';
 import type { StoreApi } from '../../src/store/api.js';
 import { STORE_ACTOR, STORE_MODULE, storeInputFromConfig } from '../../src/store/client.js';
 import { SPARE_PLAN, delegationPreload } from './boot-plan.js';
+import { MCP_ACTOR, MCP_MODULE, mcpInputFromConfig } from '../../src/actors/mcp/client.js';
 import type { SupervisorOps, TaskOutcome, TaskSpec } from './types.js';
 
 export interface RuntimePort extends SupervisorOps {
@@ -36,6 +37,12 @@ export async function openRuntimePort(opts: PortOptions): Promise<RuntimePort> {
   const storeReady = runtime.startService({ name: STORE_ACTOR, module: STORE_MODULE, input: storeInputFromConfig(opts.config), restart: 'permanent', preload: [] });
   storeReady.catch(() => undefined);
   const storeUp = (): Promise<boolean> => storeReady.then(() => true, () => false);
+  // MCP servers connect in the background: agents that see their tools wait for them, nobody else does
+  const mcpInput = mcpInputFromConfig(opts.config);
+  if (mcpInput !== null) {
+    const mcpReady = runtime.startService({ name: MCP_ACTOR, module: MCP_MODULE, input: mcpInput, restart: 'permanent', preload: [] });
+    mcpReady.catch(() => undefined);
+  }
   // the first model call is under way (the model now takes its time): boot the spare for delegations
   const warmer = runtime.dispatcher.consume({ name: 'spare-warmer', filter: { types: ['ai_stream_start', 'llm_call_start'] } }, () => {
     warmer.mailbox.close();

@@ -163,7 +163,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
         ...(activity ? { onActivity: () => activity.touch() } : {}),
         ...(env.retryBackoffMs !== undefined ? { retryBackoffMs: env.retryBackoffMs } : {}),
       },
-      [{ role: 'system', content: system }, { role: 'user', content: input.brief }],
+      [{ role: 'system', content: [system.trimEnd(), ...(tools.contextSections?.() ?? [])].join('\n\n') + '\n' }, { role: 'user', content: input.brief }],
     );
     await recorder.drain();
     if (isDirector) env.publish({ type: 'conversation_result', agent: input.agent, text: result.text, stopReason: result.stopReason });

@@ -3,7 +3,7 @@ import { surfaceFor, directorPalette } from '../tools/profiles.js';
 import { WorkspaceGuard } from '../tools/workspace-guard.js';
 import { Grants } from '../tools/grants.js';
 import type { Authorizer } from '../tools/authorizer.js';
-import type { ToolStoreAccess } from '../tools/types.js';
+import type { ToolDeclaration, ToolStoreAccess } from '../tools/types.js';
 import type { Publish, ToolPort } from './ports.js';
 import type { ToolHooks } from './run-agent.js';
 import type { AgentRunInputParsed } from './run-types.js';
@@ -19,11 +19,21 @@ export interface ToolWiring {
   askUser(question: string): Promise<string>;
   runSignal: AbortSignal;
   newId(): string;
+  /** Run-time tools: MCP (always cold) and skills (use_skill, hot, with its catalogue section). */
+  external?: readonly ToolDeclaration[];
+  runtimeTools?: readonly ToolDeclaration[];
+  sections?: readonly string[];
 }
 
 export function buildToolPort(input: AgentRunInputParsed, hooks: ToolHooks, w: ToolWiring): ToolPort {
   const s = input.settings;
-  const surface = surfaceFor(input.role, { fullYolo: s.fullYolo, disabledAgents: s.disabledAgents, ...(input.custom ? { tools: input.custom.tools } : {}) });
+  const surface = surfaceFor(input.role, {
+    fullYolo: s.fullYolo,
+    disabledAgents: s.disabledAgents,
+    ...(input.custom ? { tools: input.custom.tools } : {}),
+    ...(w.external ? { external: w.external } : {}),
+    ...(w.runtimeTools ? { runtime: w.runtimeTools } : {}),
+  });
   return new SurfaceToolPort({
     agent: input.agent,
     surface,
@@ -43,6 +53,7 @@ export function buildToolPort(input: AgentRunInputParsed, hooks: ToolHooks, w: T
     publish: w.publish,
     runSignal: w.runSignal,
     newId: w.newId,
+    ...(w.sections ? { sections: w.sections } : {}),
   });
 }
 

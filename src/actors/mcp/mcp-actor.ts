@@ -27,7 +27,12 @@ export const McpActorInputSchema = z.object({
   maxRestarts: z.number().int().nonnegative().optional(),
   restartBackoffMs: z.number().int().nonnegative().optional(),
 });
-export type McpActorInput = z.input<typeof McpActorInputSchema>;
+/** Specs come normalised from the config (parseMcpServers); the schema checks the shape at the thread boundary. */
+export interface McpActorInput {
+  servers: McpServerSpec[];
+  maxRestarts?: number;
+  restartBackoffMs?: number;
+}
 
 interface Running {
   done: Promise<RenderedResult>;
@@ -74,7 +79,7 @@ export default defineActor<McpActorInput, never>({
   kind: 'mcp',
   async serve(ctx, raw) {
     const input = McpActorInputSchema.parse(raw);
-    const specs = input.servers as unknown as McpServerSpec[];
+    const specs = (raw as McpActorInput).servers;
     hub = new McpHub(specs, {
       tasks: ctx.tasks,
       clock: ctx.clock,

@@ -9,6 +9,8 @@ export interface GuardReason {
   text: string;
   /** Outside path this reason is about (grants on an ancestor cover it). */
   path?: string;
+  /** false = a project-level grant does not cover this reason (only -y, or a grant of this session). */
+  projectGrant?: boolean;
 }
 
 /** Absolute paths a shell command may name without asking: device files and the system's program dirs. */
@@ -57,6 +59,8 @@ export class WorkspaceGuard {
       const v = args[key];
       if (typeof v === 'string') reasons.push(...(await this.commandReasons(decl.name, v, root)));
     }
+    const approval = decl.tags.approval;
+    if (approval !== undefined) reasons.push({ key: approval.key, text: approval.text, projectGrant: approval.projectGrant });
     const flag = decl.tags.dangerFlag;
     if (flag !== undefined && args[flag] === true) {
       reasons.push({ key: `${decl.name}:dangerous`, text: 'the model marked this call as dangerous' });

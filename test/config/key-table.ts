@@ -64,7 +64,7 @@ export const KEY_TABLE: Record<string, KeyStatus> = {
   'blueprint.index_max_tokens': { reserved: 'repository blueprint (later issue)' },
   'blueprint.prose_budget_tokens': { reserved: 'repository blueprint (later issue)' },
   'blueprint.export_path': { reserved: 'blueprint export (the seeds: no consumer yet, R8)' },
-  'mcp.servers': { consumer: 'parseMcpServers (validated at load) → runtime-port starts the mcp actor → McpHub', test: 'rules: [mcp] servers reach the config' },
-  'skills.enable': { reserved: 'skills (later issue)' },
-  'skills.agents': { reserved: 'skills (later issue)' },
+  'mcp.servers': { consumer: 'parseMcpServers (validated at load) → runtime-port starts the mcp actor → McpHub', test: 'rules: [mcp] servers reach the config; mcp: Coding loads and calls an MCP tool' },
+  'skills.enable': { consumer: 'normalise → config.skills.enabled → agent-env toolsFor (catalogue + use_skill)', test: 'skills: YAGENT_SKILLS=0 turns skills off' },
+  'skills.agents': { consumer: 'normalise → config.skills.agents → agent-env toolsFor (which roles see skills)', test: 'skills: E2E: a workspace skill is listed, loaded with use_skill' },
 };

@@ -76,6 +76,8 @@ async function run(cmd: Command): Promise<ExitCode> {
         runServe(host, { port: cmd.port, version: pkg.version, io, forceQuit: cmd.flags.forceQuit }),
       );
     }
+    case 'mcp':
+      return (await import('./cli/mcp.js')).runMcp(cmd.args, io);
     case 'attach':
       return (await import('./attach/commands.js')).runAttach(cmd.args, { out: io.stdout, err: io.stderr });
     case 'setup':

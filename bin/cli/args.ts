@@ -31,6 +31,7 @@ export type Command =
   | { kind: 'batch'; flags: CommonFlags; file: string; parallel: number; out: string | undefined }
   | { kind: 'serve'; flags: CommonFlags; port: number }
   | { kind: 'attach'; args: string[] }
+  | { kind: 'mcp'; args: string[] }
   | { kind: 'setup'; flags: CommonFlags; setup: SetupFlags };
 
 export interface SetupFlags {
@@ -97,6 +98,8 @@ export function parseCommand(argv: string[]): Command {
       return { kind: 'help' };
     case 'attach':
       return { kind: 'attach', args: rest };
+    case 'mcp':
+      return { kind: 'mcp', args: rest };
     case 'demo': {
       const { values } = parse(rest, { keep: { type: 'boolean', default: false } });
       return { kind: 'demo', flags: common(values), keep: values.keep === true };

@@ -11,6 +11,7 @@ import { Grants } from '../src/actors/tools/grants.js';
 import { headlessAuthorizer } from '../src/actors/tools/authorizer.js';
 import type { AdapterDeps } from '../src/actors/tools/adapter.js';
 import { figure, ms, repeat, type Suite } from './lib.js';
+import { mcpFigures } from './mcp.js';
 
 const FILES = 8;
 const ITER = 50;
@@ -59,6 +60,7 @@ const suite: Suite = {
       return [
         figure('batch8_parallel_ms', 'ms', parallel, '<= serial batch of the same reads', (v) => v <= med(serial), { label: 'same 8 reads through runBatch, max_parallel_readonly_tools=1', value: med(serial) }),
         figure('batch8_serial_ms', 'ms', serial, '<= 10x raw sequential fs.readFile', (v, b) => b !== undefined && v <= 10 * b, { label: '8 sequential fs.promises.readFile', value: med(rawSerial) }),
+        ...(await mcpFigures()),
         figure('batch8_parallel_vs_raw_ms', 'ms', parallel, '<= 10x raw Promise.all fs.readFile', (v, b) => b !== undefined && v <= 10 * b, { label: 'Promise.all of 8 fs.promises.readFile', value: med(rawParallel) }),
       ];
     } finally {

@@ -15,7 +15,8 @@ export interface McpApi {
   serves(agent: string): boolean;
   /** Waits (bounded) until no server is still connecting. */
   settled(timeoutMs: number): Promise<void>;
-  startCall(id: string, server: string, tool: string, args: Record<string, unknown>): void;
+  /** Starts a call and waits up to `waitMs` for it: a quick tool costs one round trip, a slow one is polled. */
+  startCall(id: string, server: string, tool: string, args: Record<string, unknown>, waitMs: number): Promise<CallPoll>;
   /** Resolves when the call is done or after `waitMs` (keep it under the RPC timeout), whichever is first. */
   awaitCall(id: string, waitMs: number): Promise<CallPoll>;
   /** Aborts the call: the SDK sends notifications/cancelled to the server. */
@@ -43,30 +44,32 @@ interface Running {
 /** The served surface over a hub (also used in-process by the CLI and tests). */
 export function mcpFacade(hub: McpHub): McpApi {
   const calls = new Map<string, Running>();
+  const poll = async (id: string, waitMs: number): Promise<CallPoll> => {
+    const run = calls.get(id);
+    if (!run) return { done: true, result: { isError: true, text: `no MCP call ${id} is running` } };
+    if (run.result === undefined) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([run.done, new Promise<void>((r) => (timer = setTimeout(r, waitMs)))]);
+      clearTimeout(timer);
+    }
+    if (run.result === undefined) return { done: false };
+    calls.delete(id);
+    return { done: true, result: run.result };
+  };
   return {
     status: () => hub.status(),
     catalogue: (agent) => hub.catalogue(agent),
     serves: (agent) => hub.serves(agent),
     settled: (ms) => hub.settled(ms),
-    startCall(id, server, tool, args) {
+    startCall(id, server, tool, args, waitMs) {
       if (calls.has(id)) throw new Error(`MCP call id ${id} is already running`);
       const ctl = new AbortController();
       const run: Running = { ctl, done: hub.call(server, tool, args, ctl.signal) };
       run.done = run.done.then((r) => (run.result = r));
       calls.set(id, run);
+      return poll(id, waitMs);
     },
-    async awaitCall(id, waitMs) {
-      const run = calls.get(id);
-      if (!run) return { done: true, result: { isError: true, text: `no MCP call ${id} is running` } };
-      if (run.result === undefined) {
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([run.done, new Promise<void>((r) => (timer = setTimeout(r, waitMs)))]);
-        clearTimeout(timer);
-      }
-      if (run.result === undefined) return { done: false };
-      calls.delete(id);
-      return { done: true, result: run.result };
-    },
+    awaitCall: poll,
     cancelCall(id) {
       calls.get(id)?.ctl.abort();
     },

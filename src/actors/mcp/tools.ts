@@ -5,7 +5,7 @@ import type { Remote } from '../../runtime/actor.js';
 import { briefArg, fail, ok } from '../tools/define.js';
 import type { CapabilityTags, ToolDeclaration } from '../tools/types.js';
 import type { McpToolInfo } from './hub.js';
-import type { McpApi } from './mcp-actor.js';
+import type { CallPoll, McpApi } from './mcp-actor.js';
 
 /** Below the RPC timeout: a long call is long-polled, never one RPC. */
 const POLL_MS = 10_000;
@@ -41,7 +41,7 @@ function tagsFor(t: McpToolInfo, name: string): CapabilityTags {
 }
 
 /** Awaits a started call, polling below the RPC timeout; an abort cancels it on the server. */
-async function finish(mcp: Remote<McpApi>, id: string, signal: AbortSignal): Promise<{ isError: boolean; text: string } | null> {
+async function finish(mcp: Remote<McpApi>, id: string, first: Promise<CallPoll>, signal: AbortSignal): Promise<{ isError: boolean; text: string } | null> {
   let onAbort = (): void => undefined;
   const aborted = new Promise<null>((resolve) => {
     onAbort = () => resolve(null);
@@ -49,8 +49,8 @@ async function finish(mcp: Remote<McpApi>, id: string, signal: AbortSignal): Pro
     else signal.addEventListener('abort', onAbort, { once: true });
   });
   try {
-    for (;;) {
-      const poll = await Promise.race([mcp.awaitCall(id, POLL_MS), aborted]);
+    for (let next = first; ; next = mcp.awaitCall(id, POLL_MS)) {
+      const poll = await Promise.race([next, aborted]);
       if (poll === null) {
         await mcp.cancelCall(id);
         return null;
@@ -78,8 +78,7 @@ export function mcpToolDeclarations(catalogue: readonly McpToolInfo[], mcp: Remo
       tags: tagsFor(t, name),
       async execute(args, ctx) {
         const id = `${ctx.callId}:${ctx.agent}:${Math.random().toString(36).slice(2, 10)}`;
-        await mcp.startCall(id, t.server, t.name, args as Record<string, unknown>);
-        const r = await finish(mcp, id, ctx.signal);
+        const r = await finish(mcp, id, mcp.startCall(id, t.server, t.name, args as Record<string, unknown>, POLL_MS), ctx.signal);
         if (r === null) return fail('cancelled', 'The call was cancelled.');
         return r.isError ? fail('mcp_tool_error', r.text) : ok(r.text);
       },

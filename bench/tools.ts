@@ -11,6 +11,7 @@ import { Grants } from '../src/actors/tools/grants.js';
 import { headlessAuthorizer } from '../src/actors/tools/authorizer.js';
 import type { AdapterDeps } from '../src/actors/tools/adapter.js';
 import { figure, ms, repeat, type Suite } from './lib.js';
+import { mcpFigures } from './mcp.js';
 
 const FILES = 8;
 const ITER = 50;
@@ -71,6 +72,7 @@ const suite: Suite = {
       return [
         figure('batch8_parallel_ms', 'ms', parallel, '<= serial batch of the same reads', (v) => v <= med(serial), { label: 'same 8 reads through runBatch, max_parallel_readonly_tools=1', value: med(serial) }),
         figure('batch8_serial_ms', 'ms', serial, '<= 3x the raw loop (the per-step harness budget)', (v, b) => b !== undefined && v <= 3 * b, { label: '8 x (stat + readFileSync + number the lines), same text out', value: med(rawSerial) }),
+        ...(await mcpFigures()),
       ];
     } finally {
       rmSync(ws, { recursive: true, force: true });

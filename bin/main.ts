@@ -85,6 +85,8 @@ async function run(cmd: Command): Promise<ExitCode> {
     }
     case 'sessions':
       return (await import('./cli/sessions.js')).runSessions(process.cwd(), cmd.json, io);
+    case 'mcp':
+      return (await import('./cli/mcp.js')).runMcp(cmd.args, io);
     case 'attach':
       return (await import('./attach/commands.js')).runAttach(cmd.args, { out: io.stdout, err: io.stderr });
     case 'setup':

@@ -52,6 +52,7 @@ export type Command =
   | { kind: 'batch'; flags: CommonFlags; file: string; parallel: number; out: string | undefined }
   | { kind: 'serve'; flags: CommonFlags; port: number }
   | { kind: 'attach'; args: string[] }
+  | { kind: 'mcp'; args: string[] }
   | { kind: 'setup'; flags: CommonFlags; setup: SetupFlags };
 
 export type HelpTopic = 'demo' | 'batch' | 'serve' | 'setup';
@@ -141,6 +142,8 @@ export function parseCommand(argv: string[]): Command {
       const { values } = parse(rest, { json: { type: 'boolean', default: false } });
       return { kind: 'sessions', flags: common(values), json: values.json === true };
     }
+    case 'mcp':
+      return { kind: 'mcp', args: rest };
     case 'demo': {
       const { values } = parse(rest, { keep: { type: 'boolean', default: false } });
       if (values.help) return { kind: 'help', topic: 'demo' };

@@ -45,6 +45,8 @@ export function describeEnvelope(env: Envelope): string | null {
       return `task ended: ${p.stopReason}`;
     case 'drop_report':
       return `dropped events in ${p.scope}: ${Object.entries(p.dropped).map(([k, v]) => `${k}=${v}`).join(' ')}`;
+    case 'mcp_server_state':
+      return p.state === 'failed' || p.state === 'restarting' ? `MCP server ${p.server} ${p.state}${p.error ? `: ${clip(p.error, 160)}` : ''}` : null;
     case 'log':
       return p.level === 'warn' || p.level === 'error' ? `${p.level}: ${clip(p.message, 200)}` : null;
     case 'ai_stream_start':

@@ -22,6 +22,8 @@ usage:
   yagent attach CMD       ps, tasks, logs -f TASK, pause|continue|cancel TASK, approvals,
                           approve|deny REQUEST, timeline TASK, drain   (yagent attach --help)
   yagent setup            write a model provider into the config (works on a broken config)
+  yagent mcp list | tools SERVER | call SERVER TOOL [JSON]
+                          MCP server diagnostics (yagent mcp --help)
   yagent --version | --help
 
 common flags:

@@ -7,6 +7,7 @@ import type { StoreApi } from '../../src/store/api.js';
 import { STORE_ACTOR, STORE_MODULE, storeInputFromConfig } from '../../src/store/client.js';
 import { SPARE_PLAN, canDelegate, delegationPreload } from './boot-plan.js';
 import { trace } from './trace.js';
+import { MCP_ACTOR, MCP_MODULE, mcpInputFromConfig } from '../../src/actors/mcp/client.js';
 import type { SupervisorOps, TaskOutcome, TaskSpec } from './types.js';
 import { CliError, EXIT } from '../cli/exit-codes.js';
 import { dataRoot } from '../cli/home.js';
@@ -44,6 +45,12 @@ export async function openRuntimePort(opts: PortOptions): Promise<RuntimePort> {
   const storeReady = runtime.startService({ name: STORE_ACTOR, module: STORE_MODULE, input: storeInputFromConfig(opts.config), restart: 'permanent', preload: [] });
   storeReady.catch(() => undefined);
   const storeUp = (): Promise<boolean> => storeReady.then(() => true, () => false);
+  // MCP servers connect in the background: agents that see their tools wait for them, nobody else does
+  const mcpInput = mcpInputFromConfig(opts.config);
+  if (mcpInput !== null) {
+    const mcpReady = runtime.startService({ name: MCP_ACTOR, module: MCP_MODULE, input: mcpInput, restart: 'permanent', preload: [] });
+    mcpReady.catch(() => undefined);
+  }
   // the first model call of a run that can delegate is under way (the model now takes its time): boot the
   // spare for delegations; a single-agent run (-d all) never boots it (its CPU and ~25 MB stay free)
   let delegating = false;

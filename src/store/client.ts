@@ -6,6 +6,8 @@ import { gcOptionsFromConfig, renderHandoff } from './client-blackboard.js';
 
 /** The one project-id function (rollout directories): actors reach it here, never through paths.ts. */
 export { projectIdFor } from './paths.js';
+/** The data root (user-level skills are read from under it; the store stays the only writer). */
+export { dataRoot } from './paths.js';
 
 export const STORE_ACTOR = 'store';
 export const STORE_MODULE = 'src/store/store-actor.js';

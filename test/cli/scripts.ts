@@ -1,7 +1,7 @@
 // Fake-model scripts (plain JS module sources) for the CLI end-to-end tests; only the model is scripted.
 
 /** Helpers inlined into every script module. */
-const PRELUDE = `
+export const PRELUDE = `
 const call = (name, args, text = '') => ({ text, toolCalls: [{ name, arguments: JSON.stringify(args) }], finishReason: 'tool_calls' });
 const say = (text) => ({ text, finishReason: 'stop' });
 const times = (n, step) => Array.from({ length: n }, () => step);

@@ -67,8 +67,9 @@ export const KEY_TABLE: Record<string, KeyStatus> = {
   'blueprint.export_path': { reserved: 'blueprint export (the seeds: no consumer yet, R8)' },
   'logs.keep_days': { consumer: 'storeInputFromConfig → store input logs → LogFiles prune', test: 'logs: files older than keep_days are removed' },
   'logs.max_file_mb': { consumer: 'storeInputFromConfig → store input logs → LogFiles rotation', test: 'logs: a file that would pass max size continues' },
-  'mcp.servers': { reserved: 'MCP actor (later issue)' },
-  'skills.enable': { reserved: 'skills (later issue)' },
   'security.allow_read': { consumer: 'tools/security.ts toolSecurity ← buildAgentEnv → Boundary (guard, grep/glob walkers)', test: 'security: allow_read opens a denied zone to the read tools' },
   'security.shell_env_keep': { consumer: 'tools/security.ts toolSecurity → buildShellEnv → run_bash child env', test: 'security: shell_env_keep and api_key_env decide what run_bash sees' },
+  'mcp.servers': { consumer: 'parseMcpServers (validated at load) → runtime-port starts the mcp actor → McpHub', test: 'rules: [mcp] servers reach the config; mcp: Coding loads and calls an MCP tool' },
+  'skills.enable': { consumer: 'normalise → config.skills.enabled → agent-env toolsFor (catalogue + use_skill)', test: 'skills: YAGENT_SKILLS=0 turns skills off' },
+  'skills.agents': { consumer: 'normalise → config.skills.agents → agent-env toolsFor (which roles see skills)', test: 'skills: E2E: a workspace skill is listed, loaded with use_skill' },
 };

@@ -57,14 +57,16 @@ function templateKeys(text: string): TemplateKey[] {
   let section = '';
   let sectionReserved = false;
   lines.forEach((line, i) => {
-    const header = /^#?\s*\[([\w.]+)\]/.exec(line);
+    // [[x]] is an array of tables: its keys belong to the array key itself (e.g. mcp.servers)
+    const array = /^#?\s*\[\[([\w.]+)\]\]/.exec(line);
+    const header = array ?? /^#?\s*\[([\w.]+)\]/.exec(line);
     if (header?.[1] !== undefined) {
-      section = header[1];
+      section = array ? `${header[1]}[]` : header[1];
       sectionReserved = (lines[i - 1] ?? '').startsWith('#') && (lines[i - 1] ?? '').includes('reserved');
       return;
     }
     const key = /^#?\s*([a-z_][\w.]*)\s*=/.exec(line);
-    if (key?.[1] !== undefined) out.push({ path: `${section}.${key[1]}`, line, sectionReserved });
+    if (key?.[1] !== undefined) out.push({ path: section.endsWith('[]') ? section.slice(0, -2) : `${section}.${key[1]}`, line, sectionReserved });
   });
   return out;
 }
@@ -106,6 +108,8 @@ describe('config key table (key → consumer → test, or reserved for a named f
       store: 'test/store/blackboard-notes.test.ts',
       security: 'test/config/security-consumers.test.ts',
       logs: 'test/store/logs.test.ts',
+      mcp: 'test/mcp/agent-mcp.test.ts',
+      skills: 'test/mcp/skills.test.ts',
     };
     const missing: string[] = [];
     for (const [key, row] of Object.entries(KEY_TABLE)) {

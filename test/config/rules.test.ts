@@ -182,8 +182,19 @@ describe('every key changes what is loaded', () => {
   });
 
   it('[mcp] servers reach the config; YAGENT_MCP=0 keeps them but disables the feature', () => {
-    const c = cfg('[[mcp.servers]]\nname = "fs"\ncommand = "mcp-fs"');
-    expect(c.mcp.servers).toEqual([{ name: 'fs', command: 'mcp-fs' }]);
-    expect(cfg('[[mcp.servers]]\nname = "fs"', { YAGENT_MCP: '0' }).mcp.enabled).toBe(false);
+    const c = cfg('[[mcp.servers]]\nname = "fs"\ncommand = "mcp-fs"\nargs = ["."]\nstartup_timeout = "5s"');
+    expect(c.mcp.servers).toEqual([
+      { name: 'fs', transport: 'stdio', command: 'mcp-fs', args: ['.'], env: {}, headers: {}, agents: ['coding', 'repo', 'devops'], allowWrite: false, startupTimeoutMs: 5000, toolTimeoutMs: 60_000 },
+    ]);
+    expect(cfg('[[mcp.servers]]\nname = "fs"\ncommand = "x"', { YAGENT_MCP: '0' }).mcp.enabled).toBe(false);
+  });
+
+  it('[[mcp.servers]] entries are validated at load: each mistake is a three-line config error naming the server', () => {
+    expect(() => cfg('[[mcp.servers]]\nname = "fs"')).toThrow(/exactly one of command or url/);
+    expect(() => cfg('[[mcp.servers]]\nname = "web"\nurl = "ftp://x"')).toThrow(/not an http\(s\) URL/);
+    expect(() => cfg('[[mcp.servers]]\nname = "a b"\ncommand = "x"')).toThrow(/must be 1-40 letters/);
+    expect(() => cfg('[[mcp.servers]]\nname = "x"\ncommand = "x"\n[[mcp.servers]]\nname = "x"\ncommand = "y"')).toThrow(/defined twice/);
+    expect(() => cfg('[[mcp.servers]]\nname = "x"\ncommand = "x"\ncomand = "typo"')).toThrow(/comand/);
+    expect(cfg('[[mcp.servers]]\nname = "off"\ncommand = "x"\nenabled = false').mcp.servers).toEqual([]);
   });
 });

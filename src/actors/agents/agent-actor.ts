@@ -9,6 +9,7 @@ import { runAgent, type AgentEnv } from './run-agent.js';
 import { buildAgentEnv, type AgentHost } from './agent-env.js';
 import { AgentRunInputSchema, type AgentRunInput, type AgentRunOutput } from './run-types.js';
 import { AGENT_MODULE } from './agent-module.js';
+import { mcpToolsFor } from '../mcp/agent-tools.js';
 
 export { AGENT_MODULE };
 
@@ -53,7 +54,8 @@ export default defineActor<AgentRunInput, AgentRunOutput>({
   async run(ctx, raw) {
     const input = AgentRunInputSchema.parse(raw);
     const config = await configFor(input.settings.configPath);
-    const run = runAgent(actorEnv(ctx, config), input);
+    const external = await mcpToolsFor((name) => ctx.connect(name), config, input.role, (e) => ctx.publish(e));
+    const run = runAgent(buildAgentEnv({ ...actorHost(ctx), external }, config), input);
     running = run.catch(() => undefined);
     return run;
   },

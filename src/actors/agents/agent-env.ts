@@ -16,6 +16,10 @@ import { ProjectContext } from './project-context.js';
 import type { AgentEnv, AgentStore } from './run-agent.js';
 import type { AgentRunInputParsed } from './run-types.js';
 import { buildToolPort, paletteNames } from './tool-wiring.js';
+import type { ToolDeclaration } from '../tools/types.js';
+import { dataRoot } from '../../store/client.js';
+import { discoverSkills, skillRoots, skillsSection } from '../skills/discover.js';
+import { useSkillTool } from '../skills/use-skill.js';
 
 /** Everything an agent run reaches in the store: the run's own calls, grants, and the tools' read access. */
 export type HostStore = AgentStore & GrantStore & Pick<Remote<StoreApi>, 'listNotes' | 'readNote' | 'readArtifact'>;
@@ -34,6 +38,10 @@ export interface AgentHost {
   spawn: SpawnChild;
   /** Where token counts run: the process's CPU pool in a worker (`poolBackend`); absent = this thread. */
   tokens?: TokenBackend;
+  /** MCP tools for this run's agent (fetched from the mcp actor before the run; none = no MCP). */
+  external?: readonly ToolDeclaration[];
+  /** The data root (user-level skills live under it); default from the environment. */
+  dataRoot?: string;
 }
 
 /** The only parts a test may swap; production passes none. */
@@ -64,8 +72,12 @@ export function buildAgentEnv(host: AgentHost, config: YagentConfig, seams: Agen
     engineFor,
     // tier 2's summary call: tool → [tools.llm] → the agent's provider; a test's model seam answers it too
     summarizerFor: seams.engineFor ?? ((input) => buildToolEngine(config, 'compression', input.agent, deps)),
-    toolsFor: (input, hooks) =>
-      buildToolPort(input, hooks, {
+    toolsFor: (input, hooks) => {
+      // skills are read per run: a skill added between two runs is there for the next one
+      const skills = config.skills.enabled && config.skills.agents.includes(input.role)
+        ? discoverSkills(skillRoots(host.dataRoot ?? dataRoot(), input.settings.workspace))
+        : new Map();
+      return buildToolPort(input, hooks, {
         publish: host.publish,
         authorizer: host.authorizer,
         grantStore: host.store,
@@ -74,7 +86,10 @@ export function buildAgentEnv(host: AgentHost, config: YagentConfig, seams: Agen
         runSignal: host.signal,
         newId,
         security,
-      }),
+        ...(host.external && host.external.length > 0 ? { external: host.external } : {}),
+        ...(skills.size > 0 ? { runtimeTools: [useSkillTool(skills)], sections: [skillsSection(skills)] } : {}),
+      });
+    },
     spawn: host.spawn,
     publish: host.publish,
     clock: host.clock,

@@ -21,6 +21,8 @@ export interface BatchOptions {
 export interface ToolPort {
   /** The current surface (can grow during a task: custom agents). */
   defs(): readonly ToolDef[];
+  /** System-prompt sections this surface adds (deferred-tool catalogue, skills); none = []. */
+  contextSections?(): string[];
   /** One outcome per call, in order; `fatal` set when a call failed fatally (the turn ends). */
   runBatch(calls: readonly ToolCall[], opts: BatchOptions): Promise<{ outcomes: ToolCallOutcome[]; fatal: string | null }>;
 }

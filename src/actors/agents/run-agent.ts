@@ -156,7 +156,9 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
     const tools = env.toolsFor(input, hooks);
     const isDirector = input.role === 'director';
     const reminder = undelegatedReminder(s.disabledAgents);
-    const initial = await initialMessages(input, system, { manager, store: env.store, publish: env.publish, signal: ctl.signal, maxReplayMessages: s.maxReplayMessages, enabled: s.resume });
+    // the deferred-tool catalogue (MCP) and the skills list follow the role prompt: stable for the whole run
+    const withSections = [system.trimEnd(), ...(tools.contextSections?.() ?? [])].join('\n\n') + '\n';
+    const initial = await initialMessages(input, withSections, { manager, store: env.store, publish: env.publish, signal: ctl.signal, maxReplayMessages: s.maxReplayMessages, enabled: s.resume });
     const result: LoopResult = await runLoop(
       {
         agent: input.agent,

@@ -24,6 +24,8 @@ export interface SurfacePortDeps {
   /** The run's signal, for a delegation started through env.delegate without its call (no tool call behind it). */
   runSignal: AbortSignal;
   newId: () => string;
+  /** Extra system-prompt sections of this run's tools (the skills catalogue). */
+  sections?: readonly string[];
 }
 
 const delegateSchema = z.object({
@@ -67,6 +69,10 @@ export class SurfaceToolPort implements ToolPort {
 
   defs(): readonly ToolDef[] {
     return this.current().defs();
+  }
+
+  contextSections(): string[] {
+    return [this.current().catalogueSection(), ...(this.deps.sections ?? [])].filter((s) => s !== '');
   }
 
   async runBatch(calls: readonly ToolCall[], opts: { signal: AbortSignal; maxParallel: number }): Promise<{ outcomes: ToolCallOutcome[]; fatal: string | null }> {

@@ -5,7 +5,7 @@ import { Boundary } from '../tools/boundary.js';
 import type { ToolSecurity } from '../tools/security.js';
 import { Grants } from '../tools/grants.js';
 import type { Authorizer } from '../tools/authorizer.js';
-import type { ToolStoreAccess } from '../tools/types.js';
+import type { ToolDeclaration, ToolStoreAccess } from '../tools/types.js';
 import type { Publish, ToolPort } from './ports.js';
 import type { ToolHooks } from './run-agent.js';
 import type { AgentRunInputParsed } from './run-types.js';
@@ -23,11 +23,21 @@ export interface ToolWiring {
   newId(): string;
   /** `[security]`: the read boundary and run_bash's built env (tools/security.ts). */
   security: ToolSecurity;
+  /** Run-time tools: MCP (always cold) and skills (use_skill, hot, with its catalogue section). */
+  external?: readonly ToolDeclaration[];
+  runtimeTools?: readonly ToolDeclaration[];
+  sections?: readonly string[];
 }
 
 export function buildToolPort(input: AgentRunInputParsed, hooks: ToolHooks, w: ToolWiring): ToolPort {
   const s = input.settings;
-  const surface = surfaceFor(input.role, { fullYolo: s.fullYolo, disabledAgents: s.disabledAgents, ...(input.custom ? { tools: input.custom.tools } : {}) });
+  const surface = surfaceFor(input.role, {
+    fullYolo: s.fullYolo,
+    disabledAgents: s.disabledAgents,
+    ...(input.custom ? { tools: input.custom.tools } : {}),
+    ...(w.external ? { external: w.external } : {}),
+    ...(w.runtimeTools ? { runtime: w.runtimeTools } : {}),
+  });
   // one boundary for the guard and the walkers (grep, glob) of this run
   const boundary = new Boundary(s.workspace, w.security.policy);
   return new SurfaceToolPort({
@@ -51,6 +61,7 @@ export function buildToolPort(input: AgentRunInputParsed, hooks: ToolHooks, w: T
     publish: w.publish,
     runSignal: w.runSignal,
     newId: w.newId,
+    ...(w.sections ? { sections: w.sections } : {}),
   });
 }
 

@@ -28,6 +28,7 @@ const rendered = new WeakMap<z.ZodType, Readonly<Record<string, unknown>>>();
 /** Provider JSON Schema for a declaration (input side: defaulted fields are optional to the model).
  *  Shared and frozen: callers serialise it, never edit it. */
 export function renderParameters(decl: ToolDeclaration): Record<string, unknown> {
+  if (decl.parameters !== undefined) return decl.parameters as Record<string, unknown>;
   let json = rendered.get(decl.schema);
   if (json === undefined) {
     const fresh = z.toJSONSchema(decl.schema, { io: 'input' }) as Record<string, unknown>;

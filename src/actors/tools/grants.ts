@@ -30,7 +30,7 @@ export class Grants {
     if (this.yolo || reasons.length === 0) return true;
     const persisted = this.project ? await this.project.list() : [];
     const all = [...this.session, ...persisted];
-    return reasons.every((r) => all.some((g) => covers(g, r.key)));
+    return reasons.every((r) => (r.projectGrant === false ? [...this.session] : all).some((g) => covers(g, r.key)));
   }
 
   async record(reasons: readonly GuardReason[], scope: GrantScope): Promise<void> {

@@ -37,6 +37,8 @@ export interface SurfaceOptions {
   tools?: readonly string[];
   /** Run-time specs (MCP): always cold, never in the built-in registry (pitfall 44). */
   external?: readonly ToolDeclaration[];
+  /** Hot tools built for this run (use_skill), matched against the profile like built-ins. */
+  runtime?: readonly ToolDeclaration[];
   /** -d: sub-agents disabled for this run; the delegation tools that run them are withheld. */
   disabledAgents?: readonly string[];
   /** Overrides the built-in registry (registry fixtures only). */
@@ -75,7 +77,8 @@ export function surfaceFor(agent: AgentKind, options: SurfaceOptions = {}): Surf
     chosen = registry.filter((d) => d !== loadTool && matches(d, agent, profile));
   }
   const external = (options.external ?? []).filter((d) => matches(d, agent, profile)).map((d) => ({ ...d, tags: { ...d.tags, cold: true } }));
-  let tools = [...chosen, ...external].map((d) => forAgent(d, profile));
+  const runtime = (options.runtime ?? []).filter((d) => matches(d, agent, profile));
+  let tools = [...chosen, ...runtime, ...external].map((d) => forAgent(d, profile));
   if (autonomous) tools = tools.filter((d) => d.tags.effect !== 'interact');
   const disabled = new Set(options.disabledAgents ?? []);
   const withheld = new Map<string, string>();

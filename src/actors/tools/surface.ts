@@ -61,6 +61,14 @@ export class Surface {
     return [...this.defsCache];
   }
 
+  /** The system-prompt section listing the deferred tools ('' when there are none). */
+  catalogueSection(): string {
+    const entries = this.catalogue();
+    if (entries.length === 0) return '';
+    const lines = entries.map((e) => `- ${e.name}: ${e.summary}`);
+    return ['## Deferred tools', '', 'These tools exist but their schemas are not loaded. Call `load_tool` with a name to load one, then call it.', '', ...lines].join('\n');
+  }
+
   /** Cold tools not loaded yet: listed for the model by name and one line. */
   catalogue(): CatalogueEntry[] {
     return this.list()

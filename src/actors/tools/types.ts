@@ -36,6 +36,9 @@ export interface CapabilityTags {
   audience?: readonly string[];
   /** Delegation tools only: the agent the call runs (`-d <agent>` removes the tool by this tag). */
   target?: DelegateTarget;
+  /** Every call needs approval under this grant key (external write tools); `projectGrant: false` = a
+   *  project-level grant does not cover it (destructive tools ask again each session unless -y). */
+  approval?: { key: string; text: string; projectGrant: boolean };
 }
 
 /** Arguments of every delegate_* tool. */
@@ -89,6 +92,8 @@ export interface ToolDeclaration<S extends z.ZodType = z.ZodType> {
   /** Read from the sibling `<name>.md`: the text the model reads. */
   description: string;
   schema: S;
+  /** External tools (MCP) bring their JSON Schema as is; built-ins render theirs from `schema`. */
+  parameters?: Readonly<Record<string, unknown>>;
   tags: CapabilityTags;
   execute(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutcome>;
 }

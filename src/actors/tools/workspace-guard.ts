@@ -17,6 +17,8 @@ export interface GuardReason {
   path?: string;
   /** A denied zone: refused without asking, also with -y. */
   deny?: true;
+  /** false = a project-level grant does not cover this reason (only -y, or a grant of this session). */
+  projectGrant?: boolean;
 }
 
 /** Absolute paths a shell command may name without asking: device files and the system's program dirs. */
@@ -58,6 +60,8 @@ export class WorkspaceGuard {
       const v = args[key];
       if (typeof v === 'string') reasons.push(...(await this.commandReasons(decl.name, v, b)));
     }
+    const approval = decl.tags.approval;
+    if (approval !== undefined) reasons.push({ key: approval.key, text: approval.text, projectGrant: approval.projectGrant });
     const flag = decl.tags.dangerFlag;
     if (flag !== undefined && args[flag] === true) {
       reasons.push({ key: `${decl.name}:dangerous`, text: 'the model marked this call as dangerous' });

@@ -3,6 +3,7 @@ import { parseDuration } from './duration.js';
 import * as envSwitch from './env.js';
 import { ConfigError } from './errors.js';
 import { concurrencyKnob, defaultTrue, DEFAULTS, positiveOr, valve, zeroIsUnset } from './knobs.js';
+import { parseMcpServers, SKILL_DEFAULT_AGENTS } from './mcp-servers.js';
 import { removedKeyWarnings } from './removed-keys.js';
 import { reservedKeyWarnings } from './reserved-keys.js';
 import { unknownKeyWarnings } from './unknown-keys.js';
@@ -138,8 +139,8 @@ export function normalise(raw: RawConfig, path: string, env: envSwitch.Env): Yag
       exportPath: bp.export_path ?? '',
     },
     logs: { keepDays: valve(raw.logs, 'keep_days', DEFAULTS.logKeepDays), maxFileBytes: positiveOr(raw.logs?.max_file_mb, DEFAULTS.logMaxFileMb) * 1024 * 1024 },
-    mcp: { enabled: !envSwitch.mcpDisabled(env), servers: raw.mcp?.servers ?? [] },
-    skills: { enabled: !envSwitch.skillsDisabled(env) && defaultTrue(raw.skills, 'enable') },
+    mcp: { enabled: !envSwitch.mcpDisabled(env), servers: parseMcpServers(raw.mcp?.servers ?? [], path) },
+    skills: { enabled: !envSwitch.skillsDisabled(env) && defaultTrue(raw.skills, 'enable'), agents: raw.skills?.agents ?? [...SKILL_DEFAULT_AGENTS] },
     artifact: { enabled: !envSwitch.artifactDisabled(env) },
     security: {
       allowRead: raw.security?.allow_read ?? [],

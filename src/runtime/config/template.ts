@@ -103,4 +103,26 @@ enable = true
 inject_into = ["director", "repo"]
 index_max_tokens = 800
 prose_budget_tokens = 2000
+
+# Skills: folders with a SKILL.md (front matter name + description) under ~/.yagent/skills/,
+# <workspace>/.yagent/skills/ and <workspace>/.claude/skills/. YAGENT_SKILLS=0 turns them off.
+[skills]
+enable = true
+agents = ["director", "coding", "repo", "devops"]   # who sees the catalogue and use_skill
+
+# MCP servers: one [[mcp.servers]] table each (stdio: command + args; Streamable HTTP: url). Their tools are
+# cold (listed, loaded with load_tool) and named mcp__<server>__<tool>. YAGENT_MCP=0 turns MCP off.
+# [[mcp.servers]]
+# name = "fs"
+# command = "npx"
+# args = ["-y", "@modelcontextprotocol/server-filesystem", "."]
+# env = { LOG_LEVEL = "warn" }     # added to a small safe environment (never your API keys)
+# agents = ["coding", "repo", "devops"]
+# allow_write = false              # true: non-destructive write tools run without asking
+# startup_timeout = "10s"
+# tool_timeout = "60s"             # progress notifications from the server reset it
+# [[mcp.servers]]
+# name = "web"
+# url = "http://127.0.0.1:3001/mcp"
+# bearer_token_env = "WEB_MCP_TOKEN"
 `;

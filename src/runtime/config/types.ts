@@ -1,4 +1,5 @@
 // The normalised configuration every consumer reads: defaults applied, 0/absent semantics decided once.
+import type { McpServerSpec } from './mcp-servers.js';
 export const AGENT_NAMES = ['director', 'coding', 'repo', 'chat', 'devops', 'browser', 'meta'] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];
 /** Agents with a `<name>_max_steps` key; Meta always runs its one fixed step. */
@@ -100,8 +101,9 @@ export interface YagentConfig {
   blueprint: { enabled: boolean; injectInto: string[]; indexMaxTokens: number; proseBudgetTokens: number; exportPath: string };
   /** `[logs]`: the store's log files (`~/.yagent/logs/`). keepDays 0 = keep every file. */
   logs: { keepDays: number; maxFileBytes: number };
-  mcp: { enabled: boolean; servers: Record<string, unknown>[] };
-  skills: { enabled: boolean };
+  mcp: { enabled: boolean; servers: McpServerSpec[] };
+  /** Which agents see the skills catalogue and use_skill. */
+  skills: { enabled: boolean; agents: string[] };
   artifact: { enabled: boolean };
   security: {
     /** `[security] allow_read`: denied zones (data root, secret stores) the read tools may read after asking. */

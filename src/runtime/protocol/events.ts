@@ -106,6 +106,13 @@ export const EventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('task_resumed') }),
   z.object({ type: z.literal('task_end'), stopReason: StopReasonSchema, text: z.string().optional() }),
   z.object({ type: z.literal('drop_report'), scope: z.string(), dropped: z.record(z.string(), z.number()) }),
+  z.object({
+    type: z.literal('mcp_server_state'),
+    server: z.string(),
+    state: z.enum(['connecting', 'ready', 'failed', 'restarting', 'closed']),
+    tools: z.number().int(),
+    error: z.string().optional(),
+  }),
   z.object({ type: z.literal('log'), level: z.enum(['debug', 'info', 'warn', 'error']), message: z.string() }),
 ]);
 export type Event = z.infer<typeof EventSchema>;

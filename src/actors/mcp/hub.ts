@@ -1,0 +1,238 @@
+// McpHub: owns one SDK Client per configured server — parallel connect with a per-server timeout, the tool
+// catalogue (refreshed on list_changed, replayed when it arrived before ready), calls with cancellation and
+// progress-reset timeouts, and restart of a server whose connection dies (bounded intensity).
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Clock, TaskGroup } from '../../runtime/actor.js';
+import { realClock, sleep } from '../../runtime/clock.js';
+import type { McpServerSpec } from '../../runtime/config/mcp-servers.js';
+import { buildTransport, type BuiltTransport } from './transport.js';
+import { renderCallResult, type RenderedResult } from './result.js';
+
+export type ServerState = 'connecting' | 'ready' | 'failed' | 'restarting' | 'closed';
+
+export interface McpToolInfo {
+  server: string;
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  readOnly: boolean;
+  destructive: boolean;
+  /** The server's `allow_write`: non-destructive writes run without asking; destructive ones honour project grants. */
+  allowWrite: boolean;
+}
+
+export interface ServerStatus {
+  name: string;
+  transport: 'stdio' | 'http';
+  state: ServerState;
+  tools: number;
+  error?: string;
+  pid: number | null;
+  restarts: number;
+}
+
+export interface HubOptions {
+  tasks: TaskGroup;
+  clock?: Clock;
+  env?: NodeJS.ProcessEnv;
+  /** Every state change (the actor turns it into an `mcp_server_state` event). */
+  onState?: (s: ServerStatus) => void;
+  /** Restarts allowed within `restartWindowMs` before a server stays failed. */
+  maxRestarts?: number;
+  restartWindowMs?: number;
+  restartBackoffMs?: number;
+}
+
+interface Conn {
+  spec: McpServerSpec;
+  state: ServerState;
+  client: Client | null;
+  built: BuiltTransport | null;
+  tools: McpToolInfo[];
+  error?: string;
+  /** A list_changed that arrived before the connection settled: replayed once ready (pitfall 45). */
+  listChangedPending: boolean;
+  restartsAt: number[];
+  closing: boolean;
+}
+
+const CLIENT_INFO = { name: 'yagent', version: '0.1.0' };
+
+export class McpHub {
+  private readonly conns = new Map<string, Conn>();
+  private readonly clock: Clock;
+  private closed = false;
+
+  constructor(specs: readonly McpServerSpec[], private readonly opts: HubOptions) {
+    this.clock = opts.clock ?? realClock;
+    for (const spec of specs) {
+      this.conns.set(spec.name, { spec, state: 'connecting', client: null, built: null, tools: [], listChangedPending: false, restartsAt: [], closing: false });
+    }
+  }
+
+  /** Connects every server in parallel; resolves when each is ready or failed (never rejects). */
+  start(): Promise<void> {
+    return Promise.all([...this.conns.values()].map((c) => this.connect(c))).then(() => undefined);
+  }
+
+  /** Resolves once every server has settled (ready, failed or closed), or after `timeoutMs`. */
+  async settled(timeoutMs: number): Promise<void> {
+    const deadline = this.clock.now() + timeoutMs;
+    while ([...this.conns.values()].some((c) => c.state === 'connecting' || c.state === 'restarting') && this.clock.now() < deadline) {
+      await sleep(this.clock, 20);
+    }
+  }
+
+  status(): ServerStatus[] {
+    return [...this.conns.values()].map((c) => this.statusOf(c));
+  }
+
+  /** Tools of ready servers; with `agent`, only servers whose `agents` list names it. */
+  catalogue(agent?: string): McpToolInfo[] {
+    return [...this.conns.values()]
+      .filter((c) => c.state === 'ready' && (agent === undefined || c.spec.agents.includes(agent)))
+      .flatMap((c) => c.tools);
+  }
+
+  /** True when some server lists its tools for `agent` (agents that see none never wait for MCP). */
+  serves(agent: string): boolean {
+    return [...this.conns.values()].some((c) => c.spec.agents.includes(agent));
+  }
+
+  /** One call; every outcome (tool error, server death, timeout, cancel) is a result, never a throw. */
+  async call(server: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<RenderedResult> {
+    const c = this.conns.get(server);
+    if (!c) return { isError: true, text: `MCP server "${server}" is not configured` };
+    if (c.state !== 'ready' || !c.client) return { isError: true, text: `MCP server "${server}" is ${c.state}${c.error ? `: ${c.error}` : ''}` };
+    try {
+      const res = await c.client.callTool({ name: tool, arguments: args }, undefined, {
+        ...(signal ? { signal } : {}),
+        timeout: c.spec.toolTimeoutMs,
+        // a long tool that reports progress is alive: progress resets the timeout (anti-pattern 5)
+        resetTimeoutOnProgress: true,
+        onprogress: () => undefined,
+      });
+      return renderCallResult(res);
+    } catch (err) {
+      if (signal?.aborted) return { isError: true, text: 'cancelled' };
+      return { isError: true, text: `MCP call ${server}/${tool} failed: ${err instanceof Error ? err.message : String(err)}` };
+    }
+  }
+
+  /** Closes every client (stdio children are terminated by their transports). */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.conns.values()].map((c) => this.shut(c, 'closed')));
+  }
+
+  private statusOf(c: Conn): ServerStatus {
+    return {
+      name: c.spec.name,
+      transport: c.spec.transport,
+      state: c.state,
+      tools: c.tools.length,
+      ...(c.error !== undefined ? { error: c.error } : {}),
+      pid: c.built?.pid() ?? null,
+      restarts: c.restartsAt.length,
+    };
+  }
+
+  private setState(c: Conn, state: ServerState, error?: string): void {
+    c.state = state;
+    if (error !== undefined) c.error = error;
+    else if (state === 'ready') delete c.error;
+    this.opts.onState?.(this.statusOf(c));
+  }
+
+  private async connect(c: Conn): Promise<void> {
+    if (this.closed) return;
+    let client: Client | null = null;
+    try {
+      c.built = buildTransport(c.spec, this.opts.env);
+      client = new Client(CLIENT_INFO, { capabilities: {} });
+      c.client = client;
+      const me = client;
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        // never refresh inside the read loop: the refresh's own response would wait on us (pitfall 45)
+        if (c.state !== 'ready' || c.client !== me) c.listChangedPending = true;
+        else this.opts.tasks.go(`mcp-refresh:${c.spec.name}`, () => this.refresh(c, me));
+      });
+      await client.connect(c.built.transport, { timeout: c.spec.startupTimeoutMs });
+      await this.loadTools(c, client);
+      if (this.closed || c.client !== me) return;
+      client.onclose = () => this.lost(c, me);
+      this.setState(c, 'ready');
+      if (c.listChangedPending) {
+        c.listChangedPending = false;
+        await this.refresh(c, me);
+      }
+    } catch (err) {
+      const tail = c.built?.stderrTail() ?? '';
+      const message = `${err instanceof Error ? err.message : String(err)}${tail !== '' ? ` (stderr: ${tail.split('\n').slice(-3).join(' | ')})` : ''}`;
+      await client?.close().catch(() => undefined);
+      if (c.client === client) c.client = null;
+      this.setState(c, 'failed', message);
+    }
+  }
+
+  private async loadTools(c: Conn, client: Client): Promise<void> {
+    const tools: McpToolInfo[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor !== undefined ? { cursor } : undefined, { timeout: c.spec.startupTimeoutMs });
+      for (const t of page.tools) {
+        tools.push({
+          server: c.spec.name,
+          name: t.name,
+          description: t.description ?? t.title ?? '',
+          inputSchema: t.inputSchema as Record<string, unknown>,
+          readOnly: t.annotations?.readOnlyHint === true,
+          destructive: t.annotations?.readOnlyHint !== true && t.annotations?.destructiveHint !== false,
+          allowWrite: c.spec.allowWrite,
+        });
+      }
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    c.tools = tools;
+  }
+
+  private async refresh(c: Conn, client: Client): Promise<void> {
+    if (c.client !== client || c.state !== 'ready') return;
+    try {
+      await this.loadTools(c, client);
+      this.opts.onState?.(this.statusOf(c));
+    } catch (err) {
+      c.error = `tool list refresh failed: ${err instanceof Error ? err.message : String(err)}`;
+    }
+  }
+
+  /** The connection died under us: pending calls were rejected by the SDK; restart within the intensity. */
+  private lost(c: Conn, client: Client): void {
+    if (this.closed || c.closing || c.client !== client) return;
+    c.client = null;
+    const now = this.clock.now();
+    const window = this.opts.restartWindowMs ?? 60_000;
+    c.restartsAt = c.restartsAt.filter((t) => now - t < window);
+    if (c.restartsAt.length >= (this.opts.maxRestarts ?? 3)) {
+      this.setState(c, 'failed', `the server exited ${c.restartsAt.length + 1} times within ${window} ms; not restarted again`);
+      return;
+    }
+    c.restartsAt.push(now);
+    this.setState(c, 'restarting', 'the server connection closed');
+    const backoff = (this.opts.restartBackoffMs ?? 200) * 2 ** (c.restartsAt.length - 1);
+    this.opts.tasks.go(`mcp-restart:${c.spec.name}`, async (signal) => {
+      await sleep(this.clock, backoff, signal);
+      c.tools = [];
+      await this.connect(c);
+    });
+  }
+
+  private async shut(c: Conn, state: ServerState): Promise<void> {
+    c.closing = true;
+    const client = c.client;
+    c.client = null;
+    await client?.close().catch(() => undefined);
+    this.setState(c, state);
+  }
+}

@@ -1,0 +1,101 @@
+// The mcp actor: one worker under the services supervisor owning every MCP client (and so every stdio
+// server process). Calls are started and then long-polled so no RPC outlives its timeout, however long the tool.
+import { z } from 'zod';
+import { defineActor } from '../../runtime/actor.js';
+import type { McpServerSpec } from '../../runtime/config/mcp-servers.js';
+import { McpHub, type McpToolInfo, type ServerStatus } from './hub.js';
+import type { RenderedResult } from './result.js';
+
+export type CallPoll = { done: true; result: RenderedResult } | { done: false };
+
+/** What agents (over RPC) and the CLI reach. */
+export interface McpApi {
+  status(): ServerStatus[];
+  catalogue(agent?: string): McpToolInfo[];
+  serves(agent: string): boolean;
+  /** Waits (bounded) until no server is still connecting. */
+  settled(timeoutMs: number): Promise<void>;
+  /** Starts a call and waits up to `waitMs` for it: a quick tool costs one round trip, a slow one is polled. */
+  startCall(id: string, server: string, tool: string, args: Record<string, unknown>, waitMs: number): Promise<CallPoll>;
+  /** Resolves when the call is done or after `waitMs` (keep it under the RPC timeout), whichever is first. */
+  awaitCall(id: string, waitMs: number): Promise<CallPoll>;
+  /** Aborts the call: the SDK sends notifications/cancelled to the server. */
+  cancelCall(id: string): void;
+}
+
+export const McpActorInputSchema = z.object({
+  servers: z.array(z.looseObject({ name: z.string(), transport: z.enum(['stdio', 'http']) })),
+  maxRestarts: z.number().int().nonnegative().optional(),
+  restartBackoffMs: z.number().int().nonnegative().optional(),
+});
+/** Specs come normalised from the config (parseMcpServers); the schema checks the shape at the thread boundary. */
+export interface McpActorInput {
+  servers: McpServerSpec[];
+  maxRestarts?: number;
+  restartBackoffMs?: number;
+}
+
+interface Running {
+  done: Promise<RenderedResult>;
+  result?: RenderedResult;
+  ctl: AbortController;
+}
+
+/** The served surface over a hub (also used in-process by the CLI and tests). */
+export function mcpFacade(hub: McpHub): McpApi {
+  const calls = new Map<string, Running>();
+  const poll = async (id: string, waitMs: number): Promise<CallPoll> => {
+    const run = calls.get(id);
+    if (!run) return { done: true, result: { isError: true, text: `no MCP call ${id} is running` } };
+    if (run.result === undefined) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([run.done, new Promise<void>((r) => (timer = setTimeout(r, waitMs)))]);
+      clearTimeout(timer);
+    }
+    if (run.result === undefined) return { done: false };
+    calls.delete(id);
+    return { done: true, result: run.result };
+  };
+  return {
+    status: () => hub.status(),
+    catalogue: (agent) => hub.catalogue(agent),
+    serves: (agent) => hub.serves(agent),
+    settled: (ms) => hub.settled(ms),
+    startCall(id, server, tool, args, waitMs) {
+      if (calls.has(id)) throw new Error(`MCP call id ${id} is already running`);
+      const ctl = new AbortController();
+      const run: Running = { ctl, done: hub.call(server, tool, args, ctl.signal) };
+      run.done = run.done.then((r) => (run.result = r));
+      calls.set(id, run);
+      return poll(id, waitMs);
+    },
+    awaitCall: poll,
+    cancelCall(id) {
+      calls.get(id)?.ctl.abort();
+    },
+  };
+}
+
+let hub: McpHub | null = null;
+
+export default defineActor<McpActorInput, never>({
+  kind: 'mcp',
+  async serve(ctx, raw) {
+    const input = McpActorInputSchema.parse(raw);
+    const specs = (raw as McpActorInput).servers;
+    hub = new McpHub(specs, {
+      tasks: ctx.tasks,
+      clock: ctx.clock,
+      ...(input.maxRestarts !== undefined ? { maxRestarts: input.maxRestarts } : {}),
+      ...(input.restartBackoffMs !== undefined ? { restartBackoffMs: input.restartBackoffMs } : {}),
+      onState: (s) => ctx.publish({ type: 'mcp_server_state', server: s.name, state: s.state, tools: s.tools, ...(s.error !== undefined ? { error: s.error } : {}) }),
+    });
+    // serving does not wait for the servers: agents that need them wait in `settled`
+    const h = hub;
+    ctx.tasks.go('mcp-connect', () => h.start());
+    return mcpFacade(h);
+  },
+  async stop() {
+    await hub?.close();
+  },
+});

@@ -1,0 +1,88 @@
+// MCP tools as tool declarations for an agent's surface: always cold, namespaced mcp__<server>__<tool>,
+// tags derived from the server's annotations (no readOnlyHint = a write: serial, guarded, asked for).
+import { z } from 'zod';
+import type { Remote } from '../../runtime/actor.js';
+import { briefArg, fail, ok } from '../tools/define.js';
+import type { CapabilityTags, ToolDeclaration } from '../tools/types.js';
+import type { McpToolInfo } from './hub.js';
+import type { CallPoll, McpApi } from './mcp-actor.js';
+
+/** Below the RPC timeout: a long call is long-polled, never one RPC. */
+const POLL_MS = 10_000;
+const MAX_NAME = 64;
+
+/** Provider-safe tool name (letters, digits, _ and -; at most 64 characters). */
+export function mcpToolName(server: string, tool: string): string {
+  return `mcp__${server}__${tool.replace(/[^A-Za-z0-9_-]/g, '_')}`.slice(0, MAX_NAME);
+}
+
+function tagsFor(t: McpToolInfo, name: string): CapabilityTags {
+  const brief = (a: Record<string, unknown>): string => briefArg({ s: JSON.stringify(a) }, 's');
+  if (t.readOnly) {
+    return { effect: 'read', mutates: false, serial: false, needsAuth: false, pathParams: [], truncation: 'head', display: 'text', brief, cold: true };
+  }
+  const approval = t.destructive
+    ? { key: `${name}:destructive`, text: `${name} is marked destructive by MCP server "${t.server}"`, projectGrant: t.allowWrite }
+    : t.allowWrite
+      ? undefined
+      : { key: `${name}:write`, text: `${name} may change things (MCP server "${t.server}" does not mark it read-only)`, projectGrant: true };
+  return {
+    effect: 'fs_write',
+    mutates: true,
+    serial: true,
+    needsAuth: true,
+    pathParams: [],
+    truncation: 'head',
+    display: 'text',
+    brief,
+    cold: true,
+    ...(approval !== undefined ? { approval } : {}),
+  };
+}
+
+/** Awaits a started call, polling below the RPC timeout; an abort cancels it on the server. */
+async function finish(mcp: Remote<McpApi>, id: string, first: Promise<CallPoll>, signal: AbortSignal): Promise<{ isError: boolean; text: string } | null> {
+  let onAbort = (): void => undefined;
+  const aborted = new Promise<null>((resolve) => {
+    onAbort = () => resolve(null);
+    if (signal.aborted) resolve(null);
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    for (let next = first; ; next = mcp.awaitCall(id, POLL_MS)) {
+      const poll = await Promise.race([next, aborted]);
+      if (poll === null) {
+        await mcp.cancelCall(id);
+        return null;
+      }
+      if (poll.done) return poll.result;
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+export function mcpToolDeclarations(catalogue: readonly McpToolInfo[], mcp: Remote<McpApi>): ToolDeclaration[] {
+  const seen = new Set<string>();
+  const out: ToolDeclaration[] = [];
+  for (const t of catalogue) {
+    const name = mcpToolName(t.server, t.name);
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const firstLine = (t.description.split('\n')[0] ?? '').trim();
+    out.push({
+      name,
+      description: `${firstLine === '' ? t.name : t.description} (tool "${t.name}" of MCP server "${t.server}")`,
+      schema: z.record(z.string(), z.unknown()),
+      parameters: t.inputSchema,
+      tags: tagsFor(t, name),
+      async execute(args, ctx) {
+        const id = `${ctx.callId}:${ctx.agent}:${Math.random().toString(36).slice(2, 10)}`;
+        const r = await finish(mcp, id, mcp.startCall(id, t.server, t.name, args as Record<string, unknown>, POLL_MS), ctx.signal);
+        if (r === null) return fail('cancelled', 'The call was cancelled.');
+        return r.isError ? fail('mcp_tool_error', r.text) : ok(r.text);
+      },
+    });
+  }
+  return out;
+}

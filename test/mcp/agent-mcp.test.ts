@@ -1,0 +1,82 @@
+// End to end on real workers and a real MCP server (server-everything over stdio), only the model scripted:
+// Coding finds the tool in its deferred catalogue, loads it, calls it, and the result reaches the next request.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { GOOD_CONFIG, runCli, sandbox, withScript, type Sandbox } from '../cli/helpers.js';
+import { PRELUDE } from '../cli/scripts.js';
+import { EVERYTHING, FILESYSTEM } from './servers.js';
+
+let sb: Sandbox | undefined;
+afterEach(() => sb?.cleanup());
+
+const mcpConfig = (servers: string): string => `${GOOD_CONFIG}\n${servers}`;
+const everything = `[[mcp.servers]]\nname = "every"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(EVERYTHING)}, "stdio"]\n`;
+
+function project(s: Sandbox): string {
+  const ws = join(s.dir, 'ws');
+  mkdirSync(ws, { recursive: true });
+  writeFileSync(join(ws, 'README.md'), '# fixture\n');
+  return ws;
+}
+
+const ECHO_SCRIPT = `${PRELUDE}
+const all = (req) => JSON.stringify(req.body.messages || []);
+const system = (req) => { const m = (req.body.messages || [])[0]; return typeof m?.content === 'string' ? m.content : ''; };
+export default {
+  director: [call('delegate_coding', { task: 'echo through MCP', context_refs: [] }), ...times(6, (req) => say(all(req).includes('Echo: ping from coding') ? 'MCP OK' : 'MCP MISSING'))],
+  coding: [
+    (req) => system(req).includes('mcp__every__echo') ? call('load_tool', { name: 'mcp__every__echo' }) : say('no catalogue'),
+    (req) => (req.body.tools || []).some((t) => (t.function?.name ?? t.name) === 'mcp__every__echo') ? call('mcp__every__echo', { message: 'ping from coding' }) : say('schema not loaded'),
+    (req) => call('agent_exit', { conclusion: all(req).includes('Echo: ping from coding') ? 'the tool said Echo: ping from coding' : 'no echo', facts: [], artifacts: [], status: 'ok' }),
+    ...times(3, say('done')),
+  ],
+};
+`;
+
+describe('MCP tools in an agent run', () => {
+  it('Coding loads and calls an MCP tool; its result reaches the next request and the Director', async () => {
+    sb = sandbox(mcpConfig(everything));
+    const r = await runCli(['-p', 'use the echo tool', '--output-format', 'json'], withScript(sb, ECHO_SCRIPT), { cwd: project(sb) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ result: 'MCP OK' });
+  });
+
+  it('a write tool of an MCP server needs approval: headless without -y exits 3 and nothing is written', async () => {
+    sb = sandbox();
+    const ws = project(sb);
+    const target = join(ws, 'from-mcp.txt');
+    writeFileSync(join(sb.home, 'config', 'config.toml'), mcpConfig(`[[mcp.servers]]\nname = "fs"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(FILESYSTEM)}, ${JSON.stringify(ws)}]\n`));
+    const script = `${PRELUDE}
+export default {
+  director: [call('delegate_coding', { task: 'write through MCP', context_refs: [] }), ...times(6, say('done'))],
+  coding: [
+    call('load_tool', { name: 'mcp__fs__write_file' }),
+    call('mcp__fs__write_file', { path: ${JSON.stringify(target)}, content: 'x' }),
+    call('agent_exit', { conclusion: 'tried', facts: [], artifacts: [], status: 'ok' }),
+    ...times(3, say('done')),
+  ],
+};
+`;
+    const r = await runCli(['-p', 'write it'], withScript(sb, script), { cwd: ws });
+    expect(r.code, r.stderr).toBe(3);
+    expect(existsSync(target)).toBe(false);
+    const ok = await runCli(['-p', 'write it', '-y'], withScript(sb, script), { cwd: ws });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(existsSync(target)).toBe(true);
+  });
+
+  it('a server that cannot start is reported on stderr and the run still finishes', async () => {
+    sb = sandbox(mcpConfig(`[[mcp.servers]]\nname = "broken"\ncommand = ${JSON.stringify(process.execPath)}\nargs = ["-e", "process.exit(4)"]\nstartup_timeout = "5s"\n`));
+    const script = `${PRELUDE}
+export default {
+  director: [call('delegate_coding', { task: 'anything', context_refs: [] }), ...times(6, say('finished anyway'))],
+  coding: [call('agent_exit', { conclusion: 'nothing to do', facts: [], artifacts: [], status: 'ok' }), ...times(3, say('done'))],
+};
+`;
+    const r = await runCli(['-p', 'go'], withScript(sb, script), { cwd: project(sb) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe('finished anyway');
+    expect(r.stderr).toMatch(/MCP server broken failed: .*not available to coding/);
+  });
+});

@@ -2,7 +2,7 @@
 import type { Clock, TaskGroup } from '../runtime/actor.js';
 import type {
   AgentCheckpoint, BoardIndex, CheckpointInput, ContextPack, FlushReport, GcOptions, GcReport, IndexOptions, MemoryJson,
-  NoteInput, NoteMeta, OpenRolloutOptions, ReplayResult, RolloutHandle, RolloutRecord, RolloutSummary, SessionMeta, SessionStart,
+  NoteInput, NoteMeta, OpenRolloutOptions, ReplayResult, RolloutHandle, RolloutRecord, RolloutSummary, SessionStart,
   Settings, StopFacts, StoreApi, TimelineEntry, TimelinePage, ArtifactPage, LogLine, RolloutHead, SessionEntry, SessionSummary,
 } from './api.js';
 import { makeRedactor, type Redactor } from '../runtime/redact.js';

@@ -78,7 +78,11 @@ describe('what cannot succeed is not retried', () => {
 
   it.each(['not a url', 'http://127.0.0.1:1/v1'])('an invalid URL (%s) is one attempt and says to fix api_base_url', async (url) => {
     const events: Event[] = [];
-    const err = await fail(config(url), `bad-url-${url.length}`, events);
+    // the loader refuses a non-URL (exit 2): the engine's own check is what a value set at run time meets
+    const c = config('http://127.0.0.1:9/v1');
+    const p = c.providers['p'];
+    if (p) p.apiBaseUrl = url;
+    const err = await fail(c, `bad-url-${url.length}`, events);
     expect(err.code).toBe('INVALID_URL');
     expect(events.filter((e) => e.type === 'llm_retry')).toEqual([]);
     expect(err.message).toContain('1 attempt');

@@ -6,11 +6,6 @@ import { CONFIG_TEMPLATE } from './template.js';
 export const RESERVED_KEYS: Readonly<Record<string, string>> = {
   'global.llm.providers.*.context_window': 'the TUI context bar',
   'agent.browser_max_steps': 'the Browser agent',
-  'enhanced_commander.enable_context_compression': 'context compression',
-  'enhanced_commander.context_compression_threshold': 'context compression',
-  'enhanced_commander.tool_result_keep_tokens': 'context compression',
-  'enhanced_commander.enable_ultimate_compression': 'context compression',
-  'enhanced_commander.ultimate_compression_keep_plans': 'context compression',
   'blackboard.summary_max_runes': 'handoff summaries',
   'resume.enable': 'pause / replay / degraded handoff',
   'resume.replay_token_budget': 'pause / replay / degraded handoff',
@@ -22,8 +17,6 @@ export const RESERVED_KEYS: Readonly<Record<string, string>> = {
   'blueprint.index_max_tokens': 'the repository blueprint',
   'blueprint.prose_budget_tokens': 'the repository blueprint',
   'blueprint.export_path': 'the blueprint export',
-  'mcp.servers': 'the MCP actor',
-  'skills.enable': 'skills',
 };
 
 let templateDoc: Record<string, unknown> | undefined;

@@ -132,6 +132,9 @@ describe(`guard fuzz (seed ${SEED}, ${COUNT} paths)`, () => {
       if (asked.length === 0 && guarded.status === 'ok') expect(realInside(p), `seed ${SEED} path #${i} ${JSON.stringify(p)} read without asking`).toBe(true);
       const yolo = await callTool(call('read_file', { path: p }), makeDeps(ws, { yolo: true }), signal);
       expect(yolo.content, `seed ${SEED} path #${i} ${JSON.stringify(p)}`).not.toContain(SECRET);
+      // the shell resolves the word itself ($HOME, ~, link/..): the denied zone must still hold with -y
+      const cat = await callTool(call('run_bash', { command: `cat ${p} 2>&1; ls ${p} 2>&1`, is_dangerous: false }), makeDeps(ws, { yolo: true }), signal);
+      expect(cat.content, `run_bash cat ${JSON.stringify(p)}`).not.toContain(SECRET);
       // grep only where the string names a directory: the walk is what must skip the zones
       if (!isDir(p)) continue;
       const grep = await callTool(call('grep', { pattern: 'fuzz-secret', path: p }), makeDeps(ws, { yolo: true }), signal);

@@ -146,6 +146,14 @@ describe('grep, glob and list_dir never descend into a denied zone', () => {
     }
   });
 
+  it('a glob pattern cannot climb out of the checked directory (../, absolute)', async () => {
+    for (const pattern of ['../outside/*', `${fx.out}/*`, 'a/../../outside/*']) {
+      const r = await run('glob', { pattern }, { yolo: true });
+      expect(errKind(r), pattern).toBe('pattern_escapes');
+      expect(r.content).not.toContain('secret.txt');
+    }
+  });
+
   it('an approved search of HOME skips the data root, the secret stores and .env files', async () => {
     writeFileSync(join(fx.home, 'notes.txt'), 'sk-live is the prefix\n');
     // a data root that is not hidden: glob's dot rule cannot be what keeps it out

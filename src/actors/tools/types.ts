@@ -16,9 +16,9 @@ export interface CapabilityTags {
   mutates: boolean;
   /** Must never run beside another call in the same batch. */
   serial: boolean;
-  /** Dangerous: goes through the workspace guard and authorization. */
+  /** A writer or the shell: the registry requires it for fs_write/shell (every tool's pathParams are guarded anyway). */
   needsAuth: boolean;
-  /** Argument names that hold filesystem paths (checked against the workspace boundary). */
+  /** Argument names that hold filesystem paths, checked against the boundary for every tool, reads included. */
   pathParams: readonly string[];
   /** Argument names that hold a shell command (absolute path tokens are checked by the guard). */
   commandParams?: readonly string[];

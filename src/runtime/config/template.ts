@@ -83,7 +83,7 @@ max_notes_per_board = 200        # the store's GC keeps the newest this many per
 # without -y yagent asks before a tool touches anything outside the workspace; it is not a sandbox
 [security]
 allow_read = []                  # e.g. ["~/.ssh/config"]: data-root / secret-store paths tools may read (still asked; -y skips asking)
-shell_env_keep = []              # e.g. ["GITHUB_TOKEN"]: secret-looking variables run_bash still sees (api_key_env ones too)
+shell_env_keep = []              # e.g. ["GITHUB_TOKEN"]: variables run_bash still sees although secret-looking or named by an api_key_env
 
 [logs]                           # ~/.yagent/logs/{app,llm,tool,delegate}-YYYY-MM-DD.jsonl, every line redacted (keys, tokens)
 keep_days = 7                    # files older than this are removed; 0 = keep every file

@@ -1,4 +1,6 @@
 // A delegation's timeline records are awaited, not detached: the end record lands before the parent sees the result.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TimelineEntry } from '../../src/store/api.js';
 import { exitCall, makeHarness, ScriptedModel, THOUGHT, toolMessages } from './harness.js';
@@ -33,5 +35,19 @@ describe('delegation timeline', () => {
     const phases = page.entries.flatMap((e) => (e.type === 'delegation' ? [`${e.agent}:${e.phase}`] : []));
     // the page lists newest first
     expect(phases.reverse()).toEqual(['repo:start', 'repo:end', 'chat:start', 'chat:end']);
+  });
+
+  it('a timeline record that cannot be written is reported as an error event, not swallowed', async () => {
+    const h = makeHarness();
+    mkdirSync(join(h.root, 'home', 'data'), { recursive: true });
+    writeFileSync(join(h.root, 'home', 'data', 'timeline'), 'a file where the timeline directory should be\n');
+    const model = new ScriptedModel({
+      director: [{ text: THOUGHT, calls: [{ name: 'delegate_repo', args: { task: 'look' } }] }, { text: 'done' }],
+      repo: [exitCall('looked')],
+    });
+    const out = await h.run(model, 'look');
+    expect(out.stopReason).toBe('plain_text'); // the delegation itself still works
+    const logged = h.events.flatMap((e) => (e.type === 'log' && e.level === 'error' ? [e.message] : []));
+    expect(logged.filter((m) => /timeline record/.test(m))).toHaveLength(2); // the start and the end record
   });
 });

@@ -236,7 +236,12 @@ export class DelegationManager {
   }
 
   private async timeline(entry: { type: 'delegation'; agent: string; callId: string; phase: 'start' | 'end'; status?: string }): Promise<void> {
-    await this.deps.store.recordTimeline(this.deps.settings.taskId, { ts: new Date(this.deps.clock.now()).toISOString(), ...entry }).catch(() => undefined);
+    try {
+      await this.deps.store.recordTimeline(this.deps.settings.taskId, { ts: new Date(this.deps.clock.now()).toISOString(), ...entry });
+    } catch (err) {
+      // the delegation goes on, but a lost durable record is never silent
+      this.deps.publish({ type: 'log', level: 'error', message: `timeline record ${entry.agent}:${entry.phase} not written: ${(err as Error).message}` });
+    }
   }
 }
 

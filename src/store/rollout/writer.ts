@@ -10,6 +10,17 @@ interface Waiter {
   reject: (err: Error) => void;
 }
 
+/** fh.write may write less than asked (a file-size limit, a full disk): loop until every byte is written or a
+ *  write throws — a short write is never a silent torn tail. */
+async function writeAll(fh: fsp.FileHandle, data: string): Promise<void> {
+  const buf = Buffer.from(data);
+  for (let off = 0; off < buf.length; ) {
+    const { bytesWritten } = await fh.write(buf, off, buf.length - off);
+    if (bytesWritten <= 0) throw Object.assign(new Error('rollout write made no progress'), { code: 'EIO' });
+    off += bytesWritten;
+  }
+}
+
 export class RolloutWriter {
   private buf: string[] = [];
   private bufBytes = 0;
@@ -163,7 +174,7 @@ export class RolloutWriter {
   private write(data: string): Promise<void> {
     const w = this.writeTail.then(async () => {
       if (this.failure) throw this.failure;
-      await this.fh.write(data);
+      await writeAll(this.fh, data);
     });
     this.writeTail = w.catch(() => undefined);
     return w;

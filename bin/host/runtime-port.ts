@@ -5,6 +5,7 @@ import type { YagentConfig } from '../../src/runtime/config/types.js';
 import { serializeError } from '../../src/runtime/protocol/index.js';
 import type { StoreApi } from '../../src/store/api.js';
 import { STORE_ACTOR, STORE_MODULE, storeInputFromConfig } from '../../src/store/client.js';
+import { estimateCost } from '../../src/actors/llm/catalogue/prices.js';
 import { SPARE_PLAN, delegationPreload } from './boot-plan.js';
 import type { SupervisorOps, TaskOutcome, TaskSpec } from './types.js';
 
@@ -58,11 +59,15 @@ export async function openRuntimePort(opts: PortOptions): Promise<RuntimePort> {
           disabledAgents: spec.options.disabledAgents,
           signal,
         }), storeReady]);
+        const cost = estimateCost(r.usageByAgent, opts.config.llm.prices);
         return {
           taskId,
           text: r.text,
           stopReason: r.stopReason,
           usage: r.usage,
+          usageByAgent: cost.entries,
+          costUsd: cost.totalUsd,
+          unpricedModels: cost.unpriced,
           notes: r.notes.map((n) => n.ref),
           rolloutPath: r.rolloutPath,
           error: r.error !== undefined ? { name: 'TaskError', message: r.error } : undefined,

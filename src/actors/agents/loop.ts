@@ -7,6 +7,8 @@ import type { ChatMessage, StopReason, Usage } from './port-types.js';
 import { parseThought, renderThought, stripThought } from './thought.js';
 import { injectTransient } from './transient.js';
 import { abortStopReason, sleep } from './abort.js';
+import { addUsage, ZERO_USAGE, type UsageLedger } from './usage-ledger.js';
+import type { CallUsage } from '../llm/types.js';
 
 export interface LoopDeps {
   agent: string;
@@ -28,17 +30,21 @@ export interface LoopDeps {
   retryBackoffMs?: number;
   maxTokens?: number;
   temperature?: number;
+  /** The run's usage ledger: every provider call of this loop lands here (classifier calls included). */
+  ledger?: UsageLedger;
 }
 
 export const CLOSING_REMINDER =
   'You replied without calling a tool. If your work is done, call `agent_exit` now with `conclusion` set to your full deliverable, plus facts, artifacts and status. Otherwise continue with the next tool call.';
 
-const ZERO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
-
 export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): Promise<LoopResult> {
   const { agent, flags, recorder } = deps;
   const messages: ChatMessage[] = [...initial];
   const usage: Usage = { ...ZERO_USAGE };
+  const account = (u: CallUsage): void => {
+    addUsage(usage, u.usage);
+    deps.ledger?.add(agent, u);
+  };
   let remindersLeft = flags.noActionRetryLimit;
   let thoughtFailures = 0;
   let step = 0;
@@ -61,10 +67,9 @@ export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): 
       const described = deps.engine.describe();
       recorder.append([{ type: 'turn_context', ts: ts(), payload: { ...described, cwd: '', step } }]);
       const extras = deps.transient ? await deps.transient() : [];
-      const call = await callWithRetries(deps, injectTransient(messages, extras), step);
+      const call = await callWithRetries(deps, injectTransient(messages, extras), step, account);
       if (call.kind === 'stop') return stop(call.stopReason, '', { error: call.error });
       const res = call.res;
-      addUsage(usage, res.usage);
       deps.onActivity?.();
       push({ role: 'assistant', content: res.text, ...(res.toolCalls.length > 0 ? { toolCalls: res.toolCalls } : {}), ...(res.reasoning.length > 0 ? { reasoning: res.reasoning } : {}) });
       if (res.text.trim() !== '') deps.publish({ type: 'ai_response', agent, text: res.text });
@@ -119,7 +124,7 @@ export function deliverableText(exit: ExitHandoff, replyText: string): string {
 
 type CallResult = { kind: 'ok'; res: LlmResponse } | { kind: 'stop'; stopReason: StopReason; error: string };
 
-async function callWithRetries(deps: LoopDeps, messages: readonly ChatMessage[], step: number): Promise<CallResult> {
+async function callWithRetries(deps: LoopDeps, messages: readonly ChatMessage[], step: number, account: (u: CallUsage) => void): Promise<CallResult> {
   let lastError = '';
   for (let attempt = 0; attempt <= deps.flags.stepRetries; attempt++) {
     if (attempt > 0) {
@@ -127,6 +132,7 @@ async function callWithRetries(deps: LoopDeps, messages: readonly ChatMessage[],
       if (!ok) break;
     }
     deps.publish({ type: 'ai_stream_start', agent: deps.agent, step });
+    let reported = false;
     try {
       const res = await deps.engine.call({
         messages,
@@ -140,7 +146,13 @@ async function callWithRetries(deps: LoopDeps, messages: readonly ChatMessage[],
           deps.publish({ type: 'ai_chunk', agent: deps.agent, text });
         },
         onReasoningDelta: () => deps.onActivity?.(),
+        onUsage: (u) => {
+          reported = true;
+          account(u);
+        },
       });
+      // an engine without the reliability layer (a test double) reports nothing: its response is the one call
+      if (!reported) account({ provider: res.provider, model: res.model, usage: res.usage });
       deps.publish({ type: 'ai_stream_end', agent: deps.agent });
       return { kind: 'ok', res };
     } catch (err) {
@@ -159,13 +171,6 @@ async function callWithRetries(deps: LoopDeps, messages: readonly ChatMessage[],
 function isCircuitOpen(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' && /circuit/i.test(code);
-}
-
-function addUsage(into: Usage, u: Usage): void {
-  into.inputTokens += u.inputTokens;
-  into.outputTokens += u.outputTokens;
-  into.cachedInputTokens += u.cachedInputTokens;
-  into.reasoningTokens += u.reasoningTokens;
 }
 
 function lastAssistantText(messages: readonly ChatMessage[]): string {

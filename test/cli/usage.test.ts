@@ -1,6 +1,6 @@
 // Usage and estimated cost of a whole task through the real CLI on the scripted model: every agent's calls are
 // counted (Director → Repo → DevOps, the nested one included), per agent, in text, json and stream-json.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ResultObjectSchema, StreamLineSchema } from '../../bin/cli/stream-json.js';
@@ -65,5 +65,19 @@ describe('usage and cost of a multi-agent task', () => {
     expect(last.data['usage']).toEqual(TOTAL);
     expect(last.data['cost_usd']).toBe(0);
     expect(last.data['unpriced_models']).toEqual(['scripted-model']);
+  });
+
+  it('batch: each result line carries the task-wide usage, usage_by_agent and cost_usd', async () => {
+    sb = sandbox(PRICED);
+    const ws = project(sb);
+    const tasks = join(sb.dir, 'tasks.jsonl');
+    const out = join(sb.dir, 'results.jsonl');
+    writeFileSync(tasks, `${JSON.stringify({ id: 'one', prompt: 'name and env?', workspace: ws })}\n`);
+    const r = await runCli(['batch', tasks, '--parallel', '1', '--out', out], withScript(sb, NESTED));
+    expect(r.code).toBe(0);
+    const line = JSON.parse(readFileSync(out, 'utf8').trim()) as { usage: Record<string, number>; usage_by_agent: { agent: string }[]; cost_usd: number };
+    expect([line.usage['inputTokens'], line.usage['outputTokens']]).toEqual([2430, 63]);
+    expect(line.usage_by_agent.map((e) => e.agent)).toEqual(['director', 'repo', 'devops']);
+    expect(line.cost_usd).toBeCloseTo((2430 + 630) / 1e6, 9);
   });
 });

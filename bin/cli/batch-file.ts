@@ -67,6 +67,9 @@ export interface BatchResult {
   result: string;
   stop_reason: string;
   usage: Record<string, number>;
+  /** Per agent × provider × model, with the estimated cost of each (null = no price). */
+  usage_by_agent?: object[];
+  cost_usd?: number;
   notes: string[];
   rollout_path: string | null;
   error?: string | undefined;

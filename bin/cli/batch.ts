@@ -7,6 +7,7 @@ import { EXIT, type ExitCode } from './exit-codes.js';
 import { exitCodeFor } from './outcome.js';
 import type { Streams } from './output.js';
 import { onInterrupt } from './signals.js';
+import { usageByAgentJson } from './usage-report.js';
 
 export interface BatchRun {
   file: string;
@@ -31,6 +32,8 @@ function toResult(t: BatchTask, o: TaskOutcome, code: ExitCode, startedAt: numbe
     result: o.text,
     stop_reason: o.stopReason,
     usage: { ...o.usage },
+    usage_by_agent: usageByAgentJson(o),
+    cost_usd: o.costUsd ?? 0,
     notes: o.notes,
     rollout_path: o.rolloutPath,
     error: o.error ? `${o.error.name}: ${o.error.message}` : undefined,

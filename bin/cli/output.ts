@@ -3,6 +3,7 @@ import type { Envelope } from '../../src/runtime/protocol/index.js';
 import type { TaskOutcome } from '../host/types.js';
 import type { OutputFormat } from './args.js';
 import { describeEnvelope, DIM_EVENT_TYPES } from './progress.js';
+import { usageLines } from './usage-report.js';
 import { clientLine, DelegationTree, envelopeLine, resultObject } from './stream-json.js';
 
 export interface Streams {
@@ -30,6 +31,7 @@ export function createSink(format: OutputFormat, io: Streams): OutputSink {
     if (o.error) io.stderr(`error: ${o.error.message}\n`);
     for (const q of needsApproval) io.stderr(`needs approval (nobody could ask): ${q}\n`);
     io.stderr(`stop reason: ${o.stopReason}\n`);
+    for (const l of usageLines(o)) io.stderr(`${l}\n`);
     if (o.rolloutPath) io.stderr(`rollout: ${o.rolloutPath}\n`);
     if (o.notes.length > 0) io.stderr(`notes: ${o.notes.join(', ')}\n`);
   };

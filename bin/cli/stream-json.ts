@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { Envelope } from '../../src/runtime/protocol/index.js';
 import type { TaskOutcome } from '../host/types.js';
+import { usageByAgentJson, usageJson } from './usage-report.js';
 
 export const STREAM_JSON_VERSION = 1 as const;
 
@@ -21,6 +22,8 @@ export const StreamLineSchema = z.object({
 });
 export type StreamLine = z.infer<typeof StreamLineSchema>;
 
+const UsageJsonSchema = z.object({ input_tokens: z.number(), output_tokens: z.number(), cached_input_tokens: z.number(), reasoning_tokens: z.number() });
+
 /** The final object of `--output-format json` (and the `data` of the last stream-json line). */
 export const ResultObjectSchema = z.object({
   v: z.literal(STREAM_JSON_VERSION),
@@ -28,7 +31,14 @@ export const ResultObjectSchema = z.object({
   task_id: z.string(),
   result: z.string(),
   stop_reason: z.string(),
-  usage: z.object({ input_tokens: z.number(), output_tokens: z.number(), cached_input_tokens: z.number(), reasoning_tokens: z.number() }),
+  /** Every agent's tokens (the Director's and each delegation's, nested ones included). */
+  usage: UsageJsonSchema,
+  usage_by_agent: z.array(
+    UsageJsonSchema.extend({ agent: z.string(), provider: z.string(), model: z.string(), calls: z.number(), cost_usd: z.number().nullable() }),
+  ),
+  /** Estimated USD over the models with a price; unpriced_models lists the others. */
+  cost_usd: z.number(),
+  unpriced_models: z.array(z.string()),
   notes: z.array(z.string()),
   rollout_path: z.string().nullable(),
   /** What `yagent -p … --resume SESSION_ID` takes (null when the turn never started). */
@@ -89,12 +99,10 @@ export function resultObject(outcome: TaskOutcome, exitCode: number, needsApprov
     task_id: outcome.taskId,
     result: outcome.text,
     stop_reason: outcome.stopReason,
-    usage: {
-      input_tokens: outcome.usage.inputTokens,
-      output_tokens: outcome.usage.outputTokens,
-      cached_input_tokens: outcome.usage.cachedInputTokens,
-      reasoning_tokens: outcome.usage.reasoningTokens,
-    },
+    usage: usageJson(outcome.usage),
+    usage_by_agent: usageByAgentJson(outcome),
+    cost_usd: outcome.costUsd ?? 0,
+    unpriced_models: outcome.unpricedModels ?? [],
     notes: outcome.notes,
     rollout_path: outcome.rolloutPath,
     session_id: outcome.sessionId ?? null,

@@ -8,6 +8,7 @@ import { STORE_ACTOR, STORE_MODULE, storeInputFromConfig } from '../../src/store
 import { SPARE_PLAN, canDelegate, delegationPreload } from './boot-plan.js';
 import { trace } from './trace.js';
 import { MCP_ACTOR, MCP_MODULE, mcpInputFromConfig } from '../../src/actors/mcp/client.js';
+import { estimateCost } from '../../src/actors/llm/catalogue/prices.js';
 import type { SupervisorOps, TaskOutcome, TaskSpec } from './types.js';
 import { CliError, EXIT } from '../cli/exit-codes.js';
 import { dataRoot } from '../cli/home.js';
@@ -79,11 +80,15 @@ export async function openRuntimePort(opts: PortOptions): Promise<RuntimePort> {
           ...(spec.session ? { session: spec.session } : {}),
           signal,
         }), storeReady]);
+        const cost = estimateCost(r.usageByAgent, opts.config.llm.prices);
         return {
           taskId,
           text: r.text,
           stopReason: r.stopReason,
           usage: r.usage,
+          usageByAgent: cost.entries,
+          costUsd: cost.totalUsd,
+          unpricedModels: cost.unpriced,
           notes: r.notes.map((n) => n.ref),
           rolloutPath: r.rolloutPath,
           sessionId: r.session.id,

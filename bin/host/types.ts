@@ -1,5 +1,5 @@
 // The Host contract every client speaks: an in-process runtime (headless, batch, serve) implements it.
-import type { Envelope, EventOf, SerializedError, StopReason, Usage } from '../../src/runtime/protocol/index.js';
+import type { Envelope, EventOf, SerializedError, StopReason, Usage, UsageEntry } from '../../src/runtime/protocol/index.js';
 
 export interface TaskOptions {
   /** -y: every authorization bypassed. */
@@ -24,7 +24,13 @@ export interface TaskOutcome {
   taskId: string;
   text: string;
   stopReason: StopReason;
+  /** Every agent's tokens (the Director's and each delegation's, nested ones included). */
   usage: Usage;
+  /** The same by agent × provider × model, each with its estimated cost (null = no price for the model). */
+  usageByAgent?: AgentUsage[] | undefined;
+  /** Estimated USD over the priced entries; models without a price are listed in unpricedModels. */
+  costUsd?: number | undefined;
+  unpricedModels?: string[] | undefined;
   /** Refs of the notes written during the task. */
   notes: string[];
   rolloutPath: string | null;
@@ -32,6 +38,8 @@ export interface TaskOutcome {
   sessionId?: string | undefined;
   error?: SerializedError | undefined;
 }
+
+export type AgentUsage = UsageEntry & { costUsd: number | null };
 
 export type TaskState = 'running' | 'paused' | 'completed' | 'failed' | 'cancelled';
 

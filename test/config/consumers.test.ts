@@ -13,6 +13,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LlmRequest } from '../../src/actors/llm/types.js';
 import { exitCall, harnessConfig, makeHarness, ScriptedModel, THOUGHT, type Step } from '../agents/harness.js';
+import { estimateCost } from '../../src/actors/llm/catalogue/prices.js';
 import { cfg } from './helpers.js';
 
 let fake: FakeProvider;
@@ -180,6 +181,19 @@ describe('[routing] keys through the routing engine', () => {
     };
     expect(await model('[routing.tiers]\nbalanced = "q"', 'tier-q')).toBe('m-q');
     expect(await model('', 'tier-none')).toBe('m');
+  });
+});
+
+describe('[llm.prices] in the cost estimate', () => {
+  it('[llm.prices] beat the catalogue in the cost estimate (input, output, cached_input per million tokens)', () => {
+    const entry = { agent: 'director', provider: 'p', model: 'gpt-4o', calls: 1, usage: { inputTokens: 1_000_000, outputTokens: 1_000_000, cachedInputTokens: 500_000, reasoningTokens: 0 } };
+    const catalogue = estimateCost([entry], load(providerDoc()).llm.prices);
+    // catalogue gpt-4o: 0.5M fresh × 2.5 + 0.5M cached × 1.25 + 1M out × 10
+    expect(catalogue.totalUsd).toBeCloseTo(1.25 + 0.625 + 10, 6);
+    const priced = load(providerDoc({}, '[llm.prices."gpt-4o"]\ninput = 1\noutput = 2\ncached_input = 0.5\n')).llm.prices;
+    expect(estimateCost([entry], priced).totalUsd).toBeCloseTo(0.5 + 0.25 + 2, 6);
+    const local = estimateCost([{ ...entry, model: 'qwen2.5-coder' }], {});
+    expect([local.totalUsd, local.unpriced, local.entries[0]?.costUsd]).toEqual([0, ['qwen2.5-coder'], null]);
   });
 });
 

@@ -11,6 +11,7 @@ import { isBuiltin } from './profiles.js';
 import type { DelegationBreaker, RunPool } from './pool.js';
 import { buildBrief, summarize } from './brief.js';
 import { MentionBook } from './mentions.js';
+import type { UsageLedger } from './usage-ledger.js';
 
 export type DelegationStore = Pick<StoreApi, 'writeNote' | 'resolveRefs' | 'writeArtifact' | 'recordTimeline' | 'registerAgent'>;
 
@@ -36,6 +37,8 @@ export interface DelegationDeps {
   backstopGraceMs?: number;
   /** The task's pause gate: the backstop counts active time only, like the child's own clock. */
   pauseGate?: PauseController;
+  /** The parent run's usage ledger: each child's report (its descendants included) is merged here. */
+  usage?: UsageLedger;
 }
 
 export interface DelegateArgsLike {
@@ -102,6 +105,8 @@ export class DelegationManager {
         ...(resumeFrom ? { resumeFrom: { messages: resumeFrom } } : {}),
       };
       const out = await this.spawnWithBackstop(name, input, callId, signal);
+      // spent whatever the outcome, abandoned runs included
+      d.usage?.merge(out.usageByAgent ?? []);
       if (ABANDONED.has(out.stopReason) || signal.aborted) return await this.abandoned(callId, target, out.stopReason);
       const outcome = await this.finish(callId, target, out, triggeredBy);
       if (out.design && target === 'meta') return await this.runDesigned(callId, out.design, args, signal, outcome);

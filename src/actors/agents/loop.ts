@@ -8,6 +8,8 @@ import { parseThought, renderThought, stripThought } from './thought.js';
 import { injectTransient } from './transient.js';
 import { abortStopReason, sleep } from './abort.js';
 import type { Compressor, Tier } from './compression/compressor.js';
+import { addUsage, ZERO_USAGE, type UsageLedger } from './usage-ledger.js';
+import type { CallUsage } from '../llm/types.js';
 
 export interface LoopDeps {
   agent: string;
@@ -33,17 +35,21 @@ export interface LoopDeps {
   temperature?: number;
   /** Context compression (absent = `enable_context_compression = false`: a context-length error ends the run). */
   compressor?: Compressor;
+  /** The run's usage ledger: every provider call of this loop lands here (classifier calls included). */
+  ledger?: UsageLedger;
 }
 
 export const CLOSING_REMINDER =
   'You replied without calling a tool. If your work is done, call `agent_exit` now with `conclusion` set to your full deliverable, plus facts, artifacts and status. Otherwise continue with the next tool call.';
 
-const ZERO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
-
 export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): Promise<LoopResult> {
   const { agent, flags, recorder } = deps;
   const messages: ChatMessage[] = [...initial];
   const usage: Usage = { ...ZERO_USAGE };
+  const account = (u: CallUsage): void => {
+    addUsage(usage, u.usage);
+    deps.ledger?.add(agent, u);
+  };
   let remindersLeft = flags.noActionRetryLimit;
   let thoughtFailures = 0;
   let step = 0;
@@ -67,17 +73,16 @@ export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): 
       recorder.append([{ type: 'turn_context', ts: ts(), payload: { ...described, cwd: deps.cwd, step } }]);
       const extras = deps.transient ? await deps.transient() : [];
       let tier: Tier | 0 = deps.compressor ? await deps.compressor.fit(messages) : 0;
-      let call = await callWithRetries(deps, injectTransient(messages, extras), step);
+      let call = await callWithRetries(deps, injectTransient(messages, extras), step, account);
       // a context-length error is answered by the next tier and one retry, never by a blind retry
       while (call.kind === 'overflow') {
         tier = deps.compressor ? await deps.compressor.recover(messages, tier) : 0;
         if (tier === 0) return stop('llm_error', '', { error: call.error });
-        call = await callWithRetries(deps, injectTransient(messages, extras), step);
+        call = await callWithRetries(deps, injectTransient(messages, extras), step, account);
       }
       if (call.kind === 'stop') return stop(call.stopReason, '', { error: call.error });
       const res = call.res;
       deps.compressor?.observe(res.usage.inputTokens, messages.length);
-      addUsage(usage, res.usage);
       deps.onActivity?.();
       push({ role: 'assistant', content: res.text, ...(res.toolCalls.length > 0 ? { toolCalls: res.toolCalls } : {}), ...(res.reasoning.length > 0 ? { reasoning: res.reasoning } : {}) });
       if (res.text.trim() !== '') deps.publish({ type: 'ai_response', agent, text: res.text });
@@ -135,7 +140,7 @@ export function deliverableText(exit: ExitHandoff, replyText: string): string {
 
 type CallResult = { kind: 'ok'; res: LlmResponse } | { kind: 'stop'; stopReason: StopReason; error: string } | { kind: 'overflow'; error: string };
 
-async function callWithRetries(deps: LoopDeps, messages: readonly ChatMessage[], step: number): Promise<CallResult> {
+async function callWithRetries(deps: LoopDeps, messages: readonly ChatMessage[], step: number, account: (u: CallUsage) => void): Promise<CallResult> {
   let lastError = '';
   for (let attempt = 0; attempt <= deps.flags.stepRetries; attempt++) {
     if (attempt > 0) {
@@ -143,6 +148,7 @@ async function callWithRetries(deps: LoopDeps, messages: readonly ChatMessage[],
       if (!ok) break;
     }
     deps.publish({ type: 'ai_stream_start', agent: deps.agent, step });
+    let reported = false;
     try {
       const res = await deps.engine.call({
         messages,
@@ -156,7 +162,13 @@ async function callWithRetries(deps: LoopDeps, messages: readonly ChatMessage[],
           deps.publish({ type: 'ai_chunk', agent: deps.agent, text });
         },
         onReasoningDelta: () => deps.onActivity?.(),
+        onUsage: (u) => {
+          reported = true;
+          account(u);
+        },
       });
+      // an engine without the reliability layer (a test double) reports nothing: its response is the one call
+      if (!reported) account({ provider: res.provider, model: res.model, usage: res.usage });
       deps.publish({ type: 'ai_stream_end', agent: deps.agent });
       return { kind: 'ok', res };
     } catch (err) {
@@ -180,13 +192,6 @@ function errorCode(err: unknown): string {
 
 function isCircuitOpen(err: unknown): boolean {
   return /circuit/i.test(errorCode(err));
-}
-
-function addUsage(into: Usage, u: Usage): void {
-  into.inputTokens += u.inputTokens;
-  into.outputTokens += u.outputTokens;
-  into.cachedInputTokens += u.cachedInputTokens;
-  into.reasoningTokens += u.reasoningTokens;
 }
 
 function lastAssistantText(messages: readonly ChatMessage[]): string {

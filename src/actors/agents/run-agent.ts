@@ -22,6 +22,7 @@ import { AbortReason } from './abort.js';
 import { recoverDelegations, type RecoveryDeps } from './recovery.js';
 import { repairToolPairs } from './tool-pairs.js';
 import { Compressor } from './compression/compressor.js';
+import { UsageLedger } from './usage-ledger.js';
 
 export type AgentStore = Pick<
   StoreApi,
@@ -100,6 +101,8 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
   });
   const engine = env.engineFor(input);
   const base = { agent: input.agent, rolloutPath: handle.path, sessionId };
+  const ledger = new UsageLedger();
+  const usageOut = (): { usage: AgentRunOutput['usage']; usageByAgent: AgentRunOutput['usageByAgent'] } => ({ usage: ledger.total(), usageByAgent: ledger.list() });
 
   // Sub-agents time themselves (idle and total, frozen while paused); the parent keeps a hard backstop.
   const ctl = new AbortController();
@@ -125,7 +128,8 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
       const stopReason = r.ok ? 'plain_text' : r.cancelled ? 'cancelled' : 'llm_error';
       recorder.append([{ type: 'event_msg', ts: env.clock.now(), payload: { kind: 'stop', stopReason, ...(r.ok ? {} : { detail: r.error }) } }]);
       await recorder.drain();
-      return { ...base, stopReason, text: r.ok ? r.text : '', steps: r.attempts, usage: r.usage, thoughtFailures: 0, ...(r.ok ? { design: r.design } : { error: r.error }) };
+      ledger.add(input.agent, { ...engine.describe(), usage: r.usage }, r.attempts);
+      return { ...base, stopReason, text: r.ok ? r.text : '', steps: r.attempts, ...usageOut(), thoughtFailures: 0, ...(r.ok ? { design: r.design } : { error: r.error }) };
     }
 
     const customs: CustomAgentDesign[] = [];
@@ -148,6 +152,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
       onCustomAgent: (d) => customs.push(d),
       ...(gate ? { pauseGate: gate } : {}),
       ...(env.backstopGraceMs !== undefined ? { backstopGraceMs: env.backstopGraceMs } : {}),
+      usage: ledger,
     });
     const hooks: ToolHooks = {
       delegate: (callId, target, args, signal) => manager.delegate(callId, target, args, signal),
@@ -194,6 +199,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
               }),
             }
           : {}),
+        ledger,
       },
       initial,
     );
@@ -209,7 +215,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
       stopReason: result.stopReason,
       text: result.text,
       steps: result.steps,
-      usage: result.usage,
+      ...usageOut(),
       thoughtFailures: result.thoughtFailures,
       ...(result.exit ? { exit: { conclusion: result.exit.conclusion, facts: result.exit.facts, artifacts: result.exit.artifacts, status: modelStatus(result.exit.status), ...(result.exit.deliverable ? { deliverable: result.exit.deliverable } : {}) } } : {}),
       ...(result.error ? { error: result.error } : {}),

@@ -7,6 +7,7 @@ import type { NoteMeta, StoreApi } from '../../store/api.js';
 import { STORE_ACTOR, projectIdFor } from '../../store/client.js';
 import { indexOptionsFromConfig } from '../../store/client-blackboard.js';
 import type { StopReason, Usage } from './port-types.js';
+import type { UsageEntry } from '../../runtime/protocol/index.js';
 // the path constant only: importing agent-actor.ts here would load the SDKs, tools and loop on the client thread
 import { AGENT_MODULE } from './agent-module.js';
 import { resolveDisabledAgents } from './profiles.js';
@@ -48,7 +49,9 @@ export interface TaskResult {
   boardId: string;
   text: string;
   stopReason: StopReason;
+  /** Every agent's tokens: the Director's and each delegation's (nested ones included). */
   usage: Usage;
+  usageByAgent: UsageEntry[];
   notes: NoteMeta[];
   rolloutPath: string;
   /** The Director's rollout session (one per turn). */
@@ -146,6 +149,7 @@ export async function runTask(runtime: Runtime, o: RunTaskOptions): Promise<Task
     text: out.text,
     stopReason: out.stopReason,
     usage: out.usage,
+    usageByAgent: out.usageByAgent ?? [],
     notes,
     rolloutPath: out.rolloutPath,
     sessionId: out.sessionId,

@@ -1,6 +1,6 @@
 // Input and output of one agent run (what crosses the spawn boundary: plain data, zod-validated).
 import { z } from 'zod';
-import { ChatMessageSchema, StopReasonSchema, UsageSchema, ModelHandoffStatusSchema } from '../../runtime/protocol/index.js';
+import { ChatMessageSchema, StopReasonSchema, UsageSchema, UsageEntrySchema, ModelHandoffStatusSchema } from '../../runtime/protocol/index.js';
 import { DELEGATE_TARGETS } from './profiles.js';
 
 export const CustomAgentDesignSchema = z.object({
@@ -100,7 +100,10 @@ export const AgentRunOutputSchema = z.object({
     })
     .optional(),
   steps: z.number().int(),
+  /** Tokens of this run and every delegation under it (nested ones included). */
   usage: UsageSchema,
+  /** The same tokens by agent × provider × model. */
+  usageByAgent: z.array(UsageEntrySchema).optional(),
   error: z.string().optional(),
   rolloutPath: z.string(),
   sessionId: z.string(),

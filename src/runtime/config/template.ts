@@ -52,6 +52,11 @@ fallback_max_retries = 2
 max_in_flight_requests = 8       # process-wide; 0 here means unlimited
 circuit_breaker_threshold = 0    # 0 = off; > 0 consecutive failures open the breaker
 # circuit_breaker_cooldown = "30s"
+# [llm.prices.llama3]            # USD per million tokens of one model for the cost estimate, beating the bundled prices
+#                                # (local models have none); quote ids with dots: [llm.prices."qwen2.5-coder"]
+# input = 0.0
+# output = 0.0
+# cached_input = 0.0             # absent = the input price
 
 [routing]
 mode = "auto"                    # auto = a fast model picks fast|balanced|high per turn (only when the tiers name 2+ distinct providers); fixed = use_provider only

@@ -30,6 +30,14 @@ export interface ProviderConfig {
   apiKeyEnv?: string | undefined;
 }
 
+/** USD per million tokens. */
+export interface ModelPrice {
+  input: number;
+  output: number;
+  /** Cached input tokens; absent = the input price. */
+  cachedInput?: number | undefined;
+}
+
 export interface LlmSettings {
   timeoutMs: number;
   maxRetries: number;
@@ -43,6 +51,8 @@ export interface LlmSettings {
   circuitBreakerCooldownMs: number;
   /** Longest one model call may take, retries and backoff included; 0 = no budget (timeout × attempts). */
   callBudgetMs: number;
+  /** [llm.prices."<model>"]: beat the catalogue's prices for the cost estimate. */
+  prices: Record<string, ModelPrice>;
 }
 
 export interface YagentConfig {

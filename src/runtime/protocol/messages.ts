@@ -46,5 +46,15 @@ export const UsageSchema = z.object({
 });
 export type Usage = z.infer<typeof UsageSchema>;
 
+/** Usage of one agent on one provider/model: a run reports its own entries plus every descendant's. */
+export const UsageEntrySchema = z.object({
+  agent: z.string(),
+  provider: z.string(),
+  model: z.string(),
+  calls: z.number().int().nonnegative(),
+  usage: UsageSchema,
+});
+export type UsageEntry = z.infer<typeof UsageEntrySchema>;
+
 export const FinishReasonSchema = z.enum(['stop', 'tool_calls', 'length', 'content_filter', 'error', 'unknown']);
 export type FinishReason = z.infer<typeof FinishReasonSchema>;

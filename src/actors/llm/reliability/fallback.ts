@@ -50,7 +50,8 @@ export class FallbackEngine implements LlmEngine {
       let last: unknown = first;
       for (const fb of weightedOrder(this.fallbacks, this.rng)) {
         req.signal.throwIfAborted();
-        const reason = last instanceof Error ? last.message : String(last);
+        // the first line: a given-up error is three lines (what / where / fix), the event needs the what
+        const reason = (last instanceof Error ? last.message : String(last)).split('\n')[0] ?? '';
         this.publish({ type: 'provider_fallback', agent: req.agent, from, to: fb.provider, reason });
         try {
           return await fb.engine.call(req);

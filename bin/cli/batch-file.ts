@@ -68,6 +68,7 @@ export interface BatchResult {
   stop_reason: string;
   usage: Record<string, number>;
   notes: string[];
+  notes_error?: string;
   rollout_path: string | null;
   error?: string | undefined;
   duration_ms: number;

@@ -32,6 +32,7 @@ function toResult(t: BatchTask, o: TaskOutcome, code: ExitCode, startedAt: numbe
     stop_reason: o.stopReason,
     usage: { ...o.usage },
     notes: o.notes,
+    ...(o.notesError !== undefined ? { notes_error: o.notesError } : {}),
     rollout_path: o.rolloutPath,
     error: o.error ? `${o.error.name}: ${o.error.message}` : undefined,
     duration_ms: Date.now() - startedAt,

@@ -27,7 +27,8 @@ export function createSink(format: OutputFormat, io: Streams): OutputSink {
     for (const q of needsApproval) io.stderr(`needs approval (nobody could ask): ${q}\n`);
     io.stderr(`stop reason: ${o.stopReason}\n`);
     if (o.rolloutPath) io.stderr(`rollout: ${o.rolloutPath}\n`);
-    if (o.notes.length > 0) io.stderr(`notes: ${o.notes.join(', ')}\n`);
+    if (o.notesError !== undefined) io.stderr(`notes: unknown (${o.notesError})\n`);
+    else if (o.notes.length > 0) io.stderr(`notes: ${o.notes.join(', ')}\n`);
   };
   switch (format) {
     case 'text':

@@ -30,6 +30,8 @@ export const ResultObjectSchema = z.object({
   stop_reason: z.string(),
   usage: z.object({ input_tokens: z.number(), output_tokens: z.number(), cached_input_tokens: z.number(), reasoning_tokens: z.number() }),
   notes: z.array(z.string()),
+  /** Present when the board could not be listed: `notes` is then unknown, not empty. */
+  notes_error: z.string().optional(),
   rollout_path: z.string().nullable(),
   exit_code: z.number().int(),
   needs_approval: z.array(z.string()),
@@ -99,5 +101,6 @@ export function resultObject(outcome: TaskOutcome, exitCode: number, needsApprov
     needs_approval: needsApproval,
   };
   if (outcome.error) obj.error = `${outcome.error.name}: ${outcome.error.message}`;
+  if (outcome.notesError !== undefined) obj.notes_error = outcome.notesError;
   return obj;
 }

@@ -25,14 +25,15 @@ common flags:
   -Y, --full-yolo         -y, and the agents decide alone (no questions to the user)
   -d, --disable-agents L  comma-separated sub-agents the Director may not use (all = every one)
   -Q, --force-quit        Ctrl-C quits at once instead of draining
+  -v, --verbose           also print warnings and errors of the log (~/.yagent/logs/) on stderr
 
-data: ~/.yagent (YAGENT_HOME overrides): config/config.toml, data/rollout/, notes/, run/
+data: ~/.yagent (YAGENT_HOME overrides): config/config.toml, data/rollout/, notes/, logs/, run/
 
 ${EXIT_TABLE}
 `;
 }
 
-const COMMON_FLAGS = `common flags: -c/--config PATH, -y/--yolo, -Y/--full-yolo, -d/--disable-agents LIST, -Q/--force-quit
+const COMMON_FLAGS = `common flags: -c/--config PATH, -y/--yolo, -Y/--full-yolo, -d/--disable-agents LIST, -Q/--force-quit, -v/--verbose
 (common flags may also come before the sub-command: yagent -c my.toml serve)`;
 
 const TOPICS: Record<HelpTopic, string> = {

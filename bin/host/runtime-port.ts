@@ -6,6 +6,7 @@ import { serializeError } from '../../src/runtime/protocol/index.js';
 import type { StoreApi } from '../../src/store/api.js';
 import { STORE_ACTOR, STORE_MODULE, storeInputFromConfig } from '../../src/store/client.js';
 import { SPARE_PLAN, delegationPreload } from './boot-plan.js';
+import { startLogSink } from './log-sink.js';
 import type { SupervisorOps, TaskOutcome, TaskSpec } from './types.js';
 
 export interface RuntimePort extends SupervisorOps {
@@ -16,6 +17,9 @@ export interface PortOptions {
   config: YagentConfig;
   configPath: string | undefined;
   canAsk: boolean;
+  /** Where a log sink failure is said once, and (`--verbose`) warn+ log lines are mirrored: stderr. */
+  stderr?: ((s: string) => void) | undefined;
+  verbose?: boolean | undefined;
 }
 
 const ZERO_USAGE = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
@@ -44,6 +48,8 @@ export async function openRuntimePort(opts: PortOptions): Promise<RuntimePort> {
   // loads while the workers boot (light: AGENT_MODULE comes from the leaf agent-module.ts, not the agent graph)
   const { runTask } = await import('../../src/actors/agents/run-task.js');
   const store = runtime.connect<StoreApi>(STORE_ACTOR);
+  const stderr = opts.stderr ?? ((t: string) => void process.stderr.write(t));
+  const logs = startLogSink({ runtime, store, storeReady, mirror: opts.verbose === true ? stderr : undefined, onFailure: stderr });
   return {
     async runTask(spec, taskId, signal) {
       try {
@@ -64,6 +70,7 @@ export async function openRuntimePort(opts: PortOptions): Promise<RuntimePort> {
           stopReason: r.stopReason,
           usage: r.usage,
           notes: r.notes.map((n) => n.ref),
+          notesError: r.notesError,
           rolloutPath: r.rolloutPath,
           error: r.error !== undefined ? { name: 'TaskError', message: r.error } : undefined,
         };
@@ -107,6 +114,8 @@ export async function openRuntimePort(opts: PortOptions): Promise<RuntimePort> {
     },
     async shutdown() {
       warmer.mailbox.close();
+      // the last lines reach the store before it flushes and stops
+      await logs.close();
       if (await storeUp()) await store.flush().catch(() => undefined);
       await runtime.shutdown();
     },

@@ -25,6 +25,8 @@ export interface TaskOutcome {
   usage: Usage;
   /** Refs of the notes written during the task. */
   notes: string[];
+  /** The board could not be listed: `notes` is unknown (never reported as "0 notes"). */
+  notesError?: string | undefined;
   rolloutPath: string | null;
   error?: SerializedError | undefined;
 }

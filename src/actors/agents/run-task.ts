@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Runtime } from '../../runtime/runtime.js';
+import { warnEvent } from '../../runtime/log-event.js';
 import type { YagentConfig } from '../../runtime/config/index.js';
 import type { NoteMeta, StoreApi } from '../../store/api.js';
 import { STORE_ACTOR, projectIdFor } from '../../store/client.js';
@@ -38,6 +39,8 @@ export interface TaskResult {
   stopReason: StopReason;
   usage: Usage;
   notes: NoteMeta[];
+  /** Set when the board could not be listed: `notes` is then unknown, never "0 notes". */
+  notesError?: string;
   rolloutPath: string;
   sessionId: string;
   error?: string;
@@ -97,10 +100,7 @@ export async function runTask(runtime: Runtime, o: RunTaskOptions): Promise<Task
     end(o.signal?.aborted === true ? 'cancelled' : 'panic');
     throw err;
   }
-  const notes = await runtime
-    .connect<StoreApi>(STORE_ACTOR)
-    .listNotes(boardId)
-    .catch(() => []);
+  const listed = await listTaskNotes(runtime, taskId, boardId);
   end(out.stopReason, out.text);
   return {
     taskId,
@@ -108,9 +108,21 @@ export async function runTask(runtime: Runtime, o: RunTaskOptions): Promise<Task
     text: out.text,
     stopReason: out.stopReason,
     usage: out.usage,
-    notes,
+    notes: listed.notes,
+    ...(listed.error !== undefined ? { notesError: listed.error } : {}),
     rolloutPath: out.rolloutPath,
     sessionId: out.sessionId,
     ...(out.error !== undefined ? { error: out.error } : {}),
   };
+}
+
+/** The task's notes; a failed listing is a warning and an error string, not an empty list. */
+async function listTaskNotes(runtime: Runtime, taskId: string, boardId: string): Promise<{ notes: NoteMeta[]; error?: string }> {
+  try {
+    return { notes: await runtime.connect<StoreApi>(STORE_ACTOR).listNotes(boardId) };
+  } catch (err) {
+    const event = warnEvent('listNotes', `notes of board ${boardId} could not be listed`, err);
+    runtime.publish({ name: 'director', taskId }, event);
+    return { notes: [], error: event.message };
+  }
 }

@@ -85,7 +85,8 @@ export const EventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('task_resumed') }),
   z.object({ type: z.literal('task_end'), stopReason: StopReasonSchema, text: z.string().optional() }),
   z.object({ type: z.literal('drop_report'), scope: z.string(), dropped: z.record(z.string(), z.number()) }),
-  z.object({ type: z.literal('log'), level: z.enum(['debug', 'info', 'warn', 'error']), message: z.string() }),
+  /** `source`: the call that failed (a swallowed failure made visible: src/runtime/log-event.ts). */
+  z.object({ type: z.literal('log'), level: z.enum(['debug', 'info', 'warn', 'error']), message: z.string(), source: z.string().optional() }),
 ]);
 export type Event = z.infer<typeof EventSchema>;
 export type EventType = Event['type'];

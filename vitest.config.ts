@@ -8,6 +8,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // every test's temp dirs live under one run directory, removed at the end (test/global-setup.ts)
+    globalSetup: ['test/global-setup.ts'],
     expect: { requireAssertions: true },
     reporters: ['default', ['json', { outputFile: 'dist/test-report.json' }]],
   },

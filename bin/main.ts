@@ -55,7 +55,7 @@ async function run(cmd: Command): Promise<ExitCode> {
       };
       const run = { spec, format: cmd.format, forceQuit: cmd.flags.forceQuit, io };
       if (cmd.attach) return runHeadlessAttached((await import('./attach/client.js')).ControlClient.discover(), run);
-      return withLocalHost({ configPath: cmd.flags.config, io }, (host) => runHeadlessLocal(host, run));
+      return withLocalHost({ configPath: cmd.flags.config, io, verbose: cmd.flags.verbose }, (host) => runHeadlessLocal(host, run));
     }
     case 'demo':
       await prestartDirector();
@@ -64,7 +64,7 @@ async function run(cmd: Command): Promise<ExitCode> {
       await prestartDirector();
       const { runBatch, defaultOut } = await import('./cli/batch.js');
       const out = cmd.out ?? defaultOut(cmd.file);
-      return withLocalHost({ configPath: cmd.flags.config, io }, (host) =>
+      return withLocalHost({ configPath: cmd.flags.config, io, verbose: cmd.flags.verbose }, (host) =>
         runBatch(host, {
           file: cmd.file,
           out,
@@ -79,7 +79,7 @@ async function run(cmd: Command): Promise<ExitCode> {
     case 'serve': {
       await prestartDirector();
       const { runServe } = await import('./server/serve.js');
-      return withLocalHost({ configPath: cmd.flags.config, io, canAsk: true }, (host) =>
+      return withLocalHost({ configPath: cmd.flags.config, io, canAsk: true, verbose: cmd.flags.verbose }, (host) =>
         runServe(host, { port: cmd.port, version: pkg.version, io, forceQuit: cmd.flags.forceQuit }),
       );
     }

@@ -12,6 +12,8 @@ export interface CommonFlags {
   fullYolo: boolean;
   disabledAgents: string[];
   forceQuit: boolean;
+  /** `-v`: warn and error log lines are mirrored to stderr (they always go to ~/.yagent/logs/). */
+  verbose: boolean;
 }
 
 const COMMON = {
@@ -21,11 +23,12 @@ const COMMON = {
   'disable-agents': { type: 'string', short: 'd' },
   'force-quit': { type: 'boolean', short: 'Q', default: false },
   help: { type: 'boolean', short: 'h', default: false },
+  verbose: { type: 'boolean', short: 'v', default: false },
 } as const;
 
 const SUBCOMMANDS = new Set(['demo', 'batch', 'serve', 'setup', 'sessions', 'mcp']);
 const COMMON_WITH_VALUE = new Set(['-c', '--config', '-d', '--disable-agents']);
-const COMMON_BOOLEAN = new Set(['-y', '--yolo', '-Y', '--full-yolo', '-Q', '--force-quit']);
+const COMMON_BOOLEAN = new Set(['-y', '--yolo', '-Y', '--full-yolo', '-Q', '--force-quit', '-v', '--verbose']);
 
 /** `yagent -c cfg serve`: common options written before a sub-command move behind it. */
 export function hoistSubcommand(argv: string[]): string[] {
@@ -95,6 +98,7 @@ function common(values: Record<string, unknown>): CommonFlags {
     fullYolo: full,
     disabledAgents: disabledAgents(disabled),
     forceQuit: values['force-quit'] === true,
+    verbose: values.verbose === true,
   };
 }
 

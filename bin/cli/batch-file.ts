@@ -71,6 +71,7 @@ export interface BatchResult {
   usage_by_agent?: object[];
   cost_usd?: number;
   notes: string[];
+  notes_error?: string;
   rollout_path: string | null;
   error?: string | undefined;
   duration_ms: number;

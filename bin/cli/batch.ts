@@ -35,6 +35,7 @@ function toResult(t: BatchTask, o: TaskOutcome, code: ExitCode, startedAt: numbe
     usage_by_agent: usageByAgentJson(o),
     cost_usd: o.costUsd ?? 0,
     notes: o.notes,
+    ...(o.notesError !== undefined ? { notes_error: o.notesError } : {}),
     rollout_path: o.rolloutPath,
     error: o.error ? `${o.error.name}: ${o.error.message}` : undefined,
     duration_ms: Date.now() - startedAt,

@@ -40,7 +40,7 @@ async function runInWorkspace(workspace: string, opts: { flags: CommonFlags; kee
   );
   // -y: the demo writes only inside its own temp workspace, and there is nobody to ask
   const spec = { prompt: DEMO_PROMPT, workspace, options: { yolo: true, fullYolo: false, disabledAgents: [] } };
-  const code = await withLocalHost({ configPath: undefined, io, script: DEMO_SCRIPT, baseConfig: 'template' }, (host) =>
+  const code = await withLocalHost({ configPath: undefined, io, script: DEMO_SCRIPT, baseConfig: 'template', verbose: opts.flags.verbose }, (host) =>
     runHeadlessLocal(host, { spec, format: 'text', forceQuit: opts.flags.forceQuit, io }),
   );
   const wrote = existsSync(join(workspace, 'slug.js')) && existsSync(join(workspace, 'slug.test.js'));

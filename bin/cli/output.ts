@@ -33,7 +33,8 @@ export function createSink(format: OutputFormat, io: Streams): OutputSink {
     io.stderr(`stop reason: ${o.stopReason}\n`);
     for (const l of usageLines(o)) io.stderr(`${l}\n`);
     if (o.rolloutPath) io.stderr(`rollout: ${o.rolloutPath}\n`);
-    if (o.notes.length > 0) io.stderr(`notes: ${o.notes.join(', ')}\n`);
+    if (o.notesError !== undefined) io.stderr(`notes: unknown (${o.notesError})\n`);
+    else if (o.notes.length > 0) io.stderr(`notes: ${o.notes.join(', ')}\n`);
   };
   switch (format) {
     case 'text':

@@ -40,6 +40,8 @@ export const ResultObjectSchema = z.object({
   cost_usd: z.number(),
   unpriced_models: z.array(z.string()),
   notes: z.array(z.string()),
+  /** Present when the board could not be listed: `notes` is then unknown, not empty. */
+  notes_error: z.string().optional(),
   rollout_path: z.string().nullable(),
   /** What `yagent -p … --resume SESSION_ID` takes (null when the turn never started). */
   session_id: z.string().nullable(),
@@ -110,5 +112,6 @@ export function resultObject(outcome: TaskOutcome, exitCode: number, needsApprov
     needs_approval: needsApproval,
   };
   if (outcome.error) obj.error = `${outcome.error.name}: ${outcome.error.message}`;
+  if (outcome.notesError !== undefined) obj.notes_error = outcome.notesError;
   return obj;
 }

@@ -32,8 +32,9 @@ common flags:
   -Y, --full-yolo         -y, and the agents decide alone (no questions to the user)
   -d, --disable-agents L  comma-separated sub-agents the Director may not use (all = every one)
   -Q, --force-quit        Ctrl-C quits at once instead of draining
+  -v, --verbose           also print warnings and errors of the log (~/.yagent/logs/) on stderr
 
-data: ~/.yagent (YAGENT_HOME overrides): config/config.toml, data/rollout/, notes/, run/
+data: ~/.yagent (YAGENT_HOME overrides): config/config.toml, data/rollout/, notes/, logs/, run/
 
 security: without -y yagent asks before reading or writing outside the workspace, and it is not a sandbox.
   The data root and ~/.ssh, ~/.aws, ~/.gnupg, ~/.config/gcloud, .netrc, .env* are denied even with -y
@@ -43,7 +44,7 @@ ${EXIT_TABLE}
 `;
 }
 
-const COMMON_FLAGS = `common flags: -c/--config PATH, -y/--yolo, -Y/--full-yolo, -d/--disable-agents LIST, -Q/--force-quit
+const COMMON_FLAGS = `common flags: -c/--config PATH, -y/--yolo, -Y/--full-yolo, -d/--disable-agents LIST, -Q/--force-quit, -v/--verbose
 (common flags may also come before the sub-command: yagent -c my.toml serve)`;
 
 const TOPICS: Record<HelpTopic, string> = {

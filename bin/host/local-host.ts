@@ -1,8 +1,7 @@
 // The in-process Host: task bookkeeping (ids, states, outcomes, cancel) over the runtime port.
 import { newTaskId } from './ids.js';
 import { serializeError, type Envelope } from '../../src/runtime/protocol/index.js';
-import type { YagentConfig } from '../../src/runtime/config/types.js';
-import { openRuntimePort, type RuntimePort } from './runtime-port.js';
+import { openRuntimePort, type PortOptions, type RuntimePort } from './runtime-port.js';
 import type { EventFilter, Host, TaskOutcome, TaskSpec, TaskStatus, TreeNode, UserHelpResponse } from './types.js';
 
 interface Entry {
@@ -19,7 +18,7 @@ export class LocalHost implements Host {
 
   private constructor(private readonly port: RuntimePort) {}
 
-  static async start(opts: { config: YagentConfig; configPath: string | undefined; canAsk: boolean }): Promise<LocalHost> {
+  static async start(opts: PortOptions): Promise<LocalHost> {
     return new LocalHost(await openRuntimePort(opts));
   }
 

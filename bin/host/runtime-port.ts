@@ -9,6 +9,7 @@ import { SPARE_PLAN, canDelegate, delegationPreload } from './boot-plan.js';
 import { trace } from './trace.js';
 import { MCP_ACTOR, MCP_MODULE, mcpInputFromConfig } from '../../src/actors/mcp/client.js';
 import { estimateCost } from '../../src/actors/llm/catalogue/prices.js';
+import { startLogSink } from './log-sink.js';
 import type { SupervisorOps, TaskOutcome, TaskSpec } from './types.js';
 import { CliError, EXIT } from '../cli/exit-codes.js';
 import { dataRoot } from '../cli/home.js';
@@ -21,6 +22,9 @@ export interface PortOptions {
   config: YagentConfig;
   configPath: string | undefined;
   canAsk: boolean;
+  /** Where a log sink failure is said once, and (`--verbose`) warn+ log lines are mirrored: stderr. */
+  stderr?: ((s: string) => void) | undefined;
+  verbose?: boolean | undefined;
 }
 
 /** The run's last writes failed: one stderr report and exit 1, whatever the task's own outcome was. */
@@ -64,6 +68,8 @@ export async function openRuntimePort(opts: PortOptions): Promise<RuntimePort> {
   // loads while the workers boot (light: AGENT_MODULE comes from the leaf agent-module.ts, not the agent graph)
   const { runTask } = await import('../../src/actors/agents/run-task.js');
   const store = runtime.connect<StoreApi>(STORE_ACTOR);
+  const stderr = opts.stderr ?? ((t: string) => void process.stderr.write(t));
+  const logs = startLogSink({ runtime, store, storeReady, mirror: opts.verbose === true ? stderr : undefined, onFailure: stderr });
   return {
     async runTask(spec, taskId, signal) {
       if (canDelegate(spec.options.disabledAgents)) delegating = true;
@@ -90,6 +96,7 @@ export async function openRuntimePort(opts: PortOptions): Promise<RuntimePort> {
           costUsd: cost.totalUsd,
           unpricedModels: cost.unpriced,
           notes: r.notes.map((n) => n.ref),
+          notesError: r.notesError,
           rolloutPath: r.rolloutPath,
           sessionId: r.session.id,
           error: r.error !== undefined ? { name: 'TaskError', message: r.error } : undefined,
@@ -134,6 +141,8 @@ export async function openRuntimePort(opts: PortOptions): Promise<RuntimePort> {
     },
     async shutdown() {
       warmer.mailbox.close();
+      // the last lines reach the store before it flushes and stops
+      await logs.close();
       // durability errors are reported, never swallowed: the final flush and every failing stop hook
       const failures: string[] = [];
       if (await storeUp()) {

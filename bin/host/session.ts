@@ -21,6 +21,8 @@ export interface SessionOptions {
   script?: ModelScript;
   /** 'template' = ignore the user's config (the demo must run even on a broken one). */
   baseConfig?: 'user' | 'template';
+  /** `--verbose`: warn and error log lines are mirrored to stderr. */
+  verbose?: boolean;
 }
 
 export async function withLocalHost<T>(opts: SessionOptions, fn: (host: Host) => Promise<T>): Promise<T> {
@@ -44,7 +46,7 @@ export async function withLocalHost<T>(opts: SessionOptions, fn: (host: Host) =>
     const config = await loadRunConfig(configPath, false);
     printConfigWarnings(config, opts.io);
     trace('config loaded');
-    const host = await LocalHost.start({ config, configPath, canAsk: opts.canAsk ?? false });
+    const host = await LocalHost.start({ config, configPath, canAsk: opts.canAsk ?? false, stderr: opts.io.stderr, verbose: opts.verbose });
     trace('runtime started (Director spare and store worker booting)');
     try {
       return await fn(host);

@@ -33,6 +33,8 @@ export interface TaskOutcome {
   unpricedModels?: string[] | undefined;
   /** Refs of the notes written during the task. */
   notes: string[];
+  /** The board could not be listed: `notes` is unknown (never reported as "0 notes"). */
+  notesError?: string | undefined;
   rolloutPath: string | null;
   /** The session this turn belongs to (what `--resume` takes); absent when the turn never started. */
   sessionId?: string | undefined;

@@ -7,8 +7,11 @@ export const REDACTED = '[REDACTED]';
 /** Header / field names whose whole string value is a credential. */
 const CREDENTIAL_FIELD = /^(authorization|proxy-authorization|x-api-key|api[-_]?key)$/i;
 /** `Bearer xxx` anywhere, and `Authorization: <scheme> xxx` / `"authorization":"xxx"` in text. */
-const BEARER = /\bBearer\s+[A-Za-z0-9\-._~+/]+=*/gi;
-const AUTH_HEADER = /(authorization["']?\s*[:=]\s*["']?)(?:(?:basic|bearer|token)\s+)?[^\s"',}]+/gi;
+const BEARER = /\bBearer\s+([A-Za-z0-9\-._~+/]+=*)/gi;
+const AUTH_HEADER = /(authorization["']?\s*[:=]\s*["']?)(?:(?:basic|bearer|token)\s+)?[^\s"',}]{8,}/gi;
+
+/** A credential, not prose ("Bearer tokens are…"): a digit in it, or long. */
+const looksLikeToken = (t: string): boolean => t.length >= 24 || (t.length >= 8 && /\d/.test(t));
 const QUICK = /bearer|authorization/i;
 
 export interface Redactor {
@@ -29,7 +32,7 @@ export function makeRedactor(secrets: readonly string[], env: NodeJS.ProcessEnv 
   const text = (s: string): string => {
     let out = s;
     for (const v of values) if (out.includes(v)) out = out.split(v).join(REDACTED);
-    if (QUICK.test(out)) out = out.replace(BEARER, `Bearer ${REDACTED}`).replace(AUTH_HEADER, `$1${REDACTED}`);
+    if (QUICK.test(out)) out = out.replace(BEARER, (m, tok: string) => (looksLikeToken(tok) ? `Bearer ${REDACTED}` : m)).replace(AUTH_HEADER, `$1${REDACTED}`);
     return out;
   };
   const value = <T>(v: T, field?: string): T => {

@@ -1,6 +1,7 @@
 // Failure paths of the clients a user can act on: three-line errors, own usage, no hanging, no temp dirs left.
 import { createServer, type Server } from 'node:net';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { childReaper, collect, GOOD_CONFIG, runCli, sandbox, start, withScript, type Sandbox } from './helpers.js';
@@ -78,9 +79,8 @@ describe('client failure paths', () => {
 
   it('a force-quit demo leaves no temp directory behind', async () => {
     sb = sandbox();
-    const tmp = join(sb.dir, 'tmp');
-    mkdirSync(tmp);
-    const demo = start(['demo', '-Q'], { ...sb.env, TMPDIR: tmp });
+    const tmp = sb.env.TMPDIR ?? '';
+    const demo = start(['demo', '-Q'], sb.env);
     children.push(demo);
     const done = collect(demo);
     await new Promise<void>((resolve) => {
@@ -103,5 +103,11 @@ describe('client failure paths', () => {
     const lines = r.stderr.trim().split('\n');
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(/api_base_url "localhost:11434\/v1" of provider "p" is not an http\(s\) URL/);
+  });
+
+  it('the test suite keeps its temp dirs under one run directory removed at the end (test/global-setup.ts)', () => {
+    expect(tmpdir()).toMatch(/yagent-test-run-[^/]+$/);
+    sb = sandbox();
+    expect(sb.env.TMPDIR).toMatch(/yagent-test-run-.*\/tmp$/);
   });
 });

@@ -25,8 +25,9 @@ export function sandbox(config?: string): Sandbox {
   const dir = mkdtempSync(join(tmpdir(), 'yagent-cli-'));
   const home = join(dir, 'yagent-home');
   mkdirSync(join(home, 'config'), { recursive: true });
+  mkdirSync(join(dir, 'tmp')); // the CLI's own temp dirs (demo workspace, scripted config) land here
   if (config !== undefined) writeFileSync(join(home, 'config', 'config.toml'), config, { mode: 0o600 });
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: dir, YAGENT_HOME: home, YAGENT_NOTES_ROOT: join(home, 'notes'), NO_COLOR: '1' };
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: dir, YAGENT_HOME: home, YAGENT_NOTES_ROOT: join(home, 'notes'), NO_COLOR: '1', TMPDIR: join(dir, 'tmp') };
   return { dir, home, env, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

@@ -14,7 +14,8 @@ describe('redaction', () => {
   it('bearer tokens and authorization headers in text and in header objects', () => {
     const r = makeRedactor([]);
     expect(r.text('curl -H "Authorization: Bearer abc.def-123"')).toBe(`curl -H "Authorization: ${REDACTED}"`);
-    expect(r.text('sent bearer xyz987 to the server')).toBe(`sent Bearer ${REDACTED} to the server`);
+    expect(r.text('sent bearer xyz98765 to the server')).toBe(`sent Bearer ${REDACTED} to the server`);
+    expect(r.text('Bearer tokens and Bearer authentication are prose')).toBe('Bearer tokens and Bearer authentication are prose');
     expect(r.value({ headers: { Authorization: 'Basic dXNlcjpwYXNz', 'x-api-key': 'raw-key', accept: 'json' } })).toEqual({
       headers: { Authorization: REDACTED, 'x-api-key': REDACTED, accept: 'json' },
     });

@@ -1,6 +1,7 @@
 // Delegation = a fresh actor per call: pool slot, brief, spawn, one note with the full deliverable.
 import type { Clock } from '../../runtime/actor.js';
 import { ActivityClock, type PauseController } from '../../runtime/pause.js';
+import { publishWarning } from '../../runtime/log-event.js';
 import type { StoreApi, NoteMeta } from '../../store/api.js';
 import type { ToolOutcome } from '../tools/types.js';
 import type { ChatMessage, HandoffStatus, StopReason } from './port-types.js';
@@ -69,7 +70,7 @@ export class DelegationManager {
     this.customs.set(design.name, design);
     this.deps.onCustomAgent?.(design);
     // Known to mention extraction from now on, so `@<name>` in a note routes like a built-in.
-    await this.deps.store.registerAgent(design.name).catch(() => undefined);
+    await this.deps.store.registerAgent(design.name).catch((e: unknown) => publishWarning(this.deps.publish, 'registerAgent', `custom agent "${design.name}" is not known to mention routing`, e));
   }
 
   /** `resumeFrom` (recovery B): the same delegation continued from its repaired replay instead of a fresh brief. */
@@ -241,12 +242,9 @@ export class DelegationManager {
   }
 
   private async timeline(entry: { type: 'delegation'; agent: string; callId: string; phase: 'start' | 'end'; status?: string }): Promise<void> {
-    try {
-      await this.deps.store.recordTimeline(this.deps.settings.taskId, { ts: new Date(this.deps.clock.now()).toISOString(), ...entry });
-    } catch (err) {
-      // the delegation goes on, but a lost durable record is never silent
-      this.deps.publish({ type: 'log', level: 'error', message: `timeline record ${entry.agent}:${entry.phase} not written: ${(err as Error).message}` });
-    }
+    await this.deps.store
+      .recordTimeline(this.deps.settings.taskId, { ts: new Date(this.deps.clock.now()).toISOString(), ...entry })
+      .catch((e: unknown) => publishWarning(this.deps.publish, 'recordTimeline', `timeline entry (${entry.agent} ${entry.phase}) not recorded`, e));
   }
 }
 

@@ -1,7 +1,9 @@
 // The transient note index: rebuilt from the board for every LLM call, never stored (pitfall 11).
 // No cache here: the store revalidates its board listing per call, so a note written before the call is in it.
 import type { StoreApi } from '../../store/api.js';
+import { publishWarning } from '../../runtime/log-event.js';
 import type { ChatMessage } from './port-types.js';
+import type { Publish } from './ports.js';
 import { NOTE_INDEX_HEADER } from './transient.js';
 
 export interface IndexSettings {
@@ -11,9 +13,12 @@ export interface IndexSettings {
 }
 
 /** One message for this call, or none when the index is off or the board is empty. */
-export async function noteIndexMessage(store: Pick<StoreApi, 'buildIndex'>, s: IndexSettings): Promise<ChatMessage[]> {
+/** A failed build is published as a warning (`publish`) and the call goes on without the index. */
+export async function noteIndexMessage(store: Pick<StoreApi, 'buildIndex'>, s: IndexSettings, publish: Publish): Promise<ChatMessage[]> {
   if (s.indexMaxNotes === 0) return [];
-  const idx = await store.buildIndex(s.boardId, { maxNotes: s.indexMaxNotes, maxLineChars: s.indexLineChars }).catch(() => null);
+  const idx = await store
+    .buildIndex(s.boardId, { maxNotes: s.indexMaxNotes, maxLineChars: s.indexLineChars })
+    .catch((e: unknown) => (publishWarning(publish, 'buildIndex', `note index of board ${s.boardId} left out of this call`, e), null));
   if (!idx || idx.text.trim() === '') return [];
   return [
     {

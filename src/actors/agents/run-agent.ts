@@ -177,7 +177,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
         signal: ctl.signal,
         clock: env.clock,
         transient: async () => {
-          const idx = await noteIndexMessage(env.store, s);
+          const idx = await noteIndexMessage(env.store, s, env.publish);
           const m = isDirector ? manager.mentions.message() : null;
           return m ? [...idx, m] : idx;
         },

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Runtime } from '../../runtime/runtime.js';
+import { warnEvent } from '../../runtime/log-event.js';
 import type { YagentConfig } from '../../runtime/config/index.js';
 import type { NoteMeta, StoreApi } from '../../store/api.js';
 import { STORE_ACTOR, projectIdFor } from '../../store/client.js';
@@ -53,6 +54,8 @@ export interface TaskResult {
   usage: Usage;
   usageByAgent: UsageEntry[];
   notes: NoteMeta[];
+  /** Set when the board could not be listed: `notes` is then unknown, never "0 notes". */
+  notesError?: string;
   rolloutPath: string;
   /** The Director's rollout session (one per turn). */
   sessionId: string;
@@ -141,7 +144,7 @@ export async function runTask(runtime: Runtime, o: RunTaskOptions): Promise<Task
     .catch(warn('session ledger not updated'));
   // the task memory the Director saved (debounced) is on disk when the task ends
   await store.flushTaskMemory().catch(warn('task memory flush failed'));
-  const notes = await store.listNotes(turn.boardId).catch(() => []);
+  const listed = await listTaskNotes(runtime, taskId, turn.boardId);
   end(out.stopReason, out.text);
   return {
     taskId,
@@ -150,10 +153,22 @@ export async function runTask(runtime: Runtime, o: RunTaskOptions): Promise<Task
     stopReason: out.stopReason,
     usage: out.usage,
     usageByAgent: out.usageByAgent ?? [],
-    notes,
+    notes: listed.notes,
+    ...(listed.error !== undefined ? { notesError: listed.error } : {}),
     rolloutPath: out.rolloutPath,
     sessionId: out.sessionId,
     session: { id: turn.sessionId, resumed: turn.resumed, ...(turn.forkedFrom ? { forkedFrom: turn.forkedFrom } : {}) },
     ...(out.error !== undefined ? { error: out.error } : {}),
   };
+}
+
+/** The task's notes; a failed listing is a warning and an error string, not an empty list. */
+async function listTaskNotes(runtime: Runtime, taskId: string, boardId: string): Promise<{ notes: NoteMeta[]; error?: string }> {
+  try {
+    return { notes: await runtime.connect<StoreApi>(STORE_ACTOR).listNotes(boardId) };
+  } catch (err) {
+    const event = warnEvent('listNotes', `notes of board ${boardId} could not be listed`, err);
+    runtime.publish({ name: 'director', taskId }, event);
+    return { notes: [], error: event.message };
+  }
 }

@@ -113,7 +113,8 @@ export const EventSchema = z.discriminatedUnion('type', [
     tools: z.number().int(),
     error: z.string().optional(),
   }),
-  z.object({ type: z.literal('log'), level: z.enum(['debug', 'info', 'warn', 'error']), message: z.string() }),
+  /** `source`: the call that failed (a swallowed failure made visible: src/runtime/log-event.ts). */
+  z.object({ type: z.literal('log'), level: z.enum(['debug', 'info', 'warn', 'error']), message: z.string(), source: z.string().optional() }),
 ]);
 export type Event = z.infer<typeof EventSchema>;
 export type EventType = Event['type'];

@@ -1,0 +1,64 @@
+// Which events become log lines, in which file (app/llm/tool/delegate), at which level. Pure: tested directly.
+import type { Envelope } from '../../src/runtime/protocol/index.js';
+import type { LogLine } from '../../src/store/api.js';
+
+/** Event types the log sink subscribes to (llm_retry / breaker_state included by name: the llm layer publishes them). */
+export const LOGGED_EVENT_TYPES: readonly string[] = [
+  'log', 'task_end', 'conversation_error',
+  'llm_call_start', 'llm_call_end', 'llm_retry', 'breaker_state', 'model_info', 'model_routed', 'provider_fallback',
+  'tool_call_start', 'tool_call_result',
+  'delegation_start', 'delegation_end',
+];
+
+const MAX_FIELD = 2000;
+
+/** The payload without `type`, long strings cut (a tool's display can be a whole file). */
+function dataOf(payload: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(payload)) {
+    if (k === 'type') continue;
+    out[k] = typeof v === 'string' && v.length > MAX_FIELD ? `${v.slice(0, MAX_FIELD)}… (${v.length} chars)` : v;
+  }
+  return out;
+}
+
+function kindOf(type: string): LogLine['kind'] | null {
+  if (type === 'log' || type === 'task_end' || type === 'conversation_error') return 'app';
+  if (type.startsWith('llm_') || type.startsWith('model_') || type === 'provider_fallback' || type === 'breaker_state') return 'llm';
+  if (type.startsWith('tool_call_')) return 'tool';
+  if (type.startsWith('delegation_')) return 'delegate';
+  return null;
+}
+
+function levelOf(p: Record<string, unknown>): LogLine['level'] {
+  if (p.type === 'log') return (p.level as LogLine['level'] | undefined) ?? 'info';
+  if (p.type === 'conversation_error') return 'error';
+  if (p.type === 'llm_retry' || p.type === 'provider_fallback' || typeof p.error === 'string' || p.ok === false) return 'warn';
+  return 'info';
+}
+
+function messageOf(p: Record<string, unknown>): string {
+  if (typeof p.message === 'string') return p.message;
+  if (typeof p.error === 'string') return p.error;
+  if (typeof p.error === 'object' && p.error !== null) return String((p.error as { message?: unknown }).message ?? 'error');
+  const who = typeof p.agent === 'string' ? `${p.agent}: ` : '';
+  const what = [p.name, p.child, p.model, p.provider, p.status, p.stopReason].filter((x) => typeof x === 'string').join(' ');
+  return `${who}${String(p.type)}${what ? ` ${what}` : ''}`;
+}
+
+/** The log line of one envelope, or null when the event is not logged. */
+export function logLineFor(env: Envelope): LogLine | null {
+  const p = env.payload as unknown as Record<string, unknown>;
+  const kind = kindOf(env.payload.type);
+  if (kind === null) return null;
+  return {
+    kind,
+    level: levelOf(p),
+    event: env.payload.type,
+    msg: messageOf(p),
+    ts: env.ts,
+    ...(env.taskId !== '' ? { taskId: env.taskId } : {}),
+    ...(typeof p.agent === 'string' ? { agent: p.agent } : {}),
+    data: { ...dataOf(p), ...(env.delegationId !== null ? { delegationId: env.delegationId } : {}), actor: env.source },
+  };
+}

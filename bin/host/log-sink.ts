@@ -1,0 +1,72 @@
+// The log sink: one dispatcher consumer turns events into log lines and sends them to the store in batches
+// (the store is the only writer of ~/.yagent/logs/); warn+ lines are mirrored to stderr under --verbose.
+import type { Remote } from '../../src/runtime/actor.js';
+import type { Runtime } from '../../src/runtime/runtime.js';
+import type { LogLine, StoreApi } from '../../src/store/api.js';
+import { LOGGED_EVENT_TYPES, logLineFor } from './log-lines.js';
+
+export interface LogSink {
+  /** Stops consuming, writes every line still queued; resolves when the store has them. */
+  close(): Promise<void>;
+}
+
+export interface LogSinkOptions {
+  runtime: Runtime;
+  store: Pick<Remote<StoreApi>, 'appendLogs'>;
+  /** Resolves when the store serves (the sink never sends before). */
+  storeReady: Promise<unknown>;
+  /** `--verbose`: warn and error lines also go here (stderr). */
+  mirror?: ((text: string) => void) | undefined;
+  /** A failed write is said once here (the files are then incomplete; the run goes on). */
+  onFailure: (text: string) => void;
+}
+
+export function startLogSink(opts: LogSinkOptions): LogSink {
+  let buffer: LogLine[] = [];
+  let flushing: Promise<void> | null = null;
+  let failed = false;
+  // batches form by themselves: lines arriving while one write is in flight go out together in the next
+  const say = (err: unknown): void => {
+    if (!failed) opts.onFailure(`yagent: warning: log lines could not be written: ${err instanceof Error ? err.message : String(err)}\n`);
+    failed = true;
+  };
+  // never rejects: a store that failed to start is reported once and the lines are dropped
+  const flushLoop = async (): Promise<void> => {
+    try {
+      await opts.storeReady;
+    } catch (err) {
+      say(err);
+      buffer = [];
+      return;
+    }
+    while (buffer.length > 0) {
+      const batch = buffer;
+      buffer = [];
+      try {
+        await opts.store.appendLogs(batch);
+      } catch (err) {
+        say(err);
+      }
+    }
+  };
+  const kick = (): void => {
+    flushing ??= opts.runtime.tasks.go('log-flush', flushLoop).finally(() => {
+      flushing = null;
+      if (buffer.length > 0) kick();
+    });
+  };
+  const consumer = opts.runtime.dispatcher.consume({ name: 'log-sink', filter: { types: LOGGED_EVENT_TYPES } }, (env) => {
+    const line = logLineFor(env);
+    if (line === null) return;
+    if (opts.mirror && (line.level === 'warn' || line.level === 'error')) opts.mirror(`yagent: ${line.level}: ${line.agent ? `${line.agent}: ` : ''}${line.msg}\n`);
+    buffer.push(line);
+    kick();
+  });
+  return {
+    async close() {
+      consumer.mailbox.close();
+      await consumer.done;
+      while (flushing !== null) await flushing;
+    },
+  };
+}

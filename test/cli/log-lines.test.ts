@@ -1,0 +1,23 @@
+// Which events become which log lines (file kind, level, message), and the sink the CLI runs them through.
+import { describe, expect, it } from 'vitest';
+import type { Envelope, Event } from '../../src/runtime/protocol/index.js';
+import { LOGGED_EVENT_TYPES, logLineFor } from '../../bin/host/log-lines.js';
+
+const env = (payload: Event, over: Partial<Envelope> = {}): Envelope => ({ seq: 1, taskId: 't1', delegationId: null, source: 'director', type: payload.type, lane: 'normal', ts: 1_700_000_000_000, payload, ...over }) as Envelope;
+
+describe('log lines', () => {
+  it('each logged event goes to its file kind with a level: log → app, llm_* → llm, tool_call_* → tool, delegation_* → delegate', () => {
+    expect(logLineFor(env({ type: 'log', level: 'warn', message: 'x failed', source: 'recordTimeline' }))).toMatchObject({ kind: 'app', level: 'warn', event: 'log', msg: 'x failed', taskId: 't1', data: { source: 'recordTimeline', actor: 'director' } });
+    expect(logLineFor(env({ type: 'llm_call_end', agent: 'coding', model: 'm', provider: 'p', retries: 0, durationMs: 5, error: 'HTTP 500' }))).toMatchObject({ kind: 'llm', level: 'warn', msg: 'HTTP 500', agent: 'coding' });
+    expect(logLineFor(env({ type: 'llm_call_start', agent: 'coding', model: 'm', provider: 'p' }))).toMatchObject({ kind: 'llm', level: 'info' });
+    expect(logLineFor(env({ type: 'tool_call_result', agent: 'repo', callId: 'c', name: 'read_file', ok: false, display: 'x'.repeat(5000) }))).toMatchObject({ kind: 'tool', level: 'warn' });
+    expect(String(logLineFor(env({ type: 'tool_call_result', agent: 'repo', callId: 'c', name: 'read_file', ok: true, display: 'x'.repeat(5000) }))?.data?.display).length).toBeLessThan(2100);
+    expect(logLineFor(env({ type: 'delegation_end', agent: 'director', callId: 'c', child: 'repo', status: 'ok' }, { delegationId: null }))).toMatchObject({ kind: 'delegate', level: 'info', msg: 'director: delegation_end repo ok' });
+    expect(logLineFor(env({ type: 'ai_chunk', agent: 'repo', text: 'tok' }))).toBeNull();
+  });
+
+  it('the sink subscribes to every event type it maps (and to the llm retry/breaker events by name)', () => {
+    for (const t of ['log', 'llm_call_start', 'llm_call_end', 'llm_retry', 'breaker_state', 'tool_call_start', 'tool_call_result', 'delegation_start', 'delegation_end', 'task_end']) expect(LOGGED_EVENT_TYPES).toContain(t);
+    expect(LOGGED_EVENT_TYPES).not.toContain('ai_chunk');
+  });
+});

@@ -6,6 +6,7 @@ import { ActorHost, DEFAULT_PRELOAD, type ActorRequests } from '../src/runtime/a
 import { Runtime } from '../src/runtime/runtime.js';
 import type { EventOf } from '../src/runtime/protocol/index.js';
 import { figure, ms, repeat, stats, type Figure, type Suite } from './lib.js';
+import { tokenFigures } from './runtime-tokens.js';
 
 const FIXTURE = 'src/runtime/testing/fixture-actor.js';
 const RAW = fileURLToPath(new URL('./runtime-raw-worker.js', import.meta.url));
@@ -247,7 +248,8 @@ const suite: Suite = {
     const restart = await restartFigure(start[1]?.baseline_value ?? 0);
     const tp = await throughputFigure();
     const sat = await saturationFigures();
-    return [...start, mem, restart, tp, ...sat];
+    const tokens = await tokenFigures();
+    return [...start, mem, restart, tp, ...sat, ...tokens];
   },
 };
 export default suite;

@@ -8,6 +8,7 @@ import { DEFAULT_MAILBOX_CAPACITY } from '../src/runtime/dispatcher.js';
 import { Runtime } from '../src/runtime/runtime.js';
 import type { EventOf } from '../src/runtime/protocol/index.js';
 import { figure, ms, repeat, stats, type Figure, type Suite } from './lib.js';
+import { tokenFigures } from './runtime-tokens.js';
 
 const FIXTURE = 'src/runtime/testing/fixture-actor.js';
 const RAW = fileURLToPath(new URL('./runtime-raw-worker.js', import.meta.url));
@@ -211,7 +212,8 @@ const suite: Suite = {
     const mem = await memoryFigure();
     const restart = await restartFigure(start[1]?.baseline_value ?? 0);
     const sat = await saturationFigures();
-    return [...start, mem, restart, ...sat];
+    const tokens = await tokenFigures();
+    return [...start, mem, restart, ...sat, ...tokens];
   },
 };
 export default suite;

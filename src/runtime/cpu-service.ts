@@ -32,10 +32,29 @@ export function cpuService(pool: CpuPool): CpuService {
   };
 }
 
-/** One brokered channel to the service; served until the worker's end closes. */
-export function cpuServicePort(service: CpuService): MessagePort {
-  const { port1, port2 } = new MessageChannel();
-  const stop = serveRpc(port1, service);
-  port1.once('close', stop);
-  return port2;
+/** The service plus every channel brokered to it: each is served until its far end closes or the runtime shuts down. */
+export class CpuHub {
+  readonly service: CpuService;
+  private readonly open = new Set<() => void>();
+
+  constructor(pool: CpuPool) {
+    this.service = cpuService(pool);
+  }
+
+  port(): MessagePort {
+    const { port1, port2 } = new MessageChannel();
+    const stop = serveRpc(port1, this.service);
+    const done = (): void => {
+      if (!this.open.delete(done)) return;
+      stop();
+    };
+    port1.once('close', done);
+    this.open.add(done);
+    return port2;
+  }
+
+  /** Closes every channel (its pending calls reject on the client side): an open port would hold the process. */
+  close(): void {
+    for (const done of [...this.open]) done();
+  }
 }

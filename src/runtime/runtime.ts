@@ -12,7 +12,7 @@ import { RpcClient, runtimeError } from './rpc.js';
 import { Supervisor, type SupervisorEvent } from './supervisor.js';
 import { NamedTasks } from './tasks.js';
 import { createCpuPool, type CpuPool } from './cpu-pool.js';
-import { CPU_SERVICE, cpuService, cpuServicePort, type CpuService } from './cpu-service.js';
+import { CPU_SERVICE, CpuHub, type CpuService } from './cpu-service.js';
 import { CRITICAL_EVENT_TYPES, EventSchema, RemoteError, SpawnSpecSchema, type Event, type EventOf, type SerializedError } from './protocol/index.js';
 
 export interface RuntimeOptions {
@@ -74,7 +74,7 @@ export class Runtime {
   private readonly servedWaiters = new Map<string, Set<() => void>>();
   private readonly serviceSpecs: ChildSpec[] = [];
   private readonly pools: CpuPool[] = [];
-  private shared: CpuService | undefined;
+  private hub: CpuHub | undefined;
   private readonly spawnCancels = new Map<string, AbortController>();
   private readonly clock: Clock;
   private readonly stopErrors: { actor: string; error: SerializedError }[] = [];
@@ -133,8 +133,11 @@ export class Runtime {
   /** The process's one pool for stateless jobs (`*-job.js` modules), also served to workers as CPU_SERVICE.
    *  One thread: each job module's state (a tokenizer's ranks, ~60-150 MB) is loaded once per process. */
   get cpu(): CpuService {
-    if (!this.shared) this.shared = cpuService(this.cpuPool(null, { maxThreads: 1, idleTimeoutMs: 600_000 }));
-    return this.shared;
+    return this.cpuHub().service;
+  }
+
+  private cpuHub(): CpuHub {
+    return (this.hub ??= new CpuHub(this.cpuPool(null, { maxThreads: 1, idleTimeoutMs: 600_000 })));
   }
 
   /** Resolves when the warm spare pool is full again (benchmarks, tests, latency-sensitive starts);
@@ -284,6 +287,7 @@ export class Runtime {
   async shutdown(timeoutMs = DEFAULT_SHUTDOWN_MS): Promise<string[]> {
     const left = await this.drain(timeoutMs);
     await this.host.close();
+    this.hub?.close();
     await Promise.all(this.pools.splice(0).map((p) => p.close()));
     await this.dispatcher.close();
     return left;
@@ -364,7 +368,7 @@ export class Runtime {
 
   /** Brokers a worker↔worker (or main↔worker) channel to a served actor, waiting while it (re)starts. */
   private async brokerPort(target: string): Promise<MessagePort> {
-    if (target === CPU_SERVICE) return cpuServicePort(this.cpu);
+    if (target === CPU_SERVICE) return this.cpuHub().port();
     const deadline = this.clock.now() + (this.opts.connectWaitMs ?? 5000);
     for (;;) {
       const h = this.served.get(target);

@@ -1,5 +1,6 @@
 // StoreService: the single writer of the data root, usable in-process (tests, benchmarks) and behind the store actor.
 import type { Clock, TaskGroup } from '../runtime/actor.js';
+import type { CpuService } from '../runtime/cpu-service.js';
 import type {
   AgentCheckpoint, BoardIndex, CheckpointInput, ContextPack, FlushReport, GcOptions, GcReport, IndexOptions, MemoryJson,
   NoteInput, NoteMeta, OpenRolloutOptions, ReplayResult, RolloutHandle, RolloutRecord, RolloutSummary, SessionStart,
@@ -52,6 +53,8 @@ export interface StoreOptions {
   secrets?: string[];
   /** How session_meta's git identity is read (timeout, binary). */
   git?: GitReadOptions;
+  /** The process's CPU pool (large checkpoint fingerprints); the store actor passes connect(CPU_SERVICE). */
+  cpu?: Pick<CpuService, 'run'>;
 }
 
 export class StoreService implements StoreApi {
@@ -80,7 +83,7 @@ export class StoreService implements StoreApi {
     this.root = opts.root ?? dataRoot(this.env);
     this.notesRoot = opts.notesRoot ?? notesRoot(this.env);
     for (const a of opts.agents ?? []) this.agents.register(a.id, a.aliases);
-    this.rollouts = new RolloutLedger(this.root, { ...DEFAULT_POLICY, ...opts.policy }, this.clock, new GitIdentityReader(opts.git));
+    this.rollouts = new RolloutLedger(this.root, { ...DEFAULT_POLICY, ...opts.policy }, this.clock, new GitIdentityReader(opts.git), opts.cpu);
     this.board = new NoteBoard(this.notesRoot, this.agents, this.clock, opts.noteRandom ?? noteRandom);
     this.artifacts = new ArtifactStore(this.root, () => this.clock.now());
     this.taskMemory = new TaskMemoryStore(this.root, this.clock, opts.taskMemoryDebounceMs ?? TASK_MEMORY_DEBOUNCE_MS, undefined, opts.tasks);

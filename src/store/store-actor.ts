@@ -1,6 +1,7 @@
 // The store actor: runs StoreService in its own worker and serves exactly the StoreApi methods over RPC.
 import { z } from 'zod';
 import { defineActor } from '../runtime/actor.js';
+import { CPU_SERVICE, type CpuService } from '../runtime/cpu-service.js';
 import type { StoreApi } from './api.js';
 import type { GcSchedule } from './blackboard/gc-schedule.js';
 import { StoreService } from './service.js';
@@ -60,7 +61,7 @@ export default defineActor<StoreActorInput, never>({
   async serve(ctx, input) {
     const opts = StoreActorInputSchema.parse(input);
     const { blackboardGc, gcEveryMs, ...rest } = opts;
-    service = new StoreService({ ...rest, clock: ctx.clock, tasks: ctx.tasks });
+    service = new StoreService({ ...rest, clock: ctx.clock, tasks: ctx.tasks, cpu: ctx.connect<CpuService>(CPU_SERVICE) });
     // the first pass starts now as a named task; serving (and every write) does not wait for it
     if (blackboardGc) gc = service.scheduleGc(ctx.tasks, blackboardGc, gcEveryMs);
     return facade(service);

@@ -5,11 +5,17 @@ import type { Clock } from '../../runtime/actor.js';
 import type { AgentCheckpoint, CheckpointInput, OpenRolloutOptions, ReplayResult, RolloutHandle, RolloutRecord, SessionStart } from '../api.js';
 import { rolloutDir, rolloutFileName, rolloutRoot } from '../paths.js';
 import { StoreError } from '../errors.js';
+import type { CpuService } from '../../runtime/cpu-service.js';
+import { fingerprint, FINGERPRINT_JOB_MODULE, type Fingerprint } from './fingerprint-job.js';
 import { GitIdentityReader } from './identity.js';
+import { fileSize } from './lines.js';
 import type { RolloutPolicy } from './policy.js';
 import { readRolloutForReplay } from './replay.js';
 import { RolloutWriter } from './writer.js';
 import { PRIVATE_DIR_MODE } from '../atomic-write.js';
+
+/** Rollouts from this size are fingerprinted on the CPU pool (measured: see src/store/AGENTS.md rule 3). */
+export const POOL_FINGERPRINT_MIN_BYTES = 256 << 10;
 
 export class RolloutLedger {
   private writers = new Map<string, Promise<RolloutWriter>>();
@@ -19,6 +25,8 @@ export class RolloutLedger {
     readonly policy: RolloutPolicy,
     private readonly clock: Clock,
     private readonly git: GitIdentityReader = new GitIdentityReader(),
+    /** The process's CPU pool (the store actor connects CPU_SERVICE); absent = this thread. */
+    private readonly cpu?: Pick<CpuService, 'run'>,
   ) {}
 
   /** Returns once the file is open. The git read runs beside the caller's first step: every append, drain and
@@ -80,12 +88,19 @@ export class RolloutLedger {
   async writeCheckpoint(path: string, input: CheckpointInput): Promise<AgentCheckpoint> {
     const abs = this.checkPath(path);
     await this.drain(abs);
-    const replay = await readRolloutForReplay(abs, 0);
-    if (!replay.ok) throw new StoreError('CHECKPOINT_UNREADABLE', `cannot checkpoint ${path}: ${replay.reason}`);
-    const cp: AgentCheckpoint = { ...input, fingerprint: replay.fingerprint, messageCount: replay.messages.length };
+    const fp = await this.fingerprint(abs);
+    if (!fp.ok) throw new StoreError('CHECKPOINT_UNREADABLE', `cannot checkpoint ${path}: ${fp.reason}`);
+    const cp: AgentCheckpoint = { ...input, fingerprint: fp.fingerprint, messageCount: fp.messageCount };
     await this.append(abs, [{ type: 'agent_checkpoint', ts: this.clock.now(), payload: cp }]);
     await this.drain(abs);
     return cp;
+  }
+
+  /** Large files on the pool (the store's thread keeps serving appends meanwhile), small ones here. */
+  private async fingerprint(abs: string): Promise<Fingerprint> {
+    const big = this.cpu !== undefined && ((await fileSize(abs)) ?? 0) >= POOL_FINGERPRINT_MIN_BYTES;
+    if (big && this.cpu) return (await this.cpu.run({ module: FINGERPRINT_JOB_MODULE, name: 'fingerprint' }, { path: abs })) as Fingerprint;
+    return fingerprint({ path: abs });
   }
 
   async readReplay(path: string): Promise<ReplayResult> {

@@ -7,6 +7,7 @@ import { runAgent, type AgentEnv } from './run-agent.js';
 import { buildAgentEnv, type AgentHost } from './agent-env.js';
 import { AgentRunInputSchema, type AgentRunInput, type AgentRunOutput } from './run-types.js';
 import { AGENT_MODULE } from './agent-module.js';
+import { prefetchSdk } from './sdk-prefetch.js';
 
 export { AGENT_MODULE };
 
@@ -46,6 +47,8 @@ export default defineActor<AgentRunInput, AgentRunOutput>({
   async run(ctx, raw) {
     const input = AgentRunInputSchema.parse(raw);
     const config = await configFor(input.settings.configPath);
+    // the SDK (hundreds of modules) loads while the run opens its rollout and builds its first request
+    ctx.tasks.go('sdk-prefetch', () => prefetchSdk(config, input.agent));
     return runAgent(actorEnv(ctx, config), input);
   },
 });

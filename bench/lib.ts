@@ -85,3 +85,21 @@ export function pairedFigure(
   const st = stats(ours);
   return figure(name, unit, { ...st, median: v }, target, () => met(v, b), { label, value: b });
 }
+
+/** `runs` pairs of samples of a and b, back to back, order swapped each pair, after one unmeasured pair. */
+export async function alternate(runs: number, a: () => Promise<number>, b: () => Promise<number>): Promise<[number[], number[]]> {
+  await a();
+  await b();
+  const as: number[] = [];
+  const bs: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    if (i % 2 === 0) {
+      as.push(await a());
+      bs.push(await b());
+    } else {
+      bs.push(await b());
+      as.push(await a());
+    }
+  }
+  return [as, bs];
+}

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { figure, repeat, round, stats, type Figure, type Suite } from './lib.js';
+import { figure, pairedFigure, repeat, round, stats, type Figure, type Suite } from './lib.js';
 import { prepare, runReference, ScriptedModel, STEPS } from './side-by-side.js';
 import { Runtime } from '../src/runtime/runtime.js';
 import { loadConfig } from '../src/runtime/config/index.js';
@@ -99,10 +99,7 @@ const suite: Suite = {
       }
       process.stderr.write(`agents: harness gap ${oursGaps.map(round).join(' ')} | reference ${refGaps.map(round).join(' ')}\n`);
       return [
-        figure('harness_gap_per_step', 'ms', oursGaps, '<= 3x the reference agent loop', (v, b) => v <= 3 * (b ?? 0), {
-          label: 'reference agent loop (own process, same fake model): tool-call reply written -> next request received',
-          value: stats(refGaps).median,
-        }),
+        pairedFigure('harness_gap_per_step', 'ms', oursGaps, refGaps, '<= 3x the reference agent loop', (v, b) => v <= 3 * b, 'reference agent loop (own process, same fake model): tool-call reply written -> next request received, median of 20 steps (pair with the median ratio)'),
         ...(await compressionFigures()),
       ];
     } finally {

@@ -63,3 +63,43 @@ export function round(v: number): number {
 }
 
 export const ms = (t0: bigint): number => Number(process.hrtime.bigint() - t0) / 1e6;
+
+/**
+ * A figure from paired samples (ours[i] and base[i] taken back to back): the reported pair is the one with
+ * the median ratio, so value / baseline_value is that median ratio and a burst of load on a shared machine
+ * cannot pick one side's sample apart from the other's. min/max are over our samples.
+ */
+export function pairedFigure(
+  name: string,
+  unit: string,
+  ours: number[],
+  base: number[],
+  target: string,
+  met: (value: number, baselineValue: number) => boolean,
+  label: string,
+): Figure {
+  const order = ours.map((_, i) => i).sort((a, b) => (ours[a] ?? 0) / (base[a] ?? 1) - (ours[b] ?? 0) / (base[b] ?? 1));
+  const mid = order[Math.floor(order.length / 2)] ?? 0;
+  const v = ours[mid] ?? Number.NaN;
+  const b = base[mid] ?? Number.NaN;
+  const st = stats(ours);
+  return figure(name, unit, { ...st, median: v }, target, () => met(v, b), { label, value: b });
+}
+
+/** `runs` pairs of samples of a and b, back to back, order swapped each pair, after one unmeasured pair. */
+export async function alternate(runs: number, a: () => Promise<number>, b: () => Promise<number>): Promise<[number[], number[]]> {
+  await a();
+  await b();
+  const as: number[] = [];
+  const bs: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    if (i % 2 === 0) {
+      as.push(await a());
+      bs.push(await b());
+    } else {
+      bs.push(await b());
+      as.push(await a());
+    }
+  }
+  return [as, bs];
+}

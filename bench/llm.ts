@@ -1,5 +1,5 @@
 // Suite `llm`: engine overhead per streamed call against a raw fetch of the same stream (zero-latency fake).
-import { figure, round, stats, type Figure, type Suite } from './lib.js';
+import { pairedFigure, round, type Figure, type Suite } from './lib.js';
 import { FakeProvider } from '../src/actors/llm/fake/server.js';
 import { buildAgentEngine } from '../src/actors/llm/build.js';
 import { parseConfigText } from '../src/runtime/config/index.js';
@@ -71,21 +71,15 @@ async function measure(format: 'openai' | 'anthropic', fake: FakeProvider): Prom
     raw.push(Number(r) / 1e6 / PAIRS);
   }
   if (sink < 0) process.stderr.write('unreachable\n');
-  // each run is a paired comparison; the reported run is the one with the median engine/raw ratio, so
-  // value / baseline_value = that median ratio (a burst of load cannot pick its engine and raw halves apart)
-  const order = eng.map((_, i) => i).sort((a, b) => (eng[a] ?? 0) / (raw[a] ?? 1) - (eng[b] ?? 0) / (raw[b] ?? 1));
-  const mid = order[Math.floor(order.length / 2)] ?? 0;
-  const engStats = { ...stats(eng), median: eng[mid] ?? Number.NaN };
-  const f = figure(
+  // each run is a paired comparison: the reported run is the one with the median engine/raw ratio
+  const f = pairedFigure(
     `${format}_streamed_call_overhead`,
     'ms/call',
-    engStats,
+    eng,
+    raw,
     '<= 1.2x raw fetch',
-    (v, b) => b !== undefined && b > 0 && v / b <= 1.2,
-    {
-      label: `raw fetch + full read of the same ${format} SSE stream (same request bytes, ${TEXT.length} text deltas, ${rawBytes} B)`,
-      value: raw[mid] ?? Number.NaN,
-    },
+    (v, b) => b > 0 && v / b <= 1.2,
+    `raw fetch + full read of the same ${format} SSE stream (same request bytes, ${TEXT.length} text deltas, ${rawBytes} B)`,
   );
   process.stderr.write(`llm ${format}: engine runs ${eng.map(round).join(' ')} | raw runs ${raw.map(round).join(' ')}\n`);
   return f;

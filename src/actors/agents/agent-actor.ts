@@ -10,6 +10,7 @@ import { buildAgentEnv, type AgentHost } from './agent-env.js';
 import { AgentRunInputSchema, type AgentRunInput, type AgentRunOutput } from './run-types.js';
 import { AGENT_MODULE } from './agent-module.js';
 import { mcpToolsFor } from '../mcp/agent-tools.js';
+import { prefetchSdk } from './sdk-prefetch.js';
 
 export { AGENT_MODULE };
 
@@ -54,6 +55,8 @@ export default defineActor<AgentRunInput, AgentRunOutput>({
   async run(ctx, raw) {
     const input = AgentRunInputSchema.parse(raw);
     const config = await configFor(input.settings.configPath);
+    // the SDK (hundreds of modules) loads while the run opens its rollout and builds its first request
+    ctx.tasks.go('sdk-prefetch', () => prefetchSdk(config, input.agent));
     const external = await mcpToolsFor((name) => ctx.connect(name), config, input.role, (e) => ctx.publish(e));
     const run = runAgent(buildAgentEnv({ ...actorHost(ctx), external }, config), input);
     running = run.catch(() => undefined);

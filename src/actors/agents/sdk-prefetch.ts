@@ -1,0 +1,24 @@
+// Starts loading the agent's provider SDK when its run begins, so the import overlaps the run's first
+// awaits (config, rollout, note index) instead of sitting between the first request and the wire.
+import { resolveProvider, type YagentConfig } from '../../runtime/config/index.js';
+
+const SDK_OF = { openai: 'openai', anthropic: '@anthropic-ai/sdk' } as const;
+
+/** The SDK package the agent's primary provider speaks; null when the config cannot name one (the engine reports it). */
+export function sdkModuleFor(config: YagentConfig, agent: string): string | null {
+  try {
+    return SDK_OF[resolveProvider(config, { agent }).apiFormat];
+  } catch {
+    return null;
+  }
+}
+
+/** Imports it; a failure is left to the engine's own first-call import, which reports it. */
+export async function prefetchSdk(config: YagentConfig, agent: string): Promise<void> {
+  const spec = sdkModuleFor(config, agent);
+  if (spec === null) return;
+  await import(spec).then(
+    () => undefined,
+    () => undefined,
+  );
+}

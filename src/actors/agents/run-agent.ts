@@ -18,13 +18,13 @@ import { DelegationBreaker, RunPool } from './pool.js';
 import { noteIndexMessage } from './note-index.js';
 import { metaBrief, runMeta } from './meta.js';
 import { AbortReason } from './abort.js';
-import { recoverDelegations, type RecoveryDeps } from './recovery.js';
+import { crashRecovery, recoverDelegations, type RecoveryDeps } from './recovery.js';
 import { repairToolPairs } from './tool-pairs.js';
 
 export type AgentStore = Pick<
   StoreApi,
   | 'openRollout' | 'appendRollout' | 'drain' | 'buildIndex' | 'writeNote' | 'resolveRefs' | 'writeArtifact' | 'recordTimeline' | 'registerAgent'
-  | 'saveTaskMemory' | 'writeCheckpoint' | 'readReplay'
+  | 'saveTaskMemory' | 'writeCheckpoint' | 'readReplay' | 'taskRollouts'
 >;
 
 export interface ToolHooks {
@@ -141,6 +141,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
       onCustomAgent: (d) => customs.push(d),
       ...(gate ? { pauseGate: gate } : {}),
       ...(env.backstopGraceMs !== undefined ? { backstopGraceMs: env.backstopGraceMs } : {}),
+      recover: crashRecovery(env.store, s),
     });
     const hooks: ToolHooks = {
       delegate: (callId, target, args, signal) => manager.delegate(callId, target, args, signal),

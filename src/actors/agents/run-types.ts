@@ -43,6 +43,8 @@ export const RunSettingsSchema = z.object({
   resume: z.boolean().default(true),
   /** `[resume] max_replay_messages`: a longer replay degrades to a handoff report; 0 = no limit. */
   maxReplayMessages: z.number().int().default(2000),
+  /** `[resume] max_restarts`: restarts of one crashed delegation actor before the Director gets a degraded report. */
+  maxRestarts: z.number().int().min(0).default(2),
 });
 export type RunSettings = z.infer<typeof RunSettingsSchema>;
 

@@ -79,13 +79,14 @@ summary_max_runes = 1200         # reserved (handoff summaries): read by nothing
 max_notes_per_board = 200        # the store's GC keeps the newest this many per board; 0/negative = default
 # no enabled key: YAGENT_BLACKBOARD=0 turns the blackboard off
 
-# reserved (pause / replay / degraded handoff, later issue): no key of this section changes anything yet
+# checkpoint replay (B), degraded handoff (C), restart of crashed delegations; YAGENT_RESUME=0 turns it all off
 [resume]
-enable = true                    # false = no checkpoints, no replay
-replay_token_budget = 0          # 0 = the catalogue threshold; over budget degrades to a handoff report
-max_replay_messages = 2000       # 0 = unlimited
-degrade_on_workspace_change = "warn"  # warn | block
-checkpoint_workspace = true
+enable = true                    # false = no checkpoints, no replay (interrupted delegations hand over a report)
+replay_token_budget = 0          # reserved (replay budget): read by nothing yet
+max_replay_messages = 2000       # a longer replay degrades to a handoff report; 0 = unlimited
+degrade_on_workspace_change = "warn"  # reserved (workspace facts in checkpoints): warn | block
+checkpoint_workspace = true      # reserved (workspace facts in checkpoints)
+max_restarts = 2                 # restarts of a crashed delegation (it continues from its rollout); then a report
 
 # reserved (repository blueprint, later issue): no key of this section changes anything yet
 [blueprint]

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { figure, repeat, stats, type Figure, type Suite } from './lib.js';
+import { resumeLatencyFigure } from './agents-resume.js';
 import { Runtime } from '../src/runtime/runtime.js';
 import { loadConfig } from '../src/runtime/config/index.js';
 import { STORE_ACTOR, STORE_MODULE } from '../src/store/client.js';
@@ -88,11 +89,13 @@ const suite: Suite = {
         rawGaps.push(...gaps(arrivals));
         return t;
       });
+      const resume = await resumeLatencyFigure(rt, fake, { workspace: ws, config, configPath });
       const gapBase = stats(rawGaps).median;
       const totalBase = stats(rawTotals).median;
       return [
         figure('harness_gap_per_step_p50', 'ms', ourGaps, '< 14 ms (best peer, gemini-cli)', (v) => v < 14, { label: 'raw fetch loop: response → read → next request, same fake server', value: gapBase }),
         figure('single_agent_20_steps_total', 'ms', ourTotals, '< 2000 ms (gemini-cli 2.0 s)', (v) => v < 2000, { label: 'raw fetch loop, 20 reads', value: totalBase }),
+        resume,
       ];
     } finally {
       await rt.shutdown();

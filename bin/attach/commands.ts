@@ -16,6 +16,8 @@ export const ATTACH_USAGE = `usage: yagent attach <command> [--json]
   approve REQUEST [--answer TEXT] [--scope once|session|project]
   deny REQUEST
   timeline TASK              notes, mentions, delegations and status changes, newest first
+  send TASK "MESSAGE"        a follow-up: the next turn of the task's session (queued while it runs)
+  memory TASK [--type ROLE]  the task's saved conversation (ROLE: system|user|assistant|tool)
   drain [--timeout MS] [--exit]`;
 
 export interface Out {
@@ -64,6 +66,7 @@ export async function runAttach(argv: string[], io: Out, client?: ControlClient)
         scope: { type: 'string' },
         timeout: { type: 'string' },
         exit: { type: 'boolean', default: false },
+        type: { type: 'string' },
       },
     });
   } catch (err) {
@@ -124,6 +127,24 @@ export async function runAttach(argv: string[], io: Out, client?: ControlClient)
       const taskId = one(positionals, 'a TASK id');
       const r = await c.get<{ entries: unknown[] }>(`/api/timeline?task=${encodeURIComponent(taskId)}`);
       print(r, () => r.entries.map((e) => JSON.stringify(e)).join('\n') || '(empty timeline)');
+      return EXIT.ok;
+    }
+    case 'send': {
+      const taskId = one(positionals, 'a TASK id');
+      const message = positionals.slice(1).join(' ');
+      if (message.trim() === '') throw new CliError('attach send needs a MESSAGE', EXIT.error, undefined, 'yagent attach send TASK "the follow-up"');
+      const r = await c.post<{ task_id: string; delivered: string; position?: number }>('/api/send', { task_id: taskId, message });
+      print(r, () => `${taskId}: follow-up ${r.delivered === 'queued' ? `queued (#${r.position ?? 1})` : 'started'} as task ${r.task_id}`);
+      return EXIT.ok;
+    }
+    case 'memory': {
+      const taskId = one(positionals, 'a TASK id');
+      const q = `?task=${encodeURIComponent(taskId)}`;
+      const r = await c.get<{ memory?: { messages: { role: string; content: string }[] }; messages?: { role: string; content: string }[] }>(
+        values.type !== undefined ? `/api/memory/${encodeURIComponent(values.type)}${q}` : `/api/memory${q}`,
+      );
+      const msgs = r.messages ?? r.memory?.messages ?? [];
+      print(r, () => msgs.map((m) => `${m.role}: ${m.content.replace(/\s+/g, ' ').slice(0, 200)}`).join('\n') || '(empty)');
       return EXIT.ok;
     }
     case 'drain': {

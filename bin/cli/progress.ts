@@ -19,6 +19,8 @@ export function describeEnvelope(env: Envelope): string | null {
       return `${who} → ${p.child}: ${clip(p.task)}`;
     case 'delegation_end':
       return `${who} ← ${p.child}: ${p.status}${p.noteRef ? ` (note ${p.noteRef})` : ''}`;
+    case 'delegation_restarted':
+      return `${who} ↻ ${p.child}: restarted after a crash (${p.attempt}/${p.maxRestarts}): ${clip(p.reason, 80)}`;
     case 'tool_call_start':
       return `${who} · ${p.name} ${clip(p.brief, 80)}`;
     case 'tool_call_result':

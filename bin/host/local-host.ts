@@ -1,8 +1,10 @@
 // The in-process Host: task bookkeeping (ids, states, outcomes, cancel) over the runtime port.
 import { newTaskId } from './ids.js';
 import { serializeError, type Envelope } from '../../src/runtime/protocol/index.js';
+import type { YagentConfig } from '../../src/runtime/config/types.js';
 import { openRuntimePort, type PortOptions, type RuntimePort } from './runtime-port.js';
-import type { EventFilter, Host, TaskOutcome, TaskSpec, TaskStatus, TreeNode, UserHelpResponse } from './types.js';
+import type { EventFilter, Host, SendResult, TaskOutcome, TaskSpec, TaskStatus, TreeNode, UserHelpResponse } from './types.js';
+import { FollowUps } from './follow-ups.js';
 
 interface Entry {
   status: TaskStatus;
@@ -15,6 +17,8 @@ const ZERO_USAGE = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reas
 
 export class LocalHost implements Host {
   private readonly entries = new Map<string, Entry>();
+  private readonly followUps = new FollowUps((spec) => this.startTask(spec));
+  private readonly specs = new Map<string, TaskSpec>();
 
   private constructor(private readonly port: RuntimePort) {}
 
@@ -38,7 +42,15 @@ export class LocalHost implements Host {
       return outcome;
     });
     this.entries.set(taskId, { status, abort, done: settled });
+    this.specs.set(taskId, spec);
     return { taskId, done: settled };
+  }
+
+  send(taskId: string, message: string): SendResult | null {
+    const e = this.entries.get(taskId);
+    const spec = this.specs.get(taskId);
+    if (!e || !spec) return null;
+    return this.followUps.send(taskId, message, spec, e.done, e.status.outcome !== null);
   }
 
   subscribe(filter: EventFilter, onEnvelope: (env: Envelope) => void): () => void {
@@ -94,6 +106,10 @@ export class LocalHost implements Host {
 
   memory(taskId: string): Promise<unknown> {
     return this.port.memory(taskId);
+  }
+
+  deleteMemory(taskId: string): Promise<boolean> {
+    return this.port.deleteMemory(taskId);
   }
 
   async drain(timeoutMs: number): Promise<string[]> {

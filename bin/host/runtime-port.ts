@@ -128,6 +128,10 @@ export async function openRuntimePort(opts: PortOptions): Promise<RuntimePort> {
       await storeReady;
       return store.loadTaskMemory(taskId);
     },
+    async deleteMemory(taskId) {
+      await storeReady;
+      return store.deleteTaskMemory(taskId);
+    },
     async drain(timeoutMs) {
       return runtime.tasks.drain(timeoutMs);
     },

@@ -85,6 +85,8 @@ export interface SupervisorOps {
   timeline(taskId: string, limit: number): Promise<unknown[]>;
   /** Conversation memory of a task (from the store), or null when unknown. */
   memory(taskId: string): Promise<unknown>;
+  /** Forgets a task's saved memory; true when there was some. */
+  deleteMemory(taskId: string): Promise<boolean>;
   /** Resolves to the names still running after timeoutMs (empty = all done). */
   drain(timeoutMs: number): Promise<string[]>;
   /** `{root}/run/{name}` written by the store actor (single writer): atomic, 0600 in a 0700 dir; returns the path. */
@@ -95,8 +97,13 @@ export interface SupervisorOps {
   shutdown(): Promise<void>;
 }
 
+/** Where a follow-up went: a new turn of the task's session now (idle task), or queued behind the running turn. */
+export type SendResult = { delivered: 'next_turn'; taskId: string } | { delivered: 'queued'; taskId: string; position: number };
+
 export interface Host extends SupervisorOps {
   startTask(spec: TaskSpec): { taskId: string; done: Promise<TaskOutcome> };
+  /** A follow-up message to a task: starts the next turn of its session (null = unknown task). */
+  send(taskId: string, message: string): SendResult | null;
   cancel(taskId: string): boolean;
   status(taskId: string): TaskStatus | null;
   tasks(): TaskStatus[];

@@ -24,6 +24,7 @@ const Decision = z.object({
   answer: z.string().optional(),
   scope: z.enum(['once', 'session', 'project']).default('once'),
 });
+const Send = z.object({ task_id: z.string().min(1), message: z.string().min(1) });
 const Drain = z.object({ timeout_ms: z.number().int().nonnegative().default(30_000) });
 
 export interface RouteContext {
@@ -48,6 +49,7 @@ function taskOr404(ctx: RouteContext, taskId: string) {
 
 export async function route(ctx: RouteContext, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const key = `${req.method ?? 'GET'} ${url.pathname}`;
+  if (req.method === 'GET' && url.pathname.startsWith('/api/memory/')) return memoryOfType(ctx, res, url, decodeURIComponent(url.pathname.slice('/api/memory/'.length)));
   switch (key) {
     case 'GET /api/version':
       return sendJson(res, 200, { version: ctx.version, pid: process.pid });
@@ -66,7 +68,7 @@ export async function route(ctx: RouteContext, req: IncomingMessage, res: Server
     case 'POST /api/load_task': {
       const body = await readJson(req, TaskRef);
       const st = ctx.host.status(body.task_id);
-      if (st) return sendJson(res, 200, { task_id: st.taskId, state: st.state, loaded: 'live' });
+      if (st) return sendJson(res, 200, { task_id: st.taskId, state: st.state, loaded: 'live', session_id: st.outcome?.sessionId ?? null, memory: await ctx.host.memory(st.taskId) });
       const memory = await ctx.host.memory(body.task_id);
       if (memory === null) throw new HttpError(404, `no task "${body.task_id}" in this supervisor or the store`);
       return sendJson(res, 200, { task_id: body.task_id, state: 'stored', loaded: 'store', memory });
@@ -96,6 +98,16 @@ export async function route(ctx: RouteContext, req: IncomingMessage, res: Server
       const memory = await ctx.host.memory(id);
       if (memory === null) throw new HttpError(404, `no memory for task "${id}"`);
       return sendJson(res, 200, { task_id: id, memory });
+    }
+    case 'DELETE /api/memory': {
+      const id = need(url, 'task');
+      return sendJson(res, 200, { task_id: id, deleted: await ctx.host.deleteMemory(id) });
+    }
+    case 'POST /api/send': {
+      const body = await readJson(req, Send);
+      const r = ctx.host.send(body.task_id, body.message);
+      if (r === null) throw new HttpError(404, `no task "${body.task_id}" in this supervisor`);
+      return sendJson(res, 202, { task_id: r.taskId, follows: body.task_id, delivered: r.delivered, ...(r.delivered === 'queued' ? { position: r.position } : {}) });
     }
     case 'GET /api/tree':
       return sendJson(res, 200, ctx.host.tree());
@@ -136,4 +148,15 @@ export async function route(ctx: RouteContext, req: IncomingMessage, res: Server
     default:
       throw new HttpError(404, `no route ${key}`);
   }
+}
+
+const MEMORY_TYPES = ['system', 'user', 'assistant', 'tool'] as const;
+
+/** `GET /api/memory/:type?task=ID`: the task's saved conversation, only the messages of one role. */
+async function memoryOfType(ctx: RouteContext, res: ServerResponse, url: URL, type: string): Promise<void> {
+  if (!(MEMORY_TYPES as readonly string[]).includes(type)) throw new HttpError(400, `memory type must be one of ${MEMORY_TYPES.join(', ')}, got "${type}"`);
+  const id = need(url, 'task');
+  const memory = (await ctx.host.memory(id)) as { messages?: { role: string }[] } | null;
+  if (memory === null) throw new HttpError(404, `no memory for task "${id}"`);
+  return sendJson(res, 200, { task_id: id, type, messages: (memory.messages ?? []).filter((m) => m.role === type) });
 }

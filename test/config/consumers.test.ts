@@ -224,6 +224,16 @@ describe('[agent] and [blackboard] keys reach the run settings', () => {
     expect(settings('[blackboard]\nindex_line_chars = 0').indexLineChars).toBeLessThan(0);
     expect(settings('[blackboard]\nindex_line_chars = 90').indexLineChars).toBe(90);
   });
+
+  it('[resume] keys reach the run settings (enable, max_replay_messages 0 = no limit, max_restarts; YAGENT_RESUME=0 = off)', () => {
+    expect(settings('[resume]\nenable = false').resume).toBe(false);
+    expect(settings('[resume]\nenable = true').resume).toBe(true);
+    expect(settings('[resume]\nenable = true', { YAGENT_RESUME: '0' }).resume).toBe(false);
+    expect(settings('[resume]\nmax_replay_messages = 0').maxReplayMessages).toBe(0);
+    expect(settings('[resume]\nmax_replay_messages = 7').maxReplayMessages).toBe(7);
+    expect(settings('[resume]\nmax_restarts = 0').maxRestarts).toBe(0);
+    expect(settings('[resume]\nmax_restarts = 5').maxRestarts).toBe(5);
+  });
 });
 
 describe('[llm] step_retries reaches every agent loop', () => {

@@ -102,4 +102,40 @@ describe('recovery', () => {
     expect(r.notes.some((n) => n.handoff.status === 'degraded')).toBe(true);
     expect(existsSync(path)).toBe(true);
   });
+
+  /** Coding runs the side effect, then its next model call stalls; its worker is then stopped from outside
+   *  (as an OOM or a dying worker would end it): the Director's spawn fails with a crash, not a cancel. */
+  async function crashingRun(maxRestarts: number): Promise<TaskResult> {
+    w.fake.script('director', call('delegate_coding', { task: 'run the side effect, then finish', context_refs: [] }), say('done after the crash'));
+    w.fake.script('coding', call('run_bash', { command: SIDE, is_dangerous: false }), { text: 'x', fault: { kind: 'stall', afterEvents: 1 } }, exit('finished after a restart'));
+    const config = { ...w.base.config, resume: { ...w.base.config.resume, maxRestarts } };
+    const running = runTask(w.rt, { ...w.base, config, prompt: 'do the work', taskId: 'crash', yolo: true });
+    for (let i = 0; i < 400 && w.fake.requestsFor('coding').length < 2; i++) await new Promise((r) => setTimeout(r, 25));
+    const name = w.rt.liveActors().find((n) => /^delegation:.*:coding$/.test(n));
+    expect(name).toBeDefined();
+    await w.rt.task('crash')?.supervisor.terminateChild(name ?? '', 'worker died');
+    return running;
+  }
+
+  it('a crashed delegation actor is restarted, continues from its rollout (B) and finishes; the restart is an event', async () => {
+    const r = await crashingRun(2);
+    expect(r.stopReason).toBe('plain_text');
+    expect(r.text).toBe('done after the crash');
+    expect(readFileSync(join(w.base.workspace, 'side.txt'), 'utf8')).toBe('ran\n');
+    expect(w.fake.requestsFor('coding')).toHaveLength(3);
+    const restarted = w.envelopes.filter((e) => e.payload.type === 'delegation_restarted');
+    expect(restarted).toHaveLength(1);
+    expect(restarted[0]?.payload).toMatchObject({ child: 'coding', attempt: 1, maxRestarts: 2, reason: expect.stringMatching(/ACTOR_EXITED/) });
+    expect(text(w.fake.requestsFor('director').at(-1) ?? { body: {} })).toContain('finished after a restart');
+  });
+
+  it('past max_restarts the Director gets the degraded report (C), never silence', async () => {
+    const r = await crashingRun(0);
+    expect(r.stopReason).toBe('plain_text');
+    expect(w.fake.requestsFor('coding')).toHaveLength(2);
+    const body = text(w.fake.requestsFor('director').at(-1) ?? { body: {} });
+    expect(body).toContain('max_restarts = 0');
+    expect(body).toContain('run_bash ×1');
+    expect(w.envelopes.some((e) => e.payload.type === 'delegation_restarted')).toBe(false);
+  });
 });

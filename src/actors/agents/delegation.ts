@@ -13,6 +13,7 @@ import type { DelegationBreaker, RunPool } from './pool.js';
 import { buildBrief, summarize } from './brief.js';
 import { MentionBook } from './mentions.js';
 import type { UsageLedger } from './usage-ledger.js';
+import { degradedReport, type Assessment } from './recovery.js';
 
 export type DelegationStore = Pick<StoreApi, 'writeNote' | 'resolveRefs' | 'writeArtifact' | 'recordTimeline' | 'registerAgent'>;
 
@@ -40,6 +41,8 @@ export interface DelegationDeps {
   pauseGate?: PauseController;
   /** The parent run's usage ledger: each child's report (its descendants included) is merged here. */
   usage?: UsageLedger;
+  /** Reads a crashed delegation's rollout (recovery.ts `crashRecovery`): replay it (B) or hand over a report (C). */
+  recover?: (callId: string) => Promise<Assessment>;
 }
 
 export interface DelegateArgsLike {
@@ -54,6 +57,8 @@ export class DelegationManager {
   readonly mentions = new MentionBook();
   private readonly customs = new Map<string, CustomAgentDesign>();
   private started = 0;
+  /** Restarts per delegation call after crashes (`[resume] max_restarts` bounds them). */
+  private readonly restarts = new Map<string, number>();
 
   constructor(private readonly deps: DelegationDeps) {}
 
@@ -115,6 +120,11 @@ export class DelegationManager {
     } catch (e) {
       if (signal.aborted) return await this.abandoned(callId, target, 'cancelled');
       const message = e instanceof Error ? `${(e as { code?: string }).code ?? e.name}: ${e.message}` : String(e);
+      if (d.recover && isCrash(e)) {
+        release?.(); // the restart takes its own pool slot
+        release = null;
+        return await this.afterCrash(callId, target, args, signal, message, d.recover);
+      }
       d.breaker.failure();
       const meta = await this.writeNote(target, callId, 'error', `Delegation to ${target} failed: ${message}`, [], undefined);
       await this.end(callId, target, 'error', meta?.ref);
@@ -222,6 +232,23 @@ export class DelegationManager {
     };
   }
 
+  /** Supervisor restart: the crashed actor is started again from its rollout (B) up to max_restarts; then, or when its
+   *  ledger cannot be trusted, the parent gets a degraded report (C). The restart and its reason are an event. */
+  private async afterCrash(callId: string, target: string, args: DelegateArgsLike, signal: AbortSignal, reason: string, recover: (callId: string) => Promise<Assessment>): Promise<ToolOutcome> {
+    const d = this.deps;
+    const attempt = (this.restarts.get(callId) ?? 0) + 1;
+    this.restarts.set(callId, attempt);
+    const a = await recover(callId);
+    if (attempt <= d.settings.maxRestarts && a.kind === 'replay') {
+      d.publish({ type: 'delegation_restarted', agent: d.parentAgent, callId, child: target, attempt, maxRestarts: d.settings.maxRestarts, reason });
+      return this.delegate(callId, target, args, signal, a.messages);
+    }
+    const why = a.kind === 'degraded' ? `its worker crashed (${reason}) and ${a.reason}` : `it crashed ${attempt} times (last: ${reason}; [resume] max_restarts = ${d.settings.maxRestarts})`;
+    const report = degradedReport(target, why, a.messages);
+    const note = await this.degraded(callId, target, report);
+    return { kind: 'ok', content: `[${target} degraded${note ? ` · note ${note.ref}` : ''}]\n${report}`, display: `${target}: degraded` };
+  }
+
   /** Recovery C: a delegation that cannot be replayed hands over a report built from its ledger (a note, never an error). */
   async degraded(callId: string, target: string, report: string): Promise<NoteMeta | null> {
     this.started++; // a recovered delegation of this turn: the Director's answer is not un-delegated
@@ -246,6 +273,12 @@ export class DelegationManager {
       .recordTimeline(this.deps.settings.taskId, { ts: new Date(this.deps.clock.now()).toISOString(), ...entry })
       .catch((e: unknown) => publishWarning(this.deps.publish, 'recordTimeline', `timeline entry (${entry.agent} ${entry.phase}) not recorded`, e));
   }
+}
+
+/** A worker that died under the delegation (throw outside the loop, OOM, exit), as opposed to a failed run. */
+function isCrash(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return code === 'ACTOR_CRASHED' || code === 'ACTOR_OOM' || code === 'ACTOR_EXITED';
 }
 
 /** ok/partial come from the model; error from a failed delegation (blackboard rule 3). */

@@ -3,6 +3,7 @@
 // ledger cannot be trusted, replaced by a report built from what the ledger holds (C). Either result becomes
 // the call's last tool output (last wins when the conversation is repaired).
 import type { ReplayResult, StoreApi } from '../../store/api.js';
+import type { RunSettings } from './run-types.js';
 import type { ToolOutcome } from '../tools/types.js';
 import type { DelegationManager } from './delegation.js';
 import type { ChatMessage } from './port-types.js';
@@ -87,4 +88,14 @@ function outcomeText(o: ToolOutcome): string {
   if (o.kind === 'ok') return o.content;
   if (o.kind === 'error') return JSON.stringify({ error: o.error });
   return JSON.stringify(o);
+}
+
+/** The restart hook of a run's delegations: the crashed call's latest rollout, assessed like a resumed one. */
+export function crashRecovery(store: Pick<StoreApi, 'taskRollouts' | 'readReplay'>, s: RunSettings): (callId: string) => Promise<Assessment> {
+  return async (callId) => {
+    if (!s.resume) return { kind: 'degraded', reason: 'resume is disabled ([resume] enable = false)', messages: [] };
+    const head = (await store.taskRollouts(s.projectId, s.taskId)).filter((h) => h.meta.delegationId === callId).at(-1);
+    if (!head) return { kind: 'degraded', reason: 'it left no rollout', messages: [] };
+    return assessReplay(await store.readReplay(head.path), s.maxReplayMessages);
+  };
 }

@@ -19,7 +19,7 @@ import { DelegationBreaker, RunPool } from './pool.js';
 import { noteIndexMessage } from './note-index.js';
 import { metaBrief, runMeta } from './meta.js';
 import { AbortReason } from './abort.js';
-import { recoverDelegations, type RecoveryDeps } from './recovery.js';
+import { crashRecovery, recoverDelegations, type RecoveryDeps } from './recovery.js';
 import { repairToolPairs } from './tool-pairs.js';
 import { Compressor } from './compression/compressor.js';
 import { UsageLedger } from './usage-ledger.js';
@@ -27,7 +27,7 @@ import { UsageLedger } from './usage-ledger.js';
 export type AgentStore = Pick<
   StoreApi,
   | 'openRollout' | 'appendRollout' | 'drain' | 'buildIndex' | 'writeNote' | 'resolveRefs' | 'writeArtifact' | 'recordTimeline' | 'registerAgent'
-  | 'saveTaskMemory' | 'writeCheckpoint' | 'readReplay'
+  | 'saveTaskMemory' | 'writeCheckpoint' | 'readReplay' | 'taskRollouts'
 >;
 
 export interface ToolHooks {
@@ -153,6 +153,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
       ...(gate ? { pauseGate: gate } : {}),
       ...(env.backstopGraceMs !== undefined ? { backstopGraceMs: env.backstopGraceMs } : {}),
       usage: ledger,
+      recover: crashRecovery(env.store, s),
     });
     const hooks: ToolHooks = {
       delegate: (callId, target, args, signal) => manager.delegate(callId, target, args, signal),

@@ -93,6 +93,7 @@ export function settingsFrom(o: RunTaskOptions, taskId: string, boardId: string)
     disabledAgents: resolveDisabledAgents(o.disabledAgents ?? []),
     resume: o.config.resume.enabled,
     maxReplayMessages: o.config.resume.maxReplayMessages,
+    maxRestarts: o.config.resume.maxRestarts,
     compression: compressionSettings(o.config.compression),
   };
 }

@@ -54,6 +54,8 @@ export const RunSettingsSchema = z.object({
   /** `[resume] max_replay_messages`: a longer replay degrades to a handoff report; 0 = no limit. */
   maxReplayMessages: z.number().int().default(2000),
   compression: CompressionSettingsSchema.default({ enabled: true, toolResultKeepTokens: 200, enableUltimate: true, ultimateKeepPlans: 3 }),
+  /** `[resume] max_restarts`: restarts of one crashed delegation actor before the Director gets a degraded report. */
+  maxRestarts: z.number().int().min(0).default(2),
 });
 export type RunSettings = z.infer<typeof RunSettingsSchema>;
 

@@ -133,6 +133,7 @@ export function normalise(raw: RawConfig, path: string, env: envSwitch.Env): Yag
       maxReplayMessages: valve(rs, 'max_replay_messages', DEFAULTS.maxReplayMessages),
       degradeOnWorkspaceChange: degrade === 'block' ? 'block' : 'warn',
       checkpointWorkspace: defaultTrue(rs, 'checkpoint_workspace'),
+      maxRestarts: rs.max_restarts === undefined || rs.max_restarts < 0 ? 2 : rs.max_restarts,
     },
     blueprint: {
       enabled: !envSwitch.blueprintDisabled(env) && defaultTrue(bp, 'enable'),

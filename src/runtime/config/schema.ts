@@ -102,6 +102,7 @@ export const RawConfigSchema = z.looseObject({
       max_replay_messages: int.optional(),
       degrade_on_workspace_change: z.string().optional(),
       checkpoint_workspace: z.boolean().optional(),
+      max_restarts: int.optional(),
     })
     .optional(),
   blueprint: z

@@ -94,13 +94,14 @@ shell_env_keep = []              # e.g. ["GITHUB_TOKEN"]: variables run_bash sti
 keep_days = 7                    # files older than this are removed; 0 = keep every file
 max_file_mb = 10                 # a day's file continues in .1, .2, ... past this size
 
-# reserved (pause / replay / degraded handoff, later issue): no key of this section changes anything yet
+# checkpoint replay (B), degraded handoff (C), restart of crashed delegations; YAGENT_RESUME=0 turns it all off
 [resume]
-enable = true                    # false = no checkpoints, no replay
-replay_token_budget = 0          # 0 = the catalogue threshold; over budget degrades to a handoff report
-max_replay_messages = 2000       # 0 = unlimited
-degrade_on_workspace_change = "warn"  # warn | block
-checkpoint_workspace = true
+enable = true                    # false = no checkpoints, no replay (interrupted delegations hand over a report)
+replay_token_budget = 0          # reserved (replay budget): read by nothing yet
+max_replay_messages = 2000       # a longer replay degrades to a handoff report; 0 = unlimited
+degrade_on_workspace_change = "warn"  # reserved (workspace facts in checkpoints): warn | block
+checkpoint_workspace = true      # reserved (workspace facts in checkpoints)
+max_restarts = 2                 # restarts of a crashed delegation (it continues from its rollout); then a report
 
 # reserved (repository blueprint, later issue): no key of this section changes anything yet
 [blueprint]

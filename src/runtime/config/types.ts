@@ -107,6 +107,8 @@ export interface YagentConfig {
     maxReplayMessages: number;
     degradeOnWorkspaceChange: 'warn' | 'block';
     checkpointWorkspace: boolean;
+    /** Restarts of one crashed delegation actor before the Director gets a degraded report (0 = never restart). */
+    maxRestarts: number;
   };
   blueprint: { enabled: boolean; injectInto: string[]; indexMaxTokens: number; proseBudgetTokens: number; exportPath: string };
   /** `[logs]`: the store's log files (`~/.yagent/logs/`). keepDays 0 = keep every file. */

@@ -98,6 +98,8 @@ export const EventSchema = z.discriminatedUnion('type', [
     status: z.string(),
     noteRef: z.string().optional(),
   }),
+  /** A crashed delegation actor restarted by its parent (continues from its rollout), with the crash reason. */
+  z.object({ type: z.literal('delegation_restarted'), ...agentRef, callId: z.string(), child: z.string(), attempt: z.number().int(), maxRestarts: z.number().int(), reason: z.string() }),
   z.object({ type: z.literal('note_written'), ...agentRef, ref: z.string(), status: z.string(), mentions: z.array(z.string()) }),
   z.object({ type: z.literal('sub_agent_activity'), ...agentRef, text: z.string() }),
   z.object({ type: z.literal('conversation_result'), ...agentRef, text: z.string(), stopReason: StopReasonSchema }),
@@ -131,4 +133,5 @@ export const CRITICAL_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>([
   'conversation_error',
   'delegation_start',
   'delegation_end',
+  'delegation_restarted',
 ]);

@@ -1,0 +1,88 @@
+// serve + attach, sessions: a follow-up (`attach send`) is the next turn of the task's session, and the task memory
+// (`/api/memory`, `/api/memory/:type`, DELETE, `attach memory`) holds the real conversation.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { childReaper, GOOD_CONFIG, runCli, sandbox, start, withScript, type Sandbox } from './helpers.js';
+
+let sb: Sandbox | undefined;
+const children = childReaper();
+afterEach(() => {
+  children.reap();
+  sb?.cleanup();
+});
+
+async function until<T>(fn: () => T | undefined | Promise<T | undefined>, what: string, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function script(log: string): string {
+  return `
+import { appendFileSync } from 'node:fs';
+const all = (req) => JSON.stringify(req.body.messages || []);
+const step = (req) => {
+  if (!all(req).includes('follow up')) return { text: 'answer one', finishReason: 'stop' };
+  appendFileSync(${JSON.stringify(log)}, all(req) + '\\n');
+  return { text: 'answer two', finishReason: 'stop' };
+};
+export default { director: Array.from({ length: 20 }, () => step) };
+`;
+}
+
+describe('serve: follow-ups and memory', () => {
+  it('attach send continues the task\'s session; /api/memory returns the saved conversation, by type, and deletes it', async () => {
+    sb = sandbox(GOOD_CONFIG);
+    const log = join(sb.dir, 'followup.log');
+    const serve = start(['serve'], withScript(sb, script(log)));
+    children.push(serve);
+    const runDir = join(sb.home, 'run');
+    const info = await until(() => {
+      const name = existsSync(runDir) ? readdirSync(runDir).find((n) => /^supervisor-\d+\.json$/.test(n)) : undefined;
+      try {
+        return name ? (JSON.parse(readFileSync(join(runDir, name), 'utf8')) as { address: string; token: string }) : undefined;
+      } catch {
+        return undefined;
+      }
+    }, 'the discovery file');
+    const api = async (method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> => {
+      const r = await fetch(`${info.address}${path}`, { method, headers: { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      return { status: r.status, json: (await r.json()) as Record<string, unknown> };
+    };
+    const outcome = (id: string) => until(async () => ((await api('GET', `/api/task_status?task=${id}`)).json.outcome as { text: string } | null) ?? undefined, `task ${id}`);
+    const started = await api('POST', '/api/start_task', { prompt: 'first question', workspace: sb.dir });
+    const first = started.json.task_id as string;
+    expect((await outcome(first)).text).toBe('answer one');
+
+    const sent = await runCli(['attach', 'send', first, 'follow up', '--json'], sb.env);
+    expect(sent.code).toBe(0);
+    const follow = JSON.parse(sent.stdout) as { task_id: string; delivered: string };
+    expect(follow.delivered).toBe('next_turn');
+    expect((await outcome(follow.task_id)).text).toBe('answer two');
+    const firstOfTurn2 = readFileSync(log, 'utf8').split('\n')[0] ?? '';
+    expect(firstOfTurn2).toContain('first question');
+    expect(firstOfTurn2).toContain('answer one');
+
+    const mem = await api('GET', `/api/memory?task=${follow.task_id}`);
+    expect(mem.status).toBe(200);
+    expect(JSON.stringify(mem.json.memory)).toContain('answer two');
+    const users = await api('GET', `/api/memory/user?task=${follow.task_id}`);
+    const roles = (users.json.messages as { role: string; content: string }[]).map((m) => m.role);
+    expect(roles.length).toBeGreaterThan(1);
+    expect(new Set(roles)).toEqual(new Set(['user']));
+    expect((await api('GET', `/api/memory/bogus?task=${follow.task_id}`)).status).toBe(400);
+    const shown = await runCli(['attach', 'memory', first], sb.env);
+    expect(shown.stdout).toMatch(/assistant: answer one/);
+    const loaded = await api('POST', '/api/load_task', { task_id: first });
+    expect(loaded.status).toBe(200);
+    expect(JSON.stringify(loaded.json.memory)).toContain('first question');
+    expect(loaded.json.session_id).toBe(first);
+    expect((await api('DELETE', `/api/memory?task=${follow.task_id}`)).json.deleted).toBe(true);
+    expect((await api('GET', `/api/memory?task=${follow.task_id}`)).status).toBe(404);
+  });
+});

@@ -62,11 +62,8 @@ export function buildAgentEnv(host: AgentHost, config: YagentConfig, seams: Agen
   const contexts = new Map<string, ProjectContext>();
   const newId = (): string => randomUUID();
   const security = toolSecurity(config);
-  const engineFor =
-    seams.engineFor ??
-    ((input: AgentRunInputParsed): LlmEngine =>
-      buildAgentEngine(config, input.agent, { publish: host.publish, clock: host.clock, ...(host.shared ? { shared: host.shared } : {}) }));
   const deps = { publish: host.publish, clock: host.clock, ...(host.shared ? { shared: host.shared } : {}) };
+  const engineFor = seams.engineFor ?? ((input: AgentRunInputParsed): LlmEngine => buildAgentEngine(config, input.agent, deps));
   return {
     store: host.store,
     engineFor,

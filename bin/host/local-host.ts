@@ -1,7 +1,6 @@
 // The in-process Host: task bookkeeping (ids, states, outcomes, cancel) over the runtime port.
 import { newTaskId } from './ids.js';
 import { serializeError, type Envelope } from '../../src/runtime/protocol/index.js';
-import type { YagentConfig } from '../../src/runtime/config/types.js';
 import { openRuntimePort, type PortOptions, type RuntimePort } from './runtime-port.js';
 import type { EventFilter, Host, SendResult, TaskOutcome, TaskSpec, TaskStatus, TreeNode, UserHelpResponse } from './types.js';
 import { FollowUps } from './follow-ups.js';

@@ -263,18 +263,12 @@ export class Runtime {
   }
 
   /** Names of actors whose worker is still alive (started or starting): tests and diagnostics. */
-  liveActors(): string[] {
-    return [...this.host.live].map((h) => h.name);
-  }
+  liveActors(): string[] { return [...this.host.live].map((h) => h.name); }
 
   /** Actors whose stop() hook failed (durability errors, e.g. the store's final flush): the client reports them. */
-  stopFailures(): { actor: string; error: SerializedError }[] {
-    return [...this.stopErrors];
-  }
+  stopFailures(): { actor: string; error: SerializedError }[] { return [...this.stopErrors]; }
 
-  snapshot(): TreeNode {
-    return this.root.snapshot();
-  }
+  snapshot(): TreeNode { return this.root.snapshot(); }
 
   /** Stops everything in reverse order; resolves to the names still running after timeoutMs. */
   async drain(timeoutMs: number): Promise<string[]> {

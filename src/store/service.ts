@@ -143,7 +143,7 @@ export class StoreService implements StoreApi {
   }
   async recordSessionTurn(projectId: string, sessionId: string, entry: SessionEntry): Promise<void> {
     this.live();
-    await this.sessions.append(projectId, sessionId, entry);
+    await this.sessions.append(projectId, sessionId, this.redact.value(entry));
   }
   async readSession(projectId: string, sessionId: string): Promise<SessionSummary | null> {
     return this.sessions.read(projectId, sessionId);

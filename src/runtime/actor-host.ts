@@ -5,7 +5,7 @@ import type { ChildHandle, Exit } from './child.js';
 import { ACTOR_WORKER, distFile } from './paths.js';
 import { adoptPrestarted, bootWorker, releasePrestarted, startKey, type Booting } from './spare-boot.js';
 import { NamedTasks } from './tasks.js';
-import { processGroups } from './process-groups.js';
+import { GROUP_TABLE_KEY, groupTableBuffer, processGroups } from './process-groups.js';
 import { FromWorkerSchema, serializeError, type Event, type FromWorker, type SerializedError, type ToWorker } from './protocol/index.js';
 
 export const DEFAULT_PRELOAD = ['zod', 'openai', '@anthropic-ai/sdk'];
@@ -130,7 +130,7 @@ export class ActorHost {
       taskId: spec.taskId,
       delegationId: spec.delegationId,
       input: spec.input,
-      shared: this.opts.shared ?? {},
+      shared: { ...this.opts.shared, [GROUP_TABLE_KEY]: groupTableBuffer() },
       paused: spec.paused ?? false,
       creditWindow: this.opts.creditWindow ?? DEFAULT_CREDIT_WINDOW,
       rpcTimeoutMs: this.opts.rpcTimeoutMs ?? 30_000,

@@ -21,9 +21,46 @@ export function groupAlive(pgid: number): boolean {
   return signalGroup(pgid, 0);
 }
 
+/** Key of the shared group table in every worker's `shared` record. */
+export const GROUP_TABLE_KEY = 'yagent.processGroups';
+const GROUP_SLOTS = 1024;
+let tableBuf: SharedArrayBuffer | undefined;
+let table: Int32Array | undefined;
+
+/** Main thread: the table every worker writes its groups into at once (Atomics). The exit hook reads it
+ *  synchronously, so a group registered a moment before a hard exit (its control message still queued) dies too. */
+export function groupTableBuffer(): SharedArrayBuffer {
+  if (!tableBuf) attachGroupTable(new SharedArrayBuffer(GROUP_SLOTS * 4));
+  return tableBuf as SharedArrayBuffer;
+}
+
+/** Worker: uses the table the main thread handed over in the start message. */
+export function attachGroupTable(buf: SharedArrayBuffer | undefined): void {
+  if (!buf || buf === tableBuf) return;
+  tableBuf = buf;
+  table = new Int32Array(buf);
+}
+
+function tableAdd(pgid: number): void {
+  if (!table) return;
+  for (let i = 0; i < table.length; i++) if (Atomics.compareExchange(table, i, 0, pgid) === 0) return;
+}
+
+function tableRemove(pgid: number): void {
+  if (!table) return;
+  for (let i = 0; i < table.length; i++) if (Atomics.compareExchange(table, i, pgid, 0) === pgid) return;
+}
+
+function tableGroups(): number[] {
+  return table ? [...table].filter((pgid) => pgid > 1) : [];
+}
+
 /** Main-thread registry: owner (an actor worker, or 'main') → its live process groups. */
 export class ProcessGroupRegistry {
   private readonly owners = new Map<string, Set<number>>();
+
+  /** withTable: the process's own registry, which also kills what workers wrote into the shared table. */
+  constructor(private readonly withTable = false) {}
 
   add(owner: string, pgid: number): void {
     if (!Number.isInteger(pgid) || pgid <= 1) return; // never signal -1 or -0: that is every process we may signal
@@ -48,26 +85,33 @@ export class ProcessGroupRegistry {
   killOwner(owner: string, graceMs = GROUP_KILL_GRACE_MS): void {
     const pgids = this.groups(owner);
     if (pgids.length === 0) return;
-    for (const pgid of pgids) if (!signalGroup(pgid, 'SIGTERM')) this.remove(owner, pgid);
+    for (const pgid of pgids) {
+      if (signalGroup(pgid, 'SIGTERM')) continue;
+      this.remove(owner, pgid);
+      tableRemove(pgid);
+    }
     const timer = setTimeout(() => {
       for (const pgid of pgids) {
         signalGroup(pgid, 'SIGKILL');
         this.remove(owner, pgid);
+        tableRemove(pgid);
       }
     }, graceMs);
     timer.unref();
   }
 
-  /** Last resort on process exit (synchronous): SIGKILL to every group still registered. */
+  /** Last resort on process exit (synchronous): SIGKILL to every group still registered, here or in the table. */
   killAllSync(): number[] {
-    const killed = this.groups().filter((pgid) => signalGroup(pgid, 'SIGKILL'));
+    const all = new Set([...this.groups(), ...(this.withTable ? tableGroups() : [])]);
+    const killed = [...all].filter((pgid) => signalGroup(pgid, 'SIGKILL'));
     this.owners.clear();
+    if (this.withTable) for (const pgid of all) tableRemove(pgid);
     return killed;
   }
 }
 
 /** The registry of this process's main thread (in a worker it stays empty: registrations go to the sink). */
-export const processGroups = new ProcessGroupRegistry();
+export const processGroups = new ProcessGroupRegistry(true);
 
 export const MAIN_OWNER = 'main';
 
@@ -95,12 +139,14 @@ export function trackProcessGroup(pgid: number, exited: Promise<unknown>): () =>
   );
   unreaped.set(pgid, reaped);
   void reaped.then(() => unreaped.get(pgid) === reaped && unreaped.delete(pgid));
+  tableAdd(pgid);
   if (sink) sink('register', pgid);
   else processGroups.add(MAIN_OWNER, pgid);
   let released = false;
   return () => {
     if (released) return;
     released = true;
+    tableRemove(pgid);
     if (sink) sink('unregister', pgid);
     else processGroups.remove(MAIN_OWNER, pgid);
   };

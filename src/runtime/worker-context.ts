@@ -8,7 +8,7 @@ import { realClock, abortError } from './clock.js';
 import { NamedTasks } from './tasks.js';
 import { PauseController } from './pause.js';
 import { LanePublisher } from './publisher.js';
-import { endUnreapedChildren, setProcessGroupSink } from './process-groups.js';
+import { attachGroupTable, endUnreapedChildren, GROUP_TABLE_KEY, setProcessGroupSink } from './process-groups.js';
 import { RpcClient, serveRpc, runtimeError } from './rpc.js';
 import {
   EventSchema,
@@ -111,6 +111,7 @@ export class WorkerActor {
   }
 
   private async start(m: StartMsg): Promise<void> {
+    attachGroupTable(m.shared[GROUP_TABLE_KEY]);
     try {
       const loaded = (await import(pathToFileURL(join(this.distRoot, m.module)).href)) as { default?: unknown };
       const mod = loaded.default as ActorModule | undefined;

@@ -1,7 +1,7 @@
 // No orphans: a process group an actor started dies with the actor's worker, whatever ended it; and a
 // child the worker started is reaped (no zombie of this process) after a graceful stop. Checked by PID.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProcessGroupRegistry } from '../../src/runtime/process-groups.js';
+import { ProcessGroupRegistry, processGroups } from '../../src/runtime/process-groups.js';
 import { startRuntime, until, type TestRuntime } from './helpers.js';
 import { groupMembers, noLiveMember, ownChildren, spawnGroup } from './proc-helpers.js';
 
@@ -79,6 +79,28 @@ describe('process groups die with their actor', () => {
     await env.rt.endTask('pg-zombie');
     expect(await noLiveMember(pgid, 2000)).toEqual([]);
     expect(ownChildren(pgid)).toEqual([]);
+  });
+});
+
+describe('a hard exit right after a registration', () => {
+  it("killAllSync sees a group whose control message the main thread has not read yet (the shared table)", async () => {
+    const s = slot++;
+    const go = slot++;
+    const t = await env.rt.startTask('pg-race');
+    const result = t.spawn({ name: 'procs', module: PROCS, input: { end: 'wait', slot: s, goSlot: go } }).catch((e: unknown) => e);
+    await until(() => env.rt.liveActors().includes('procs'), 5000, 'the fixture started');
+    // from here this thread takes no event-loop turn (the worker's register message stays queued): let the
+    // fixture spawn, wait until it published its pgid, then exit-kill at once as process.exit from a signal does
+    Atomics.store(pgids, go, 1);
+    Atomics.notify(pgids, go);
+    const deadline = Date.now() + 5000;
+    while (Atomics.load(pgids, s) === 0 && Date.now() < deadline) Atomics.wait(pgids, s, 0, 10);
+    const pgid = Atomics.load(pgids, s);
+    expect(processGroups.groups()).not.toContain(pgid); // the message really is unread
+    expect(processGroups.killAllSync()).toContain(pgid);
+    expect(await noLiveMember(pgid, 2000)).toEqual([]);
+    await env.rt.endTask('pg-race');
+    await result;
   });
 });
 

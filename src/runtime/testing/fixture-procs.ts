@@ -12,15 +12,21 @@ export interface ProcsInput {
   end: 'wait' | 'spin' | 'crash' | 'oom' | 'return' | 'signal_only';
   /** Slot of the shared `pgids` buffer where the group id is published. */
   slot: number;
+  /** A slot of `pgids` to wait on (until non-zero) before spawning: lets a test block its own thread first. */
+  goSlot?: number;
 }
 
 export default defineActor<ProcsInput, unknown>({
   kind: 'fixture-procs',
   async run(ctx, input) {
+    const buf = ctx.shared.pgids;
+    if (buf && input.goSlot !== undefined) {
+      const view = new Int32Array(buf);
+      while (Atomics.load(view, input.goSlot) === 0) Atomics.wait(view, input.goSlot, 0, 50);
+    }
     const child = spawn('bash', ['-c', 'sleep 300 & sleep 300'], { detached: true, stdio: 'ignore' });
     const pgid = child.pid ?? -1;
     trackProcessGroup(pgid, once(child, 'exit'));
-    const buf = ctx.shared.pgids;
     if (buf) Atomics.store(new Int32Array(buf), input.slot, pgid);
     await new Promise((r) => setTimeout(r, 50)); // let bash start its background child
     switch (input.end) {

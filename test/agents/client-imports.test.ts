@@ -1,4 +1,4 @@
-// The client thread imports runTask at CLI start: its static import graph must stay free of the agent graph.
+// Start-up import graphs of compiled JS: the client thread stays free of the agent graph, and the agent actor of what it may never use.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -33,5 +33,13 @@ describe('runTask on the client thread', () => {
     expect(rel.filter((f) => /agents\/(agent-actor|loop|run-agent|delegation|tool-wiring)\.js$/.test(f))).toEqual([]);
     expect(rel).toContain('src/actors/agents/agent-module.js');
     expect([...packages].filter((p) => p !== 'zod')).toEqual([]);
+  });
+
+  it('the agent actor loads diff on the first edit, not at start (an agent that never edits never pays for it)', () => {
+    const entry = resolve('dist/src/actors/agents/agent-actor.js');
+    expect(existsSync(entry), 'run `npx tsc -p tsconfig.build.json` first').toBe(true);
+    const { packages } = importGraph(entry);
+    expect(packages.has('zod')).toBe(true);
+    expect(packages.has('diff')).toBe(false);
   });
 });

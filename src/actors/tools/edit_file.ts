@@ -1,6 +1,5 @@
 // edit_file: exact search/replace in one file (10 MB both ways); the result is a unified diff.
 import { readFile, stat, writeFile } from 'node:fs/promises';
-import { createPatch } from 'diff';
 import { z } from 'zod';
 import { briefArg, defineTool, fail, ok, writeTags } from './define.js';
 import { resolveIn } from './paths.js';
@@ -40,6 +39,8 @@ export default defineTool({
       : before.replace(args.old_string, () => args.new_string);
     if (Buffer.byteLength(after) > EDIT_LIMIT_BYTES) return fail('too_large', 'the edited file would exceed the 10 MB limit.');
     await writeFile(file, after, { signal: ctx.signal });
+    // loaded on the first edit: agents that never edit (the Director) start without diff's 17 modules
+    const { createPatch } = await import('diff');
     const patch = createPatch(args.path, before, after, '', '');
     return ok(patch.split('\n').slice(2).join('\n'), `${args.path} (${args.replace_all ? count : 1} replaced)`);
   },

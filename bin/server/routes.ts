@@ -12,6 +12,8 @@ const StartTask = z.object({
   prompt: z.string().min(1),
   workspace: z.string().min(1),
   task_id: z.string().min(1).optional(),
+  /** The session this turn continues (`--resume` / `--continue` / `--fork` of `yagent -p --attach`). */
+  session: z.object({ resume: z.string().min(1).optional(), continue_latest: z.boolean().optional(), fork: z.boolean().optional() }).optional(),
   options: z
     .object({
       yolo: z.boolean().default(false),
@@ -61,6 +63,7 @@ export async function route(ctx: RouteContext, req: IncomingMessage, res: Server
         prompt: body.prompt,
         workspace: body.workspace,
         taskId: body.task_id,
+        ...(body.session ? { session: { ...(body.session.resume !== undefined ? { resume: body.session.resume } : {}), ...(body.session.continue_latest === true ? { continueLatest: true } : {}), ...(body.session.fork === true ? { fork: true } : {}) } } : {}),
         options: { yolo: body.options.yolo || body.options.full_yolo, fullYolo: body.options.full_yolo, disabledAgents: body.options.disable_agents },
       });
       done.catch(() => undefined); // the outcome is read through task_status; the host reports failures as data

@@ -68,6 +68,9 @@ describe('serve: follow-ups and memory', () => {
     expect(firstOfTurn2).toContain('first question');
     expect(firstOfTurn2).toContain('answer one');
 
+    const attached = await runCli(['-p', 'follow up again', '--resume', first, '--attach', '--output-format', 'json'], sb.env, { cwd: sb.dir });
+    expect(attached.code).toBe(0);
+    expect(JSON.parse(attached.stdout)).toMatchObject({ session_id: first, result: 'answer two' });
     const mem = await api('GET', `/api/memory?task=${follow.task_id}`);
     expect(mem.status).toBe(200);
     expect(JSON.stringify(mem.json.memory)).toContain('answer two');

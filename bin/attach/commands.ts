@@ -11,7 +11,8 @@ export const ATTACH_USAGE = `usage: yagent attach <command> [--json]
   ps                         the supervision tree
   tasks                      tasks of this supervisor and their state
   logs [-f] TASK [--since N] the task's events (replayed from seq N; -f follows until the task ends)
-  pause | continue | cancel TASK
+  pause | continue TASK [AGENT|DELEGATION]   the whole task, or one actor (agent name or delegation call id)
+  cancel TASK
   approvals [TASK]           pending approvals and questions (from any agent, nested ones included)
   approve REQUEST [--answer TEXT] [--scope once|session|project]
   deny REQUEST
@@ -103,8 +104,9 @@ export async function runAttach(argv: string[], io: Out, client?: ControlClient)
     case 'cancel': {
       const taskId = one(positionals, 'a TASK id');
       const path = cmd === 'pause' ? 'pause_task' : cmd === 'continue' ? 'continue_task' : 'cancel_task';
-      const r = await c.post<{ state?: string }>(`/api/${path}`, { task_id: taskId });
-      print(r, () => `${taskId}: ${r.state ?? 'ok'}`);
+      const actor = cmd === 'cancel' ? undefined : positionals[1];
+      const r = await c.post<{ state?: string; actors?: string[] }>(`/api/${path}`, { task_id: taskId, ...(actor !== undefined ? { actor } : {}) });
+      print(r, () => (actor !== undefined ? `${taskId}: ${cmd === 'pause' ? 'paused' : 'continued'} ${(r.actors ?? []).join(', ')}` : `${taskId}: ${r.state ?? 'ok'}`));
       return EXIT.ok;
     }
     case 'approvals': {

@@ -67,6 +67,7 @@ export async function runHeadlessAttached(client: ControlClient, run: HeadlessRu
     prompt: run.spec.prompt,
     workspace: run.spec.workspace,
     options: { yolo: run.spec.options.yolo, full_yolo: run.spec.options.fullYolo, disable_agents: run.spec.options.disabledAgents },
+    ...(run.spec.session ? { session: { resume: run.spec.session.resume, continue_latest: run.spec.session.continueLatest, fork: run.spec.session.fork } } : {}),
   });
   sink.start(taskId, { prompt: run.spec.prompt, workspace: run.spec.workspace, supervisor: client.server.address });
   run.io.stderr(`yagent: task ${taskId} sent to supervisor pid ${client.server.pid} (approve with \`yagent attach approve REQUEST\`)\n`);

@@ -75,6 +75,10 @@ export class LocalHost implements Host {
     return true;
   }
 
+  pauseActor(taskId: string, actor: string, paused: boolean): string[] {
+    return this.live(taskId) ? this.port.pauseActor(taskId, actor, paused) : [];
+  }
+
   cancel(taskId: string): boolean {
     const e = this.live(taskId);
     if (!e) return false;

@@ -118,6 +118,7 @@ export async function openRuntimePort(opts: PortOptions): Promise<RuntimePort> {
     },
     pause: (taskId) => runtime.pauseTask(taskId),
     resume: (taskId) => runtime.resumeTask(taskId),
+    pauseActor: (taskId, actor, paused) => runtime.pauseActors(taskId, actor, paused),
     respond: (_taskId, r) => runtime.respondUserHelp({ requestId: r.requestId, approved: r.approved, answer: r.answer, scope: r.scope }),
     tree: () => runtime.snapshot(),
     async timeline(taskId, limit) {

@@ -79,6 +79,9 @@ export interface SupervisorOps {
   subscribe(filter: EventFilter, onEnvelope: (env: Envelope) => void): () => void;
   pause(taskId: string): boolean;
   resume(taskId: string): boolean;
+  /** Pauses (or resumes) one actor of a live task — an agent name, a delegation call id or a full actor name;
+   *  returns the actor names reached (empty = none). The task's state does not change. */
+  pauseActor(taskId: string, actor: string, paused: boolean): string[];
   respond(taskId: string, response: UserHelpResponse): boolean;
   tree(): TreeNode;
   /** Per-task timeline (notes, mentions, delegations, status changes), newest first. */

@@ -7,10 +7,13 @@ import { HttpError, readJson, sendJson } from './http-util.js';
 import { streamEvents } from './sse.js';
 
 const TaskRef = z.object({ task_id: z.string().min(1) });
+const PauseRef = TaskRef.extend({ actor: z.string().min(1).optional() });
 const StartTask = z.object({
   prompt: z.string().min(1),
   workspace: z.string().min(1),
   task_id: z.string().min(1).optional(),
+  /** The session this turn continues (`--resume` / `--continue` / `--fork` of `yagent -p --attach`). */
+  session: z.object({ resume: z.string().min(1).optional(), continue_latest: z.boolean().optional(), fork: z.boolean().optional() }).optional(),
   options: z
     .object({
       yolo: z.boolean().default(false),
@@ -60,6 +63,7 @@ export async function route(ctx: RouteContext, req: IncomingMessage, res: Server
         prompt: body.prompt,
         workspace: body.workspace,
         taskId: body.task_id,
+        ...(body.session ? { session: { ...(body.session.resume !== undefined ? { resume: body.session.resume } : {}), ...(body.session.continue_latest === true ? { continueLatest: true } : {}), ...(body.session.fork === true ? { fork: true } : {}) } } : {}),
         options: { yolo: body.options.yolo || body.options.full_yolo, fullYolo: body.options.full_yolo, disabledAgents: body.options.disable_agents },
       });
       done.catch(() => undefined); // the outcome is read through task_status; the host reports failures as data
@@ -73,19 +77,16 @@ export async function route(ctx: RouteContext, req: IncomingMessage, res: Server
       if (memory === null) throw new HttpError(404, `no task "${body.task_id}" in this supervisor or the store`);
       return sendJson(res, 200, { task_id: body.task_id, state: 'stored', loaded: 'store', memory });
     }
-    case 'POST /api/cancel_task':
     case 'POST /api/pause_task':
     case 'POST /api/continue_task': {
-      const body = await readJson(req, TaskRef);
+      const body = await readJson(req, PauseRef);
+      if (body.actor === undefined) return taskControl(ctx, res, key, body.task_id);
       taskOr404(ctx, body.task_id);
-      const ok =
-        key === 'POST /api/cancel_task'
-          ? ctx.host.cancel(body.task_id)
-          : key === 'POST /api/pause_task'
-            ? ctx.host.pause(body.task_id)
-            : ctx.host.resume(body.task_id);
-      return sendJson(res, ok ? 200 : 409, { task_id: body.task_id, ok, state: ctx.host.status(body.task_id)?.state });
+      const actors = ctx.host.pauseActor(body.task_id, body.actor, key === 'POST /api/pause_task');
+      return sendJson(res, actors.length > 0 ? 200 : 404, { task_id: body.task_id, actor: body.actor, ok: actors.length > 0, actors, state: ctx.host.status(body.task_id)?.state });
     }
+    case 'POST /api/cancel_task':
+      return taskControl(ctx, res, key, (await readJson(req, TaskRef)).task_id);
     case 'GET /api/task_status': {
       const id = url.searchParams.get('task') ?? url.searchParams.get('task_id');
       if (id === null) return sendJson(res, 200, { tasks: ctx.host.tasks() });
@@ -159,4 +160,11 @@ async function memoryOfType(ctx: RouteContext, res: ServerResponse, url: URL, ty
   const memory = (await ctx.host.memory(id)) as { messages?: { role: string }[] } | null;
   if (memory === null) throw new HttpError(404, `no memory for task "${id}"`);
   return sendJson(res, 200, { task_id: id, type, messages: (memory.messages ?? []).filter((m) => m.role === type) });
+}
+
+/** Cancel, pause or continue a whole task. */
+function taskControl(ctx: RouteContext, res: ServerResponse, key: string, taskId: string): void {
+  taskOr404(ctx, taskId);
+  const ok = key === 'POST /api/cancel_task' ? ctx.host.cancel(taskId) : key === 'POST /api/pause_task' ? ctx.host.pause(taskId) : ctx.host.resume(taskId);
+  return sendJson(res, ok ? 200 : 409, { task_id: taskId, ok, state: ctx.host.status(taskId)?.state });
 }

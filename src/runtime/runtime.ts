@@ -257,6 +257,14 @@ export class Runtime {
     return this.setPaused(taskId, false);
   }
 
+  /** Pauses or resumes single actors of a task (recovery A per actor): `match` is a full name, an agent name or a
+   *  delegation call id. The task's other actors run on. Returns the names it reached (empty = none matched). */
+  pauseActors(taskId: string, match: string, paused: boolean): string[] {
+    const hit = [...this.host.live].filter((a) => a.spec.taskId === taskId && (a.name === match || a.name.split(':').includes(match)));
+    for (const a of hit) a.setPaused(paused);
+    return hit.map((a) => a.name);
+  }
+
   /** Spares (booting or ready) in the default pool: tests and diagnostics. */
   spareCount(): number {
     return this.host.spareCount();

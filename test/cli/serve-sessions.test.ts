@@ -1,6 +1,6 @@
 // serve + attach, sessions: a follow-up (`attach send`) is the next turn of the task's session, and the task memory
 // (`/api/memory`, `/api/memory/:type`, DELETE, `attach memory`) holds the real conversation.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { childReaper, GOOD_CONFIG, runCli, sandbox, start, withScript, type Sandbox } from './helpers.js';
@@ -68,6 +68,9 @@ describe('serve: follow-ups and memory', () => {
     expect(firstOfTurn2).toContain('first question');
     expect(firstOfTurn2).toContain('answer one');
 
+    const attached = await runCli(['-p', 'follow up again', '--resume', first, '--attach', '--output-format', 'json'], sb.env, { cwd: sb.dir });
+    expect(attached.code).toBe(0);
+    expect(JSON.parse(attached.stdout)).toMatchObject({ session_id: first, result: 'answer two' });
     const mem = await api('GET', `/api/memory?task=${follow.task_id}`);
     expect(mem.status).toBe(200);
     expect(JSON.stringify(mem.json.memory)).toContain('answer two');
@@ -84,5 +87,51 @@ describe('serve: follow-ups and memory', () => {
     expect(loaded.json.session_id).toBe(first);
     expect((await api('DELETE', `/api/memory?task=${follow.task_id}`)).json.deleted).toBe(true);
     expect((await api('GET', `/api/memory?task=${follow.task_id}`)).status).toBe(404);
+  });
+
+  it('attach pause TASK AGENT pauses one delegation at its step boundary (the task stays running); continue lets it go on', async () => {
+    sb = sandbox(GOOD_CONFIG);
+    const mark1 = join(sb.dir, 'coding-1');
+    const release = join(sb.dir, 'release');
+    const mark2 = join(sb.dir, 'coding-2');
+    writeFileSync(join(sb.dir, 'x.txt'), 'x\n');
+    const src = `
+import { existsSync, writeFileSync } from 'node:fs';
+const call = (name, args) => ({ text: '', toolCalls: [{ name, arguments: JSON.stringify(args) }], finishReason: 'tool_calls' });
+const first = async () => { writeFileSync(${JSON.stringify(mark1)}, 'x'); while (!existsSync(${JSON.stringify(release)})) await new Promise((r) => setTimeout(r, 20)); return call('read_file', { path: 'x.txt' }); };
+const second = () => { writeFileSync(${JSON.stringify(mark2)}, String(Date.now())); return call('agent_exit', { conclusion: 'read it', facts: [], artifacts: [], status: 'ok' }); };
+export default { director: [call('delegate_coding', { task: 'read x.txt', context_refs: [] }), { text: 'done', finishReason: 'stop' }], coding: [first, second] };
+`;
+    const serve = start(['serve'], withScript(sb, src));
+    children.push(serve);
+    const runDir = join(sb.home, 'run');
+    const info = await until(() => {
+      const name = existsSync(runDir) ? readdirSync(runDir).find((n) => /^supervisor-\d+\.json$/.test(n)) : undefined;
+      try {
+        return name ? (JSON.parse(readFileSync(join(runDir, name), 'utf8')) as { address: string; token: string }) : undefined;
+      } catch {
+        return undefined;
+      }
+    }, 'the discovery file');
+    const headers = { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' };
+    const started = (await (await fetch(`${info.address}/api/start_task`, { method: 'POST', headers, body: JSON.stringify({ prompt: 'go', workspace: sb.dir }) })).json()) as { task_id: string };
+    const task = started.task_id;
+    await until(() => (existsSync(mark1) ? true : undefined), 'the first Coding request');
+    const paused = await runCli(['attach', 'pause', task, 'coding', '--json'], sb.env);
+    expect(paused.code).toBe(0);
+    expect((JSON.parse(paused.stdout) as { actors: string[]; state: string }).actors).toEqual([expect.stringMatching(/^delegation:.+:coding$/)]);
+    expect((JSON.parse(paused.stdout) as { state: string }).state).toBe('running');
+    writeFileSync(release, 'go');
+    await new Promise((r) => setTimeout(r, 500)); // a paused Coding must not reach its next model call meanwhile
+    expect(existsSync(mark2)).toBe(false);
+    const continuedAt = Date.now();
+    expect((await runCli(['attach', 'continue', task, 'coding'], sb.env)).code).toBe(0);
+    const outcome = await until(async () => {
+      const st = (await (await fetch(`${info.address}/api/task_status?task=${task}`, { headers })).json()) as { outcome: { text: string } | null };
+      return st.outcome ?? undefined;
+    }, 'the task outcome');
+    expect(outcome.text).toBe('done');
+    expect(Number(readFileSync(mark2, 'utf8'))).toBeGreaterThanOrEqual(continuedAt);
+    expect((await runCli(['attach', 'pause', task, 'nobody'], sb.env)).code).toBe(1);
   });
 });

@@ -1,5 +1,5 @@
 // The runtime facade: the only way to start workers, tasks and background promises in yagent.
-import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
 import type { Clock, Remote, ResourceLimits, RestartType, SpawnSpec } from './actor.js';
 import { ActorHost, type ActorHandle, type ActorStart } from './actor-host.js';
 import type { ChildSpec, Exit, TreeNode } from './child.js';
@@ -11,6 +11,7 @@ import { PauseController } from './pause.js';
 import { RpcClient, runtimeError } from './rpc.js';
 import { Supervisor, type SupervisorEvent } from './supervisor.js';
 import { NamedTasks } from './tasks.js';
+import { ServiceBroker } from './service-broker.js';
 import { createCpuPool, type CpuPool } from './cpu-pool.js';
 import { CPU_SERVICE, CpuHub, type CpuService } from './cpu-service.js';
 import { CRITICAL_EVENT_TYPES, EventSchema, RemoteError, SpawnSpecSchema, type Event, type EventOf, type SerializedError } from './protocol/index.js';
@@ -69,9 +70,7 @@ export class Runtime {
   private services!: Supervisor;
   private taskSup!: Supervisor;
   private readonly taskMap = new Map<string, TaskHandle>();
-  private readonly served = new Map<string, ActorHandle>();
-  /** Brokers waiting for a served actor to (re)appear, woken when it registers. */
-  private readonly servedWaiters = new Map<string, Set<() => void>>();
+  private readonly broker: ServiceBroker;
   private readonly serviceSpecs: ChildSpec[] = [];
   private readonly pools: CpuPool[] = [];
   private hub: CpuHub | undefined;
@@ -83,6 +82,7 @@ export class Runtime {
     this.clock = opts.clock ?? realClock;
     this.dispatcher = new Dispatcher({ clock: this.clock, ...opts.dispatcher });
     this.help = new HelpDesk(opts.hasResponder ?? true);
+    this.broker = new ServiceBroker(this.clock, opts.connectWaitMs ?? 5000);
   }
 
   static async start(opts: RuntimeOptions = {}): Promise<Runtime> {
@@ -310,9 +310,7 @@ export class Runtime {
         const now = start.taskId !== null && this.taskMap.get(start.taskId)?.pause.paused === true;
         if (now !== paused) h.setPaused(now);
         if (h.served) {
-          this.served.set(h.name, h);
-          for (const wake of this.servedWaiters.get(h.name) ?? []) wake();
-          void h.exited.then(() => this.served.get(h.name) === h && this.served.delete(h.name));
+          this.broker.register(h);
         }
         return h;
       },
@@ -368,36 +366,8 @@ export class Runtime {
     return answer;
   }
 
-  /** Brokers a worker↔worker (or main↔worker) channel to a served actor, waiting while it (re)starts. */
+  /** A port to a served actor (the CPU pool is served from this thread). */
   private async brokerPort(target: string): Promise<MessagePort> {
-    if (target === CPU_SERVICE) return this.cpuHub().port();
-    const deadline = this.clock.now() + (this.opts.connectWaitMs ?? 5000);
-    for (;;) {
-      const h = this.served.get(target);
-      if (h) {
-        const { port1, port2 } = new MessageChannel();
-        h.accept(port1);
-        return port2;
-      }
-      const left = deadline - this.clock.now();
-      if (left <= 0) throw runtimeError('NOT_FOUND', `no served actor named ${target}`);
-      await this.servedAppears(target, left);
-    }
-  }
-
-  /** Resolves when a served actor named target registers, or after ms (the caller re-checks). */
-  private servedAppears(target: string, ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const set = this.servedWaiters.get(target) ?? new Set<() => void>();
-      this.servedWaiters.set(target, set);
-      const wake = (): void => {
-        timer.cancel();
-        set.delete(wake);
-        if (set.size === 0) this.servedWaiters.delete(target);
-        resolve();
-      };
-      const timer = this.clock.setTimeout(wake, ms);
-      set.add(wake);
-    });
+    return target === CPU_SERVICE ? this.cpuHub().port() : this.broker.port(target);
   }
 }

@@ -6,8 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createTaskGroup } from '../../src/runtime/index.js';
 import { McpHub, type ServerStatus } from '../../src/actors/mcp/hub.js';
 import type { McpServerSpec } from '../../src/runtime/config/mcp-servers.js';
-import { alive, everythingHttp, everythingStdio, filesystemStdio, spec } from './servers.js';
+import { alive, EVERYTHING, everythingHttp, everythingStdio, filesystemStdio, spec } from './servers.js';
 import { until } from '../runtime/helpers.js';
+import { groupAlive } from '../../src/runtime/process-groups.js';
 
 const hubs: McpHub[] = [];
 const cleanups: (() => void)[] = [];
@@ -120,5 +121,18 @@ describe('McpHub with real servers', () => {
     await h.close();
     await until(() => !alive(pid), 5000, 'server exit');
     expect(alive(pid)).toBe(false);
+  });
+
+  it('a launcher and its grandchild server die together on close (the server leads its own process group)', async () => {
+    // sh stays the parent (the command is not its last word), the real server is its child: the npx shape
+    const h = hub([spec({ name: 'wrapped', command: '/bin/sh', args: ['-c', `"${process.execPath}" "${EVERYTHING}" stdio; exit 0`] })]);
+    await h.start();
+    const st = h.status()[0];
+    expect(st?.state).toBe('ready');
+    const pgid = st?.pid ?? 0;
+    expect(groupAlive(pgid)).toBe(true);
+    await h.close();
+    await until(() => !groupAlive(pgid), 5000, 'the whole group to exit');
+    expect(groupAlive(pgid)).toBe(false);
   });
 });

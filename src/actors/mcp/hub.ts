@@ -6,6 +6,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import type { Clock, TaskGroup } from '../../runtime/actor.js';
 import { realClock, sleep } from '../../runtime/clock.js';
 import type { McpServerSpec } from '../../runtime/config/mcp-servers.js';
+import { groupAlive, trackProcessGroup } from '../../runtime/process-groups.js';
 import { buildTransport, type BuiltTransport } from './transport.js';
 import { renderCallResult, type RenderedResult } from './result.js';
 
@@ -55,6 +56,8 @@ interface Conn {
   listChangedPending: boolean;
   restartsAt: number[];
   closing: boolean;
+  /** The stdio server's process group, registered so that no server outlives its owner (worker or CLI). */
+  group?: { pgid: number; exited: Promise<unknown>; release: () => void };
 }
 
 const CLIENT_INFO = { name: 'yagent', version: '0.1.0' };
@@ -158,7 +161,9 @@ export class McpHub {
         if (c.state !== 'ready' || c.client !== me) c.listChangedPending = true;
         else this.opts.tasks.go(`mcp-refresh:${c.spec.name}`, () => this.refresh(c, me));
       });
-      await client.connect(c.built.transport, { timeout: c.spec.startupTimeoutMs });
+      const connecting = client.connect(c.built.transport, { timeout: c.spec.startupTimeoutMs });
+      this.trackGroup(c);
+      await connecting;
       await this.loadTools(c, client);
       if (this.closed || c.client !== me) return;
       client.onclose = () => this.lost(c, me);
@@ -171,6 +176,7 @@ export class McpHub {
       const tail = c.built?.stderrTail() ?? '';
       const message = `${err instanceof Error ? err.message : String(err)}${tail !== '' ? ` (stderr: ${tail.split('\n').slice(-3).join(' | ')})` : ''}`;
       await client?.close().catch(() => undefined);
+      this.endGroup(c);
       if (c.client === client) c.client = null;
       this.setState(c, 'failed', message);
     }
@@ -211,6 +217,7 @@ export class McpHub {
   private lost(c: Conn, client: Client): void {
     if (this.closed || c.closing || c.client !== client) return;
     c.client = null;
+    this.endGroup(c);
     const now = this.clock.now();
     const window = this.opts.restartWindowMs ?? 60_000;
     c.restartsAt = c.restartsAt.filter((t) => now - t < window);
@@ -233,6 +240,31 @@ export class McpHub {
     const client = c.client;
     c.client = null;
     await client?.close().catch(() => undefined);
+    this.endGroup(c);
     this.setState(c, state);
+  }
+
+  /** The transport has spawned its child (synchronously in start): register its group. */
+  private trackGroup(c: Conn): void {
+    const pid = c.built?.pid() ?? null;
+    if (pid === null || !c.built?.grouped) return;
+    const exited = c.built.exited();
+    c.group = { pgid: pid, exited, release: trackProcessGroup(pid, exited) };
+  }
+
+  /** SIGTERM to the server's whole group (launcher + grandchildren); released once nothing of it is left. */
+  private endGroup(c: Conn): void {
+    const g = c.group;
+    if (!g) return;
+    delete c.group;
+    try {
+      process.kill(-g.pgid, 'SIGTERM');
+    } catch {
+      // the group is already empty
+    }
+    this.opts.tasks.go(`mcp-reap:${c.spec.name}`, async () => {
+      await g.exited;
+      if (!groupAlive(g.pgid)) g.release();
+    });
   }
 }

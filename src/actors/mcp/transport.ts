@@ -1,4 +1,7 @@
 // Builds the SDK transport for one configured server: stdio (a child process) or Streamable HTTP.
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { once } from 'node:events';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -10,7 +13,15 @@ export interface BuiltTransport {
   stderrTail(): string;
   /** The stdio child's pid once started (tests and the process registry). */
   pid(): number | null;
+  /** True when the child leads its own process group (pgid = pid): the group can be killed whole. */
+  grouped: boolean;
+  /** Settles when the stdio child has exited (resolved at once for HTTP). */
+  exited(): Promise<unknown>;
 }
+
+/** `setsid` makes the server lead its own process group, so `npx`-style launchers and their grandchildren die
+ *  together (the SDK only signals its direct child). Absent on a machine without util-linux: no grouping. */
+const SETSID = ['/usr/bin/setsid', '/bin/setsid'].find((p) => existsSync(p));
 
 const STDERR_TAIL_CHARS = 2000;
 
@@ -23,12 +34,12 @@ export function buildTransport(spec: McpServerSpec, env: NodeJS.ProcessEnv = pro
       headers['Authorization'] = `Bearer ${token}`;
     }
     const transport = new StreamableHTTPClientTransport(new URL(spec.url ?? ''), { requestInit: { headers } });
-    return { transport, stderrTail: () => '', pid: () => null };
+    return { transport, stderrTail: () => '', pid: () => null, grouped: false, exited: () => Promise.resolve() };
   }
   // the child's environment is built (the SDK's safe default set + the server's own vars), never our whole env
   const stdio = new StdioClientTransport({
-    command: spec.command ?? '',
-    args: spec.args,
+    command: SETSID ?? spec.command ?? '',
+    args: SETSID !== undefined ? [spec.command ?? '', ...spec.args] : spec.args,
     env: { ...getDefaultEnvironment(), ...spec.env },
     ...(spec.cwd !== undefined ? { cwd: spec.cwd } : {}),
     stderr: 'pipe',
@@ -37,5 +48,16 @@ export function buildTransport(spec: McpServerSpec, env: NodeJS.ProcessEnv = pro
   stdio.stderr?.on('data', (chunk: Buffer) => {
     tail = (tail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
   });
-  return { transport: stdio, stderrTail: () => tail.trim(), pid: () => stdio.pid };
+  // the SDK keeps its ChildProcess private; its exit is what the process-group registry waits for
+  const child = (): ChildProcess | undefined => (stdio as unknown as { _process?: ChildProcess })._process;
+  return {
+    transport: stdio,
+    stderrTail: () => tail.trim(),
+    pid: () => stdio.pid,
+    grouped: SETSID !== undefined,
+    exited: () => {
+      const c = child();
+      return c === undefined || c.exitCode !== null || c.signalCode !== null ? Promise.resolve() : once(c, 'exit');
+    },
+  };
 }

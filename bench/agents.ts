@@ -16,6 +16,7 @@ import type { ChatMessage } from '../src/runtime/protocol/index.js';
 import { ruleCompress } from '../src/actors/agents/compression/tier1-rule.js';
 import { recentStart } from '../src/actors/agents/compression/turns.js';
 import { tokensOf } from '../src/actors/agents/compression/tokens.js';
+import { meterFigures } from './compression-meter.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 
@@ -104,6 +105,7 @@ const suite: Suite = {
           value: stats(refGaps).median,
         }),
         ...(await compressionFigures()),
+        ...(await meterFigures(rt.cpu, RUNS * 4)),
       ];
     } finally {
       await rt.shutdown();

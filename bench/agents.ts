@@ -17,6 +17,7 @@ import type { ChatMessage } from '../src/runtime/protocol/index.js';
 import { ruleCompress } from '../src/actors/agents/compression/tier1-rule.js';
 import { recentStart } from '../src/actors/agents/compression/turns.js';
 import { tokensOf } from '../src/actors/agents/compression/tokens.js';
+import { meterFigures } from './compression-meter.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 
@@ -104,6 +105,7 @@ const suite: Suite = {
         pairedFigure('harness_gap_per_step', 'ms', oursGaps, refGaps, '<= 3x the reference agent loop', (v, b) => v <= 3 * b, 'reference agent loop (own process, same fake model): tool-call reply written -> next request received, median of 20 steps (pair with the median ratio)'),
         ...(await compressionFigures()),
         resume,
+        ...(await meterFigures(rt.cpu, RUNS * 4)),
       ];
     } finally {
       await rt.shutdown();

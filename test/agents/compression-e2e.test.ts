@@ -109,6 +109,8 @@ describe('context compression end to end', () => {
       expect(wirePairsIntact(wire(q))).toBe(true);
     }
     expect(envelopes.some((e) => e.taskId === 'sixty' && e.payload.type === 'context_compressed')).toBe(true);
+    // the meter's real counts ran on the process's CPU pool: no fallback to the estimate
+    expect(envelopes.filter((e) => e.payload.type === 'log' && e.payload.message.includes('token count failed'))).toEqual([]);
 
     const path = repoRollout(r.rolloutPath, 'sixty');
     const records = readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string });

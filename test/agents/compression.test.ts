@@ -9,6 +9,7 @@ import { pairsIntact, recentStart } from '../../src/actors/agents/compression/tu
 import { ruleCompress, TRUNCATION_MARK } from '../../src/actors/agents/compression/tier1-rule.js';
 import { emergencyCompress, SUMMARY_HEADER } from '../../src/actors/agents/compression/tier2-emergency.js';
 import { ultimateCompress, REBUILD_HEADER } from '../../src/actors/agents/compression/tier3-ultimate.js';
+import { inPlaceBackend, TokenCounter } from '../../src/actors/llm/tokens.js';
 import { compactedRecord } from '../../src/actors/agents/compression/compacted.js';
 import { thinklinkFromRecords } from '../../src/actors/agents/compression/thinklink.js';
 import { Compressor, type CompressorDeps } from '../../src/actors/agents/compression/compressor.js';
@@ -39,20 +40,43 @@ describe('threshold and meter', () => {
     expect(thresholdFor(at('[enhanced_commander]\ncontext_compression_threshold = 500000\n').compression, 'gpt-4o')).toBe(96_000);
   });
 
-  it('measures the provider-reported input plus the messages added since, and forgets it when the list is rewritten', () => {
+  it('measures the provider-reported input plus the messages added since, and forgets it when the list is rewritten', async () => {
     const meter = new ContextMeter();
     const list: ChatMessage[] = [sys, brief];
-    expect(meter.measure(list)).toBe(tokensOf(list));
+    expect(await meter.measure(list)).toBe(tokensOf(list));
     meter.report(5000, list.length);
     const added = turn('read_file', 'x'.repeat(400));
     list.push(...added);
-    expect(meter.measure(list)).toBe(5000 + tokensOf(added));
-    expect(overThreshold(meter, list, 5000)).toBe(true);
-    expect(overThreshold(meter, list, 6000)).toBe(false);
+    expect(await meter.measure(list)).toBe(5000 + tokensOf(added));
+    expect(await overThreshold(meter, list, 5000)).toBe(true);
+    expect(await overThreshold(meter, list, 6000)).toBe(false);
     meter.invalidate();
-    expect(meter.measure(list)).toBe(tokensOf(list));
+    expect(await meter.measure(list)).toBe(tokensOf(list));
     meter.report(0, list.length);
-    expect(meter.measure(list)).toBe(tokensOf(list));
+    expect(await meter.measure(list)).toBe(tokensOf(list));
+  });
+
+  // '漢' is 2 cl100k tokens per character: 4000 tokens where chars/4 says 500
+  const han = (chars: number): string => '漢'.repeat(chars);
+  const counter = new TokenCounter(inPlaceBackend);
+  const model = 'unknown-model'; // cl100k_base
+
+  it('counts the messages added since the provider-reported input with the real encoding of the model, not chars/4', async () => {
+    const counted: number[] = [];
+    const meter = new ContextMeter((m) => (counted.push(m.length), counter.countMessageTokens(m, model)));
+    const list: ChatMessage[] = [sys, brief];
+    meter.report(1000, list.length);
+    const added = turn('read_file', han(2000));
+    list.push(...added);
+    const real = await counter.countMessageTokens(added, model);
+    expect(real).toBeGreaterThan(4 * tokensOf(added) - 100);
+    expect(await meter.measure(list)).toBe(1000 + real);
+    expect(counted).toEqual([2]); // only the messages the provider's figure does not cover
+    expect(await overThreshold(meter, list, 1000 + tokensOf(added) * 2)).toBe(true);
+    // a list whose UTF-8 bytes are under the threshold cannot be over it: no count at all
+    counted.length = 0;
+    expect(await overThreshold(meter, [sys, brief, ...turn('read_file', 'small')], 10_000)).toBe(false);
+    expect(counted).toEqual([]);
   });
 });
 
@@ -175,6 +199,23 @@ describe('escalation and the compacted record', () => {
     expect(events.map((e) => e.type)).toEqual(['context_compressed', 'context_emergency_compressed']);
     c.notePlan(1, { goal: 'g', step: 's', reason: 'r', plan: [] });
     expect(await c.recover(list, 2)).toBe(0);
+  });
+
+  it('the over-threshold decision and the reported before/after tokens come from the real counts', async () => {
+    const events: Event[] = [];
+    const counter = new TokenCounter(inPlaceBackend);
+    const c = new Compressor({ ...deps(events, []), tokens: counter });
+    // chars/4 says under 1000 tokens (threshold 3000); cl100k says over 4000
+    const list = [sys, brief, ...[1, 2, 3, 4, 5, 6].flatMap((i) => turn('read_file', `${i} ${'漢'.repeat(350)}`))];
+    expect(tokensOf(list)).toBeLessThan(1000);
+    const real = await counter.countMessageTokens(list, 'unknown-model');
+    expect(real).toBeGreaterThan(4000);
+    // tier 1 finds no result long enough to cut (it aims in chars); tier 2 summarises all but the last 3 turns
+    expect(await c.fit(list)).toBe(2);
+    expect(events[0]).toMatchObject({ type: 'context_emergency_compressed', beforeTokens: real });
+    const last = events.at(-1);
+    expect(last && 'afterTokens' in last ? last.afterTokens : -1).toBe(await counter.countMessageTokens(list, 'unknown-model'));
+    expect(await counter.countMessageTokens(list, 'unknown-model')).toBeLessThanOrEqual(3000);
   });
 
   it('the compacted record replaces only the changed prefix', () => {

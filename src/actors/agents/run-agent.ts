@@ -197,6 +197,8 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
                 publish: env.publish,
                 now: () => env.clock.now(),
                 signal: ctl.signal,
+                // the threshold decision counts with the model's real encoding on the CPU pool
+                ...(tokens ? { tokens } : {}),
               }),
             }
           : {}),

@@ -5,7 +5,7 @@ import type { ChatMessage } from '../port-types.js';
 import type { Thought } from '../thought.js';
 import { compactedRecord } from './compacted.js';
 import { ThinkLink, thinklinkRecord, type ThinkEntry } from './thinklink.js';
-import { ContextMeter, overThreshold, thresholdFor, type CompressionSettings } from './threshold.js';
+import { ContextMeter, overThreshold, thresholdFor, type CompressionSettings, type CountMessages } from './threshold.js';
 import { ruleCompress } from './tier1-rule.js';
 import { emergencyCompress, KEEP_TURNS, TRANSCRIPT_CHARS } from './tier2-emergency.js';
 import { ultimateCompress } from './tier3-ultimate.js';
@@ -32,13 +32,35 @@ export interface CompressorDeps {
   signal: AbortSignal;
   /** Plans restored from a rollout (resume: `thinklinkFromRecords`). */
   plans?: readonly ThinkEntry[];
+  /** The run's real counter (`env.tokens`: the model's encoding on the CPU pool); absent = the chars/4 estimate. */
+  tokens?: MessageCounter;
+}
+
+/** The part of `TokenCounter` (`../../llm/tokens.ts`) the meter needs. */
+export interface MessageCounter {
+  countMessageTokens(messages: readonly ChatMessage[], model: string): Promise<number>;
 }
 
 export class Compressor {
-  readonly meter = new ContextMeter();
+  readonly meter: ContextMeter;
   readonly thinklink: ThinkLink;
+  private countFailed = false;
   constructor(private readonly d: CompressorDeps) {
     this.thinklink = new ThinkLink(d.plans);
+    this.meter = new ContextMeter(d.tokens ? this.realCount(d.tokens) : undefined);
+  }
+
+  /** Real counts; a failed count (no pool) falls back to the estimate for that measure, with one warning per run. */
+  private realCount(counter: MessageCounter): CountMessages {
+    return async (messages) => {
+      try {
+        return await counter.countMessageTokens(messages, this.d.model());
+      } catch (e) {
+        if (!this.countFailed) this.d.publish({ type: 'log', level: 'warn', message: `${this.d.agent}: token count failed, using the chars/4 estimate: ${String(e)}` });
+        this.countFailed = true;
+        return tokensOf(messages);
+      }
+    };
   }
 
   threshold(): number {
@@ -58,13 +80,13 @@ export class Compressor {
   /** Before a call: over the threshold → tier 1, still over → tier 2, still over → tier 3. Returns the highest tier applied (0 = none). */
   async fit(messages: ChatMessage[]): Promise<Tier | 0> {
     const limit = this.threshold();
-    if (!overThreshold(this.meter, messages, limit)) return 0;
+    if (!(await overThreshold(this.meter, messages, limit))) return 0;
     let applied: Tier | 0 = 0;
     for (const tier of [1, 2, 3] as const) {
       if (await this.apply(tier, messages, limit, false)) applied = tier;
       // tier 1 must leave headroom, or it would fire again on the very next step (tier 2 then takes over)
       const goal = tier === 1 ? Math.floor(limit * RULE_TARGET) : limit;
-      if (!overThreshold(this.meter, messages, goal)) break;
+      if (!(await overThreshold(this.meter, messages, goal))) break;
     }
     return applied;
   }
@@ -80,17 +102,20 @@ export class Compressor {
 
   /** Rewrites `messages` in place; false when the tier had nothing to do or is not available. */
   private async apply(tier: Tier, messages: ChatMessage[], limit: number, forced: boolean): Promise<boolean> {
-    const before = this.meter.measure(messages);
-    const next = await this.rewrite(tier, messages, limit, forced);
+    const before = await this.meter.measure(messages);
+    // the tiers aim with the chars/4 estimate: scale the real goal into their units
+    const scale = before > 0 ? tokensOf(messages) / before : 1;
+    const next = await this.rewrite(tier, messages, Math.floor(limit * scale), forced);
     if (next === null) return false;
     this.d.recorder.append([compactedRecord(messages, next, this.d.now())]);
     messages.splice(0, messages.length, ...next);
     this.meter.invalidate();
-    const after = this.meter.measure(messages);
+    const after = await this.meter.measure(messages);
     this.d.publish({ type: EVENT[tier], agent: this.d.agent, beforeTokens: before, afterTokens: after });
     return true;
   }
 
+  /** `limit` is in the tiers' estimate units (see `apply`). */
   private async rewrite(tier: Tier, messages: readonly ChatMessage[], limit: number, forced: boolean): Promise<ChatMessage[] | null> {
     const s = this.d.settings;
     switch (tier) {

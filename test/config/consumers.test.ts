@@ -252,6 +252,7 @@ describe('[llm] step_retries reaches every agent loop', () => {
 });
 
 describe('[enhanced_commander] keys change what compression does', () => {
+  // 4050 chars: 752 cl100k tokens (the meter counts real tokens), five reads ≈ 3800 tokens
   const BIG = 'lorem ipsum dolor sit amet '.repeat(150);
   const read = { text: THOUGHT, calls: [{ name: 'read_file', args: { path: 'big.txt' } }], inputTokens: 0 }; // 0 = unmetered: the local count decides
   /** A repo run of five 4 KB reads (plus `tail` steps) under `ec`; the compression events and the last request. */
@@ -266,15 +267,15 @@ describe('[enhanced_commander] keys change what compression does', () => {
   const overflow: Step = { fail: 'context_length_exceeded', code: 'CONTEXT_LENGTH' };
 
   it('enable_context_compression and context_compression_threshold decide whether tier 1 runs', async () => {
-    expect((await run('context_compression_threshold = 4500')).kinds).toContain('context_compressed');
+    expect((await run('context_compression_threshold = 3000')).kinds).toContain('context_compressed');
     expect((await run('context_compression_threshold = 100000')).kinds).toEqual([]);
-    expect((await run('enable_context_compression = false\ncontext_compression_threshold = 4500')).kinds).toEqual([]);
+    expect((await run('enable_context_compression = false\ncontext_compression_threshold = 3000')).kinds).toEqual([]);
   });
 
   it('tool_result_keep_tokens is how much of an old result tier 1 keeps', async () => {
     // tier 1's first cut saves more when it keeps less of the old result
-    const [short] = (await run('context_compression_threshold = 4500\ntool_result_keep_tokens = 20')).saved;
-    const [long] = (await run('context_compression_threshold = 4500\ntool_result_keep_tokens = 400')).saved;
+    const [short] = (await run('context_compression_threshold = 3000\ntool_result_keep_tokens = 20')).saved;
+    const [long] = (await run('context_compression_threshold = 3000\ntool_result_keep_tokens = 400')).saved;
     expect(long).toBeGreaterThan(0);
     expect(short).toBeGreaterThan((long ?? 0) + 200);
   });

@@ -25,7 +25,7 @@ function deps(ws: string): AdapterDeps {
     env: {
       workspace: ws, agent: 'repo', taskId: 'bench', delegationId: null, boardId: 'bench',
       askUser: () => Promise.reject(new Error('no user')),
-      store: { listNotes: () => Promise.resolve(''), readNote: () => Promise.resolve(''), readArtifact: () => Promise.resolve('') },
+      store: { listNotes: () => Promise.resolve(''), readNote: () => Promise.resolve(''), readArtifact: () => Promise.resolve(''), writeArtifact: () => Promise.resolve('') },
       delegate: () => Promise.resolve({ kind: 'error', error: { kind: 'none', message: 'no delegation in bench' } }),
     },
   };

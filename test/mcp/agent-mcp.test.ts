@@ -79,4 +79,26 @@ export default {
     expect(r.stdout.trim()).toBe('finished anyway');
     expect(r.stderr).toMatch(/MCP server broken failed: .*not available to coding/);
   });
+
+  it('a large MCP result goes to an artifact: the request carries its head and the id, read_artifact pages the rest', async () => {
+    sb = sandbox(mcpConfig(everything));
+    const big = 'x'.repeat(30_000);
+    const script = `${PRELUDE}
+const toolMsgs = (req) => (req.body.messages || []).filter((m) => m.role === 'tool').map((m) => typeof m.content === 'string' ? m.content : JSON.stringify(m.content));
+const idOf = (req) => { const m = /artifact ([A-Za-z0-9_.:-]+); page it/.exec(toolMsgs(req).join('\\n')); return m ? m[1] : 'none'; };
+export default {
+  director: [call('delegate_coding', { task: 'echo something big', context_refs: [] }), ...times(6, (req) => say(JSON.stringify(req.body.messages).includes('PAGED OK') ? 'BIG OK' : 'BIG MISSING'))],
+  coding: [
+    call('load_tool', { name: 'mcp__every__echo' }),
+    call('mcp__every__echo', { message: ${JSON.stringify(big)} }),
+    (req) => { const last = toolMsgs(req).at(-1) || ''; return last.length < 5000 && idOf(req) !== 'none' ? call('read_artifact', { id: idOf(req), offset: 29000 }) : say('inline: ' + last.length); },
+    (req) => call('agent_exit', { conclusion: (toolMsgs(req).at(-1) || '').includes('xxxx') ? 'PAGED OK' : 'no page', facts: [], artifacts: [], status: 'ok' }),
+    ...times(3, say('done')),
+  ],
+};
+`;
+    const r = await runCli(['-p', 'big', '--output-format', 'json'], withScript(sb, script), { cwd: project(sb) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ result: 'BIG OK' });
+  });
 });

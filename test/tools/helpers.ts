@@ -29,6 +29,7 @@ export function makeEnv(workspace: string, over: Partial<ToolEnv> = {}): ToolEnv
       listNotes: () => Promise.resolve('no notes'),
       readNote: (_b, ref) => Promise.resolve(`note ${ref}`),
       readArtifact: (id) => Promise.resolve(`artifact ${id}`),
+      writeArtifact: () => Promise.resolve('artifact-1'),
     },
     delegate: (agent, args) => Promise.resolve({ kind: 'ok', content: `${agent} did ${args.task}` }),
     ...over,

@@ -10,6 +10,16 @@ import type { CallPoll, McpApi } from './mcp-actor.js';
 /** Below the RPC timeout: a long call is long-polled, never one RPC. */
 const POLL_MS = 10_000;
 const MAX_NAME = 64;
+/** A result longer than this goes to an artifact; the model gets its head and the id (read_artifact pages it). */
+export const MCP_INLINE_CHARS = 16_000;
+const HEAD_CHARS = 2_000;
+
+/** Large results are stored, not pushed through the context window. */
+async function inlineOrArtifact(text: string, store: { writeArtifact(content: string): Promise<string> }): Promise<string> {
+  if (text.length <= MCP_INLINE_CHARS) return text;
+  const id = await store.writeArtifact(text);
+  return `${text.slice(0, HEAD_CHARS)}\n… (${text.length} chars in all: the full result is artifact ${id}; page it with read_artifact {"id": "${id}", "offset": ${HEAD_CHARS}})`;
+}
 
 /** Provider-safe tool name (letters, digits, _ and -; at most 64 characters). */
 export function mcpToolName(server: string, tool: string): string {
@@ -80,7 +90,7 @@ export function mcpToolDeclarations(catalogue: readonly McpToolInfo[], mcp: Remo
         const id = `${ctx.callId}:${ctx.agent}:${Math.random().toString(36).slice(2, 10)}`;
         const r = await finish(mcp, id, mcp.startCall(id, t.server, t.name, args as Record<string, unknown>, POLL_MS), ctx.signal);
         if (r === null) return fail('cancelled', 'The call was cancelled.');
-        return r.isError ? fail('mcp_tool_error', r.text) : ok(r.text);
+        return r.isError ? fail('mcp_tool_error', r.text) : ok(await inlineOrArtifact(r.text, ctx.store));
       },
     });
   }

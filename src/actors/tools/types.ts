@@ -79,6 +79,8 @@ export interface ToolStoreAccess {
   listNotes(boardId: string, opts: { agent?: string; limit?: number }): Promise<string>;
   readNote(boardId: string, ref: string): Promise<string>;
   readArtifact(id: string, opts: { offset?: number; limit?: number }): Promise<string>;
+  /** Stores a large tool result; returns the artifact id the model reads it back with (read_artifact). */
+  writeArtifact(content: string): Promise<string>;
 }
 
 /** A failure the model can act on is a result; `fatal` ends the turn. */

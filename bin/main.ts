@@ -40,8 +40,22 @@ async function run(cmd: Command): Promise<ExitCode> {
       return EXIT.ok;
     case 'headless': {
       if (!cmd.explicit && process.stdin.isTTY === true) {
-        io.stdout(usage(pkg.version));
-        return EXIT.ok;
+        if (process.stdout.isTTY !== true) {
+          io.stdout(usage(pkg.version));
+          return EXIT.ok;
+        }
+        // a bare `yagent` on a terminal: the interactive TUI (in-process, or on a running supervisor with --attach)
+        if (!cmd.attach) await prestartDirector();
+        const { runTuiAttached, runTuiLocal } = await import('./tui/run.js');
+        const { DEFAULT_BINDINGS } = await import('./tui/keys.js');
+        const tui = {
+          workspace: process.cwd(),
+          options: { yolo: cmd.flags.yolo, fullYolo: cmd.flags.fullYolo, disabledAgents: cmd.flags.disabledAgents },
+          session: cmd.session,
+          bindings: DEFAULT_BINDINGS,
+        };
+        if (cmd.attach) return runTuiAttached((await import('./attach/client.js')).ControlClient.discover(), tui);
+        return withLocalHost({ configPath: cmd.flags.config, io, canAsk: true }, (host) => runTuiLocal(host, tui));
       }
       if (!cmd.attach) await prestartDirector();
       const { readPrompt } = await import('./cli/prompt-input.js');

@@ -1,0 +1,90 @@
+// The TUI end to end in a real terminal (tmux): `yagent -c CFG` against the scripted model; only the model is fake.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, GOOD_CONFIG, sandbox, withScript, type Sandbox } from '../cli/helpers.js';
+import { PRELUDE } from '../cli/scripts.js';
+import { hasTmux, TmuxPane } from './tmux.js';
+
+/** The Director answers by the latest keyword prompt: ANSWER, WRITE (a nested approval), STALL (only a cancel ends it). */
+function script(target: string): string {
+  return `${PRELUDE}
+const users = (req) => (req.body.messages || []).map((m, i) => ({ m, i })).filter(({ m }) => m.role === 'user' && typeof m.content === 'string' && /ANSWER|WRITE|STALL/.test(m.content));
+const director = (req) => {
+  const last = users(req).pop();
+  const text = last ? last.m.content : '';
+  if (text.includes('STALL')) return { text: 'thinking…', fault: { kind: 'stall', afterEvents: 1 } };
+  if (text.includes('WRITE')) {
+    const delegated = (req.body.messages || []).slice(last.i).some((m) => m.role === 'tool');
+    return delegated ? say('Coding finished.') : call('delegate_coding', { task: 'write the report file', context_refs: [] });
+  }
+  return say('The answer is 42.');
+};
+export default {
+  director: times(40, director),
+  coding: [
+    call('create_file', { path: ${JSON.stringify(target)}, content: 'written after approval\\n' }),
+    call('agent_exit', { conclusion: 'wrote the file', facts: [], artifacts: [${JSON.stringify(target)}], status: 'ok' }),
+    ...times(3, say('done')),
+  ],
+};
+`;
+}
+
+/** Processes whose command line names the sandbox (the CLI and anything it started). */
+function processesOf(dir: string): string[] {
+  const ps = execFileSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' });
+  return ps.split('\n').filter((l) => l.includes(dir) && l.includes('yagent.js') && !l.includes('tmux'));
+}
+
+let sb: Sandbox | undefined;
+let pane: TmuxPane | undefined;
+afterEach(() => {
+  pane?.kill();
+  sb?.cleanup();
+  pane = undefined;
+  sb = undefined;
+});
+
+describe('TUI in a real terminal', () => {
+  it.skipIf(!hasTmux)('answers, asks for approval with a key, cancels on Ctrl-C, and /quit leaves no process', async () => {
+    sb = sandbox(GOOD_CONFIG);
+    const ws = join(sb.dir, 'ws');
+    mkdirSync(ws);
+    const target = join(sb.dir, 'outside', 'report.txt');
+    const env = withScript(sb, script(target));
+    const cfg = join(sb.home, 'config', 'config.toml');
+    writeFileSync(join(sb.dir, 'run.sh'), `${Object.entries(env).map(([k, v]) => `export ${k}=${JSON.stringify(v ?? '')}`).join('\n')}\nexport TERM=xterm-256color\n${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} -c ${JSON.stringify(cfg)}\necho "EXITED $?"\nsleep 60\n`);
+    pane = TmuxPane.start(join(sb.dir, 'tmux.sock'), 'tui', ws, `sh ${join(sb.dir, 'run.sh')}`, 100, 30);
+
+    await pane.waitFor((s) => s.includes(' ready │ '), 'the first frame');
+    pane.text('ANSWER please');
+    pane.keys('Enter');
+    let screen = await pane.waitFor((s) => s.includes('done (plain_text)'), 'the first turn to end');
+    expect(screen).toContain('› ANSWER please');
+    expect(screen).toContain('The answer is 42.');
+    expect(screen).toMatch(/│ session \S+/);
+
+    pane.text('WRITE the report');
+    pane.keys('Enter');
+    screen = await pane.waitFor((s) => s.includes('coding needs approval'), 'the approval dialog');
+    expect(screen).toContain('y once · s session · p project · n deny');
+    pane.keys('y');
+    screen = await pane.waitFor((s) => s.includes('Coding finished.') && s.includes('done ('), 'the approved turn');
+    expect(screen).toContain('✓ approved (once)');
+    expect(existsSync(target)).toBe(true);
+
+    pane.text('STALL now');
+    pane.keys('Enter');
+    await pane.waitFor((s) => s.includes(' running │ '), 'the stalled turn');
+    pane.keys('C-c');
+    screen = await pane.waitFor((s) => s.includes('done (cancelled)'), 'the cancel');
+    expect(screen).toContain('— task ended: cancelled');
+
+    pane.text('/quit');
+    pane.keys('Enter');
+    await pane.waitFor((s) => s.includes('EXITED 0'), 'the exit');
+    expect(processesOf(sb.dir)).toEqual([]);
+  }, 90_000);
+});

@@ -31,6 +31,8 @@ export type Dialog =
 const MAIN_ACTIONS: readonly Action[] = ['send', 'newline', 'cancel', 'pause', 'history_prev', 'history_next', 'scroll_up', 'scroll_down'];
 const APPROVAL_ACTIONS: readonly Action[] = ['approve_once', 'approve_session', 'approve_project', 'deny', 'cancel'];
 const QUIT_WINDOW_MS = 2000;
+/** Stop reasons after which the session can take a follow-up turn (the store's resumable set). */
+const CONTINUABLE = new Set(['plain_text', 'agent_exit', 'paused', 'cancelled']);
 
 export class TuiApp {
   readonly conv = new Conversation();
@@ -44,6 +46,8 @@ export class TuiApp {
   model = '';
   tier = '';
   notice = '';
+  /** `/model NAME`: the provider the next turns use (null = routing decides). */
+  provider: string | null = null;
   scroll = 0;
   /** Pending help requests, oldest first; the head is the open dialog. */
   readonly helps: Extract<Dialog, { kind: 'help' }>[] = [];
@@ -223,10 +227,23 @@ export class TuiApp {
     this.run = 'running';
     this.notice = '';
     this.tasks.go('tui-turn', async () => {
-      const { taskId, done } = await this.opts.backend.start(t, this.session ?? undefined);
+      const started = await this.opts.backend.start(t, this.session ?? undefined, this.provider ?? undefined).catch((err: Error) => {
+        this.conv.addInfo(err.message, 'error');
+        return null;
+      });
+      if (started === null) {
+        this.run = 'idle';
+        this.frames.mark();
+        return;
+      }
+      const { taskId, done } = started;
       this.taskId = taskId;
       const outcome = await done;
       if (outcome?.sessionId) this.session = outcome.sessionId;
+      if (outcome && !CONTINUABLE.has(outcome.stopReason)) {
+        this.session = null; // the store refuses to resume such a session: the next turn starts a new one
+        this.conv.addInfo(`the session cannot continue after ${outcome.stopReason}: the next turn starts a new one`);
+      }
       if (outcome?.error && outcome.stopReason !== 'cancelled') this.conv.addInfo(outcome.error.message, 'error');
       this.run = 'idle';
       this.notice = outcome ? `done (${outcome.stopReason})` : 'done';

@@ -8,7 +8,7 @@ export interface TuiBackend {
   /** Shown in the status line: 'local' or the supervisor's address. */
   readonly where: string;
   /** Starts one turn; `session` continues that session (absent = a new one). */
-  start(prompt: string, session: string | undefined): Promise<{ taskId: string; done: Promise<TaskOutcome | null> }>;
+  start(prompt: string, session: string | undefined, provider?: string): Promise<{ taskId: string; done: Promise<TaskOutcome | null> }>;
   /** Commands; the app runs each as a named task (never a detached promise). */
   cancel(taskId: string): Promise<void>;
   pause(taskId: string): Promise<void>;
@@ -26,10 +26,11 @@ export function localBackend(host: Host, workspace: string, options: TaskOptions
   const mine = new Set<string>();
   return {
     where: 'local',
-    start: (prompt, session) => {
+    start: (prompt, session, provider) => {
       const taskId = newTaskId();
       mine.add(taskId); // before the start: not even the first event may be missed
-      const started = host.startTask({ prompt, workspace, options, taskId, ...(session ? { session: { resume: session } } : {}) });
+      const opts = provider !== undefined ? { ...options, provider } : options;
+      const started = host.startTask({ prompt, workspace, options: opts, taskId, ...(session ? { session: { resume: session } } : {}) });
       return Promise.resolve({ taskId: started.taskId, done: started.done });
     },
     cancel: (id) => done(host.cancel(id)),
@@ -51,7 +52,8 @@ export function attachedBackend(client: ControlClient, workspace: string, option
   };
   return {
     where: client.server.address,
-    start: async (prompt) => {
+    start: async (prompt, _session, provider) => {
+      if (provider !== undefined) throw new Error('/model is not available when attached (the supervisor owns its routing)');
       const { task_id: taskId } = await client.post<{ task_id: string }>('/api/start_task', {
         prompt,
         workspace,

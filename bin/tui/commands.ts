@@ -9,6 +9,7 @@ export const COMMANDS: Record<string, string> = {
   '/timeline': 'the current task\'s timeline',
   '/resume': 'pick a session of this workspace to continue',
   '/new': 'start a new session',
+  '/model': '/model NAME: the next turns use provider NAME; /model auto: routing decides',
   '/setup': 'run `yagent setup` (refused while a task runs)',
 };
 
@@ -43,6 +44,13 @@ export function runSlash(app: TuiApp, line: string): void {
         show(app, `timeline ${id}`, entries.length ? entries.map((e) => JSON.stringify(e)).join('\n') : '(empty)');
         app.frames.mark();
       });
+      return;
+    }
+    case '/model': {
+      const name = rest[0];
+      if (name === undefined) return show(app, 'model', `now: ${app.model || '(no call yet)'}${app.provider ? ` (override ${app.provider})` : ''}\n/model NAME switches to a configured provider, /model auto returns to routing`);
+      app.provider = name === 'auto' ? null : name;
+      app.notice = name === 'auto' ? 'model: routing decides' : `model: ${name} from the next request`;
       return;
     }
     case '/resume':

@@ -22,6 +22,8 @@ export class Conversation {
   readonly entries: Entry[] = [];
   /** Open text slot per key; a slot closes at ai_stream_end so the next step starts a new entry. */
   private readonly open = new Map<string, Entry>();
+  /** The slot a step's stream just closed: its ai_response (published after ai_stream_end) lands there. */
+  private readonly closed = new Map<string, Entry>();
   private readonly depthOf = new Map<string, number>();
 
   addUser(text: string): void {
@@ -35,6 +37,7 @@ export class Conversation {
   clear(): void {
     this.entries.length = 0;
     this.open.clear();
+    this.closed.clear();
   }
 
   /** Folds one envelope in; returns true when something visible changed. */
@@ -46,20 +49,26 @@ export class Conversation {
     switch (p.type) {
       case 'ai_stream_start':
         this.open.delete(key);
+        this.closed.delete(key);
         return false;
       case 'ai_chunk':
         this.slot(key, agent, depth).text += p.text;
         return true;
       case 'ai_response': {
-        const s = this.open.get(key);
-        if (s && s.text.trim() !== '') s.text = p.text;
+        // the streamed chunks and the final text are one answer: replace, never append a second copy
+        const s = this.open.get(key) ?? this.closed.get(key);
+        if (s) s.text = p.text;
         else if (p.text.trim() !== '') this.slot(key, agent, depth).text = p.text;
         this.open.delete(key);
+        this.closed.delete(key);
         return true;
       }
-      case 'ai_stream_end':
+      case 'ai_stream_end': {
+        const s = this.open.get(key);
+        if (s) this.closed.set(key, s);
         this.open.delete(key);
         return false;
+      }
       case 'tool_call_start':
         this.entries.push({ kind: 'tool', agent, depth, text: `⚙ ${p.name} ${p.brief}`.trimEnd() });
         return true;

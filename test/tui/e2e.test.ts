@@ -48,7 +48,7 @@ afterEach(() => {
 });
 
 describe('TUI in a real terminal', () => {
-  it.skipIf(!hasTmux)('answers, asks for approval with a key, cancels on Ctrl-C, and /quit leaves no process', async () => {
+  it.skipIf(!hasTmux)('answers, switches the model, asks for approval with a key, cancels on Ctrl-C, and /quit leaves no process', async () => {
     sb = sandbox(GOOD_CONFIG);
     const ws = join(sb.dir, 'ws');
     mkdirSync(ws);
@@ -65,6 +65,15 @@ describe('TUI in a real terminal', () => {
     expect(screen).toContain('› ANSWER please');
     expect(screen).toContain('The answer is 42.');
     expect(screen).toMatch(/│ session \S+/);
+
+    // /model: the next request goes to provider p (the config's unreachable one), then back to routing
+    pane.text('/model p');
+    pane.keys('Enter');
+    pane.text('ANSWER again');
+    pane.keys('Enter');
+    screen = await pane.waitFor((s) => s.includes(' ready │ p/m │ '), 'the turn on provider p', 40_000);
+    pane.text('/model auto');
+    pane.keys('Enter');
 
     pane.text('WRITE the report');
     pane.keys('Enter');

@@ -64,8 +64,11 @@ export function buildAgentEnv(host: AgentHost, config: YagentConfig, seams: Agen
   const security = toolSecurity(config);
   const engineFor =
     seams.engineFor ??
-    ((input: AgentRunInputParsed): LlmEngine =>
-      buildAgentEngine(config, input.agent, { publish: host.publish, clock: host.clock, ...(host.shared ? { shared: host.shared } : {}) }));
+    ((input: AgentRunInputParsed): LlmEngine => {
+      const engine = buildAgentEngine(config, input.agent, { publish: host.publish, clock: host.clock, ...(host.shared ? { shared: host.shared } : {}) });
+      if (input.settings.providerOverride !== undefined) engine.setOverride(input.settings.providerOverride);
+      return engine;
+    });
   const deps = { publish: host.publish, clock: host.clock, ...(host.shared ? { shared: host.shared } : {}) };
   return {
     store: host.store,

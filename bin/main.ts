@@ -47,12 +47,15 @@ async function run(cmd: Command): Promise<ExitCode> {
         // a bare `yagent` on a terminal: the interactive TUI (in-process, or on a running supervisor with --attach)
         if (!cmd.attach) await prestartDirector();
         const { runTuiAttached, runTuiLocal } = await import('./tui/run.js');
-        const { DEFAULT_BINDINGS } = await import('./tui/keys.js');
+        const { resolveBindings } = await import('./tui/keys.js');
+        // [tui.keybindings] was validated at load (a bad entry is exit 2 before the screen opens)
+        const st = await (await import('../src/runtime/config/setup-state.js')).setupState({ configPath: cmd.flags.config });
+        if (st.state === 'broken') throw new ConfigExit(st.error.lines());
         const tui = {
           workspace: process.cwd(),
           options: { yolo: cmd.flags.yolo, fullYolo: cmd.flags.fullYolo, disabledAgents: cmd.flags.disabledAgents },
           session: cmd.session,
-          bindings: DEFAULT_BINDINGS,
+          bindings: resolveBindings(st.config.tui.keybindings),
         };
         if (cmd.attach) return runTuiAttached((await import('./attach/client.js')).ControlClient.discover(), tui);
         return withLocalHost({ configPath: cmd.flags.config, io, canAsk: true }, (host) => runTuiLocal(host, tui));

@@ -48,8 +48,8 @@ afterEach(() => {
 });
 
 describe('TUI in a real terminal', () => {
-  it.skipIf(!hasTmux)('answers, switches the model, asks for approval with a key, cancels on Ctrl-C, and /quit leaves no process', async () => {
-    sb = sandbox(GOOD_CONFIG);
+  it.skipIf(!hasTmux)('answers; /model switches the model; a [tui.keybindings] entry replaces the default key, end to end (approval by key); Ctrl-C cancels; /quit leaves no process', async () => {
+    sb = sandbox(`${GOOD_CONFIG}\n[tui.keybindings]\napprove_once = "a"\n`);
     const ws = join(sb.dir, 'ws');
     mkdirSync(ws);
     const target = join(sb.dir, 'outside', 'report.txt');
@@ -78,8 +78,11 @@ describe('TUI in a real terminal', () => {
     pane.text('WRITE the report');
     pane.keys('Enter');
     screen = await pane.waitFor((s) => s.includes('coding needs approval'), 'the approval dialog');
-    expect(screen).toContain('y once · s session · p project · n deny');
-    pane.keys('y');
+    expect(screen).toContain('a once · s session · p project · n deny');
+    pane.keys('y'); // the default key no longer approves: the binding was replaced, not aliased
+    await new Promise((r) => setTimeout(r, 500));
+    expect(pane.capture()).toContain('coding needs approval');
+    pane.keys('a');
     screen = await pane.waitFor((s) => s.includes('Coding finished.') && s.includes('done ('), 'the approved turn');
     expect(screen).toContain('✓ approved (once)');
     expect(existsSync(target)).toBe(true);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Conversation } from '../../bin/tui/conversation.js';
 import { FrameScheduler, type FrameClock } from '../../bin/tui/frame.js';
 import { DEFAULT_BINDINGS, resolveBindings } from '../../bin/tui/keys.js';
+import { parseKeybindings } from '../../src/runtime/config/keybindings.js';
 import type { Envelope } from '../../src/runtime/protocol/index.js';
 
 let seq = 0;
@@ -47,10 +48,10 @@ describe('frame coalescing', () => {
 
 describe('[tui.keybindings]', () => {
   it('replaces an action\'s defaults (no alias kept) and rejects unknown actions and malformed keys', () => {
-    const b = resolveBindings({ pause: ['f2'] });
+    const b = resolveBindings(parseKeybindings({ pause: 'f2' }, 'cfg.toml'));
     expect(b.pause).toEqual(['f2']);
     expect(b.send).toEqual(DEFAULT_BINDINGS.send);
-    expect(() => resolveBindings({ pauze: 'C-p' })).toThrow(/unknown action "pauze"/);
-    expect(() => resolveBindings({ pause: 'Ctrl+P' })).toThrow(/"Ctrl\+P" is not a key/);
+    expect(() => parseKeybindings({ pauze: 'C-p' }, 'cfg.toml')).toThrow(/unknown TUI action "pauze"/);
+    expect(() => parseKeybindings({ pause: 'Ctrl+P' }, 'cfg.toml')).toThrow(/"Ctrl\+P" is not a key/);
   });
 });

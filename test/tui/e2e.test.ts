@@ -47,18 +47,34 @@ afterEach(() => {
   sb = undefined;
 });
 
-describe('TUI in a real terminal', () => {
-  it.skipIf(!hasTmux)('answers; /model switches the model; a [tui.keybindings] entry replaces the default key, end to end (approval by key); Ctrl-C cancels; /quit leaves no process', async () => {
-    sb = sandbox(`${GOOD_CONFIG}\n[tui.keybindings]\napprove_once = "a"\n`);
-    const ws = join(sb.dir, 'ws');
-    mkdirSync(ws);
-    const target = join(sb.dir, 'outside', 'report.txt');
-    const env = withScript(sb, script(target));
-    const cfg = join(sb.home, 'config', 'config.toml');
-    writeFileSync(join(sb.dir, 'run.sh'), `${Object.entries(env).map(([k, v]) => `export ${k}=${JSON.stringify(v ?? '')}`).join('\n')}\nexport TERM=xterm-256color\n${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} -c ${JSON.stringify(cfg)}\necho "EXITED $?"\nsleep 60\n`);
-    pane = TmuxPane.start(join(sb.dir, 'tmux.sock'), 'tui', ws, `sh ${join(sb.dir, 'run.sh')}`, 100, 30);
+/** Boots `yagent -c CFG` in tmux (100x30) in a fresh sandbox; returns the pane and the approval target. */
+async function boot(): Promise<{ pane: TmuxPane; target: string }> {
+  sb = sandbox(`${GOOD_CONFIG}\n[tui.keybindings]\napprove_once = "a"\n`);
+  const ws = join(sb.dir, 'ws');
+  mkdirSync(ws);
+  const target = join(sb.dir, 'outside', 'report.txt');
+  const env = withScript(sb, script(target));
+  const cfg = join(sb.home, 'config', 'config.toml');
+  writeFileSync(join(sb.dir, 'run.sh'), `${Object.entries(env).map(([k, v]) => `export ${k}=${JSON.stringify(v ?? '')}`).join('\n')}\nexport TERM=xterm-256color\n${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} -c ${JSON.stringify(cfg)}\necho "EXITED $?"\nsleep 60\n`);
+  pane = TmuxPane.start(join(sb.dir, 'tmux.sock'), 'tui', ws, `sh ${join(sb.dir, 'run.sh')}`, 100, 30);
+  await pane.waitFor((s) => s.includes(' ready │ '), 'the first frame');
+  return { pane, target };
+}
 
-    await pane.waitFor((s) => s.includes(' ready │ '), 'the first frame');
+describe('TUI in a real terminal', () => {
+  it.skipIf(!hasTmux)('a second Ctrl-C within 2 s quits, draining the running task; no process is left', async () => {
+    const { pane } = await boot();
+    pane.text('STALL now');
+    pane.keys('Enter');
+    await pane.waitFor((s) => s.includes(' running │ '), 'the stalled turn');
+    pane.keys('C-c');
+    pane.keys('C-c');
+    await pane.waitFor((s) => s.includes('EXITED 0'), 'the exit');
+    expect(processesOf(sb?.dir ?? '')).toEqual([]);
+  }, 60_000);
+
+  it.skipIf(!hasTmux)('answers; /model switches the model; a [tui.keybindings] entry replaces the default key, end to end (approval by key); Ctrl-C cancels; /quit leaves no process', async () => {
+    const { pane, target } = await boot();
     pane.text('ANSWER please');
     pane.keys('Enter');
     let screen = await pane.waitFor((s) => s.includes('done (plain_text)'), 'the first turn to end');
@@ -90,6 +106,10 @@ describe('TUI in a real terminal', () => {
     pane.text('STALL now');
     pane.keys('Enter');
     await pane.waitFor((s) => s.includes(' running │ '), 'the stalled turn');
+    pane.keys('C-p');
+    await pane.waitFor((s) => s.includes(' paused │ '), 'Ctrl-P pausing');
+    pane.keys('C-p');
+    await pane.waitFor((s) => s.includes(' running │ '), 'Ctrl-P continuing');
     pane.keys('C-c');
     screen = await pane.waitFor((s) => s.includes('done (cancelled)'), 'the cancel');
     expect(screen).toContain('— task ended: cancelled');
@@ -97,6 +117,6 @@ describe('TUI in a real terminal', () => {
     pane.text('/quit');
     pane.keys('Enter');
     await pane.waitFor((s) => s.includes('EXITED 0'), 'the exit');
-    expect(processesOf(sb.dir)).toEqual([]);
+    expect(processesOf(sb?.dir ?? '')).toEqual([]);
   }, 90_000);
 });

@@ -7,14 +7,18 @@ import { BIN, GOOD_CONFIG, sandbox, withScript, type Sandbox } from '../cli/help
 import { PRELUDE } from '../cli/scripts.js';
 import { hasTmux, TmuxPane } from './tmux.js';
 
-/** The Director answers by the latest keyword prompt: ANSWER, WRITE (a nested approval), STALL (only a cancel ends it). */
+/** The Director answers by the latest keyword prompt: ANSWER, ASK (a question), WRITE (a nested approval), STALL (only a cancel ends it). */
 function script(target: string): string {
   return `${PRELUDE}
-const users = (req) => (req.body.messages || []).map((m, i) => ({ m, i })).filter(({ m }) => m.role === 'user' && typeof m.content === 'string' && /ANSWER|WRITE|STALL/.test(m.content));
+const users = (req) => (req.body.messages || []).map((m, i) => ({ m, i })).filter(({ m }) => m.role === 'user' && typeof m.content === 'string' && /ANSWER|WRITE|STALL|ASK/.test(m.content));
 const director = (req) => {
   const last = users(req).pop();
   const text = last ? last.m.content : '';
   if (text.includes('STALL')) return { text: 'thinking…', fault: { kind: 'stall', afterEvents: 1 } };
+  if (text.includes('ASK')) {
+    const tool = (req.body.messages || []).slice(last.i).find((m) => m.role === 'tool');
+    return tool ? say('Answer was: ' + tool.content) : call('ask_user_for_help', { question: 'Which color?' });
+  }
   if (text.includes('WRITE')) {
     const delegated = (req.body.messages || []).slice(last.i).some((m) => m.role === 'tool');
     return delegated ? say('Coding finished.') : call('delegate_coding', { task: 'write the report file', context_refs: [] });
@@ -73,7 +77,7 @@ describe('TUI in a real terminal', () => {
     expect(processesOf(sb?.dir ?? '')).toEqual([]);
   }, 60_000);
 
-  it.skipIf(!hasTmux)('answers; /model switches the model; a [tui.keybindings] entry replaces the default key, end to end (approval by key); Ctrl-C cancels; /quit leaves no process', async () => {
+  it.skipIf(!hasTmux)('answers; /model switches the model; a [tui.keybindings] entry replaces the default key, end to end (approval by key); a question is answered; Ctrl-P pauses; Ctrl-C cancels; /quit leaves no process', async () => {
     const { pane, target } = await boot();
     pane.text('ANSWER please');
     pane.keys('Enter');
@@ -102,6 +106,14 @@ describe('TUI in a real terminal', () => {
     screen = await pane.waitFor((s) => s.includes('Coding finished.') && s.includes('done ('), 'the approved turn');
     expect(screen).toContain('✓ approved (once)');
     expect(existsSync(target)).toBe(true);
+
+    pane.text('ASK me');
+    pane.keys('Enter');
+    await pane.waitFor((s) => s.includes('director asks') && s.includes('Which color?'), 'the question dialog');
+    pane.text('blue');
+    pane.keys('Enter');
+    screen = await pane.waitFor((s) => s.includes('Answer was:') && s.includes('done ('), 'the answered question');
+    expect(screen).toMatch(/Answer was: .*blue/);
 
     pane.text('STALL now');
     pane.keys('Enter');

@@ -266,6 +266,7 @@ export class TuiApp {
   }
 
   refreshTree(): void {
+    if (this.run === 'idle') this.side.activity = []; // nothing of ours runs between turns
     if (this.run === 'idle' || this.clock.now() - this.lastTree < 500) return;
     this.lastTree = this.clock.now();
     this.tasks.go('tui-tree', async () => {

@@ -55,6 +55,8 @@ export class TuiApp {
   readonly side: SidebarData = { tokens: { input: 0, output: 0, cached: 0 }, context: null, activity: [], notes: [] };
   private contextWindow = 0;
   private lastCtrlC = -Infinity;
+  /** Commands (cancel, pause) given before the backend named the new turn's task: sent as soon as it has an id. */
+  private pending: ((taskId: string) => Promise<void>)[] = [];
   private lastTree = -Infinity;
   private readonly unsubscribe: () => void;
   private closed = false;
@@ -199,18 +201,25 @@ export class TuiApp {
   }
 
   private cancelOrWarn(): void {
-    if (this.run !== 'idle' && this.taskId !== null) {
-      const id = this.taskId;
-      this.notice = 'cancelling… (Ctrl-C again to quit)';
-      this.tasks.go('tui-cancel', () => this.opts.backend.cancel(id));
-    } else this.notice = 'Ctrl-C again to quit';
+    if (this.run === 'idle') {
+      this.notice = 'Ctrl-C again to quit';
+      return;
+    }
+    this.notice = 'cancelling… (Ctrl-C again to quit)';
+    this.command('tui-cancel', (id) => this.opts.backend.cancel(id));
+  }
+
+  /** Sends a command to the current turn's task, or queues it until the turn has a task id. */
+  private command(name: string, op: (taskId: string) => Promise<void>): void {
+    const id = this.taskId;
+    if (id === null) this.pending.push(op);
+    else this.tasks.go(name, () => op(id));
   }
 
   private togglePause(): void {
-    if (this.taskId === null || this.run === 'idle') return;
-    const id = this.taskId;
-    const op = this.run === 'paused' ? this.opts.backend.resume : this.opts.backend.pause;
-    this.tasks.go('tui-pause', () => op.call(this.opts.backend, id));
+    if (this.run === 'idle') return;
+    const b = this.opts.backend;
+    this.command('tui-pause', (id) => (this.run === 'paused' ? b.resume(id) : b.pause(id)));
   }
 
   /** Enter: a slash command, or a turn (a follow-up in the same session once the previous one ended). */
@@ -226,6 +235,8 @@ export class TuiApp {
     this.scroll = 0;
     this.run = 'running';
     this.notice = '';
+    this.taskId = null; // until the backend names the new task, no command may reach the previous one
+    this.pending = [];
     this.tasks.go('tui-turn', async () => {
       const started = await this.opts.backend.start(t, this.session ?? undefined, this.provider ?? undefined).catch((err: Error) => {
         this.conv.addInfo(err.message, 'error');
@@ -238,6 +249,7 @@ export class TuiApp {
       }
       const { taskId, done } = started;
       this.taskId = taskId;
+      for (const op of this.pending.splice(0)) await op(taskId);
       const outcome = await done;
       if (outcome?.sessionId) this.session = outcome.sessionId;
       if (outcome && !CONTINUABLE.has(outcome.stopReason)) {

@@ -77,7 +77,7 @@ export function sidebarLines(d: SidebarData, width: number, height: number): str
 
 export function statusLine(s: StatusData, width: number): string {
   const run = s.run === 'idle' ? 'ready' : s.run;
-  const parts = [run, s.model || 'model ?', s.tier, s.session ? `session ${s.session}` : 'new session', s.where === 'local' ? '' : s.where, s.notice];
+  const parts = [run, s.model || 'model ?', s.tier, s.session ? `session ${s.session}` : 'new session', s.notice, s.where === 'local' ? '' : s.where];
   return pad(` ${parts.filter((p) => p !== '').join(' │ ')}`, width);
 }
 

@@ -1,9 +1,9 @@
 // The TUI end to end in a real terminal (tmux): `yagent -c CFG` against the scripted model; only the model is fake.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, GOOD_CONFIG, sandbox, withScript, type Sandbox } from '../cli/helpers.js';
+import { BIN, childReaper, GOOD_CONFIG, sandbox, start, withScript, type Sandbox } from '../cli/helpers.js';
 import { PRELUDE } from '../cli/scripts.js';
 import { hasTmux, TmuxPane } from './tmux.js';
 
@@ -43,29 +43,58 @@ function processesOf(dir: string): string[] {
 }
 
 let sb: Sandbox | undefined;
+const reaper = childReaper();
 let pane: TmuxPane | undefined;
 afterEach(() => {
+  reaper.reap();
   pane?.kill();
   sb?.cleanup();
   pane = undefined;
   sb = undefined;
 });
 
-/** Boots `yagent -c CFG` in tmux (100x30) in a fresh sandbox; returns the pane and the approval target. */
-async function boot(): Promise<{ pane: TmuxPane; target: string }> {
+/** Boots `yagent -c CFG [args]` in tmux (100x30) in a fresh sandbox; returns the pane and the approval target. */
+async function boot(args = '', before?: (env: NodeJS.ProcessEnv, ws: string) => Promise<void>): Promise<{ pane: TmuxPane; target: string }> {
   sb = sandbox(`${GOOD_CONFIG}\n[tui.keybindings]\napprove_once = "a"\n`);
   const ws = join(sb.dir, 'ws');
   mkdirSync(ws);
   const target = join(sb.dir, 'outside', 'report.txt');
   const env = withScript(sb, script(target));
   const cfg = join(sb.home, 'config', 'config.toml');
-  writeFileSync(join(sb.dir, 'run.sh'), `${Object.entries(env).map(([k, v]) => `export ${k}=${JSON.stringify(v ?? '')}`).join('\n')}\nexport TERM=xterm-256color\n${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} -c ${JSON.stringify(cfg)}\necho "EXITED $?"\nsleep 60\n`);
+  await before?.(env, ws);
+  writeFileSync(join(sb.dir, 'run.sh'), `${Object.entries(env).map(([k, v]) => `export ${k}=${JSON.stringify(v ?? '')}`).join('\n')}\nexport TERM=xterm-256color\n${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} -c ${JSON.stringify(cfg)} ${args}\necho "EXITED $?"\nsleep 60\n`);
   pane = TmuxPane.start(join(sb.dir, 'tmux.sock'), 'tui', ws, `sh ${join(sb.dir, 'run.sh')}`, 100, 30);
   await pane.waitFor((s) => s.includes(' ready │ '), 'the first frame');
   return { pane, target };
 }
 
 describe('TUI in a real terminal', () => {
+  it.skipIf(!hasTmux)('--attach: the TUI drives a running `yagent serve` (answer, a nested approval by key, /quit)', async () => {
+    const { pane, target } = await boot('--attach', async (env) => {
+      const serve = start(['serve'], env);
+      reaper.push(serve);
+      const runDir = join(env['YAGENT_HOME'] ?? '', 'run');
+      const end = Date.now() + 20_000;
+      while (!(existsSync(runDir) && readdirSync(runDir).some((n) => /^supervisor-\d+\.json$/.test(n)))) {
+        if (Date.now() > end) throw new Error('serve wrote no discovery file');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    });
+    expect(pane.capture()).toMatch(/│ http:\/\/127\.0\.0\.1:\d+/);
+    pane.text('ANSWER attached');
+    pane.keys('Enter');
+    await pane.waitFor((s) => s.includes('The answer is 42.') && s.includes(' ready │ '), 'the attached answer');
+    pane.text('WRITE the report');
+    pane.keys('Enter');
+    await pane.waitFor((s) => s.includes('coding needs approval'), 'the attached approval dialog');
+    pane.keys('a');
+    await pane.waitFor((s) => s.includes('Coding finished.') && s.includes(' ready │ '), 'the approved attached turn');
+    expect(existsSync(target)).toBe(true);
+    pane.text('/quit');
+    pane.keys('Enter');
+    await pane.waitFor((s) => s.includes('EXITED 0'), 'the exit');
+  }, 90_000);
+
   it.skipIf(!hasTmux)('a second Ctrl-C within 2 s quits, draining the running task; no process is left', async () => {
     const { pane } = await boot();
     pane.text('STALL now');
@@ -84,7 +113,16 @@ describe('TUI in a real terminal', () => {
     let screen = await pane.waitFor((s) => s.includes('done (plain_text)'), 'the first turn to end');
     expect(screen).toContain('› ANSWER please');
     expect(screen).toContain('The answer is 42.');
-    expect(screen).toMatch(/│ session \S+/);
+    const session = /│ session (\S+)/.exec(screen)?.[1] ?? '';
+    expect(session).not.toBe('');
+
+    // /resume: a picker over this workspace's sessions (the store's ledger); a digit picks one
+    pane.text('/resume');
+    pane.keys('Enter');
+    screen = await pane.waitFor((s) => s.includes('resume: press 1-9'), 'the session picker');
+    expect(screen).toContain(`1 ${session.slice(0, 12)} (1) ANSWER please`);
+    pane.keys('1');
+    await pane.waitFor((s) => s.includes(`· resuming session ${session}`), 'the picked session');
 
     // /model: the next request goes to provider p (the config's unreachable one), then back to routing
     pane.text('/model p');

@@ -40,8 +40,25 @@ async function run(cmd: Command): Promise<ExitCode> {
       return EXIT.ok;
     case 'headless': {
       if (!cmd.explicit && process.stdin.isTTY === true) {
-        io.stdout(usage(pkg.version));
-        return EXIT.ok;
+        if (process.stdout.isTTY !== true) {
+          io.stdout(usage(pkg.version));
+          return EXIT.ok;
+        }
+        // a bare `yagent` on a terminal: the interactive TUI (in-process, or on a running supervisor with --attach)
+        if (!cmd.attach) await prestartDirector();
+        const { runTuiAttached, runTuiLocal } = await import('./tui/run.js');
+        const { resolveBindings } = await import('./tui/keys.js');
+        // [tui.keybindings] was validated at load (a bad entry is exit 2 before the screen opens)
+        const st = await (await import('../src/runtime/config/setup-state.js')).setupState({ configPath: cmd.flags.config });
+        if (st.state === 'broken') throw new ConfigExit(st.error.lines());
+        const tui = {
+          workspace: process.cwd(),
+          options: { yolo: cmd.flags.yolo, fullYolo: cmd.flags.fullYolo, disabledAgents: cmd.flags.disabledAgents },
+          session: cmd.session,
+          bindings: resolveBindings(st.config.tui.keybindings),
+        };
+        if (cmd.attach) return runTuiAttached((await import('./attach/client.js')).ControlClient.discover(), tui);
+        return withLocalHost({ configPath: cmd.flags.config, io, canAsk: true }, (host) => runTuiLocal(host, tui));
       }
       if (!cmd.attach) await prestartDirector();
       const { readPrompt } = await import('./cli/prompt-input.js');

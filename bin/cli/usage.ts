@@ -6,6 +6,8 @@ export function usage(version: string): string {
   return `yagent ${version}: a multi-agent AI coding assistant
 
 usage:
+  yagent [--attach] [--resume SESSION_ID | --continue]
+                          the interactive terminal UI (on a terminal; in-process, or on a running serve)
   yagent -p "PROMPT" [--output-format text|json|stream-json] [--attach]
                           one headless turn (Director + delegations); answer on stdout, progress on stderr
   yagent -p "PROMPT" --resume SESSION_ID | --continue [--fork]

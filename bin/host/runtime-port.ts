@@ -83,6 +83,7 @@ export async function openRuntimePort(opts: PortOptions): Promise<RuntimePort> {
           yolo: spec.options.yolo,
           fullYolo: spec.options.fullYolo,
           disabledAgents: spec.options.disabledAgents,
+          ...(spec.options.provider !== undefined ? { provider: spec.options.provider } : {}),
           ...(spec.session ? { session: spec.session } : {}),
           signal,
         }), storeReady]);

@@ -8,6 +8,8 @@ export interface TaskOptions {
   fullYolo: boolean;
   /** -d: sub-agents the Director may not delegate to ('all' = every one). */
   disabledAgents: string[];
+  /** TUI `/model`: a configured provider every agent of the turn uses (wins over routing). */
+  provider?: string | undefined;
 }
 
 export interface TaskSpec {

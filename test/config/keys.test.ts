@@ -110,6 +110,7 @@ describe('config key table (key → consumer → test, or reserved for a named f
       logs: 'test/store/logs.test.ts',
       mcp: 'test/mcp/agent-mcp.test.ts',
       skills: 'test/mcp/skills.test.ts',
+      tui: 'test/tui/e2e.test.ts',
     };
     const missing: string[] = [];
     for (const [key, row] of Object.entries(KEY_TABLE)) {

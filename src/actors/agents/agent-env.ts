@@ -63,7 +63,14 @@ export function buildAgentEnv(host: AgentHost, config: YagentConfig, seams: Agen
   const newId = (): string => randomUUID();
   const security = toolSecurity(config);
   const deps = { publish: host.publish, clock: host.clock, ...(host.shared ? { shared: host.shared } : {}) };
-  const engineFor = seams.engineFor ?? ((input: AgentRunInputParsed): LlmEngine => buildAgentEngine(config, input.agent, deps));
+  const engineFor =
+    seams.engineFor ??
+    ((input: AgentRunInputParsed): LlmEngine => {
+      const engine = buildAgentEngine(config, input.agent, deps);
+      // /model in the TUI: this turn's provider for every agent, through the routing wrapper's override
+      if (input.settings.providerOverride !== undefined) engine.setOverride(input.settings.providerOverride);
+      return engine;
+    });
   return {
     store: host.store,
     engineFor,

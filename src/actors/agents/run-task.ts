@@ -33,6 +33,8 @@ export interface RunTaskOptions {
   boardId?: string;
   /** -d: sub-agents the Director may not use (names or `all`); their delegate_* tools disappear. Unknown names throw. */
   disabledAgents?: readonly string[];
+  /** A configured provider name every agent of this turn talks to (the routing wrapper's override). */
+  provider?: string;
   /** --resume / --continue / --fork: which session this turn continues (absent = a new session). */
   session?: SessionRequest;
   signal?: AbortSignal;
@@ -91,11 +93,19 @@ export function settingsFrom(o: RunTaskOptions, taskId: string, boardId: string)
     indexMaxNotes: index.maxNotes,
     indexLineChars: index.maxLineChars,
     disabledAgents: resolveDisabledAgents(o.disabledAgents ?? []),
+    ...(o.provider !== undefined ? { providerOverride: knownProvider(o.config, o.provider) } : {}),
     resume: o.config.resume.enabled,
     maxReplayMessages: o.config.resume.maxReplayMessages,
     maxRestarts: o.config.resume.maxRestarts,
     compression: compressionSettings(o.config.compression),
   };
+}
+
+/** A provider override must name a configured provider (a typo fails the turn, it never falls back silently). */
+function knownProvider(config: YagentConfig, name: string): string {
+  const known = Object.keys(config.providers);
+  if (!known.includes(name)) throw new Error(`unknown provider "${name}" (configured: ${known.join(', ')})`);
+  return name;
 }
 
 /** `[enhanced_commander]` for the loop (undefined thresholds stay absent: the catalogue or 120000 decides). */

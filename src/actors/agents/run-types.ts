@@ -48,6 +48,8 @@ export const RunSettingsSchema = z.object({
   indexMaxNotes: z.number().int().default(12),
   indexLineChars: z.number().int().default(160),
   /** -d: sub-agents nobody in this run may delegate to (their delegate_* tools are withheld). */
+  /** TUI `/model`: this provider wins over routing for every agent of the run (absent = routing decides). */
+  providerOverride: z.string().optional(),
   disabledAgents: z.array(z.enum(DELEGATE_TARGETS as [string, ...string[]])).default([]),
   /** `[resume] enable` (and YAGENT_RESUME=0): false = no checkpoints written, no delegation replayed. */
   resume: z.boolean().default(true),

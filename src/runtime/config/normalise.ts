@@ -2,6 +2,7 @@
 import { parseDuration } from './duration.js';
 import * as envSwitch from './env.js';
 import { ConfigError } from './errors.js';
+import { parseKeybindings } from './keybindings.js';
 import { concurrencyKnob, defaultTrue, DEFAULTS, positiveOr, valve, zeroIsUnset } from './knobs.js';
 import { parseMcpServers, SKILL_DEFAULT_AGENTS } from './mcp-servers.js';
 import { removedKeyWarnings } from './removed-keys.js';
@@ -146,6 +147,7 @@ export function normalise(raw: RawConfig, path: string, env: envSwitch.Env): Yag
     mcp: { enabled: !envSwitch.mcpDisabled(env), servers: parseMcpServers(raw.mcp?.servers ?? [], path) },
     skills: { enabled: !envSwitch.skillsDisabled(env) && defaultTrue(raw.skills, 'enable'), agents: raw.skills?.agents ?? [...SKILL_DEFAULT_AGENTS] },
     artifact: { enabled: !envSwitch.artifactDisabled(env) },
+    tui: { keybindings: parseKeybindings(raw.tui?.keybindings, path) },
     security: {
       allowRead: raw.security?.allow_read ?? [],
       shellEnvKeep: raw.security?.shell_env_keep ?? [],

@@ -1,5 +1,6 @@
 // The normalised configuration every consumer reads: defaults applied, 0/absent semantics decided once.
 import type { McpServerSpec } from './mcp-servers.js';
+import type { TuiAction } from './keybindings.js';
 export const AGENT_NAMES = ['director', 'coding', 'repo', 'chat', 'devops', 'browser', 'meta'] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];
 /** Agents with a `<name>_max_steps` key; Meta always runs its one fixed step. */
@@ -116,6 +117,8 @@ export interface YagentConfig {
   mcp: { enabled: boolean; servers: McpServerSpec[] };
   /** Which agents see the skills catalogue and use_skill. */
   skills: { enabled: boolean; agents: string[] };
+  /** `[tui.keybindings]`: only the listed actions; each replaces that action's default keys. */
+  tui: { keybindings: Partial<Record<TuiAction, string[]>> };
   artifact: { enabled: boolean };
   security: {
     /** `[security] allow_read`: denied zones (data root, secret stores) the read tools may read after asking. */

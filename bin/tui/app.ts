@@ -1,0 +1,320 @@
+// The TUI client: folds dispatcher envelopes into view state, maps keys to actions, paints coalesced frames.
+import type { Envelope } from '../../src/runtime/protocol/index.js';
+import { NamedTasks } from '../../src/runtime/tasks.js';
+import type { TreeNode } from '../host/types.js';
+import type { TuiBackend } from './backend.js';
+import { runSlash } from './commands.js';
+import { Conversation } from './conversation.js';
+import { FrameScheduler, realFrameClock, type FrameClock } from './frame.js';
+import { InputBuffer } from './input.js';
+import { actionFor, type Action, type Bindings } from './keys.js';
+import { computeLayout } from './layout.js';
+import { TuiScreen, type ScreenIO } from './screen.js';
+import { dialogBox, inputLines, sidebarLines, statusLine, streamLines, type DialogData, type RunState, type SidebarData } from './view.js';
+
+export interface TuiOptions {
+  backend: TuiBackend;
+  bindings: Bindings;
+  io: ScreenIO;
+  clock?: FrameClock;
+  /** The session the first turn continues (`yagent --resume ID`), absent = a new session. */
+  session?: string | undefined;
+  /** /resume's picker source: this workspace's sessions, newest first. */
+  listSessions?: () => Promise<{ sessionId: string; lastPrompt: string; turns: number }[]>;
+}
+
+/** A dialog: an approval/question (answered through the backend) or a plain info panel (any key closes). */
+export type Dialog =
+  | { kind: 'help'; taskId: string; requestId: string; question: boolean; data: DialogData }
+  | { kind: 'info'; data: DialogData; pick?: (key: string) => boolean };
+
+const MAIN_ACTIONS: readonly Action[] = ['send', 'newline', 'cancel', 'pause', 'history_prev', 'history_next', 'scroll_up', 'scroll_down'];
+const APPROVAL_ACTIONS: readonly Action[] = ['approve_once', 'approve_session', 'approve_project', 'deny', 'cancel'];
+const QUIT_WINDOW_MS = 2000;
+/** Stop reasons after which the session can take a follow-up turn (the store's resumable set). */
+const CONTINUABLE = new Set(['plain_text', 'agent_exit', 'paused', 'cancelled']);
+
+export class TuiApp {
+  readonly conv = new Conversation();
+  readonly input = new InputBuffer();
+  readonly tasks = new NamedTasks();
+  readonly screen: TuiScreen;
+  readonly frames: FrameScheduler;
+  run: RunState = 'idle';
+  taskId: string | null = null;
+  session: string | null;
+  model = '';
+  tier = '';
+  notice = '';
+  /** `/model NAME`: the provider the next turns use (null = routing decides). */
+  provider: string | null = null;
+  scroll = 0;
+  /** Pending help requests, oldest first; the head is the open dialog. */
+  readonly helps: Extract<Dialog, { kind: 'help' }>[] = [];
+  info: Extract<Dialog, { kind: 'info' }> | null = null;
+  readonly side: SidebarData = { tokens: { input: 0, output: 0, cached: 0 }, context: null, activity: [], notes: [] };
+  private contextWindow = 0;
+  private lastCtrlC = -Infinity;
+  /** Commands (cancel, pause) given before the backend named the new turn's task: sent as soon as it has an id. */
+  private pending: ((taskId: string) => Promise<void>)[] = [];
+  private lastTree = -Infinity;
+  private readonly unsubscribe: () => void;
+  private closed = false;
+  /** Set once a quit started (kept, not detached: main awaits `exited`). */
+  quitting: Promise<void> | null = null;
+  private resolveExit!: () => void;
+  /** Resolves once the TUI has quit (the task drained, the screen restored). */
+  readonly exited = new Promise<void>((r) => (this.resolveExit = r));
+
+  constructor(readonly opts: TuiOptions) {
+    this.session = opts.session ?? null;
+    this.screen = new TuiScreen(opts.io);
+    this.frames = new FrameScheduler(() => this.paint(), 30, opts.clock ?? realFrameClock);
+    this.unsubscribe = opts.backend.subscribe((env) => this.onEnvelope(env));
+    this.screen.onKey((ch, full) => this.onKey(ch, full));
+    this.screen.onResize(() => this.frames.flush());
+    this.frames.flush(); // the first frame, right away
+  }
+
+  get clock(): FrameClock {
+    return this.opts.clock ?? realFrameClock;
+  }
+
+  onEnvelope(env: Envelope): void {
+    if (env.taskId !== this.taskId) return;
+    const p = env.payload;
+    if (this.conv.apply(env)) this.frames.mark();
+    switch (p.type) {
+      case 'model_info':
+        if (env.delegationId === null) {
+          this.model = `${p.provider}/${p.model}`;
+          this.tier = p.tier ?? '';
+          this.contextWindow = p.contextWindow ?? this.contextWindow;
+        }
+        break;
+      case 'llm_call_end':
+        if (p.usage) {
+          this.side.tokens.input += p.usage.inputTokens;
+          this.side.tokens.output += p.usage.outputTokens;
+          this.side.tokens.cached += p.usage.cachedInputTokens;
+          if (this.contextWindow > 0 && env.delegationId === null) this.side.context = { used: p.usage.inputTokens, window: this.contextWindow };
+        }
+        break;
+      case 'note_written':
+        this.side.notes.push(p.ref);
+        break;
+      case 'user_help_needed': {
+        const question = p.kind === 'question';
+        const body = [p.question, p.tool ? `tool: ${p.tool}` : '', p.detail ?? ''].filter((l) => l !== '').join('\n');
+        const keys = question ? 'type the answer + Enter · Esc deny' : this.approvalHint();
+        this.helps.push({ kind: 'help', taskId: env.taskId, requestId: p.requestId, question, data: { title: `${p.agent} ${question ? 'asks' : 'needs approval'}`, body, keys } });
+        break;
+      }
+      case 'user_help_response': {
+        const i = this.helps.findIndex((h) => h.requestId === p.requestId);
+        if (i >= 0) this.helps.splice(i, 1); // answered here or by another client
+        break;
+      }
+      case 'task_paused':
+        this.run = 'paused';
+        break;
+      case 'task_resumed':
+        this.run = 'running';
+        break;
+      default:
+        return;
+    }
+    this.frames.mark();
+  }
+
+  private approvalHint(): string {
+    const b = this.opts.bindings;
+    return `${b.approve_once[0]} once · ${b.approve_session[0]} session · ${b.approve_project[0]} project · ${b.deny[0]} deny`;
+  }
+
+  onKey(ch: string | undefined, full: string): void {
+    // blessed reports Enter twice ('enter' then 'return'): only 'enter' counts
+    if (this.closed || full === 'return' || full === 'M-return') return;
+    if (full === 'C-c' && this.clock.now() - this.lastCtrlC < QUIT_WINDOW_MS) {
+      this.quitting ??= this.quit();
+      return;
+    }
+    if (full === 'C-c') this.lastCtrlC = this.clock.now();
+    const help = this.helps[0];
+    if (this.info) this.onInfoKey(this.info, ch, full);
+    else if (help && !help.question) this.onApprovalKey(help, full);
+    else this.onMainKey(ch, full, help);
+    this.frames.flush(); // echo at once: keystroke → paint is the latency bench measures
+  }
+
+  private onInfoKey(info: Extract<Dialog, { kind: 'info' }>, ch: string | undefined, full: string): void {
+    if (info.pick?.(ch ?? full) === false) return;
+    this.info = null;
+    if (full === 'C-c') this.cancelOrWarn();
+  }
+
+  private onApprovalKey(help: Extract<Dialog, { kind: 'help' }>, full: string): void {
+    const a = actionFor(this.opts.bindings, full, APPROVAL_ACTIONS);
+    if (a === 'cancel') {
+      if (full === 'C-c') return this.cancelOrWarn();
+      return this.answer(help, false, undefined, 'once'); // Esc = deny
+    }
+    if (a === 'deny') return this.answer(help, false, undefined, 'once');
+    if (a !== null) this.answer(help, true, undefined, a === 'approve_session' ? 'session' : a === 'approve_project' ? 'project' : 'once');
+  }
+
+  private answer(help: Extract<Dialog, { kind: 'help' }>, approved: boolean, answer: string | undefined, scope: 'once' | 'session' | 'project'): void {
+    this.helps.splice(this.helps.indexOf(help), 1);
+    this.tasks.go('tui-respond', () => this.opts.backend.respond(help.taskId, { requestId: help.requestId, approved, answer, scope }));
+  }
+
+  private onMainKey(ch: string | undefined, full: string, question: Extract<Dialog, { kind: 'help' }> | undefined): void {
+    const a = actionFor(this.opts.bindings, full, MAIN_ACTIONS);
+    switch (a) {
+      case 'send': {
+        const text = this.input.take();
+        if (question) return this.answer(question, true, text, 'once');
+        return this.submit(text);
+      }
+      case 'newline':
+        return this.input.insert('\n');
+      case 'cancel':
+        if (question && full !== 'C-c') return this.answer(question, false, undefined, 'once');
+        if (full === 'escape' && this.run === 'idle') return void this.input.take();
+        return this.cancelOrWarn();
+      case 'pause':
+        return this.togglePause();
+      case 'history_prev':
+        return this.input.prev();
+      case 'history_next':
+        return this.input.next();
+      case 'scroll_up':
+        this.scroll += 5;
+        return;
+      case 'scroll_down':
+        this.scroll = Math.max(0, this.scroll - 5);
+        return;
+      default:
+        if (full === 'backspace') this.input.backspace();
+        else if (ch !== undefined && ch.length > 0 && !full.startsWith('C-') && !full.startsWith('M-') && ch >= ' ') this.input.insert(ch);
+    }
+  }
+
+  private cancelOrWarn(): void {
+    if (this.run === 'idle') {
+      this.notice = 'Ctrl-C again to quit';
+      return;
+    }
+    this.notice = 'cancelling… (Ctrl-C again to quit)';
+    this.command('tui-cancel', (id) => this.opts.backend.cancel(id));
+  }
+
+  /** Sends a command to the current turn's task, or queues it until the turn has a task id. */
+  private command(name: string, op: (taskId: string) => Promise<void>): void {
+    const id = this.taskId;
+    if (id === null) this.pending.push(op);
+    else this.tasks.go(name, () => op(id));
+  }
+
+  private togglePause(): void {
+    if (this.run === 'idle') return;
+    const b = this.opts.backend;
+    this.command('tui-pause', (id) => (this.run === 'paused' ? b.resume(id) : b.pause(id)));
+  }
+
+  /** Enter: a slash command, or a turn (a follow-up in the same session once the previous one ended). */
+  submit(text: string): void {
+    const t = text.trim();
+    if (t === '') return;
+    if (t.startsWith('/')) return runSlash(this, t);
+    if (this.run !== 'idle') {
+      this.notice = 'a task is running: wait, or Esc to cancel it';
+      return;
+    }
+    this.conv.addUser(t);
+    this.scroll = 0;
+    this.run = 'running';
+    this.notice = '';
+    this.taskId = null; // until the backend names the new task, no command may reach the previous one
+    this.pending = [];
+    this.tasks.go('tui-turn', async () => {
+      const started = await this.opts.backend.start(t, this.session ?? undefined, this.provider ?? undefined).catch((err: Error) => {
+        this.conv.addInfo(err.message, 'error');
+        return null;
+      });
+      if (started === null) {
+        this.run = 'idle';
+        this.frames.mark();
+        return;
+      }
+      const { taskId, done } = started;
+      this.taskId = taskId;
+      for (const op of this.pending.splice(0)) await op(taskId);
+      const outcome = await done;
+      if (outcome?.sessionId) this.session = outcome.sessionId;
+      if (outcome && !CONTINUABLE.has(outcome.stopReason)) {
+        this.session = null; // the store refuses to resume such a session: the next turn starts a new one
+        this.conv.addInfo(`the session cannot continue after ${outcome.stopReason}: the next turn starts a new one`);
+      }
+      if (outcome?.error && outcome.stopReason !== 'cancelled') this.conv.addInfo(outcome.error.message, 'error');
+      this.run = 'idle';
+      this.notice = outcome ? `done (${outcome.stopReason})` : 'done';
+      this.frames.mark();
+    });
+  }
+
+  /** Quits: cancels a running task, waits for it to drain, restores the terminal. */
+  async quit(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.notice = 'quitting…';
+    this.frames.flush();
+    if (this.taskId !== null && this.run !== 'idle') await this.opts.backend.cancel(this.taskId);
+    await this.tasks.waitAll(10_000);
+    this.unsubscribe();
+    this.frames.stop();
+    this.screen.destroy();
+    this.resolveExit();
+  }
+
+  refreshTree(): void {
+    if (this.run === 'idle') this.side.activity = []; // nothing of ours runs between turns
+    if (this.run === 'idle' || this.clock.now() - this.lastTree < 500) return;
+    this.lastTree = this.clock.now();
+    this.tasks.go('tui-tree', async () => {
+      const tree = await this.opts.backend.tree();
+      this.side.activity = tree ? activityOf(tree) : [];
+    });
+  }
+
+  paint(): void {
+    if (this.closed && this.notice !== 'quitting…') return;
+    this.refreshTree();
+    const cols = this.screen.cols;
+    const rows = this.screen.rows;
+    const wants = this.input.text.split('\n').length;
+    const layout = computeLayout(cols, rows, wants);
+    const help = this.helps[0];
+    const dialog = this.info ? this.info.data : help ? help.data : null;
+    const hint = help?.question ? 'answer the question, Enter sends' : this.run === 'idle' ? 'type a task, Enter sends · /help' : 'Esc cancels · Ctrl-P pauses';
+    this.screen.paint({
+      layout,
+      stream: streamLines(this.conv.entries, layout.stream.width, layout.stream.height, this.scroll),
+      sidebar: sidebarLines(this.side, layout.sidebar.width, layout.sidebar.height),
+      input: inputLines(this.input.text, layout.input.width, layout.input.height, hint),
+      status: statusLine({ model: this.model, tier: this.tier, session: this.session, run: this.run, where: this.opts.backend.where, notice: this.notice }, layout.status.width),
+      dialog: dialog ? dialogBox(dialog, cols, layout.input.top) : null,
+    });
+  }
+}
+
+/** Running actors worth showing: the Director and delegations, with their state. */
+export function activityOf(root: TreeNode): string[] {
+  const out: string[] = [];
+  const walk = (n: TreeNode): void => {
+    if (/director|delegation|agent/i.test(n.name) && n.state !== 'stopped') out.push(`${n.name.replace(/^delegation:[^:]*:/, '')} ${n.state}`);
+    n.children.forEach(walk);
+  };
+  walk(root);
+  return out;
+}

@@ -1,0 +1,85 @@
+// The TUI's view of a supervisor: the Host contract in-process, or the control API when attached.
+import type { Envelope } from '../../src/runtime/protocol/index.js';
+import type { ControlClient } from '../attach/client.js';
+import { newTaskId } from '../host/ids.js';
+import type { Host, TaskOptions, TaskOutcome, TreeNode, UserHelpResponse } from '../host/types.js';
+
+export interface TuiBackend {
+  /** Shown in the status line: 'local' or the supervisor's address. */
+  readonly where: string;
+  /** Starts one turn; `session` continues that session (absent = a new one). */
+  start(prompt: string, session: string | undefined, provider?: string): Promise<{ taskId: string; done: Promise<TaskOutcome | null> }>;
+  /** Commands; the app runs each as a named task (never a detached promise). */
+  cancel(taskId: string): Promise<void>;
+  pause(taskId: string): Promise<void>;
+  resume(taskId: string): Promise<void>;
+  respond(taskId: string, response: UserHelpResponse): Promise<void>;
+  /** Every envelope of the tasks this client started, in dispatcher order. */
+  subscribe(onEnvelope: (env: Envelope) => void): () => void;
+  tree(): Promise<TreeNode | null>;
+  timeline(taskId: string): Promise<unknown[]>;
+}
+
+const done = (_ok: boolean): Promise<void> => Promise.resolve();
+
+export function localBackend(host: Host, workspace: string, options: TaskOptions): TuiBackend {
+  const mine = new Set<string>();
+  return {
+    where: 'local',
+    start: (prompt, session, provider) => {
+      const taskId = newTaskId();
+      mine.add(taskId); // before the start: not even the first event may be missed
+      const opts = provider !== undefined ? { ...options, provider } : options;
+      const started = host.startTask({ prompt, workspace, options: opts, taskId, ...(session ? { session: { resume: session } } : {}) });
+      return Promise.resolve({ taskId: started.taskId, done: started.done });
+    },
+    cancel: (id) => done(host.cancel(id)),
+    pause: (id) => done(host.pause(id)),
+    resume: (id) => done(host.resume(id)),
+    respond: (id, r) => done(host.respond(id, r)),
+    subscribe: (on) => host.subscribe({}, (env) => (mine.has(env.taskId) ? on(env) : undefined)),
+    tree: () => Promise.resolve(host.tree()),
+    timeline: (id) => host.timeline(id, 50),
+  };
+}
+
+/** --attach: turns run in the supervisor; the event stream is the SSE follow of each started task. */
+export function attachedBackend(client: ControlClient, workspace: string, options: TaskOptions): TuiBackend {
+  const listeners = new Set<(env: Envelope) => void>();
+  const aborts = new Set<AbortController>();
+  const post = async (path: string, body: unknown): Promise<void> => {
+    await client.post(path, body);
+  };
+  return {
+    where: client.server.address,
+    start: async (prompt, _session, provider) => {
+      if (provider !== undefined) throw new Error('/model is not available when attached (the supervisor owns its routing)');
+      const { task_id: taskId } = await client.post<{ task_id: string }>('/api/start_task', {
+        prompt,
+        workspace,
+        options: { yolo: options.yolo, full_yolo: options.fullYolo, disable_agents: options.disabledAgents },
+      });
+      const ac = new AbortController();
+      aborts.add(ac);
+      const done = client
+        .events({ taskId, follow: true, signal: ac.signal }, (env) => listeners.forEach((l) => l(env)))
+        .then(() => client.get<{ outcome: TaskOutcome | null }>(`/api/task_status?task=${encodeURIComponent(taskId)}`))
+        .then((st) => st.outcome, () => null)
+        .finally(() => aborts.delete(ac));
+      return { taskId, done };
+    },
+    cancel: (id) => post('/api/cancel_task', { task_id: id }),
+    pause: (id) => post('/api/pause_task', { task_id: id }),
+    resume: (id) => post('/api/continue_task', { task_id: id }),
+    respond: (_id, r) => post(r.approved ? '/api/approve' : '/api/deny', { request_id: r.requestId, answer: r.answer, scope: r.scope }),
+    subscribe: (on) => {
+      listeners.add(on);
+      return () => {
+        listeners.delete(on);
+        aborts.forEach((a) => a.abort());
+      };
+    },
+    tree: () => client.get<TreeNode>('/api/tree').catch(() => null),
+    timeline: (id) => client.get<{ entries: unknown[] }>(`/api/timeline?task=${encodeURIComponent(id)}`).then((r) => r.entries, () => []),
+  };
+}

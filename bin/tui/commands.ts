@@ -1,0 +1,89 @@
+// Slash commands typed in the input box; an unknown one says so.
+import type { TuiApp } from './app.js';
+
+export const COMMANDS: Record<string, string> = {
+  '/help': 'this list',
+  '/quit': 'quit (a running task is cancelled and drained)',
+  '/clear': 'clear the conversation view',
+  '/notes': 'notes written in this session',
+  '/timeline': 'the current task\'s timeline',
+  '/resume': 'pick a session of this workspace to continue',
+  '/new': 'start a new session',
+  '/model': '/model NAME: the next turns use provider NAME; /model auto: routing decides',
+  '/setup': 'run `yagent setup` (refused while a task runs)',
+};
+
+function show(app: TuiApp, title: string, body: string, pick?: (key: string) => boolean): void {
+  app.info = { kind: 'info', data: { title, body, keys: 'any key closes' }, ...(pick ? { pick } : {}) };
+}
+
+export function runSlash(app: TuiApp, line: string): void {
+  const [cmd = '', ...rest] = line.split(/\s+/);
+  switch (cmd) {
+    case '/help':
+      return show(app, 'commands', Object.entries(COMMANDS).map(([c, d]) => `${c.padEnd(10)} ${d}`).join('\n'));
+    case '/quit':
+      app.quitting ??= app.quit();
+      return;
+    case '/clear':
+      app.conv.clear();
+      app.scroll = 0;
+      return;
+    case '/notes':
+      return show(app, 'notes', app.side.notes.length ? app.side.notes.join('\n') : '(no notes written yet)');
+    case '/new':
+      if (app.run !== 'idle') return void (app.notice = '/new: a task is running');
+      app.session = null;
+      app.conv.addInfo('new session');
+      return;
+    case '/timeline': {
+      const id = app.taskId;
+      if (id === null) return show(app, 'timeline', '(no task yet)');
+      app.tasks.go('tui-timeline', async () => {
+        const entries = await app.opts.backend.timeline(id);
+        show(app, `timeline ${id}`, entries.length ? entries.map((e) => JSON.stringify(e)).join('\n') : '(empty)');
+        app.frames.mark();
+      });
+      return;
+    }
+    case '/model': {
+      const name = rest[0];
+      if (name === undefined) return show(app, 'model', `now: ${app.model || '(no call yet)'}${app.provider ? ` (override ${app.provider})` : ''}\n/model NAME switches to a configured provider, /model auto returns to routing`);
+      app.provider = name === 'auto' ? null : name;
+      app.notice = name === 'auto' ? 'model: routing decides' : `model: ${name} from the next request`;
+      return;
+    }
+    case '/resume':
+      return resume(app, rest[0]);
+    case '/setup':
+      if (app.run !== 'idle') return void (app.notice = '/setup is refused while a task runs');
+      return show(app, 'setup', 'Quit and run `yagent setup` in this terminal; a new config takes effect at the next start.');
+    default:
+      app.notice = `unknown command ${cmd} (/help lists them)`;
+  }
+}
+
+function resume(app: TuiApp, id: string | undefined): void {
+  if (app.run !== 'idle') return void (app.notice = '/resume: a task is running');
+  if (id !== undefined) {
+    app.session = id;
+    app.conv.addInfo(`resuming session ${id}`);
+    return;
+  }
+  const list = app.opts.listSessions;
+  if (!list) return show(app, 'resume', '(sessions are not available here)');
+  app.tasks.go('tui-sessions', async () => {
+    const sessions = (await list()).slice(0, 9);
+    if (sessions.length === 0) show(app, 'resume', '(no sessions in this workspace yet)');
+    else
+      show(app, 'resume: press 1-9', sessions.map((s, i) => `${i + 1} ${s.sessionId.slice(0, 12)} (${s.turns}) ${s.lastPrompt.replace(/\s+/g, ' ')}`).join('\n'), (key) => {
+        const chosen = sessions[Number(key) - 1];
+        if (chosen) {
+          app.session = chosen.sessionId;
+          app.conv.addInfo(`resuming session ${chosen.sessionId}`);
+        }
+        return true;
+      });
+    app.frames.mark();
+  });
+}

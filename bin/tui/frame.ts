@@ -1,0 +1,51 @@
+// Frame coalescing: any number of dirty marks between frames become ONE render, at most `fps` per second.
+
+export interface FrameClock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): { cancel(): void };
+}
+
+export const realFrameClock: FrameClock = {
+  now: () => performance.now(),
+  setTimeout: (fn, ms) => {
+    const t = setTimeout(fn, ms);
+    return { cancel: () => clearTimeout(t) };
+  },
+};
+
+export class FrameScheduler {
+  private pending: { cancel(): void } | null = null;
+  private last = -Infinity;
+  /** Frames rendered so far (bench and tests read it). */
+  frames = 0;
+  private readonly interval: number;
+
+  constructor(
+    private readonly render: () => void,
+    fps = 30,
+    private readonly clock: FrameClock = realFrameClock,
+  ) {
+    this.interval = 1000 / fps;
+  }
+
+  /** Marks the screen dirty; the render happens at the next frame slot (never more often than fps). */
+  mark(): void {
+    if (this.pending) return;
+    const wait = Math.max(0, this.last + this.interval - this.clock.now());
+    this.pending = this.clock.setTimeout(() => this.flush(), wait);
+  }
+
+  /** Renders now (input echo, resize) and drops any scheduled frame. */
+  flush(): void {
+    this.pending?.cancel();
+    this.pending = null;
+    this.last = this.clock.now();
+    this.frames++;
+    this.render();
+  }
+
+  stop(): void {
+    this.pending?.cancel();
+    this.pending = null;
+  }
+}

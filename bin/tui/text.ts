@@ -1,0 +1,69 @@
+// Hard-wrapping and fitting plain text to a cell budget: line counts are taken AFTER wrapping (seeds pitfall 30).
+
+/** Terminal cell width of one code point (wide East Asian / emoji = 2, combining = 0). */
+export function cellWidth(cp: number): number {
+  if (cp === 0 || (cp >= 0x300 && cp <= 0x36f) || cp === 0x200b) return 0;
+  if (
+    (cp >= 0x1100 && cp <= 0x115f) ||
+    (cp >= 0x2e80 && cp <= 0xa4cf) ||
+    (cp >= 0xac00 && cp <= 0xd7a3) ||
+    (cp >= 0xf900 && cp <= 0xfaff) ||
+    (cp >= 0xfe30 && cp <= 0xfe4f) ||
+    (cp >= 0xff00 && cp <= 0xff60) ||
+    (cp >= 0xffe0 && cp <= 0xffe6) ||
+    (cp >= 0x1f300 && cp <= 0x1faff) ||
+    (cp >= 0x20000 && cp <= 0x3fffd)
+  )
+    return 2;
+  return 1;
+}
+
+export function strWidth(s: string): number {
+  let w = 0;
+  for (const ch of s) w += cellWidth(ch.codePointAt(0) ?? 0);
+  return w;
+}
+
+/** Splits on newlines and hard-wraps every line at `width` cells (tabs become two spaces, controls dropped). */
+export function wrap(text: string, width: number): string[] {
+  const out: string[] = [];
+  if (width <= 0) return out;
+  const clean = text.replace(/\t/g, '  ').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '');
+  for (const line of clean.split('\n')) {
+    let cur = '';
+    let w = 0;
+    for (const ch of line) {
+      const cw = cellWidth(ch.codePointAt(0) ?? 0);
+      if (w + cw > width) {
+        out.push(cur);
+        cur = '';
+        w = 0;
+      }
+      cur += ch;
+      w += cw;
+    }
+    out.push(cur);
+  }
+  return out;
+}
+
+/** One line cut to `width` cells with an ellipsis when it does not fit. */
+export function clip(s: string, width: number): string {
+  if (width <= 0) return '';
+  if (strWidth(s) <= width) return s;
+  let cur = '';
+  let w = 0;
+  for (const ch of s) {
+    const cw = cellWidth(ch.codePointAt(0) ?? 0);
+    if (w + cw > width - 1) break;
+    cur += ch;
+    w += cw;
+  }
+  return `${cur}…`;
+}
+
+/** Pads with spaces to exactly `width` cells (clipping first). */
+export function pad(s: string, width: number): string {
+  const c = clip(s, width);
+  return c + ' '.repeat(Math.max(0, width - strWidth(c)));
+}

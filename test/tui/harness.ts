@@ -1,0 +1,51 @@
+// Render harness: blessed writes into a real terminal emulator (@xterm/headless); tests read its cells.
+import { PassThrough, Writable } from 'node:stream';
+import { createRequire } from 'node:module';
+import type * as XtermNs from '@xterm/headless';
+
+// the package is CommonJS: its named export is reachable through require
+const xterm = createRequire(import.meta.url)('@xterm/headless') as typeof XtermNs;
+import type { ScreenIO } from '../../bin/tui/screen.js';
+
+export interface Term {
+  io: ScreenIO;
+  /** Types raw bytes as a terminal would send them ('\r' = Enter, '\x03' = Ctrl-C, '\x1b' = Esc). */
+  type(bytes: string): void;
+  /** Waits until the emulator has parsed everything written so far. */
+  settle(): Promise<void>;
+  /** Row y as text, trailing spaces kept (exactly `cols` cells). */
+  row(y: number): string;
+  rows(): string[];
+  screenText(): string;
+  cols: number;
+  height: number;
+}
+
+export function makeTerm(cols: number, rows: number): Term {
+  const term = new xterm.Terminal({ cols, rows, allowProposedApi: true });
+  let pending = Promise.resolve();
+  const output = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      const data = chunk.toString('utf8');
+      pending = pending.then(() => new Promise<void>((r) => term.write(data, r)));
+      cb();
+    },
+  });
+  Object.assign(output, { columns: cols, rows, isTTY: true });
+  const input = new PassThrough();
+  Object.assign(input, { isTTY: true, setRawMode: () => input });
+  const row = (y: number): string => term.buffer.active.getLine(y)?.translateToString(false) ?? '';
+  return {
+    io: { input, output },
+    type: (bytes) => void input.write(bytes),
+    settle: async () => {
+      await new Promise((r) => setImmediate(r));
+      await pending;
+    },
+    row,
+    rows: () => Array.from({ length: rows }, (_, y) => row(y)),
+    screenText: () => Array.from({ length: rows }, (_, y) => row(y).trimEnd()).join('\n'),
+    cols,
+    height: rows,
+  };
+}

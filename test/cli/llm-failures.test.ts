@@ -1,21 +1,12 @@
 // Model failures through the real CLI: every retry is visible (text: a line on stderr; stream-json: llm_retry),
 // call events reach stream-json, and a dead local server ends in three actionable lines, fast.
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StreamLineSchema } from '../../bin/cli/stream-json.js';
-import { GOOD_CONFIG, runCli, sandbox, withScript, type Sandbox } from './helpers.js';
+import { GOOD_CONFIG, runCli, project, sandbox, withScript, type Sandbox } from './helpers.js';
 
 let sb: Sandbox | undefined;
 afterEach(() => sb?.cleanup());
-
-function project(s: Sandbox): string {
-  const ws = join(s.dir, 'ws');
-  mkdirSync(ws, { recursive: true });
-  writeFileSync(join(ws, 'package.json'), '{"name":"yagent-fixture"}\n');
-  return ws;
-}
 
 /** The Director's first request is rate limited (Retry-After 0), the retry answers. */
 const RATE_LIMITED_ONCE = `

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFile
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ResultObjectSchema } from '../../bin/cli/stream-json.js';
-import { childReaper, collect, GOOD_CONFIG, runCli, project, sandbox, start, withScript, type Sandbox } from './helpers.js';
+import { childReaper, collect, GOOD_CONFIG, project, runCli, sandbox, start, withScript, type Sandbox } from './helpers.js';
 import { DELEGATING, parallelDelegations } from './scripts.js';
 
 let sb: Sandbox | undefined;

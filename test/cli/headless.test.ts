@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ResultObjectSchema, StreamLineSchema } from '../../bin/cli/stream-json.js';
-import { collect, GOOD_CONFIG, runCli, project, sandbox, start, withScript, type Sandbox } from './helpers.js';
+import { collect, GOOD_CONFIG, project, runCli, sandbox, start, withScript, type Sandbox } from './helpers.js';
 import { DELEGATING, FAILING, STALLING, writingOutside } from './scripts.js';
 
 let sb: Sandbox | undefined;

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ResultObjectSchema } from '../../bin/cli/stream-json.js';
-import { childReaper, collect, GOOD_CONFIG, runCli, project, sandbox, start, withScript, type Sandbox } from './helpers.js';
+import { childReaper, collect, GOOD_CONFIG, project, runCli, sandbox, start, withScript, type Sandbox } from './helpers.js';
 
 let sb: Sandbox | undefined;
 const reaper = childReaper();

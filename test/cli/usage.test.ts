@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ResultObjectSchema, StreamLineSchema } from '../../bin/cli/stream-json.js';
-import { GOOD_CONFIG, runCli, project, sandbox, withScript, type Sandbox } from './helpers.js';
+import { GOOD_CONFIG, project, runCli, sandbox, withScript, type Sandbox } from './helpers.js';
 
 let sb: Sandbox | undefined;
 afterEach(() => sb?.cleanup());

@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { childReaper, collect, GOOD_CONFIG, runCli, sandbox, start, withScript, type Sandbox } from './helpers.js';
+import { childReaper, collect, GOOD_CONFIG, runCli, sandbox, start, until, withScript, type Sandbox } from './helpers.js';
 import { batchScript } from './scripts.js';
 
 let sb: Sandbox | undefined;
@@ -16,16 +16,6 @@ afterEach(async () => {
   if (blocker) await new Promise<void>((r) => blocker?.close(() => r()));
   blocker = undefined;
 });
-
-async function until<T>(fn: () => T | undefined | Promise<T | undefined>, what: string, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('client failure paths', () => {
   it('-c cfg serve --port <in use> is a three-line error, not a stack trace', async () => {

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFile
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ResultObjectSchema } from '../../bin/cli/stream-json.js';
-import { childReaper, collect, GOOD_CONFIG, runCli, sandbox, start, withScript, type Sandbox } from './helpers.js';
+import { childReaper, collect, GOOD_CONFIG, project, runCli, sandbox, start, withScript, type Sandbox } from './helpers.js';
 import { DELEGATING, parallelDelegations } from './scripts.js';
 
 let sb: Sandbox | undefined;
@@ -12,13 +12,6 @@ afterEach(() => {
   children.reap();
   sb?.cleanup();
 });
-
-function project(s: Sandbox): string {
-  const ws = join(s.dir, 'ws');
-  mkdirSync(ws, { recursive: true });
-  writeFileSync(join(ws, 'package.json'), '{"name":"yagent-fixture"}\n');
-  return ws;
-}
 
 async function peakInFlight(limit: number): Promise<number> {
   sb = sandbox(`${GOOD_CONFIG}\n[llm]\nmax_in_flight_requests = ${limit}\n`);

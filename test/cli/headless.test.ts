@@ -1,20 +1,13 @@
 // `yagent -p` as a real subprocess on a scripted model: every output format and every exit code.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ResultObjectSchema, StreamLineSchema } from '../../bin/cli/stream-json.js';
-import { collect, GOOD_CONFIG, runCli, sandbox, start, withScript, type Sandbox } from './helpers.js';
+import { collect, GOOD_CONFIG, project, runCli, sandbox, start, withScript, type Sandbox } from './helpers.js';
 import { DELEGATING, FAILING, STALLING, writingOutside } from './scripts.js';
 
 let sb: Sandbox | undefined;
 afterEach(() => sb?.cleanup());
-
-function project(s: Sandbox): string {
-  const ws = join(s.dir, 'ws');
-  mkdirSync(ws, { recursive: true });
-  writeFileSync(join(ws, 'package.json'), '{"name":"yagent-fixture"}\n');
-  return ws;
-}
 
 describe('headless -p', () => {
   it('text: the answer on stdout, progress on stderr, exit 0', async () => {

@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const BIN = join(ROOT, 'bin', 'yagent.js');
@@ -41,6 +41,31 @@ api_base_url = "http://127.0.0.1:9/v1"
 model = "m"
 api_key = "k"
 `;
+
+/** The default workspace: a package.json whose name the scripted DELEGATING run reports. */
+export const FIXTURE_FILES: Record<string, string> = { 'package.json': '{"name":"yagent-fixture"}\n' };
+
+/** A workspace `ws` under the sandbox holding `files` (relative path → content); returns its path. */
+export function project(sb: Sandbox, files: Record<string, string> = FIXTURE_FILES): string {
+  const ws = join(sb.dir, 'ws');
+  mkdirSync(ws, { recursive: true });
+  for (const [rel, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(ws, rel)), { recursive: true });
+    writeFileSync(join(ws, rel), content);
+  }
+  return ws;
+}
+
+/** Polls `fn` every 50 ms until it returns a value; throws naming `what` after `ms`. */
+export async function until<T>(fn: () => T | undefined | Promise<T | undefined>, what: string, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 export function start(args: string[], env: NodeJS.ProcessEnv, opts: { cwd?: string; input?: string } = {}): ChildProcess {
   const child = spawn(process.execPath, [BIN, ...args], { env, cwd: opts.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'] });

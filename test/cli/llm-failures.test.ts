@@ -1,21 +1,12 @@
 // Model failures through the real CLI: every retry is visible (text: a line on stderr; stream-json: llm_retry),
 // call events reach stream-json, and a dead local server ends in three actionable lines, fast.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StreamLineSchema } from '../../bin/cli/stream-json.js';
-import { GOOD_CONFIG, runCli, sandbox, withScript, type Sandbox } from './helpers.js';
+import { closedPort } from '../llm/helpers.js';
+import { GOOD_CONFIG, project, runCli, sandbox, withScript, type Sandbox } from './helpers.js';
 
 let sb: Sandbox | undefined;
 afterEach(() => sb?.cleanup());
-
-function project(s: Sandbox): string {
-  const ws = join(s.dir, 'ws');
-  mkdirSync(ws, { recursive: true });
-  writeFileSync(join(ws, 'package.json'), '{"name":"yagent-fixture"}\n');
-  return ws;
-}
 
 /** The Director's first request is rate limited (Retry-After 0), the retry answers. */
 const RATE_LIMITED_ONCE = `
@@ -23,14 +14,6 @@ const say = (text) => ({ text, finishReason: 'stop' });
 export default { director: [{ fault: { kind: 'status', status: 429, retryAfter: 0, message: 'slow down' } }, ...Array.from({ length: 6 }, () => say('recovered'))] };
 `;
 const RETRYING_CONFIG = `${GOOD_CONFIG}\n[llm]\nmax_retries = 2\n`;
-
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 describe('model failures in the CLI', () => {
   it('text: each retry is one line on stderr and the answer still arrives', async () => {

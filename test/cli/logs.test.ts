@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli, sandbox, withScript, type Sandbox } from './helpers.js';
+import { project, runCli, sandbox, withScript, type Sandbox } from './helpers.js';
 
 let sb: Sandbox | undefined;
 afterEach(() => sb?.cleanup());
@@ -45,8 +45,7 @@ describe('log files', () => {
     sb = sandbox();
     const cfg = join(sb.dir, 'outside.toml'); // the user's config is the one file that holds the key, outside the data root
     writeFileSync(cfg, CONFIG);
-    const ws = join(sb.dir, 'ws');
-    mkdirSync(ws);
+    const ws = project(sb, {});
     const env = { ...withScript(sb, LEAKY), MY_PROVIDER_KEY: ENV_KEY, DEPLOY_SECRET: OTHER_SECRET };
     const r = await runCli(['-c', cfg, '-p', `use the key ${KEY} please`, '-y', '--output-format', 'json'], env, { cwd: ws });
     expect(r.code).toBe(0);

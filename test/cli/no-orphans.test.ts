@@ -1,10 +1,10 @@
 // No orphans through the CLI: a run_bash group (`sleep 300` with a backgrounded grandchild) started by the
 // Coding agent is gone 2 s after the CLI exits through -Q, a second Ctrl-C, SIGTERM or SIGHUP. Checked by PID.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { noLiveMember, groupMembers } from '../runtime/proc-helpers.js';
-import { childReaper, collect, GOOD_CONFIG, sandbox, start, withScript, type Sandbox } from './helpers.js';
+import { noLiveMember, groupMembers, type Member } from '../runtime/proc-helpers.js';
+import { childReaper, collect, GOOD_CONFIG, project, sandbox, start, withScript, type Sandbox } from './helpers.js';
 
 let sb: Sandbox | undefined;
 const reaper = childReaper();
@@ -40,9 +40,7 @@ async function until(cond: () => boolean, ms: number, label: string): Promise<vo
 /** Starts `yagent -p -y` on the script and resolves once the run_bash group and its grandchild run. */
 async function startWithGroup(extra: string[]): Promise<{ child: ReturnType<typeof start>; done: ReturnType<typeof collect>; pgid: number }> {
   sb = sandbox(GOOD_CONFIG);
-  const ws = join(sb.dir, 'ws');
-  mkdirSync(ws, { recursive: true });
-  writeFileSync(join(ws, 'package.json'), '{"name":"orphans"}\n');
+  const ws = project(sb, { 'package.json': '{"name":"orphans"}\n' });
   const pgidFile = join(sb.dir, 'pgid');
   const child = start(['-p', 'run it', '-y', ...extra], withScript(sb, bashScript(pgidFile)), { cwd: ws });
   reaper.push(child);
@@ -54,13 +52,19 @@ async function startWithGroup(extra: string[]): Promise<{ child: ReturnType<type
   return { child, done, pgid };
 }
 
+/** A fresh run (`extra` flags) sent `signal`: its exit code and the run_bash group's members alive 2 s on. */
+async function quitWith(extra: string[], signal: NodeJS.Signals): Promise<{ code: number | null; alive: Member[] }> {
+  const { child, done, pgid } = await startWithGroup(extra);
+  child.kill(signal);
+  const r = await done;
+  return { code: r.code, alive: await noLiveMember(pgid, 2000) };
+}
+
 describe('no process group outlives the CLI', () => {
   it('-Q: the first Ctrl-C quits at once, and the group is killed', async () => {
-    const { child, done, pgid } = await startWithGroup(['-Q']);
-    child.kill('SIGINT');
-    const r = await done;
-    expect(r.code).toBe(130);
-    expect(await noLiveMember(pgid, 2000)).toEqual([]);
+    const { code, alive } = await quitWith(['-Q'], 'SIGINT');
+    expect(code).toBe(130);
+    expect(alive).toEqual([]);
   });
 
   it('a second Ctrl-C quits at once, and the group is killed', async () => {
@@ -76,18 +80,14 @@ describe('no process group outlives the CLI', () => {
   });
 
   it('SIGTERM: the run is cancelled and the group is killed', async () => {
-    const { child, done, pgid } = await startWithGroup([]);
-    child.kill('SIGTERM');
-    const r = await done;
-    expect(r.code).toBe(130);
-    expect(await noLiveMember(pgid, 2000)).toEqual([]);
+    const { code, alive } = await quitWith([], 'SIGTERM');
+    expect(code).toBe(130);
+    expect(alive).toEqual([]);
   });
 
   it('SIGHUP (the terminal went away): quits at once, and the group is killed', async () => {
-    const { child, done, pgid } = await startWithGroup([]);
-    child.kill('SIGHUP');
-    const r = await done;
-    expect(r.code).toBe(130);
-    expect(await noLiveMember(pgid, 2000)).toEqual([]);
+    const { code, alive } = await quitWith([], 'SIGHUP');
+    expect(code).toBe(130);
+    expect(alive).toEqual([]);
   });
 });

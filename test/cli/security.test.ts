@@ -1,10 +1,10 @@
 // Issue 10 end to end (`yagent -p` as a real subprocess, only the model scripted): an outside read in a run that
 // cannot ask exits 3 with nothing read; with -y the data root stays denied and run_bash's `env` lacks the key.
 // The oracle is every file the run left under the data root (rollouts, notes, logs), the config excepted.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ROOT, runCli, sandbox, withScript, type Sandbox } from './helpers.js';
+import { project, ROOT, runCli, sandbox, withScript, type Sandbox } from './helpers.js';
 
 const KEY = 'sk-env-provider-key-0123456789';
 const LITERAL = 'sk-config-literal-key-0123456789';
@@ -61,9 +61,7 @@ afterEach(() => sb?.cleanup());
 
 function setup(): { sb: Sandbox; ws: string; outside: string } {
   const s = sandbox(CONFIG);
-  const ws = join(s.dir, 'ws');
-  mkdirSync(ws, { recursive: true });
-  writeFileSync(join(ws, 'package.json'), '{"name":"fixture"}\n');
+  const ws = project(s, { 'package.json': '{"name":"fixture"}\n' });
   const outside = join(s.dir, 'outside.txt');
   writeFileSync(outside, `${OUTSIDE}\n`);
   s.env.LLM_ACCESS = KEY;

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StreamLineSchema } from '../../bin/cli/stream-json.js';
-import { childReaper, collect, GOOD_CONFIG, runCli, sandbox, start, withScript, type Sandbox } from './helpers.js';
+import { childReaper, collect, GOOD_CONFIG, project, runCli, sandbox, start, until, withScript, type Sandbox } from './helpers.js';
 import { writingOutside } from './scripts.js';
 
 let sb: Sandbox | undefined;
@@ -13,16 +13,6 @@ afterEach(() => {
   children.reap();
   sb?.cleanup();
 });
-
-async function until<T>(fn: () => T | undefined | Promise<T | undefined>, what: string, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 function discoveryFile(s: Sandbox, pid?: number): string | undefined {
   const dir = join(s.home, 'run');
@@ -66,8 +56,7 @@ describe('serve and attach', () => {
   it('a second process approves a nested Coding write request while a third sees the same events', async () => {
     sb = sandbox(GOOD_CONFIG);
     const s = sb;
-    const ws = join(s.dir, 'ws');
-    mkdirSync(ws);
+    const ws = project(s, {});
     const target = join(s.dir, 'outside.txt');
     const env = withScript(s, writingOutside(target));
     const serve = start(['serve'], env);

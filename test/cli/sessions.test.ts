@@ -1,10 +1,10 @@
 // Sessions end to end through the real CLI (subprocesses, real workers; only the model is scripted):
 // two turns of one session, `yagent sessions`, refusals, and SIGKILL of the whole CLI mid-delegation + --continue.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ResultObjectSchema } from '../../bin/cli/stream-json.js';
-import { childReaper, collect, GOOD_CONFIG, runCli, sandbox, start, withScript, type Sandbox } from './helpers.js';
+import { childReaper, collect, GOOD_CONFIG, project, runCli, sandbox, start, withScript, type Sandbox } from './helpers.js';
 
 let sb: Sandbox | undefined;
 const reaper = childReaper();
@@ -12,13 +12,6 @@ afterEach(() => {
   reaper.reap();
   sb?.cleanup();
 });
-
-function project(s: Sandbox): string {
-  const ws = join(s.dir, 'ws');
-  mkdirSync(ws, { recursive: true });
-  writeFileSync(join(ws, 'package.json'), '{"name":"yagent-fixture"}\n');
-  return ws;
-}
 
 const PRELUDE = `
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';

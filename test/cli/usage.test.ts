@@ -1,20 +1,13 @@
 // Usage and estimated cost of a whole task through the real CLI on the scripted model: every agent's calls are
 // counted (Director → Repo → DevOps, the nested one included), per agent, in text, json and stream-json.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ResultObjectSchema, StreamLineSchema } from '../../bin/cli/stream-json.js';
-import { GOOD_CONFIG, runCli, sandbox, withScript, type Sandbox } from './helpers.js';
+import { GOOD_CONFIG, project, runCli, sandbox, withScript, type Sandbox } from './helpers.js';
 
 let sb: Sandbox | undefined;
 afterEach(() => sb?.cleanup());
-
-function project(s: Sandbox): string {
-  const ws = join(s.dir, 'ws');
-  mkdirSync(ws, { recursive: true });
-  writeFileSync(join(ws, 'package.json'), '{"name":"yagent-fixture"}\n');
-  return ws;
-}
 
 /** Director (2 calls × 1000/10) → Repo (2 calls × 200/20) → DevOps (1 call × 30/3), exact usage per reply. */
 const NESTED = `

@@ -1,13 +1,12 @@
 // Failures a user can act on: what is never retried, the loopback and budget limits, the three-line error,
 // and the events every call, retry and breaker change publishes (fake server + a closed port).
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeProvider } from '../../src/actors/llm/fake/server.js';
 import { buildProviderEngine } from '../../src/actors/llm/build.js';
 import { LlmError } from '../../src/actors/llm/errors.js';
 import { createSharedLlmState, LLM_SHARED_KEY, parseConfigText, type YagentConfig } from '../../src/runtime/config/index.js';
 import type { Event } from '../../src/runtime/protocol/index.js';
-import { ManualClock, request } from './helpers.js';
+import { closedPort, ManualClock, request } from './helpers.js';
 
 let fake: FakeProvider;
 beforeAll(async () => {
@@ -36,14 +35,6 @@ async function fail(cfg: YagentConfig, agent: string, events: Event[] = []): Pro
   );
   expect(err).toBeInstanceOf(LlmError);
   return err as LlmError;
-}
-
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
 }
 
 describe('what cannot succeed is not retried', () => {

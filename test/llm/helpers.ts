@@ -1,4 +1,5 @@
 // Test helpers for the llm area: provider configs pointing at the fake provider, a manual clock.
+import { createServer } from 'node:net';
 import type { ProviderConfig } from '../../src/runtime/config/index.js';
 import type { LlmRequest } from '../../src/actors/llm/types.js';
 import type { FakeProvider } from '../../src/actors/llm/fake/server.js';
@@ -54,4 +55,13 @@ export class ManualClock {
   pending(): number {
     return this.timers.length;
   }
+}
+
+/** A loopback port that was free a moment ago and now has no listener: connecting to it is refused. */
+export async function closedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as { port: number }).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
 }

@@ -1,24 +1,19 @@
 // End to end on real workers and a real MCP server (server-everything over stdio), only the model scripted:
 // Coding finds the tool in its deferred catalogue, loads it, calls it, and the result reaches the next request.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GOOD_CONFIG, runCli, sandbox, withScript, type Sandbox } from '../cli/helpers.js';
+import { GOOD_CONFIG, project, runCli, sandbox, withScript, type Sandbox } from '../cli/helpers.js';
 import { PRELUDE } from '../cli/scripts.js';
 import { EVERYTHING, FILESYSTEM } from './servers.js';
 
 let sb: Sandbox | undefined;
 afterEach(() => sb?.cleanup());
 
+/** The MCP workspace holds only a README (no package.json for the agents to read). */
+const README = { 'README.md': '# fixture\n' };
 const mcpConfig = (servers: string): string => `${GOOD_CONFIG}\n${servers}`;
 const everything = `[[mcp.servers]]\nname = "every"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(EVERYTHING)}, "stdio"]\n`;
-
-function project(s: Sandbox): string {
-  const ws = join(s.dir, 'ws');
-  mkdirSync(ws, { recursive: true });
-  writeFileSync(join(ws, 'README.md'), '# fixture\n');
-  return ws;
-}
 
 const ECHO_SCRIPT = `${PRELUDE}
 const all = (req) => JSON.stringify(req.body.messages || []);
@@ -37,14 +32,14 @@ export default {
 describe('MCP tools in an agent run', () => {
   it('Coding loads and calls an MCP tool; its result reaches the next request and the Director', async () => {
     sb = sandbox(mcpConfig(everything));
-    const r = await runCli(['-p', 'use the echo tool', '--output-format', 'json'], withScript(sb, ECHO_SCRIPT), { cwd: project(sb) });
+    const r = await runCli(['-p', 'use the echo tool', '--output-format', 'json'], withScript(sb, ECHO_SCRIPT), { cwd: project(sb, README) });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ result: 'MCP OK' });
   });
 
   it('a write tool of an MCP server needs approval: headless without -y exits 3 and nothing is written', async () => {
     sb = sandbox();
-    const ws = project(sb);
+    const ws = project(sb, README);
     const target = join(ws, 'from-mcp.txt');
     writeFileSync(join(sb.home, 'config', 'config.toml'), mcpConfig(`[[mcp.servers]]\nname = "fs"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(FILESYSTEM)}, ${JSON.stringify(ws)}]\n`));
     const script = `${PRELUDE}
@@ -74,7 +69,7 @@ export default {
   coding: [call('agent_exit', { conclusion: 'nothing to do', facts: [], artifacts: [], status: 'ok' }), ...times(3, say('done'))],
 };
 `;
-    const r = await runCli(['-p', 'go'], withScript(sb, script), { cwd: project(sb) });
+    const r = await runCli(['-p', 'go'], withScript(sb, script), { cwd: project(sb, README) });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim()).toBe('finished anyway');
     expect(r.stderr).toMatch(/MCP server broken failed: .*not available to coding/);
@@ -97,7 +92,7 @@ export default {
   ],
 };
 `;
-    const r = await runCli(['-p', 'big', '--output-format', 'json'], withScript(sb, script), { cwd: project(sb) });
+    const r = await runCli(['-p', 'big', '--output-format', 'json'], withScript(sb, script), { cwd: project(sb, README) });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ result: 'BIG OK' });
   });

@@ -40,6 +40,7 @@ async function paint(cols: number, rows: number): Promise<string[]> {
     cancel: () => Promise.resolve(),
     pause: () => Promise.resolve(),
     resume: () => Promise.resolve(),
+    pauseActor: () => Promise.resolve([]),
     respond: () => Promise.resolve(),
     subscribe: (on) => ((emit = on), () => undefined),
     tree: () => Promise.resolve(null),

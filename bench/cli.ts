@@ -22,7 +22,7 @@ async function tuiFigures(): Promise<Figure[]> {
     const input = new PassThrough();
     return { input: Object.assign(input, { isTTY: true, setRawMode: () => input }), output };
   };
-  const idle = { where: 'local', start: () => Promise.reject(new Error('bench')), cancel: async () => {}, pause: async () => {}, resume: async () => {}, respond: async () => {}, subscribe: () => () => undefined, tree: async () => null, timeline: async () => [] };
+  const idle = { where: 'local', start: () => Promise.reject(new Error('bench')), cancel: async () => {}, pause: async () => {}, resume: async () => {}, pauseActor: async () => [], respond: async () => {}, subscribe: () => () => undefined, tree: async () => null, timeline: async () => [] };
   const bare = (io: ReturnType<typeof term>) => {
     const screen = blessed.screen({ input: io.input as never, output: io.output as never, terminal: 'xterm-256color', fullUnicode: true, warnings: false });
     const box = blessed.box({ parent: screen, width: 120, height: 40 });

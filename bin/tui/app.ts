@@ -10,6 +10,7 @@ import { InputBuffer } from './input.js';
 import { actionFor, type Action, type Bindings } from './keys.js';
 import { computeLayout } from './layout.js';
 import { TuiScreen, type ScreenIO } from './screen.js';
+import { TreeView } from './tree-view.js';
 import { dialogBox, inputLines, sidebarLines, statusLine, streamLines, type DialogData, type RunState, type SidebarData } from './view.js';
 
 export interface TuiOptions {
@@ -26,7 +27,7 @@ export interface TuiOptions {
 /** A dialog: an approval/question (answered through the backend) or a plain info panel (any key closes). */
 export type Dialog =
   | { kind: 'help'; taskId: string; requestId: string; question: boolean; data: DialogData }
-  | { kind: 'info'; data: DialogData; pick?: (key: string) => boolean };
+  | { kind: 'info'; data: DialogData; pick?: (key: string) => boolean; refresh?: () => void };
 
 const MAIN_ACTIONS: readonly Action[] = ['send', 'newline', 'cancel', 'pause', 'history_prev', 'history_next', 'scroll_up', 'scroll_down'];
 const APPROVAL_ACTIONS: readonly Action[] = ['approve_once', 'approve_session', 'approve_project', 'deny', 'cancel'];
@@ -195,12 +196,13 @@ export class TuiApp {
         this.scroll = Math.max(0, this.scroll - 5);
         return;
       default:
-        if (full === 'backspace') this.input.backspace();
+        if (full === 'C-t') new TreeView(this).open();
+        else if (full === 'backspace') this.input.backspace();
         else if (ch !== undefined && ch.length > 0 && !full.startsWith('C-') && !full.startsWith('M-') && ch >= ' ') this.input.insert(ch);
     }
   }
 
-  private cancelOrWarn(): void {
+  cancelOrWarn(): void {
     if (this.run === 'idle') {
       this.notice = 'Ctrl-C again to quit';
       return;
@@ -290,6 +292,7 @@ export class TuiApp {
   paint(): void {
     if (this.closed && this.notice !== 'quitting…') return;
     this.refreshTree();
+    this.info?.refresh?.();
     const cols = this.screen.cols;
     const rows = this.screen.rows;
     const wants = this.input.text.split('\n').length;

@@ -13,6 +13,8 @@ export interface TuiBackend {
   cancel(taskId: string): Promise<void>;
   pause(taskId: string): Promise<void>;
   resume(taskId: string): Promise<void>;
+  /** Pauses / continues one actor of the task (full name, agent or delegation id); resolves to the names reached. */
+  pauseActor(taskId: string, actor: string, paused: boolean): Promise<string[]>;
   respond(taskId: string, response: UserHelpResponse): Promise<void>;
   /** Every envelope of the tasks this client started, in dispatcher order. */
   subscribe(onEnvelope: (env: Envelope) => void): () => void;
@@ -36,6 +38,7 @@ export function localBackend(host: Host, workspace: string, options: TaskOptions
     cancel: (id) => done(host.cancel(id)),
     pause: (id) => done(host.pause(id)),
     resume: (id) => done(host.resume(id)),
+    pauseActor: (id, actor, paused) => Promise.resolve(host.pauseActor(id, actor, paused)),
     respond: (id, r) => done(host.respond(id, r)),
     subscribe: (on) => host.subscribe({}, (env) => (mine.has(env.taskId) ? on(env) : undefined)),
     tree: () => Promise.resolve(host.tree()),
@@ -71,6 +74,8 @@ export function attachedBackend(client: ControlClient, workspace: string, option
     cancel: (id) => post('/api/cancel_task', { task_id: id }),
     pause: (id) => post('/api/pause_task', { task_id: id }),
     resume: (id) => post('/api/continue_task', { task_id: id }),
+    pauseActor: (id, actor, paused) =>
+      client.post<{ actors: string[] }>(paused ? '/api/pause_task' : '/api/continue_task', { task_id: id, actor }).then((r) => r.actors, () => []),
     respond: (_id, r) => post(r.approved ? '/api/approve' : '/api/deny', { request_id: r.requestId, answer: r.answer, scope: r.scope }),
     subscribe: (on) => {
       listeners.add(on);

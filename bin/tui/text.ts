@@ -67,3 +67,24 @@ export function pad(s: string, width: number): string {
   const c = clip(s, width);
   return c + ' '.repeat(Math.max(0, width - strWidth(c)));
 }
+
+/** Like `wrap`, but breaks prose at spaces; a word longer than the width is hard-wrapped. */
+export function wrapWords(text: string, width: number): string[] {
+  if (width <= 0) return [];
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    let cur = '';
+    for (const word of line.split(/(?<= )/)) {
+      if (strWidth(cur + word.trimEnd()) <= width) {
+        cur += word;
+        continue;
+      }
+      if (cur.trim() !== '') out.push(cur.trimEnd());
+      const pieces = wrap(word, width);
+      out.push(...pieces.slice(0, -1));
+      cur = pieces[pieces.length - 1] ?? '';
+    }
+    out.push(strWidth(cur) > width ? cur.trimEnd() : cur);
+  }
+  return out;
+}

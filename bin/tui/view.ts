@@ -1,5 +1,6 @@
 // Pure renderers: state → exactly-sized lines per region (the blessed layer only places them).
 import type { Entry } from './conversation.js';
+import { markdownLines } from './markdown.js';
 import { clip, pad, strWidth, wrap } from './text.js';
 
 export type RunState = 'idle' | 'running' | 'paused';
@@ -30,6 +31,17 @@ export interface DialogData {
 
 const PREFIX: Record<Entry['kind'], string> = { user: '› ', text: '', tool: '', delegation: '', info: '· ', error: '! ' };
 
+/** Rendered Markdown per entry, reused while its text and width are unchanged (streaming re-renders only the open slot). */
+const rendered = new WeakMap<Entry, { text: string; width: number; lines: string[] }>();
+
+function answerLines(e: Entry, width: number): string[] {
+  const hit = rendered.get(e);
+  if (hit && hit.text === e.text && hit.width === width) return hit.lines;
+  const lines = markdownLines(e.text, width);
+  rendered.set(e, { text: e.text, width, lines });
+  return lines;
+}
+
 /** The stream's visible lines: the tail of the wrapped entries, `scroll` lines up from the bottom. */
 export function streamLines(entries: readonly Entry[], width: number, height: number, scroll: number): string[] {
   const all: string[] = [];
@@ -38,8 +50,8 @@ export function streamLines(entries: readonly Entry[], width: number, height: nu
     const indent = '  '.repeat(Math.min(e.depth, 4));
     if (e.kind === 'text' && e.agent !== lastAgent) all.push(pad(`${indent}${e.agent}`, width));
     lastAgent = e.kind === 'user' ? 'you' : e.agent;
-    const body = e.kind === 'text' ? `${indent}${e.text.replace(/\n+$/, '')}` : `${indent}${PREFIX[e.kind]}${e.text}`;
-    for (const l of wrap(body, width)) all.push(pad(l, width));
+    const lines = e.kind === 'text' ? answerLines(e, Math.max(1, width - indent.length)).map((l) => indent + l) : wrap(`${indent}${PREFIX[e.kind]}${e.text}`, width);
+    for (const l of lines) all.push(pad(l, width));
     if (e.kind === 'user') all.push(pad('', width));
   }
   const maxScroll = Math.max(0, all.length - height);

@@ -12,6 +12,7 @@ const idle: TuiBackend = {
   cancel: () => Promise.resolve(),
   pause: () => Promise.resolve(),
   resume: () => Promise.resolve(),
+  pauseActor: () => Promise.resolve([]),
   respond: () => Promise.resolve(),
   subscribe: () => () => undefined,
   tree: () => Promise.resolve(null),

@@ -1,0 +1,66 @@
+// Ctrl-T: the delegation tree dialog painted into @xterm/headless; per-actor pause and cancel reach the backend.
+import { afterEach, describe, expect, it } from 'vitest';
+import { TuiApp } from '../../bin/tui/app.js';
+import type { TuiBackend } from '../../bin/tui/backend.js';
+import { DEFAULT_BINDINGS } from '../../bin/tui/keys.js';
+import type { TaskOutcome, TreeNode } from '../../bin/host/types.js';
+import { makeTerm } from './harness.js';
+
+const node = (name: string, state: string, children: TreeNode[] = []): TreeNode => ({ name, kind: 'actor', state, ageMs: 0, restarts: 0, mailboxDepth: 0, drops: 0, children });
+const TREE = node('root', 'running', [node('director:t', 'running', [node('delegation:c1:coding', 'running'), node('delegation:c2:repo', 'stopped')]), node('store', 'running')]);
+
+const apps: TuiApp[] = [];
+afterEach(async () => {
+  for (const a of apps.splice(0)) await a.quit();
+});
+
+describe('Ctrl-T delegation tree', () => {
+  it('lists live actors with state; Up/Down select, p pauses/continues one actor, c cancels, Esc closes', async () => {
+    const calls: string[] = [];
+    let end: (o: TaskOutcome | null) => void = () => undefined;
+    const backend: TuiBackend = {
+      where: 'local',
+      start: () => Promise.resolve({ taskId: 't', done: new Promise<TaskOutcome | null>((r) => (end = r)) }),
+      cancel: (id) => (calls.push(`cancel ${id}`), end(null), Promise.resolve()),
+      pause: () => Promise.resolve(),
+      resume: () => Promise.resolve(),
+      pauseActor: (id, actor, paused) => (calls.push(`${paused ? 'pause' : 'continue'} ${id} ${actor}`), Promise.resolve([actor])),
+      respond: () => Promise.resolve(),
+      subscribe: () => () => undefined,
+      tree: () => Promise.resolve(TREE),
+      timeline: () => Promise.resolve([]),
+    };
+    const term = makeTerm(80, 24);
+    const app = new TuiApp({ backend, bindings: DEFAULT_BINDINGS, io: term.io });
+    apps.push(app);
+    const step = async (keys: string): Promise<string> => {
+      term.type(keys);
+      await term.settle();
+      await new Promise((r) => setImmediate(r));
+      app.frames.flush();
+      await term.settle();
+      return term.screenText();
+    };
+    await step('go\r');
+    let screen = await step('\x14');
+    expect(screen).toContain('┌─ delegation tree ─');
+    expect(screen).toContain('│ ▸ root running ');
+    expect(screen).toContain('│     director:t running ');
+    expect(screen).toContain('│       coding running ');
+    expect(screen).toContain('│     store running ');
+    expect(screen).not.toContain('repo'); // stopped actors are left out
+    await step('\x1b[B');
+    screen = await step('\x1b[B');
+    expect(screen).toContain('│ ▸     coding running ');
+    screen = await step('p');
+    expect(calls).toEqual(['pause t delegation:c1:coding']);
+    expect(screen).toContain('│ ▸     coding paused ');
+    screen = await step('p');
+    expect(calls.at(-1)).toBe('continue t delegation:c1:coding');
+    expect(screen).toContain('│ ▸     coding running ');
+    await step('c');
+    expect(calls.at(-1)).toBe('cancel t');
+    screen = await step('\x1b');
+    expect(screen).not.toContain('delegation tree');
+  });
+});

@@ -52,6 +52,10 @@ export class LocalHost implements Host {
     return this.followUps.send(taskId, message, spec, e.done, e.status.outcome !== null);
   }
 
+  providers(): string[] {
+    return this.port.providers();
+  }
+
   subscribe(filter: EventFilter, onEnvelope: (env: Envelope) => void): () => void {
     return this.port.subscribe(filter, onEnvelope);
   }

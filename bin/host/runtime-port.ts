@@ -110,6 +110,7 @@ export async function openRuntimePort(opts: PortOptions): Promise<RuntimePort> {
         await runtime.endTask(taskId).catch(() => undefined);
       }
     },
+    providers: () => Object.keys(opts.config.providers),
     subscribe(filter, onEnvelope) {
       const { mailbox } = runtime.dispatcher.consume(
         { name: `client-${++subscribers}`, filter: filter.taskId !== undefined ? { taskId: filter.taskId } : {}, fromSeq: filter.taskId !== undefined ? 0 : undefined },

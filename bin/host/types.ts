@@ -92,6 +92,8 @@ export interface SupervisorOps {
   memory(taskId: string): Promise<unknown>;
   /** Forgets a task's saved memory; true when there was some. */
   deleteMemory(taskId: string): Promise<boolean>;
+  /** The configured provider names (what a start's `options.provider` may name). */
+  providers(): string[];
   /** Resolves to the names still running after timeoutMs (empty = all done). */
   drain(timeoutMs: number): Promise<string[]>;
   /** `{root}/run/{name}` written by the store actor (single writer): atomic, 0600 in a 0700 dir; returns the path. */

@@ -13,6 +13,8 @@ const StartTask = z.object({
   workspace: z.string().min(1),
   task_id: z.string().min(1).optional(),
   /** The session this turn continues (`--resume` / `--continue` / `--fork` of `yagent -p --attach`). */
+  /** TUI `/model`: a configured provider every agent of the turn uses (TaskOptions.provider). */
+  provider: z.string().min(1).optional(),
   session: z.object({ resume: z.string().min(1).optional(), continue_latest: z.boolean().optional(), fork: z.boolean().optional() }).optional(),
   options: z
     .object({
@@ -59,12 +61,14 @@ export async function route(ctx: RouteContext, req: IncomingMessage, res: Server
     case 'POST /api/start_task': {
       const body = await readJson(req, StartTask);
       if (body.task_id !== undefined && ctx.host.status(body.task_id)) throw new HttpError(409, `task "${body.task_id}" already exists`);
+      const known = ctx.host.providers();
+      if (body.provider !== undefined && !known.includes(body.provider)) throw new HttpError(400, `unknown provider "${body.provider}"; configured: ${known.join(', ')}`);
       const { taskId, done } = ctx.host.startTask({
         prompt: body.prompt,
         workspace: body.workspace,
         taskId: body.task_id,
         ...(body.session ? { session: { ...(body.session.resume !== undefined ? { resume: body.session.resume } : {}), ...(body.session.continue_latest === true ? { continueLatest: true } : {}), ...(body.session.fork === true ? { fork: true } : {}) } } : {}),
-        options: { yolo: body.options.yolo || body.options.full_yolo, fullYolo: body.options.full_yolo, disabledAgents: body.options.disable_agents },
+        options: { yolo: body.options.yolo || body.options.full_yolo, fullYolo: body.options.full_yolo, disabledAgents: body.options.disable_agents, ...(body.provider !== undefined ? { provider: body.provider } : {}) },
       });
       done.catch(() => undefined); // the outcome is read through task_status; the host reports failures as data
       return sendJson(res, 202, { task_id: taskId });

@@ -55,11 +55,13 @@ export function attachedBackend(client: ControlClient, workspace: string, option
   };
   return {
     where: client.server.address,
-    start: async (prompt, _session, provider) => {
-      if (provider !== undefined) throw new Error('/model is not available when attached (the supervisor owns its routing)');
+    start: async (prompt, session, provider) => {
+      // the same turn spec as the in-process path: `/model` override and the session this turn continues
       const { task_id: taskId } = await client.post<{ task_id: string }>('/api/start_task', {
         prompt,
         workspace,
+        ...(provider !== undefined ? { provider } : {}),
+        ...(session ? { session: { resume: session } } : {}),
         options: { yolo: options.yolo, full_yolo: options.fullYolo, disable_agents: options.disabledAgents },
       });
       const ac = new AbortController();

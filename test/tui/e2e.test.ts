@@ -7,13 +7,15 @@ import { BIN, childReaper, GOOD_CONFIG, sandbox, start, withScript, type Sandbox
 import { PRELUDE } from '../cli/scripts.js';
 import { hasTmux, TmuxPane } from './tmux.js';
 
-/** The Director answers by the latest keyword prompt: ANSWER, ASK (a question), WRITE (a nested approval), STALL (only a cancel ends it). */
+/** The Director answers by the latest keyword prompt: ANSWER, ASK (a question), WRITE (a nested approval), STALL (only a cancel ends it),
+ *  RECALL (how many keyword prompts the conversation holds: more than one only when the turn continued the session). */
 function script(target: string): string {
   return `${PRELUDE}
-const users = (req) => (req.body.messages || []).map((m, i) => ({ m, i })).filter(({ m }) => m.role === 'user' && typeof m.content === 'string' && /ANSWER|WRITE|STALL|ASK/.test(m.content));
+const users = (req) => (req.body.messages || []).map((m, i) => ({ m, i })).filter(({ m }) => m.role === 'user' && typeof m.content === 'string' && /ANSWER|WRITE|STALL|ASK|RECALL/.test(m.content));
 const director = (req) => {
   const last = users(req).pop();
   const text = last ? last.m.content : '';
+  if (text.includes('RECALL')) return say('I remember ' + users(req).length + ' prompts.');
   if (text.includes('STALL')) return { text: 'thinking…', fault: { kind: 'stall', afterEvents: 1 } };
   if (text.includes('ASK')) {
     const tool = (req.body.messages || []).slice(last.i).find((m) => m.role === 'tool');
@@ -69,7 +71,7 @@ async function boot(args = '', before?: (env: NodeJS.ProcessEnv, ws: string) => 
 }
 
 describe('TUI in a real terminal', () => {
-  it.skipIf(!hasTmux)('--attach: the TUI drives a running `yagent serve` (answer, a nested approval by key, /quit)', async () => {
+  it.skipIf(!hasTmux)('--attach: the TUI drives a running `yagent serve` (answer, a nested approval by key, a follow-up turn, /model, /quit)', async () => {
     const { pane, target } = await boot('--attach', async (env) => {
       const serve = start(['serve'], env);
       reaper.push(serve);
@@ -90,6 +92,16 @@ describe('TUI in a real terminal', () => {
     pane.keys('a');
     await pane.waitFor((s) => s.includes('Coding finished.') && s.includes(' ready │ '), 'the approved attached turn');
     expect(existsSync(target)).toBe(true);
+    // follow-up turns continue the session in the supervisor (start_task session.resume)
+    pane.text('RECALL attached');
+    pane.keys('Enter');
+    await pane.waitFor((s) => s.includes('I remember 3 prompts.') && s.includes(' ready │ '), 'the attached follow-up turn');
+    // /model reaches the supervisor (start_task provider): the next request goes to provider p
+    pane.text('/model p');
+    pane.keys('Enter');
+    pane.text('ANSWER on p');
+    pane.keys('Enter');
+    await pane.waitFor((s) => s.includes(' ready │ p/m │ '), 'the attached turn on provider p', 40_000);
     pane.text('/quit');
     pane.keys('Enter');
     await pane.waitFor((s) => s.includes('EXITED 0'), 'the exit');

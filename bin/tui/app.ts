@@ -29,7 +29,7 @@ export type Dialog =
   | { kind: 'help'; taskId: string; requestId: string; question: boolean; data: DialogData }
   | { kind: 'info'; data: DialogData; pick?: (key: string) => boolean; refresh?: () => void };
 
-const MAIN_ACTIONS: readonly Action[] = ['send', 'newline', 'cancel', 'pause', 'history_prev', 'history_next', 'scroll_up', 'scroll_down'];
+const MAIN_ACTIONS: readonly Action[] = ['send', 'newline', 'cancel', 'pause', 'history_prev', 'history_next', 'scroll_up', 'scroll_down', 'tree'];
 const APPROVAL_ACTIONS: readonly Action[] = ['approve_once', 'approve_session', 'approve_project', 'deny', 'cancel'];
 const QUIT_WINDOW_MS = 2000;
 /** Stop reasons after which the session can take a follow-up turn (the store's resumable set). */
@@ -195,9 +195,10 @@ export class TuiApp {
       case 'scroll_down':
         this.scroll = Math.max(0, this.scroll - 5);
         return;
+      case 'tree':
+        return new TreeView(this).open();
       default:
-        if (full === 'C-t') new TreeView(this).open();
-        else if (full === 'backspace') this.input.backspace();
+        if (full === 'backspace') this.input.backspace();
         else if (ch !== undefined && ch.length > 0 && !full.startsWith('C-') && !full.startsWith('M-') && ch >= ' ') this.input.insert(ch);
     }
   }

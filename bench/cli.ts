@@ -64,6 +64,106 @@ async function tuiFigures(): Promise<Figure[]> {
   ];
 }
 
+/** TUI under a 10k ai_chunk flood through its event path (with an approval request every 1000 chunks): frame
+ *  time p50/p99 beside a bare blessed box painting the same accumulated text at the same frame slots. */
+async function floodFigures(): Promise<Figure[]> {
+  const { PassThrough, Writable } = await import('node:stream');
+  const { default: blessed } = (await import('blessed')) as unknown as { default: typeof Blessed };
+  const { TuiApp } = await import('../bin/tui/app.js');
+  const { DEFAULT_BINDINGS } = await import('../bin/tui/keys.js');
+  type Env = Parameters<InstanceType<typeof TuiApp>['onEnvelope']>[0];
+  const CHUNKS = 10_000;
+  const PER_FRAME = 100;
+  const HELP_EVERY = 1000;
+  const term = () => {
+    const output = Object.assign(new Writable({ write: (_c, _e, cb) => cb() }), { columns: 120, rows: 40, isTTY: true });
+    const input = new PassThrough();
+    return { input: Object.assign(input, { isTTY: true, setRawMode: () => input }), output };
+  };
+  let seq = 0;
+  const env = (payload: Env['payload']): Env => ({ seq: ++seq, taskId: 't', delegationId: null, source: 'director', type: payload.type, lane: payload.type === 'user_help_needed' ? 'critical' : 'normal', ts: 0, payload });
+  const chunk = (i: number) => `tok${i % 97} ${i % 13 === 0 ? '\n' : ''}`;
+  /** One flood; returns per-frame paint times and how many approval dialogs arrived. */
+  const ours = async (): Promise<{ frames: number[]; helps: number; chars: number }> => {
+    let now = 0;
+    let timer: (() => void) | null = null;
+    const clock = { now: () => now, setTimeout: (fn: () => void) => ((timer = fn), { cancel: () => (timer = null) }) };
+    let deliver: (e: Env) => void = () => undefined;
+    let end: () => void = () => undefined;
+    const backend = { where: 'local', start: () => Promise.resolve({ taskId: 't', done: new Promise<null>((r) => (end = () => r(null))) }), cancel: async () => end(), pause: async () => {}, resume: async () => {}, pauseActor: async () => [], respond: async () => {}, subscribe: (on: (e: Env) => void) => ((deliver = on), () => undefined), tree: async () => null, timeline: async () => [] };
+    const app = new TuiApp({ backend, bindings: DEFAULT_BINDINGS, io: term(), clock });
+    app.submit('flood');
+    await new Promise((r) => setImmediate(r)); // the turn has its task id
+    const frames: number[] = [];
+    const paint = app.paint.bind(app);
+    app.paint = () => {
+      const t0 = performance.now();
+      paint();
+      frames.push(performance.now() - t0);
+    };
+    deliver(env({ type: 'ai_stream_start', agent: 'director', step: 1 }));
+    for (let i = 0; i < CHUNKS; i++) {
+      deliver(env({ type: 'ai_chunk', agent: 'director', text: chunk(i) }));
+      if (i % HELP_EVERY === HELP_EVERY - 1) deliver(env({ type: 'user_help_needed', agent: 'coding', requestId: `r${i}`, kind: 'authorization', question: `allow step ${i}?` }));
+      if (i % PER_FRAME === PER_FRAME - 1) {
+        now += 1000 / 30;
+        const fire = timer as (() => void) | null;
+        fire?.();
+      }
+    }
+    const helps = app.helps.length;
+    const chars = app.conv.entries.reduce((n, e) => n + (e.agent === 'director' ? e.text.length : 0), 0);
+    await app.quit();
+    return { frames, helps, chars };
+  };
+  const bare = (): number[] => {
+    const io = term();
+    const screen = blessed.screen({ input: io.input as never, output: io.output as never, terminal: 'xterm-256color', fullUnicode: true, warnings: false });
+    const box = blessed.box({ parent: screen, width: 120, height: 40, scrollable: true });
+    const frames: number[] = [];
+    let text = '';
+    for (let i = 0; i < CHUNKS; i++) {
+      text += chunk(i);
+      if (i % PER_FRAME === PER_FRAME - 1) {
+        const t0 = performance.now();
+        box.setContent(text);
+        box.setScrollPerc(100);
+        screen.render();
+        frames.push(performance.now() - t0);
+      }
+    }
+    screen.destroy();
+    return frames;
+  };
+  const mine: number[] = [];
+  const base: number[] = [];
+  let helps = Infinity;
+  let chars = 0;
+  const expected = Array.from({ length: CHUNKS }, (_, i) => chunk(i)).join('').length;
+  for (let run = 0; run < 4; run++) {
+    const a = async () => {
+      const r = await ours();
+      if (run > 0) mine.push(...r.frames);
+      helps = Math.min(helps, r.helps);
+      chars = r.chars;
+    };
+    const b = () => (run > 0 ? base.push(...bare()) : bare());
+    if (run % 2 === 0) await a().then(b);
+    else {
+      b();
+      await a();
+    }
+  }
+  const lost = CHUNKS / HELP_EVERY - helps;
+  const p99 = (xs: number[]) => ({ ...stats(xs), median: stats(xs).p99 });
+  process.stderr.write(`cli: flood frames ours p50 ${round(stats(mine).median)} p99 ${round(stats(mine).p99)} | bare blessed p50 ${round(stats(base).median)} p99 ${round(stats(base).p99)}; approvals ${helps}/${CHUNKS / HELP_EVERY}, text ${chars}/${expected} chars\n`);
+  return [
+    figure('tui_flood_frame_p50', 'ms', mine, '<= 3x a bare blessed box painting the same text', (v, b) => v <= 3 * (b ?? 0), { label: 'bare blessed box: setContent(accumulated text) + render, per frame', value: stats(base).median }),
+    figure('tui_flood_frame_p99', 'ms', p99(mine), '<= 3x the bare blessed p99 (and <= 33 ms, one frame at 30 fps)', (v, b) => v <= 3 * (b ?? 0) && v <= 33, { label: 'bare blessed box: setContent + render (p99)', value: stats(base).p99 }),
+    figure('tui_flood_critical_drops', 'events', [lost + (chars === expected ? 0 : 1)], '0 approval requests lost, every chunk shown', (v) => v === 0),
+  ];
+}
+
 const suite: Suite = {
   name: 'cli',
   async run(): Promise<Figure[]> {
@@ -96,6 +196,7 @@ const suite: Suite = {
         pairedFigure('peak_rss_20_step_run', 'MB', pick(ours, 'rssMb'), pick(ref, 'rssMb'), '<= 1.8x the reference agent loop', (v, b) => v <= 1.8 * b, 'reference agent loop: peak RSS of the process, maxRSS at exit (pair with the median ratio)'),
         pairedFigure('gap_per_step', 'ms', gapOf(ours), gapOf(ref), '<= 3x the reference agent loop', (v, b) => v <= 3 * b, 'reference agent loop: tool-call reply written -> next request received, median of 20 steps (pair with the median ratio)'),
         ...(await tuiFigures()),
+        ...(await floodFigures()),
       ];
     } finally {
       await model.close();

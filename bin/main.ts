@@ -58,7 +58,7 @@ async function run(cmd: Command): Promise<ExitCode> {
           bindings: resolveBindings(st.config.tui.keybindings),
         };
         if (cmd.attach) return runTuiAttached((await import('./attach/client.js')).ControlClient.discover(), tui);
-        return withLocalHost({ configPath: cmd.flags.config, io, canAsk: true }, (host) => runTuiLocal(host, tui));
+        return runTuiLocal({ configPath: cmd.flags.config, io, canAsk: true }, tui);
       }
       if (!cmd.attach) await prestartDirector();
       const { readPrompt } = await import('./cli/prompt-input.js');

@@ -1,6 +1,7 @@
 // The TUI client: folds dispatcher envelopes into view state, maps keys to actions, paints coalesced frames.
 import type { Envelope } from '../../src/runtime/protocol/index.js';
 import { NamedTasks } from '../../src/runtime/tasks.js';
+import type { FoundServer } from '../cli/probe.js';
 import type { TreeNode } from '../host/types.js';
 import type { TuiBackend } from './backend.js';
 import { runSlash } from './commands.js';
@@ -10,6 +11,7 @@ import { InputBuffer } from './input.js';
 import { actionFor, type Action, type Bindings } from './keys.js';
 import { computeLayout } from './layout.js';
 import { TuiScreen, type ScreenIO } from './screen.js';
+import { SetupDialog, type SetupResult } from './setup-dialog.js';
 import { TreeView } from './tree-view.js';
 import { dialogBox, inputLines, sidebarLines, statusLine, streamLines, type DialogData, type RunState, type SidebarData } from './view.js';
 
@@ -22,6 +24,9 @@ export interface TuiOptions {
   session?: string | undefined;
   /** /resume's picker source: this workspace's sessions, newest first. */
   listSessions?: () => Promise<{ sessionId: string; lastPrompt: string; turns: number }[]>;
+  /** /setup: the config it writes (absent = the default path), the loopback probe, and the backend built on the
+   *  new config once it loads (the next turn uses it); without `reconfigure` /setup says to run `yagent setup`. */
+  setup?: { configPath: string | undefined; probe: () => Promise<FoundServer[]>; reconfigure: () => Promise<TuiBackend> };
 }
 
 /** A dialog: an approval/question (answered through the backend) or a plain info panel (any key closes). */
@@ -29,7 +34,7 @@ export type Dialog =
   | { kind: 'help'; taskId: string; requestId: string; question: boolean; data: DialogData }
   | { kind: 'info'; data: DialogData; pick?: (key: string) => boolean; refresh?: () => void };
 
-const MAIN_ACTIONS: readonly Action[] = ['send', 'newline', 'cancel', 'pause', 'history_prev', 'history_next', 'scroll_up', 'scroll_down'];
+const MAIN_ACTIONS: readonly Action[] = ['send', 'newline', 'cancel', 'pause', 'history_prev', 'history_next', 'scroll_up', 'scroll_down', 'tree'];
 const APPROVAL_ACTIONS: readonly Action[] = ['approve_once', 'approve_session', 'approve_project', 'deny', 'cancel'];
 const QUIT_WINDOW_MS = 2000;
 /** Stop reasons after which the session can take a follow-up turn (the store's resumable set). */
@@ -53,13 +58,15 @@ export class TuiApp {
   /** Pending help requests, oldest first; the head is the open dialog. */
   readonly helps: Extract<Dialog, { kind: 'help' }>[] = [];
   info: Extract<Dialog, { kind: 'info' }> | null = null;
+  /** The open /setup dialog (answers come from the input box). */
+  setup: SetupDialog | null = null;
   readonly side: SidebarData = { tokens: { input: 0, output: 0, cached: 0 }, context: null, activity: [], notes: [] };
   private contextWindow = 0;
   private lastCtrlC = -Infinity;
   /** Commands (cancel, pause) given before the backend named the new turn's task: sent as soon as it has an id. */
   private pending: ((taskId: string) => Promise<void>)[] = [];
   private lastTree = -Infinity;
-  private readonly unsubscribe: () => void;
+  private unsubscribe: () => void;
   private closed = false;
   /** Set once a quit started (kept, not detached: main awaits `exited`). */
   quitting: Promise<void> | null = null;
@@ -180,6 +187,10 @@ export class TuiApp {
       case 'newline':
         return this.input.insert('\n');
       case 'cancel':
+        if (this.setup && full === 'escape') {
+          this.setup = null;
+          return this.conv.addInfo('setup cancelled; the config was not changed');
+        }
         if (question && full !== 'C-c') return this.answer(question, false, undefined, 'once');
         if (full === 'escape' && this.run === 'idle') return void this.input.take();
         return this.cancelOrWarn();
@@ -195,9 +206,10 @@ export class TuiApp {
       case 'scroll_down':
         this.scroll = Math.max(0, this.scroll - 5);
         return;
+      case 'tree':
+        return new TreeView(this).open();
       default:
-        if (full === 'C-t') new TreeView(this).open();
-        else if (full === 'backspace') this.input.backspace();
+        if (full === 'backspace') this.input.backspace();
         else if (ch !== undefined && ch.length > 0 && !full.startsWith('C-') && !full.startsWith('M-') && ch >= ' ') this.input.insert(ch);
     }
   }
@@ -227,6 +239,7 @@ export class TuiApp {
   /** Enter: a slash command, or a turn (a follow-up in the same session once the previous one ended). */
   submit(text: string): void {
     const t = text.trim();
+    if (this.setup) return this.answerSetup(this.setup, t);
     if (t === '') return;
     if (t.startsWith('/')) return runSlash(this, t);
     if (this.run !== 'idle') {
@@ -265,6 +278,37 @@ export class TuiApp {
     });
   }
 
+  /** Opens the /setup dialog after probing loopback servers (as `yagent setup` does); `why` heads it. */
+  openSetup(why = ''): void {
+    const s = this.opts.setup;
+    if (!s) return;
+    this.tasks.go('tui-setup-probe', async () => {
+      this.setup = new SetupDialog(await s.probe(), s.configPath, why);
+      this.frames.mark();
+    });
+  }
+
+  private answerSetup(dialog: SetupDialog, line: string): void {
+    this.tasks.go('tui-setup', async () => {
+      const result = await dialog.answer(line).catch((err: Error) => ({ ok: false, message: `setup failed: ${err.message}` }));
+      if (result) await this.closeSetup(result);
+      this.frames.mark();
+    });
+  }
+
+  private async closeSetup(result: SetupResult): Promise<void> {
+    this.setup = null;
+    this.conv.addInfo(result.message, result.ok ? 'info' : 'error');
+    const s = this.opts.setup;
+    if (!result.ok || !s) return;
+    const next = await s.reconfigure().catch((err: Error) => (this.conv.addInfo(err.message, 'error'), null));
+    if (next === null) return;
+    this.unsubscribe();
+    this.opts.backend = next;
+    this.unsubscribe = next.subscribe((env) => this.onEnvelope(env));
+    this.session = null; // the old session belongs to the previous configuration's run
+  }
+
   /** Quits: cancels a running task, waits for it to drain, restores the terminal. */
   async quit(): Promise<void> {
     if (this.closed) return;
@@ -298,8 +342,8 @@ export class TuiApp {
     const wants = this.input.text.split('\n').length;
     const layout = computeLayout(cols, rows, wants);
     const help = this.helps[0];
-    const dialog = this.info ? this.info.data : help ? help.data : null;
-    const hint = help?.question ? 'answer the question, Enter sends' : this.run === 'idle' ? 'type a task, Enter sends · /help' : 'Esc cancels · Ctrl-P pauses';
+    const dialog = this.info ? this.info.data : help ? help.data : this.setup ? this.setup.data : null;
+    const hint = this.setup ? 'setup: type the answer, Enter sends · Esc cancels' : help?.question ? 'answer the question, Enter sends' : this.run === 'idle' ? 'type a task, Enter sends · /help' : 'Esc cancels · Ctrl-P pauses';
     this.screen.paint({
       layout,
       stream: streamLines(this.conv.entries, layout.stream.width, layout.stream.height, this.scroll),

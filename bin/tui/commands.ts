@@ -10,7 +10,7 @@ export const COMMANDS: Record<string, string> = {
   '/resume': 'pick a session of this workspace to continue',
   '/new': 'start a new session',
   '/model': '/model NAME: the next turns use provider NAME; /model auto: routing decides',
-  '/setup': 'run `yagent setup` (refused while a task runs)',
+  '/setup': 'choose the model provider, as `yagent setup` (refused while a task runs)',
 };
 
 function show(app: TuiApp, title: string, body: string, pick?: (key: string) => boolean): void {
@@ -57,7 +57,8 @@ export function runSlash(app: TuiApp, line: string): void {
       return resume(app, rest[0]);
     case '/setup':
       if (app.run !== 'idle') return void (app.notice = '/setup is refused while a task runs');
-      return show(app, 'setup', 'Quit and run `yagent setup` in this terminal; a new config takes effect at the next start.');
+      if (!app.opts.setup) return show(app, 'setup', 'Quit and run `yagent setup` in this terminal; a new config takes effect at the next start.');
+      return app.openSetup();
     default:
       app.notice = `unknown command ${cmd} (/help lists them)`;
   }

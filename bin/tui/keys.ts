@@ -18,6 +18,7 @@ export const DEFAULT_BINDINGS: Bindings = {
   approve_session: ['s'],
   approve_project: ['p'],
   deny: ['n'],
+  tree: ['C-t'],
 };
 
 /** The defaults with the configured actions replaced (config validated them at load). */

@@ -2,7 +2,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { TuiApp } from '../../bin/tui/app.js';
 import type { TuiBackend } from '../../bin/tui/backend.js';
-import { DEFAULT_BINDINGS } from '../../bin/tui/keys.js';
+import { DEFAULT_BINDINGS, resolveBindings } from '../../bin/tui/keys.js';
+import { parseKeybindings } from '../../src/runtime/config/keybindings.js';
 import type { TaskOutcome, TreeNode } from '../../bin/host/types.js';
 import { makeTerm } from './harness.js';
 
@@ -14,7 +15,41 @@ afterEach(async () => {
   for (const a of apps.splice(0)) await a.quit();
 });
 
+function fakeBackend(calls: string[]): TuiBackend {
+  let end: (o: TaskOutcome | null) => void = () => undefined;
+  return {
+    where: 'local',
+    start: () => Promise.resolve({ taskId: 't', done: new Promise<TaskOutcome | null>((r) => (end = r)) }),
+    cancel: (id) => (calls.push(`cancel ${id}`), end(null), Promise.resolve()),
+    pause: () => Promise.resolve(),
+    resume: () => Promise.resolve(),
+    pauseActor: (id, actor, paused) => (calls.push(`${paused ? 'pause' : 'continue'} ${id} ${actor}`), Promise.resolve([actor])),
+    respond: () => Promise.resolve(),
+    subscribe: () => () => undefined,
+    tree: () => Promise.resolve(TREE),
+    timeline: () => Promise.resolve([]),
+  };
+}
+
 describe('Ctrl-T delegation tree', () => {
+  it('the tree action of [tui.keybindings]: a configured key opens the tree and Ctrl-T no longer does', async () => {
+    const term = makeTerm(80, 24);
+    const bindings = resolveBindings(parseKeybindings({ tree: 'f2' }, 'cfg.toml'));
+    const app = new TuiApp({ backend: fakeBackend([]), bindings, io: term.io });
+    apps.push(app);
+    const step = async (keys: string): Promise<string> => {
+      term.type(keys);
+      await term.settle();
+      await new Promise((r) => setImmediate(r));
+      app.frames.flush();
+      await term.settle();
+      return term.screenText();
+    };
+    await step('go\r');
+    expect(await step('\x14')).not.toContain('delegation tree');
+    expect(await step('\x1bOQ')).toContain('┌─ delegation tree ─');
+  });
+
   it('lists live actors with state; Up/Down select, p pauses/continues one actor, c cancels, Esc closes', async () => {
     const calls: string[] = [];
     let end: (o: TaskOutcome | null) => void = () => undefined;

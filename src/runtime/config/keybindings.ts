@@ -1,7 +1,7 @@
 // `[tui.keybindings]`: action → keys, validated at load; each listed action REPLACES its default keys (pitfall 29).
 import { ConfigError } from './errors.js';
 
-export const TUI_ACTIONS = ['send', 'newline', 'cancel', 'pause', 'history_prev', 'history_next', 'scroll_up', 'scroll_down', 'approve_once', 'approve_session', 'approve_project', 'deny'] as const;
+export const TUI_ACTIONS = ['send', 'newline', 'cancel', 'pause', 'history_prev', 'history_next', 'scroll_up', 'scroll_down', 'approve_once', 'approve_session', 'approve_project', 'deny', 'tree'] as const;
 export type TuiAction = (typeof TUI_ACTIONS)[number];
 
 const NAMED = new Set(['enter', 'linefeed', 'escape', 'tab', 'backspace', 'delete', 'up', 'down', 'left', 'right', 'home', 'end', 'pageup', 'pagedown', 'insert', 'space', ...Array.from({ length: 12 }, (_, i) => `f${i + 1}`)]);

@@ -1,0 +1,84 @@
+// /setup in a running TUI (painted into @xterm/headless): refused while a task runs; the probed local server is
+// offered, the provider is written through the write-back (comments kept), and the next turn runs on the new backend.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TuiApp } from '../../bin/tui/app.js';
+import type { TuiBackend } from '../../bin/tui/backend.js';
+import { DEFAULT_BINDINGS } from '../../bin/tui/keys.js';
+import type { TaskOutcome } from '../../bin/host/types.js';
+import { makeTerm } from './harness.js';
+
+const apps: TuiApp[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const a of apps.splice(0)) await a.quit();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function backend(name: string, starts: string[]): TuiBackend & { end(): void } {
+  let end: (o: TaskOutcome | null) => void = () => undefined;
+  const none = (): Promise<void> => Promise.resolve();
+  return {
+    where: 'local',
+    start: (prompt) => (starts.push(`${name}: ${prompt}`), Promise.resolve({ taskId: `t-${name}`, done: new Promise<TaskOutcome | null>((r) => (end = r)) })),
+    end: () => end(null),
+    cancel: none, pause: none, resume: none, respond: none,
+    pauseActor: () => Promise.resolve([]),
+    subscribe: () => () => undefined,
+    tree: () => Promise.resolve(null),
+    timeline: () => Promise.resolve([]),
+  };
+}
+
+describe('/setup in the TUI', () => {
+  it('is refused while a task runs; then offers the probed server, writes it keeping comments, and the next turn uses the new config', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'yagent-tui-setup-'));
+    dirs.push(dir);
+    const cfg = join(dir, 'config.toml');
+    writeFileSync(cfg, '# my comment\n[global.llm]\nuse_provider = "p"\n\n[global.llm.providers.p]\napi_format = "openai"\napi_base_url = "http://127.0.0.1:9/v1"\nmodel = "m"\napi_key = "k"\n');
+    const starts: string[] = [];
+    const old = backend('old', starts);
+    let reconfigured = 0;
+    const fresh = backend('new', starts);
+    const term = makeTerm(100, 30);
+    const app = new TuiApp({
+      backend: old,
+      bindings: DEFAULT_BINDINGS,
+      io: term.io,
+      setup: { configPath: cfg, probe: () => Promise.resolve([{ name: 'ollama', baseUrl: 'http://127.0.0.1:11434/v1', models: ['llama3'] }]), reconfigure: () => (reconfigured++, Promise.resolve(fresh)) },
+    });
+    apps.push(app);
+    const step = async (keys: string): Promise<string> => {
+      term.type(keys);
+      for (let i = 0; i < 2; i++) {
+        for (let j = 0; j < 5; j++) await new Promise((r) => setImmediate(r));
+        app.frames.flush();
+        await term.settle();
+      }
+      return term.screenText();
+    };
+    await step('first\r');
+    expect(await step('/setup\r')).toContain('/setup is refused while a task runs');
+    old.end();
+    await step(''); // the turn's end settles
+    let screen = await step('/setup\r');
+    expect(screen).toContain('─ setup ─');
+    expect(screen).toContain('1) ollama at http://127.0.0.1:11434/v1 (llama3)');
+    expect(await step('7\r')).toContain('"7" is not one of 1-2');
+    expect(await step('1\r')).toContain('model [llama3]:');
+    screen = await step('\r');
+    for (let i = 0; i < 200 && reconfigured === 0; i++) await new Promise((r) => setTimeout(r, 10)); // the write-back does real I/O
+    screen = await step('');
+    expect(screen).not.toContain('─ setup ─');
+    expect(screen).toContain('provider "ollama" (llama3 at http://127.0.0.1:11434/v1) written');
+    const text = readFileSync(cfg, 'utf8');
+    expect(text).toContain('# my comment');
+    expect(text).toMatch(/use_provider = "ollama"/);
+    expect(reconfigured).toBe(1);
+    await step('second\r');
+    expect(starts).toEqual(['old: first', 'new: second']);
+    fresh.end();
+  });
+});

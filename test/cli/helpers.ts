@@ -1,6 +1,6 @@
 // Test helpers: run `node bin/yagent.js` as a real subprocess against a temp HOME / YAGENT_HOME.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
@@ -101,4 +101,20 @@ export function childReaper(): { push(c: ChildProcess): void; reap(): void } {
       for (const c of live.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
     },
   };
+}
+
+/** A serve run waits longer than the default: its discovery file and its tasks come after a cold worker start. */
+export const SERVE_WAIT_MS = 30_000;
+
+/** The serve process's address and token, once its discovery file is complete. */
+export function discovered(s: Sandbox): Promise<{ address: string; token: string }> {
+  const runDir = join(s.home, 'run');
+  return until(() => {
+    const name = existsSync(runDir) ? readdirSync(runDir).find((n) => /^supervisor-\d+\.json$/.test(n)) : undefined;
+    try {
+      return name ? (JSON.parse(readFileSync(join(runDir, name), 'utf8')) as { address: string; token: string }) : undefined;
+    } catch {
+      return undefined;
+    }
+  }, 'the discovery file', SERVE_WAIT_MS);
 }

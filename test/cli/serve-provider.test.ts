@@ -1,10 +1,8 @@
 // serve: start_task carries the TUI's turn spec like the in-process path: `provider` (the `/model` override,
 // validated against the configured names) and `session` (the next turn of an earlier task's conversation).
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeProvider } from '../../src/actors/llm/fake/server.js';
-import { childReaper, GOOD_CONFIG, sandbox, start, until, withScript, type Sandbox } from './helpers.js';
+import { childReaper, discovered, GOOD_CONFIG, sandbox, start, until, SERVE_WAIT_MS, withScript, type Sandbox } from './helpers.js';
 
 let sb: Sandbox | undefined;
 let alt: FakeProvider | undefined;
@@ -15,19 +13,8 @@ afterEach(async () => {
   sb?.cleanup();
 });
 
-const WAIT_MS = 30_000;
+const WAIT_MS = SERVE_WAIT_MS;
 
-function discovered(s: Sandbox): Promise<{ address: string; token: string }> {
-  const runDir = join(s.home, 'run');
-  return until(() => {
-    const name = existsSync(runDir) ? readdirSync(runDir).find((n) => /^supervisor-\d+\.json$/.test(n)) : undefined;
-    try {
-      return name ? (JSON.parse(readFileSync(join(runDir, name), 'utf8')) as { address: string; token: string }) : undefined;
-    } catch {
-      return undefined;
-    }
-  }, 'the discovery file', WAIT_MS);
-}
 
 describe('serve: start_task with provider and session', () => {
   it('a provider override reaches that provider, an unknown one is a 400, and session.resume continues the conversation', async () => {

@@ -1,9 +1,9 @@
 // serve + attach, sessions: a follow-up (`attach send`) is the next turn of the task's session, and the task memory
 // (`/api/memory`, `/api/memory/:type`, DELETE, `attach memory`) holds the real conversation.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { childReaper, GOOD_CONFIG, runCli, sandbox, start, until, withScript, type Sandbox } from './helpers.js';
+import { childReaper, discovered, GOOD_CONFIG, runCli, sandbox, start, until, SERVE_WAIT_MS, withScript, type Sandbox } from './helpers.js';
 
 let sb: Sandbox | undefined;
 const children = childReaper();
@@ -12,21 +12,6 @@ afterEach(() => {
   sb?.cleanup();
 });
 
-/** A serve run waits longer than the default: its discovery file and its tasks come after a cold worker start. */
-const WAIT_MS = 30_000;
-
-/** The serve process's address and token, once its discovery file is complete. */
-function discovered(s: Sandbox): Promise<{ address: string; token: string }> {
-  const runDir = join(s.home, 'run');
-  return until(() => {
-    const name = existsSync(runDir) ? readdirSync(runDir).find((n) => /^supervisor-\d+\.json$/.test(n)) : undefined;
-    try {
-      return name ? (JSON.parse(readFileSync(join(runDir, name), 'utf8')) as { address: string; token: string }) : undefined;
-    } catch {
-      return undefined;
-    }
-  }, 'the discovery file', WAIT_MS);
-}
 
 function script(log: string): string {
   return `
@@ -52,7 +37,7 @@ describe('serve: follow-ups and memory', () => {
       const r = await fetch(`${info.address}${path}`, { method, headers: { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
       return { status: r.status, json: (await r.json()) as Record<string, unknown> };
     };
-    const outcome = (id: string) => until(async () => ((await api('GET', `/api/task_status?task=${id}`)).json.outcome as { text: string } | null) ?? undefined, `task ${id}`, WAIT_MS);
+    const outcome = (id: string) => until(async () => ((await api('GET', `/api/task_status?task=${id}`)).json.outcome as { text: string } | null) ?? undefined, `task ${id}`, SERVE_WAIT_MS);
     const started = await api('POST', '/api/start_task', { prompt: 'first question', workspace: sb.dir });
     const first = started.json.task_id as string;
     expect((await outcome(first)).text).toBe('answer one');
@@ -106,7 +91,7 @@ export default { director: [call('delegate_coding', { task: 'read x.txt', contex
     const headers = { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' };
     const started = (await (await fetch(`${info.address}/api/start_task`, { method: 'POST', headers, body: JSON.stringify({ prompt: 'go', workspace: sb.dir }) })).json()) as { task_id: string };
     const task = started.task_id;
-    await until(() => (existsSync(mark1) ? true : undefined), 'the first Coding request', WAIT_MS);
+    await until(() => (existsSync(mark1) ? true : undefined), 'the first Coding request', SERVE_WAIT_MS);
     const paused = await runCli(['attach', 'pause', task, 'coding', '--json'], sb.env);
     expect(paused.code).toBe(0);
     expect((JSON.parse(paused.stdout) as { actors: string[]; state: string }).actors).toEqual([expect.stringMatching(/^delegation:.+:coding$/)]);
@@ -119,7 +104,7 @@ export default { director: [call('delegate_coding', { task: 'read x.txt', contex
     const outcome = await until(async () => {
       const st = (await (await fetch(`${info.address}/api/task_status?task=${task}`, { headers })).json()) as { outcome: { text: string } | null };
       return st.outcome ?? undefined;
-    }, 'the task outcome', WAIT_MS);
+    }, 'the task outcome', SERVE_WAIT_MS);
     expect(outcome.text).toBe('done');
     expect(Number(readFileSync(mark2, 'utf8'))).toBeGreaterThanOrEqual(continuedAt);
     expect((await runCli(['attach', 'pause', task, 'nobody'], sb.env)).code).toBe(1);

@@ -52,19 +52,7 @@ describe('Ctrl-T delegation tree', () => {
 
   it('lists live actors with state; Up/Down select, p pauses/continues one actor, c cancels, Esc closes', async () => {
     const calls: string[] = [];
-    let end: (o: TaskOutcome | null) => void = () => undefined;
-    const backend: TuiBackend = {
-      where: 'local',
-      start: () => Promise.resolve({ taskId: 't', done: new Promise<TaskOutcome | null>((r) => (end = r)) }),
-      cancel: (id) => (calls.push(`cancel ${id}`), end(null), Promise.resolve()),
-      pause: () => Promise.resolve(),
-      resume: () => Promise.resolve(),
-      pauseActor: (id, actor, paused) => (calls.push(`${paused ? 'pause' : 'continue'} ${id} ${actor}`), Promise.resolve([actor])),
-      respond: () => Promise.resolve(),
-      subscribe: () => () => undefined,
-      tree: () => Promise.resolve(TREE),
-      timeline: () => Promise.resolve([]),
-    };
+    const backend = fakeBackend(calls);
     const term = makeTerm(80, 24);
     const app = new TuiApp({ backend, bindings: DEFAULT_BINDINGS, io: term.io });
     apps.push(app);

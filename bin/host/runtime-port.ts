@@ -72,6 +72,7 @@ export async function openRuntimePort(opts: PortOptions): Promise<RuntimePort> {
   const logs = startLogSink({ runtime, store, storeReady, mirror: opts.verbose === true ? stderr : undefined, onFailure: stderr });
   return {
     async runTask(spec, taskId, signal) {
+      runtime.reserveTask(taskId); // a pause given before the Director starts holds it at its first step
       if (canDelegate(spec.options.disabledAgents)) delegating = true;
       try {
         const [r] = await Promise.all([runTask(runtime, {

@@ -70,6 +70,8 @@ export class Runtime {
   private services!: Supervisor;
   private taskSup!: Supervisor;
   private readonly taskMap = new Map<string, TaskHandle>();
+  /** Pause gates of tasks announced but not started yet: a pause given in that window is kept, not lost. */
+  private readonly reserved = new Map<string, PauseController>();
   private readonly broker: ServiceBroker;
   private readonly serviceSpecs: ChildSpec[] = [];
   private readonly pools: CpuPool[] = [];
@@ -175,11 +177,17 @@ export class Runtime {
       onEvent: this.opts.onSupervisorEvent,
       describe: () => this.dispatcher.scopeStats(taskId),
     });
-    const pause = new PauseController();
+    const pause = this.reserved.get(taskId) ?? new PauseController();
+    this.reserved.delete(taskId);
     const handle: TaskHandle = { id: taskId, supervisor: sup, pause, spawn: (spec, signal) => this.spawn(taskId, spec, signal) };
     await this.taskSup.startChild({ id: `task:${taskId}`, kind: 'task', restart: 'temporary', shutdownMs: DEFAULT_SHUTDOWN_MS, start: () => Promise.resolve(sup) }, () => this.forgetTask(taskId));
     this.taskMap.set(taskId, handle);
     return handle;
+  }
+
+  /** Announces a task about to start (a client already holds its id): pause/resume reach it from now on. */
+  reserveTask(taskId: string): void {
+    if (!this.taskMap.has(taskId) && !this.reserved.has(taskId)) this.reserved.set(taskId, new PauseController());
   }
 
   task(taskId: string): TaskHandle | undefined {
@@ -188,6 +196,7 @@ export class Runtime {
 
   /** Stops a task's tree, publishes its drop report, and forgets it. */
   async endTask(taskId: string): Promise<void> {
+    this.reserved.delete(taskId);
     if (!this.taskMap.has(taskId)) return;
     await this.taskSup.terminateChild(`task:${taskId}`);
     this.forgetTask(taskId);
@@ -318,9 +327,9 @@ export class Runtime {
   }
 
   private setPaused(taskId: string, paused: boolean): boolean {
-    const task = this.taskMap.get(taskId);
-    if (!task) return false;
-    const changed = paused ? task.pause.pause() : task.pause.resume();
+    const gate = this.taskMap.get(taskId)?.pause ?? this.reserved.get(taskId);
+    if (!gate) return false;
+    const changed = paused ? gate.pause() : gate.resume();
     if (!changed) return false;
     for (const a of this.host.live) if (a.spec.taskId === taskId) a.setPaused(paused);
     this.dispatcher.publish({ name: 'runtime', taskId, delegationId: null }, { type: paused ? 'task_paused' : 'task_resumed' });

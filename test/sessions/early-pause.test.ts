@@ -1,0 +1,35 @@
+// A pause given between "the client has the task id" and "the Director started" holds the task, not lost (TUI Ctrl-P right after Enter).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runTask } from '../../src/actors/agents/run-task.js';
+import { world, type World } from './helpers.js';
+
+let w: World;
+beforeAll(async () => {
+  w = await world();
+}, 60_000);
+afterAll(async () => w?.close());
+
+const until = async (cond: () => boolean, what: string): Promise<void> => {
+  for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 25));
+  if (!cond()) throw new Error(`timed out waiting for ${what}`);
+};
+
+describe('pause before the task starts', () => {
+  it('an unannounced task cannot be paused; an announced one is paused at its first step and runs on when resumed', async () => {
+    expect(w.rt.pauseTask('never-announced')).toBe(false);
+    w.fake.script('director', ...Array.from({ length: 4 }, () => ({ text: 'ran after resume' })));
+    w.rt.reserveTask('early-1');
+    expect(w.rt.pauseTask('early-1')).toBe(true);
+    await until(() => w.envelopes.some((e) => e.taskId === 'early-1' && e.payload.type === 'task_paused'), 'task_paused for every client');
+    const run = runTask(w.rt, { ...w.base, prompt: 'go', taskId: 'early-1' });
+    await until(() => w.rt.liveActors().some((n) => n.includes('director')), 'the Director to start');
+    await new Promise((r) => setTimeout(r, 200)); // an absence: the paused Director must not call the model
+    expect(w.fake.requestsFor('director')).toHaveLength(0);
+    expect(w.rt.resumeTask('early-1')).toBe(true);
+    const r = await run;
+    expect(r.error ?? '').toBe('');
+    expect(r).toMatchObject({ stopReason: 'plain_text', text: 'ran after resume' });
+    await w.rt.endTask('early-1');
+    expect(w.rt.pauseTask('early-1')).toBe(false); // the reservation ended with the task
+  });
+});

@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { AGENT_MODULE } from '../../src/actors/agents/agent-module.js';
 
 /** Static imports of compiled JS (type-only imports are already erased by tsc). */
 function importGraph(entry: string): { files: Set<string>; packages: Set<string> } {
@@ -41,5 +42,10 @@ describe('runTask on the client thread', () => {
     const { packages } = importGraph(entry);
     expect(packages.has('zod')).toBe(true);
     expect(packages.has('diff')).toBe(false);
+    // the bundle the worker really loads (scripts/bundle-entries.mjs) keeps it lazy too
+    const bundled = importGraph(resolve('dist', AGENT_MODULE));
+    expect(bundled.packages.has('zod')).toBe(true);
+    expect(bundled.packages.has('diff')).toBe(false);
+    expect(bundled.packages.has('openai')).toBe(false);
   });
 });

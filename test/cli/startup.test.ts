@@ -2,7 +2,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { STORE_MODULE } from '../../src/store/client.js';
 import { AGENT_MODULE } from '../../src/actors/agents/agent-module.js';
 import { distRoot } from '../../src/runtime/paths.js';
 import { AGENT_ACTOR_MODULE, SPARE_PLAN, canDelegate, delegationPreload } from '../../bin/host/boot-plan.js';
@@ -57,11 +59,30 @@ describe('start-up plan', () => {
     expect(traced.stderr).not.toContain('booting the delegation spare');
   });
 
-  it('compiled code loads zod as one bundled file (dist/node_modules/zod, built by scripts/vendor-zod.mjs)', () => {
-    execFileSync(process.execPath, [resolve('scripts/vendor-zod.mjs')]);
-    const resolved = execFileSync(process.execPath, ['--input-type=module', '-e', "process.stdout.write(import.meta.resolve('zod'))"], { cwd: join(distRoot(), 'src', 'runtime') }).toString();
-    expect(resolved).toMatch(/\/dist\/node_modules\/zod\/index\.js$/);
+  it('compiled code loads zod and the provider SDKs as one bundled file each (dist/node_modules, scripts/vendor-packages.mjs)', () => {
+    execFileSync(process.execPath, [resolve('scripts/vendor-packages.mjs')]);
     const version = (dir: string): unknown => (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: unknown }).version;
-    expect(version(join(distRoot(), 'node_modules', 'zod'))).toBe(version(resolve('node_modules', 'zod')));
+    for (const name of ['zod', 'openai', '@anthropic-ai/sdk']) {
+      const resolved = execFileSync(process.execPath, ['--input-type=module', '-e', `process.stdout.write(import.meta.resolve('${name}'))`], { cwd: join(distRoot(), 'src', 'runtime') }).toString();
+      expect(resolved).toBe(pathToFileURL(join(distRoot(), 'node_modules', name, 'index.js')).href);
+      expect(version(join(distRoot(), 'node_modules', name))).toBe(version(resolve('node_modules', name)));
+    }
+  });
+
+  it('the actor workers and the CLI start from bundles (scripts/bundle-entries.mjs) whose only relative imports are src/runtime files', () => {
+    expect(AGENT_MODULE).toBe('src/actors/agents/agent-actor.bundle.js');
+    expect(STORE_MODULE).toBe('src/store/store-actor.bundle.js');
+    for (const mod of [AGENT_MODULE, STORE_MODULE]) {
+      const file = join(distRoot(), mod);
+      const relative = [...readFileSync(file, 'utf8').matchAll(/^import\s[^;]*?['"](\.[^'"]+)['"]/gm)].map((m) => resolve(dirname(file), m[1] ?? ''));
+      expect(relative.length).toBeGreaterThan(0);
+      // one copy of the runtime per thread: the worker bootstrap loaded these same files already
+      for (const f of relative) {
+        expect(f.startsWith(join(distRoot(), 'src', 'runtime') + sep), f).toBe(true);
+        expect(existsSync(f), f).toBe(true);
+      }
+    }
+    expect(readFileSync(resolve('bin/yagent.js'), 'utf8')).toContain("'../dist/bin/main.bundle.js'");
+    expect(existsSync(join(distRoot(), 'bin', 'main.bundle.js'))).toBe(true);
   });
 });

@@ -49,12 +49,14 @@ export class ProjectContext {
 export async function loadRootContext(workspace: string): Promise<RootContext> {
   const files: string[] = [];
   const parts: string[] = [];
-  for (const name of ROOT_DOC_NAMES) {
-    const text = await readFile(join(workspace, name), 'utf8').catch(() => null);
-    if (text === null) continue;
+  // read side by side: this is on the path to the first model request, and most names do not exist
+  const texts = await Promise.all(ROOT_DOC_NAMES.map((name) => readFile(join(workspace, name), 'utf8').catch(() => null)));
+  ROOT_DOC_NAMES.forEach((name, i) => {
+    const text = texts[i];
+    if (text === null || text === undefined) return;
     files.push(name);
     parts.push(`<!-- ${name} -->\n${text.trimEnd()}`);
-  }
+  });
   return { files, text: parts.join('\n\n') };
 }
 

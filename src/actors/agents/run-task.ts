@@ -142,9 +142,17 @@ export async function runTask(runtime: Runtime, o: RunTaskOptions): Promise<Task
       ...(turn.resumed ? { session: { history: turn.history, pending: turn.pending, resumed: true } } : {}),
     };
     const started = { kind: 'turn_start' as const, ts: Date.now(), taskId, prompt: o.prompt, workspace: resolve(o.workspace), ...(turn.forkedFrom ? { forkedFrom: turn.forkedFrom } : {}) };
-    await store.recordSessionTurn(projectId, turn.sessionId, started);
-    const task = await runtime.startTask(taskId);
-    out = await task.spawn<AgentRunInput, AgentRunOutput>({ name: 'director', module: AGENT_MODULE, input, delegationId: null }, o.signal);
+    // the ledger's turn_start is written while the Director boots: the store worker's boot stays off the path
+    // to the first model call; a failed write stops the Director and fails the task as before
+    const ledger = new AbortController();
+    const recorded = store.recordSessionTurn(projectId, turn.sessionId, started).catch((err: unknown) => {
+      ledger.abort(err);
+      throw err;
+    });
+    const signal = o.signal ? AbortSignal.any([o.signal, ledger.signal]) : ledger.signal;
+    const director = async (): Promise<AgentRunOutput> =>
+      (await runtime.startTask(taskId)).spawn<AgentRunInput, AgentRunOutput>({ name: 'director', module: AGENT_MODULE, input, delegationId: null }, signal);
+    [out] = await Promise.all([director(), recorded]);
   } catch (err) {
     end(o.signal?.aborted === true ? 'cancelled' : 'panic');
     throw err;

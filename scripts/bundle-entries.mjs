@@ -1,0 +1,54 @@
+// Post-build step of `npm run build`: the start-up entry points as bundles beside the compiled files.
+// Node's ESM loader pays per file (resolve, read on the shared libuv pool, compile), and a thread that loads
+// ~120 files at start waits on that more than it computes (bench: `npm run bench -- cli`, src/runtime/AGENTS.md).
+// - dist/bin/main.bundle.js (+ dist/bin/chunks/): the CLI thread; sub-commands stay lazy chunks.
+// - <actor>.bundle.js beside each actor module: an actor worker's own graph in one file. src/runtime/** stays
+//   external (one copy per thread: the worker bootstrap already loaded it, and process-group tables, pause
+//   gates and the protocol must not exist twice), and so do packages (zod is one vendored file already).
+// Compiled files are never rewritten: tests and tools that import dist/ modules see the tsc output.
+import { existsSync, rmSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { rolldown } from 'rolldown';
+
+const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+const runtimeDir = join(dist, 'src', 'runtime') + sep;
+const isPackage = (source) => !source.startsWith('.') && !source.startsWith('/');
+
+/** Actor modules (relative to dist/) bundled to `<name>.bundle.js` in their own directory. */
+const ACTOR_ENTRIES = ['src/actors/agents/agent-actor.js', 'src/store/store-actor.js'];
+
+const actorExternals = {
+  name: 'actor-externals',
+  resolveId(source, importer) {
+    if (!importer) return null;
+    if (isPackage(source)) return { id: source, external: true };
+    const abs = resolve(dirname(importer), source);
+    return abs.startsWith(runtimeDir) ? { id: abs, external: 'relative' } : null;
+  },
+};
+
+const packagesExternal = {
+  name: 'packages-external',
+  resolveId: (source, importer) => (importer && isPackage(source) ? { id: source, external: true } : null),
+};
+
+async function write(input, plugin, output) {
+  const bundle = await rolldown({ input, platform: 'node', logLevel: 'warn', plugins: [plugin] });
+  try {
+    await bundle.write({ format: 'esm', ...output });
+  } finally {
+    await bundle.close();
+  }
+}
+
+for (const entry of ACTOR_ENTRIES) {
+  const file = join(dist, entry);
+  if (!existsSync(file)) throw new Error(`${entry} is missing: run tsc first`);
+  const name = entry.slice(entry.lastIndexOf('/') + 1, -'.js'.length);
+  // written into the entry's own directory, so the external runtime paths stay the entry's relative ones
+  await write({ [name]: file }, actorExternals, { dir: dirname(file), entryFileNames: '[name].bundle.js', codeSplitting: false });
+}
+
+rmSync(join(dist, 'bin', 'chunks'), { recursive: true, force: true }); // no chunk of an older build survives
+await write({ 'main.bundle': join(dist, 'bin', 'main.js') }, packagesExternal, { dir: join(dist, 'bin'), entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' });

@@ -1,0 +1,31 @@
+// Post-build step of `npm run build`: packages every thread loads at start, each as ONE module under
+// dist/node_modules/<name>, where every compiled file's bare import resolves first (Node looks in the nearest
+// node_modules) instead of the package's hundreds of files. Node's ESM loader pays per file (resolve, a read on
+// the shared libuv pool, compile): zod ~95 files -> 1 (every thread), openai 70-140 ms -> 11-18 ms and
+// @anthropic-ai/sdk 200-350 ms -> 70-150 ms to import (the Director's first request waits for its SDK).
+// Compiled files are not rewritten, so a plain `tsc` build still runs (on the installed packages); a bundle is
+// rebuilt whenever its package's version differs. Only the root entry is vendored: src and bin import nothing
+// else at run time (type-only deep imports are erased by tsc; a deep value import would fail loudly here).
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { rolldown } from 'rolldown';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const VENDORED = ['zod', 'openai', '@anthropic-ai/sdk'];
+
+for (const name of VENDORED) {
+  const { version } = JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8'));
+  const target = join(root, 'dist', 'node_modules', name);
+  const manifest = join(target, 'package.json');
+  if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).version === version && existsSync(join(target, 'index.js'))) continue;
+  mkdirSync(target, { recursive: true });
+  // the package's own `exports` pick its ESM entry; its dynamic imports are inlined (one file, nothing else to find)
+  const bundle = await rolldown({ input: name, cwd: root, platform: 'node', logLevel: 'warn' });
+  try {
+    await bundle.write({ file: join(target, 'index.js'), format: 'esm', codeSplitting: false });
+  } finally {
+    await bundle.close();
+  }
+  writeFileSync(manifest, `${JSON.stringify({ name, version, private: true, type: 'module', exports: { '.': './index.js' } }, null, 2)}\n`);
+}

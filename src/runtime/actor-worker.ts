@@ -1,4 +1,5 @@
 // Generic actor worker bootstrap: preload heavy modules while idle (a warm spare), then start the named actor.
+import './zod-jitless.js';
 import { parentPort, workerData } from 'node:worker_threads';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

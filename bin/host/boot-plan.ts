@@ -3,12 +3,17 @@ import { AGENT_MODULE } from '../../src/actors/agents/agent-module.js';
 import { DELEGATE_TARGETS, resolveDisabledAgents } from '../../src/actors/agents/profiles.js';
 import type { YagentConfig } from '../../src/runtime/config/types.js';
 import { prestart } from '../../src/runtime/spare-boot.js';
+import { STORE_MODULE } from '../../src/store/store-module.js';
 
 /** The agent actor's path under dist/ (a leaf module: naming it loads nothing else). */
 export const AGENT_ACTOR_MODULE = AGENT_MODULE;
 
 /** One spare that preloads the agent actor itself: the Director starts on it with nothing left to import. */
 export const SPARE_PLAN = { preload: [AGENT_ACTOR_MODULE], count: 1 } as const;
+
+/** The store service's worker preloads its module: the runtime port starts the store with this same preload,
+ *  so it adopts the prestarted worker (the Director's first act, opening its rollout, waits for the store). */
+export const STORE_PRELOAD = [STORE_MODULE];
 
 const SDK_OF = { openai: 'openai', anthropic: '@anthropic-ai/sdk' } as const;
 
@@ -19,10 +24,11 @@ export function delegationPreload(config: Pick<YagentConfig, 'providers'>): stri
   return [AGENT_ACTOR_MODULE, ...[...sdks].sort()];
 }
 
-/** Called first thing by commands that run tasks locally: the Director's worker boots while the main
- *  thread is still loading the CLI, the config and the runtime. */
+/** Called first thing by commands that run tasks locally: the Director's and the store's workers boot while
+ *  the main thread is still loading the CLI, the config and the runtime. */
 export function prestartDirector(): void {
   prestart({ preload: SPARE_PLAN.preload, count: SPARE_PLAN.count });
+  prestart({ preload: STORE_PRELOAD, count: 1 });
 }
 
 /** False when -d disables every delegation target (a single-agent run): no delegation spare is worth booting. */

@@ -5,7 +5,7 @@ import type { YagentConfig } from '../../src/runtime/config/types.js';
 import { serializeError } from '../../src/runtime/protocol/index.js';
 import type { StoreApi } from '../../src/store/api.js';
 import { STORE_ACTOR, STORE_MODULE, storeInputFromConfig } from '../../src/store/client.js';
-import { SPARE_PLAN, canDelegate, delegationPreload } from './boot-plan.js';
+import { SPARE_PLAN, STORE_PRELOAD, canDelegate, delegationPreload } from './boot-plan.js';
 import { trace } from './trace.js';
 import { MCP_ACTOR, MCP_MODULE, mcpInputFromConfig } from '../../src/actors/mcp/client.js';
 import { estimateCost } from '../../src/actors/llm/catalogue/prices.js';
@@ -45,9 +45,9 @@ export function startRuntime(canAsk: boolean, config: Pick<YagentConfig, 'llm'>)
 
 export async function openRuntimePort(opts: PortOptions): Promise<RuntimePort> {
   const runtime = await startRuntime(opts.canAsk, opts.config);
-  // the store needs no SDK: its own light worker, booting beside the Director's spare; nobody waits for it
+  // the store needs no SDK: its own light worker, prestarted beside the Director's spare (boot-plan); nobody waits for it
   // here (actors' connect waits until it serves), failures surface in runTask and shutdown
-  const storeReady = runtime.startService({ name: STORE_ACTOR, module: STORE_MODULE, input: storeInputFromConfig(opts.config), restart: 'permanent', preload: [] });
+  const storeReady = runtime.startService({ name: STORE_ACTOR, module: STORE_MODULE, input: storeInputFromConfig(opts.config), restart: 'permanent', preload: STORE_PRELOAD });
   storeReady.catch(() => undefined);
   const storeUp = (): Promise<boolean> => storeReady.then(() => true, () => false);
   // MCP servers connect in the background: agents that see their tools wait for them, nobody else does

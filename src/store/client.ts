@@ -10,8 +10,7 @@ export { projectIdFor } from './paths.js';
 export { dataRoot } from './paths.js';
 
 export const STORE_ACTOR = 'store';
-/** store-actor.ts bundled into one file by scripts/bundle-entries.mjs (npm run build), src/runtime/** external. */
-export const STORE_MODULE = 'src/store/store-actor.bundle.js';
+export { STORE_MODULE } from './store-module.js';
 
 /** The store service's input from the loaded config: `[blackboard] ttl / max_notes_per_board` drive its scheduled GC
  *  (without it the store schedules no GC: a user's `ttl = "0"` must never meet a default week); `[logs]` its log files;

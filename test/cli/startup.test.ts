@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { STORE_MODULE } from '../../src/store/client.js';
 import { AGENT_MODULE } from '../../src/actors/agents/agent-module.js';
 import { distRoot } from '../../src/runtime/paths.js';
-import { AGENT_ACTOR_MODULE, SPARE_PLAN, canDelegate, delegationPreload } from '../../bin/host/boot-plan.js';
+import { AGENT_ACTOR_MODULE, SPARE_PLAN, STORE_PRELOAD, canDelegate, delegationPreload } from '../../bin/host/boot-plan.js';
 import { GOOD_CONFIG, runCli, sandbox, withScript, type Sandbox } from './helpers.js';
 import { DELEGATING } from './scripts.js';
 
@@ -33,6 +33,9 @@ describe('start-up plan', () => {
     expect(AGENT_ACTOR_MODULE).toBe(AGENT_MODULE);
     expect(SPARE_PLAN.preload).toEqual([AGENT_MODULE]);
     expect(existsSync(join(distRoot(), AGENT_MODULE))).toBe(true);
+    // the store's worker is prestarted too, with the preload the runtime port starts the store with (so it is adopted)
+    expect(STORE_PRELOAD).toEqual([STORE_MODULE]);
+    expect(readFileSync(resolve('bin/host/runtime-port.ts'), 'utf8')).toMatch(/module: STORE_MODULE,.*preload: STORE_PRELOAD/);
   });
 
   it('delegation spares preload only the SDKs the configured providers speak', () => {

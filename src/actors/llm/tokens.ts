@@ -131,17 +131,20 @@ export class TokenCounter {
   private async rawCount(messages: readonly ChatMessage[], tools: readonly ToolDef[], model: string): Promise<number> {
     const enc = encodingFor(model);
     await this.warming.get(enc);
-    const items: { key: object; text: () => string; overhead: number }[] = [
-      ...messages.map((m) => ({ key: m, text: () => messageText(m), overhead: PER_MESSAGE_OVERHEAD })),
-      ...tools.map((t) => ({ key: t, text: () => toolText(t), overhead: 0 })),
-    ];
-    const missing = items.filter((i) => this.cache.get(i.key)?.[enc] === undefined);
-    if (missing.length > 0) {
-      const counts = await this.backend.count(enc, missing.map((i) => i.text()));
-      missing.forEach((i, n) => this.cache.set(i.key, { ...this.cache.get(i.key), [enc]: (counts[n] ?? 0) + i.overhead }));
+    const known = (o: object): boolean => this.cache.get(o)?.[enc] !== undefined;
+    const newMessages = messages.filter((m) => !known(m));
+    const newTools = tools.filter((t) => !known(t));
+    if (newMessages.length + newTools.length > 0) {
+      const counts = await this.backend.count(enc, [...newMessages.map(messageText), ...newTools.map(toolText)]);
+      const put = (o: object, n: number): void => {
+        this.cache.set(o, { ...this.cache.get(o), [enc]: n });
+      };
+      newMessages.forEach((m, i) => put(m, (counts[i] ?? 0) + PER_MESSAGE_OVERHEAD));
+      newTools.forEach((t, i) => put(t, counts[newMessages.length + i] ?? 0));
     }
     let total = 0;
-    for (const i of items) total += this.cache.get(i.key)?.[enc] ?? 0;
+    for (const m of messages) total += this.cache.get(m)?.[enc] ?? 0;
+    for (const t of tools) total += this.cache.get(t)?.[enc] ?? 0;
     return total;
   }
 

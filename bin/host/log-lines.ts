@@ -1,4 +1,4 @@
-// Which events become log lines, in which file (app/llm/tool/delegate), at which level. Pure: tested directly.
+// Which events become log lines, in which file (app/llm/llm-error/tool/delegate), at which level. Pure: tested directly.
 import type { Envelope } from '../../src/runtime/protocol/index.js';
 import type { LogLine } from '../../src/store/api.js';
 
@@ -30,20 +30,36 @@ function kindOf(type: string): LogLine['kind'] | null {
   return null;
 }
 
+/** A failed model call: every retried attempt, and every call that gave up (a cancel is not a failure). */
+function isLlmFailure(p: Record<string, unknown>): boolean {
+  if (p.type === 'llm_retry') return true;
+  return p.type === 'llm_call_end' && typeof p.error === 'string' && p.code !== 'CANCELLED' && p.error !== 'cancelled';
+}
+
 function levelOf(p: Record<string, unknown>): LogLine['level'] {
   if (p.type === 'log') return (p.level as LogLine['level'] | undefined) ?? 'info';
   if (p.type === 'conversation_error') return 'error';
+  if (p.type === 'llm_call_end' && typeof p.error === 'string') return isLlmFailure(p) ? 'error' : 'info';
   if (p.type === 'llm_retry' || p.type === 'provider_fallback' || typeof p.error === 'string' || p.ok === false) return 'warn';
   return 'info';
 }
 
 function messageOf(p: Record<string, unknown>): string {
   if (typeof p.message === 'string') return p.message;
+  if (p.type === 'llm_retry') {
+    const n = Number(p.attempt) - 1;
+    return `${String(p.provider)}: attempt ${n}/${String(p.maxAttempts)} failed, retry in ${String(p.waitMs)} ms: ${String(p.reason)}`;
+  }
   if (typeof p.error === 'string') return p.error;
   if (typeof p.error === 'object' && p.error !== null) return String((p.error as { message?: unknown }).message ?? 'error');
   const who = typeof p.agent === 'string' ? `${p.agent}: ` : '';
   const what = [p.name, p.child, p.model, p.provider, p.status, p.stopReason].filter((x) => typeof x === 'string').join(' ');
   return `${who}${String(p.type)}${what ? ` ${what}` : ''}`;
+}
+
+/** Which attempt failed (1-based): a retry names the next one, a call's end counts its retries. */
+function failedAttempt(p: Record<string, unknown>): number {
+  return p.type === 'llm_retry' ? Number(p.attempt) - 1 : Number(p.retries ?? 0) + 1;
 }
 
 /** The log line of one envelope, or null when the event is not logged. */
@@ -59,6 +75,19 @@ export function logLineFor(env: Envelope): LogLine | null {
     ts: env.ts,
     ...(env.taskId !== '' ? { taskId: env.taskId } : {}),
     ...(typeof p.agent === 'string' ? { agent: p.agent } : {}),
-    data: { ...dataOf(p), ...(env.delegationId !== null ? { delegationId: env.delegationId } : {}), actor: env.source },
+    data: {
+      ...dataOf(p),
+      ...(isLlmFailure(p) ? { failedAttempt: failedAttempt(p) } : {}),
+      ...(env.delegationId !== null ? { delegationId: env.delegationId } : {}),
+      actor: env.source,
+    },
   };
+}
+
+/** Every line of one envelope: its line, and for a failed model call the same line in `llm-error` too (the llm file
+ *  keeps each call whole, start to end; the failure file has every failure of the day in one place). */
+export function logLinesFor(env: Envelope): LogLine[] {
+  const line = logLineFor(env);
+  if (line === null) return [];
+  return isLlmFailure(env.payload as unknown as Record<string, unknown>) ? [line, { ...line, kind: 'llm-error' }] : [line];
 }

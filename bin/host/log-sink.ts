@@ -3,7 +3,7 @@
 import type { Remote } from '../../src/runtime/actor.js';
 import type { Runtime } from '../../src/runtime/runtime.js';
 import type { LogLine, StoreApi } from '../../src/store/api.js';
-import { LOGGED_EVENT_TYPES, logLineFor } from './log-lines.js';
+import { LOGGED_EVENT_TYPES, logLinesFor } from './log-lines.js';
 
 export interface LogSink {
   /** Stops consuming, writes every line still queued; resolves when the store has them. */
@@ -56,10 +56,12 @@ export function startLogSink(opts: LogSinkOptions): LogSink {
     });
   };
   const consumer = opts.runtime.dispatcher.consume({ name: 'log-sink', filter: { types: LOGGED_EVENT_TYPES } }, (env) => {
-    const line = logLineFor(env);
-    if (line === null) return;
+    const lines = logLinesFor(env);
+    const line = lines[0];
+    if (line === undefined) return;
+    // one event, one mirrored line (a failure's copy in llm-error is not said twice)
     if (opts.mirror && (line.level === 'warn' || line.level === 'error')) opts.mirror(`yagent: ${line.level}: ${line.agent ? `${line.agent}: ` : ''}${line.msg}\n`);
-    buffer.push(line);
+    buffer.push(...lines);
     kick();
   });
   return {

@@ -188,7 +188,7 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 /** One line of a log file (`logs/{kind}-{day}.jsonl`); the store redacts it before writing. */
 export interface LogLine {
-  kind: 'app' | 'llm' | 'tool' | 'delegate';
+  kind: 'app' | 'llm' | 'llm-error' | 'tool' | 'delegate';
   level: LogLevel;
   /** What happened, e.g. `log`, `llm_call_end`, `tool_call_result`, `delegation_end`. */
   event: string;

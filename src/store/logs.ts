@@ -6,7 +6,8 @@ import type { Clock } from '../runtime/actor.js';
 import type { Redactor } from '../runtime/redact.js';
 import type { LogLine } from './api.js';
 
-export const LOG_KINDS = ['app', 'llm', 'tool', 'delegate'] as const;
+/** `llm-error`: every failed model call (each retried attempt and each call that gave up), also in `llm`. */
+export const LOG_KINDS = ['app', 'llm', 'llm-error', 'tool', 'delegate'] as const;
 
 export interface LogOptions {
   /** Files whose day is older than this many days are removed (at the first write of each day). 0 = keep all. */
@@ -17,7 +18,7 @@ export interface LogOptions {
 
 export const DEFAULT_LOG_OPTIONS: LogOptions = { keepDays: 7, maxFileBytes: 10 * 1024 * 1024 };
 
-const FILE_RE = /^(app|llm|tool|delegate)-(\d{4}-\d{2}-\d{2})(?:\.(\d+))?\.jsonl$/;
+const FILE_RE = /^(app|llm-error|llm|tool|delegate)-(\d{4}-\d{2}-\d{2})(?:\.(\d+))?\.jsonl$/;
 const DAY_MS = 86_400_000;
 
 export const logsDir = (root: string): string => join(root, 'logs');

@@ -9,6 +9,8 @@ import { loadConfig } from '../../src/runtime/config/index.js';
 import { STORE_ACTOR, STORE_MODULE } from '../../src/store/client.js';
 import { FakeProvider } from '../../src/actors/llm/fake/server.js';
 import type { FakeReply, RecordedRequest } from '../../src/actors/llm/fake/script.js';
+import { inPlaceBackend, TokenCounter, toolText } from '../../src/actors/llm/tokens.js';
+import type { ChatMessage } from '../../src/runtime/protocol/index.js';
 import { runTask, type RunTaskOptions } from '../../src/actors/agents/run-task.js';
 import { AGENT_MODULE } from '../../src/actors/agents/agent-module.js';
 
@@ -26,6 +28,20 @@ const root = mkdtempSync(join(tmpdir(), 'yagent-tokens-'));
 let fake: FakeProvider;
 let rt: Runtime;
 let base: Omit<RunTaskOptions, 'prompt'>;
+let claude: Omit<RunTaskOptions, 'prompt'>;
+const CLAUDE = 'claude-sonnet-4-5';
+
+/** cl100k_base count of an Anthropic Messages request as sent: system, each text block, each tool definition. */
+async function wireEstimate(req: RecordedRequest): Promise<number> {
+  const counter = new TokenCounter(inPlaceBackend);
+  const b = req.body as { system?: string; messages: { role: string; content: { type: string; text?: string }[] }[]; tools?: { name: string; description: string; input_schema: Record<string, unknown> }[] };
+  const msgs: ChatMessage[] = b.system !== undefined ? [{ role: 'system', content: b.system }] : [];
+  for (const m of b.messages) for (const c of m.content) if (m.role === 'user' && c.type === 'text') msgs.push({ role: 'user', content: c.text ?? '' });
+  expect(msgs.length).toBe(b.messages.reduce((n, m) => n + m.content.length, b.system !== undefined ? 1 : 0)); // a first request: texts only
+  let n = await counter.countMessageTokens(msgs, 'gpt-4');
+  for (const t of b.tools ?? []) n += await counter.countText(toolText({ name: t.name, description: t.description, parameters: t.input_schema }), 'gpt-4');
+  return n;
+}
 
 beforeAll(async () => {
   expect(existsSync(resolve('dist', AGENT_MODULE)), 'run `npx tsc -p tsconfig.build.json` first').toBe(true);
@@ -37,6 +53,9 @@ beforeAll(async () => {
   rt = await Runtime.start({ hasResponder: true });
   await rt.startService({ name: STORE_ACTOR, module: STORE_MODULE, input: { root: home, notesRoot: join(home, 'notes') } });
   base = { workspace: join(root, 'ws'), config, configPath };
+  const claudePath = join(root, 'claude.toml');
+  writeFileSync(claudePath, `[global.llm]\nuse_provider = "anthropic"\n[global.llm.providers.anthropic]\nmodel = "${CLAUDE}"\napi_format = "anthropic"\napi_base_url = "${fake.anthropicBaseUrl}"\napi_key = "k"\n[routing]\nmode = "fixed"\n[llm]\nmax_retries = 0\n`);
+  claude = { workspace: base.workspace, config: (await loadConfig({ configPath: claudePath })).config, configPath: claudePath };
   mkdirSync(base.workspace, { recursive: true });
 }, 60_000);
 
@@ -55,6 +74,21 @@ describe('token counting on the CPU pool (production path)', () => {
     expect(r.text).toBe('done');
     const seen = lastToolText(fake.requests.filter((q) => q.agent === 'director').at(-1));
     expect(seen).toMatch(/full deliverable: 1011 tokens in artifact \S+; read it with read_artifact/);
+  }, 60_000);
+
+  it('Claude: a later count is the cl100k estimate scaled by reported ÷ estimated input of the latest call', async () => {
+    // the Director's first call reports 3× what cl100k counts for the prompt it was sent (system, texts, tools)
+    const step1 = async (req: RecordedRequest): Promise<FakeReply> => ({ ...call('c1', 'delegate_repo', { task: 'list the numbers', context_refs: [] }), usage: { input: 3 * (await wireEstimate(req)) } });
+    fake.script('director', step1, { text: 'done' });
+    fake.script('repo', call('c2', 'agent_exit', { conclusion: DIGITS, status: 'ok', facts: [], artifacts: [] }));
+    const before = fake.requests.length;
+    const r = await runTask(rt, { ...claude, prompt: 'numbers', taskId: 'tokens-claude' });
+    expect(r.text).toBe('done');
+    const director = fake.requests.slice(before).filter((q) => q.agent === 'director');
+    expect(director.map((q) => q.format)).toEqual(['anthropic', 'anthropic']);
+    // the parent counts the deliverable with its own counter: 1011 cl100k tokens × 3
+    const blocks = ((director.at(-1)?.body.messages ?? []) as { content: { type: string; content?: string }[] }[]).flatMap((m) => m.content);
+    expect(blocks.filter((c) => c.type === 'tool_result').at(-1)?.content).toMatch(/full deliverable: 3033 tokens in artifact \S+; read it with read_artifact/);
   }, 60_000);
 
   it('the CPU service runs only *-job.js modules (zod-free boundary check), and counts on the pool', async () => {

@@ -1,19 +1,33 @@
 // Which events become which log lines (file kind, level, message), and the sink the CLI runs them through.
 import { describe, expect, it } from 'vitest';
 import type { Envelope, Event } from '../../src/runtime/protocol/index.js';
-import { LOGGED_EVENT_TYPES, logLineFor } from '../../bin/host/log-lines.js';
+import { LOGGED_EVENT_TYPES, logLineFor, logLinesFor } from '../../bin/host/log-lines.js';
 
 const env = (payload: Event, over: Partial<Envelope> = {}): Envelope => ({ seq: 1, taskId: 't1', delegationId: null, source: 'director', type: payload.type, lane: 'normal', ts: 1_700_000_000_000, payload, ...over }) as Envelope;
 
 describe('log lines', () => {
   it('each logged event goes to its file kind with a level: log → app, llm_* → llm, tool_call_* → tool, delegation_* → delegate', () => {
     expect(logLineFor(env({ type: 'log', level: 'warn', message: 'x failed', source: 'recordTimeline' }))).toMatchObject({ kind: 'app', level: 'warn', event: 'log', msg: 'x failed', taskId: 't1', data: { source: 'recordTimeline', actor: 'director' } });
-    expect(logLineFor(env({ type: 'llm_call_end', agent: 'coding', model: 'm', provider: 'p', retries: 0, durationMs: 5, error: 'HTTP 500' }))).toMatchObject({ kind: 'llm', level: 'warn', msg: 'HTTP 500', agent: 'coding' });
+    expect(logLineFor(env({ type: 'llm_call_end', agent: 'coding', model: 'm', provider: 'p', retries: 0, durationMs: 5, error: 'HTTP 500' }))).toMatchObject({ kind: 'llm', level: 'error', msg: 'HTTP 500', agent: 'coding' });
     expect(logLineFor(env({ type: 'llm_call_start', agent: 'coding', model: 'm', provider: 'p' }))).toMatchObject({ kind: 'llm', level: 'info' });
     expect(logLineFor(env({ type: 'tool_call_result', agent: 'repo', callId: 'c', name: 'read_file', ok: false, display: 'x'.repeat(5000) }))).toMatchObject({ kind: 'tool', level: 'warn' });
     expect(String(logLineFor(env({ type: 'tool_call_result', agent: 'repo', callId: 'c', name: 'read_file', ok: true, display: 'x'.repeat(5000) }))?.data?.display).length).toBeLessThan(2100);
     expect(logLineFor(env({ type: 'delegation_end', agent: 'director', callId: 'c', child: 'repo', status: 'ok' }, { delegationId: null }))).toMatchObject({ kind: 'delegate', level: 'info', msg: 'director: delegation_end repo ok' });
     expect(logLineFor(env({ type: 'ai_chunk', agent: 'repo', text: 'tok' }))).toBeNull();
+  });
+
+  it('a failed model call (each retry, each call that gave up) is also a line in llm-error; a cancel or a success is not', () => {
+    const retry = env({ type: 'llm_retry', agent: 'coding', provider: 'p', model: 'm', attempt: 2, maxAttempts: 3, waitMs: 1000, reason: 'HTTP 503', url: 'http://h/v1', code: 'SERVER_ERROR', status: 503 });
+    const lines = logLinesFor(retry);
+    expect(lines.map((l) => l.kind)).toEqual(['llm', 'llm-error']);
+    expect(lines[1]).toMatchObject({ level: 'warn', msg: 'p: attempt 1/3 failed, retry in 1000 ms: HTTP 503', data: { provider: 'p', model: 'm', url: 'http://h/v1', status: 503, failedAttempt: 1 } });
+    expect(lines[1]).toEqual({ ...lines[0], kind: 'llm-error' });
+    const gaveUp = env({ type: 'llm_call_end', agent: 'coding', model: 'm', provider: 'p', retries: 1, durationMs: 5, error: 'model call failed…', code: 'CONNECTION', errno: 'ECONNREFUSED' });
+    expect(logLinesFor(gaveUp).map((l) => [l.kind, l.level, l.data?.failedAttempt, l.data?.errno])).toEqual([['llm', 'error', 2, 'ECONNREFUSED'], ['llm-error', 'error', 2, 'ECONNREFUSED']]);
+    const cancelled = env({ type: 'llm_call_end', agent: 'coding', model: 'm', provider: 'p', retries: 0, durationMs: 5, error: 'cancelled', code: 'CANCELLED' });
+    expect(logLinesFor(cancelled).map((l) => [l.kind, l.level])).toEqual([['llm', 'info']]);
+    expect(logLinesFor(env({ type: 'llm_call_end', agent: 'coding', model: 'm', provider: 'p', retries: 0, durationMs: 5 })).map((l) => l.kind)).toEqual(['llm']);
+    expect(logLinesFor(env({ type: 'ai_chunk', agent: 'repo', text: 'tok' }))).toEqual([]);
   });
 
   it('the sink subscribes to every event type it maps (and to the llm retry/breaker events by name)', () => {

@@ -117,7 +117,7 @@ describe('call events', () => {
     const mine = events.filter((e) => 'agent' in e && e.agent === agent);
     expect(mine.map((e) => e.type)).toEqual(['llm_call_start', 'llm_retry', 'llm_call_end']);
     expect(mine[0]).toEqual({ type: 'llm_call_start', agent, provider: 'p', model: 'm-p', tier: 'high' });
-    expect(mine[1]).toMatchObject({ type: 'llm_retry', provider: 'p', attempt: 2, maxAttempts: 6, waitMs: 1000 });
+    expect(mine[1]).toMatchObject({ type: 'llm_retry', provider: 'p', attempt: 2, maxAttempts: 6, waitMs: 1000, url: fake.openaiBaseUrl, code: 'SERVER_ERROR', status: 503 });
     expect((mine[1] as { reason: string }).reason).toContain('overloaded');
     expect(mine[2]).toMatchObject({
       type: 'llm_call_end',
@@ -128,6 +128,7 @@ describe('call events', () => {
       usage: { inputTokens: 11, outputTokens: 7, cachedInputTokens: 3, reasoningTokens: 2 },
     });
     expect(typeof (mine[2] as { durationMs: unknown }).durationMs).toBe('number');
+    expect(mine[2]).not.toHaveProperty('code'); // failure fields only on a failure
   });
 
   it('the breaker publishes breaker_state when it opens and when the probe closes it', async () => {

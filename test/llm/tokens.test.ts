@@ -1,7 +1,7 @@
 // Token counting: the model's encoding, per-message caching, and the Claude correction from reported usage.
 import { describe, expect, it } from 'vitest';
-import { encodingFor, inPlaceBackend, TokenCounter, type TokenBackend } from '../../src/actors/llm/tokens.js';
-import type { ChatMessage } from '../../src/runtime/protocol/index.js';
+import { encodingFor, inPlaceBackend, TokenCounter, toolText, type TokenBackend } from '../../src/actors/llm/tokens.js';
+import type { ChatMessage, ToolDef } from '../../src/runtime/protocol/index.js';
 
 /** The real in-place encoder, with every text it was asked to encode recorded. */
 function recording(): { backend: TokenBackend; asked: string[][] } {
@@ -39,13 +39,37 @@ describe('token counting', () => {
     expect(asked.at(-1)).toEqual(['hello world']); // another encoding is another count
   });
 
-  it('Claude: the estimate is scaled by the provider-reported input tokens of the last call', async () => {
-    const t = new TokenCounter(inPlaceBackend);
-    const history: ChatMessage[] = [{ role: 'user', content: 'word '.repeat(100) }];
-    const estimate = await t.countMessageTokens(history, 'claude-sonnet-4');
-    t.observeUsage('claude-sonnet-4', estimate, Math.round(estimate * 1.5));
-    expect(await t.countMessageTokens(history, 'claude-sonnet-4')).toBe(Math.round(estimate * 1.5));
-    t.observeUsage('gpt-4o', 100, 300); // OpenAI counts are exact: no correction
+  it('Claude: the estimate is scaled by reported ÷ estimated input of the latest call (prompt = messages + tools)', async () => {
+    const { backend, asked } = recording();
+    const t = new TokenCounter(backend);
+    const model = 'claude-sonnet-4';
+    const history: ChatMessage[] = [{ role: 'system', content: 'you are terse' }, { role: 'user', content: 'word '.repeat(100) }];
+    const tools: ToolDef[] = [{ name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } }];
+    const raw = await t.countMessageTokens(history, model);
+    const estimate = raw + (await t.countText(toolText(tools[0] as ToolDef), model));
+    asked.length = 0;
+    const sent = [...history];
+    t.observeUsage(model, { messages: sent, tools }, Math.round(estimate * 1.5));
+    sent.push({ role: 'assistant', content: 'appended after the call' }); // the loop's list grows: not part of that prompt
+    expect(asked).toEqual([]); // observing costs nothing: the next count estimates the prompt
+    expect(await t.countMessageTokens(history, model)).toBe(Math.round(raw * 1.5));
+    expect(asked).toEqual([[toolText(tools[0] as ToolDef)]]); // the history was cached per message: only the tool definition was new
+    // the next call reports on a corrected history: the ratio is taken against the raw estimate, it never compounds
+    t.observeUsage(model, { messages: history, tools }, estimate * 2);
+    expect(await t.countMessageTokens(history, model)).toBe(raw * 2);
+    expect(await t.countText('hello world', model)).toBe(4);
+    t.observeUsage('gpt-4o', { messages: history, tools: [] }, 300); // OpenAI counts are exact: no correction
     expect(await t.countText('hello world', 'gpt-4o')).toBe(2);
+  });
+
+  it('Claude: a failed estimate fails that count only; the next count works uncorrected', async () => {
+    let fail = false;
+    const t = new TokenCounter({ count: (enc, texts) => (fail ? Promise.reject(new Error('pool gone')) : inPlaceBackend.count(enc, texts)), warm: inPlaceBackend.warm });
+    const history: ChatMessage[] = [{ role: 'user', content: 'hello world' }];
+    fail = true;
+    t.observeUsage('claude-x', { messages: [{ role: 'user', content: 'never counted' }], tools: [] }, 100);
+    await expect(t.countMessageTokens(history, 'claude-x')).rejects.toThrow('pool gone');
+    fail = false;
+    expect(await t.countMessageTokens(history, 'claude-x')).toBe(2 + 4);
   });
 });

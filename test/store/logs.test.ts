@@ -25,8 +25,9 @@ describe('log files', () => {
     const clock = new ManualClock(T0);
     const s = storeIn(t.dir, { clock });
     await s.appendLogs([line('app', 'a1'), line('llm', 'l1', { taskId: 'task-1', agent: 'director', data: { model: 'm' } }), line('app', 'a2', { level: 'warn' })]);
-    await s.appendLogs([line('tool', 't1'), line('delegate', 'd1')]);
-    expect(readdirSync(join(t.dir, 'logs')).sort()).toEqual(['app-2026-03-10.jsonl', 'delegate-2026-03-10.jsonl', 'llm-2026-03-10.jsonl', 'tool-2026-03-10.jsonl']);
+    await s.appendLogs([line('tool', 't1'), line('delegate', 'd1'), line('llm-error', 'e1', { level: 'error' })]);
+    expect(readdirSync(join(t.dir, 'logs')).sort()).toEqual(['app-2026-03-10.jsonl', 'delegate-2026-03-10.jsonl', 'llm-2026-03-10.jsonl', 'llm-error-2026-03-10.jsonl', 'tool-2026-03-10.jsonl']);
+    expect(statSync(join(t.dir, 'logs', 'llm-error-2026-03-10.jsonl')).mode & 0o777).toBe(0o600);
     expect(read('app-2026-03-10.jsonl').map((l) => [l.msg, l.level])).toEqual([['a1', 'info'], ['a2', 'warn']]);
     expect(read('llm-2026-03-10.jsonl')[0]).toEqual({ kind: 'llm', level: 'info', event: 'test', msg: 'l1', taskId: 'task-1', agent: 'director', data: { model: 'm' }, ts: '2026-03-10T12:00:00.000Z' });
     expect(statSync(join(t.dir, 'logs')).mode & 0o777).toBe(0o700);
@@ -52,11 +53,27 @@ describe('log files', () => {
     expect(all.filter((m) => m.startsWith('call '))).toHaveLength(6);
   });
 
+  it('llm-error rotates on its own: a restarted store continues its newest .N file, and llm is not mistaken for it', async () => {
+    const clock = new ManualClock(T0);
+    const opts = { clock, logs: { keepDays: 7, maxFileBytes: 300 } };
+    const s = storeIn(t.dir, opts);
+    for (let i = 0; i < 6; i++) await s.appendLogs([line('llm-error', `fail ${i} ${'x'.repeat(60)}`)]);
+    const again = storeIn(t.dir, opts);
+    await again.appendLogs([line('llm-error', 'after restart'), line('llm', 'a call')]);
+    const names = readdirSync(join(t.dir, 'logs'));
+    const errs = names.filter((n) => n.startsWith('llm-error-')).sort((a, b) => a.length - b.length || a.localeCompare(b));
+    expect(errs.length).toBeGreaterThan(1);
+    for (const f of errs) expect(statSync(join(t.dir, 'logs', f)).size).toBeLessThanOrEqual(300);
+    expect(read(errs.at(-1) ?? '').at(-1)?.msg).toBe('after restart');
+    expect(names.filter((n) => /^llm-\d/.test(n))).toEqual(['llm-2026-03-10.jsonl']);
+    expect(read('llm-2026-03-10.jsonl').map((l) => l.msg)).toEqual(['a call']);
+  });
+
   it('files older than keep_days are removed at the first write of a day; 0 keeps everything', async () => {
     mkdirSync(join(t.dir, 'logs'), { recursive: true });
-    for (const name of ['app-2026-03-01.jsonl', 'llm-2026-03-02.1.jsonl', 'tool-2026-03-03.jsonl', 'notes.txt']) writeFileSync(join(t.dir, 'logs', name), '{}\n');
+    for (const name of ['app-2026-03-01.jsonl', 'llm-2026-03-02.1.jsonl', 'llm-error-2026-03-02.jsonl', 'tool-2026-03-03.jsonl', 'notes.txt']) writeFileSync(join(t.dir, 'logs', name), '{}\n');
     await storeIn(t.dir, { clock: new ManualClock(T0), logs: { keepDays: 0, maxFileBytes: 1000 } }).appendLogs([line('app', 'x')]);
-    expect(readdirSync(join(t.dir, 'logs'))).toHaveLength(5);
+    expect(readdirSync(join(t.dir, 'logs'))).toHaveLength(6);
     await storeIn(t.dir, { clock: new ManualClock(T0), logs: { keepDays: 7, maxFileBytes: 1000 } }).appendLogs([line('app', 'x')]);
     expect(readdirSync(join(t.dir, 'logs')).sort()).toEqual(['app-2026-03-10.jsonl', 'notes.txt', 'tool-2026-03-03.jsonl']);
   });

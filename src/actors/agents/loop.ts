@@ -10,6 +10,7 @@ import { abortStopReason, sleep } from './abort.js';
 import type { Compressor, Tier } from './compression/compressor.js';
 import { addUsage, ZERO_USAGE, type UsageLedger } from './usage-ledger.js';
 import type { CallUsage } from '../llm/types.js';
+import type { TokenCounter } from '../llm/tokens.js';
 
 export interface LoopDeps {
   agent: string;
@@ -37,6 +38,8 @@ export interface LoopDeps {
   compressor?: Compressor;
   /** The run's usage ledger: every provider call of this loop lands here (classifier calls included). */
   ledger?: UsageLedger;
+  /** The run's token counter (`env.tokens`): each answered call's prompt and reported input tokens (Claude correction). */
+  tokens?: Pick<TokenCounter, 'observeUsage'>;
 }
 
 export const CLOSING_REMINDER =
@@ -149,10 +152,11 @@ async function callWithRetries(deps: LoopDeps, messages: readonly ChatMessage[],
     }
     deps.publish({ type: 'ai_stream_start', agent: deps.agent, step });
     let reported = false;
+    const tools = deps.tools.defs();
     try {
       const res = await deps.engine.call({
         messages,
-        tools: deps.tools.defs(),
+        tools,
         maxTokens: deps.maxTokens,
         temperature: deps.temperature,
         signal: deps.signal,
@@ -169,6 +173,8 @@ async function callWithRetries(deps: LoopDeps, messages: readonly ChatMessage[],
       });
       // an engine without the reliability layer (a test double) reports nothing: its response is the one call
       if (!reported) account({ provider: res.provider, model: res.model, usage: res.usage });
+      // what the provider counted for exactly this prompt: later estimates for its model are scaled by it (Claude)
+      deps.tokens?.observeUsage(res.model, { messages, tools }, res.usage.inputTokens);
       deps.publish({ type: 'ai_stream_end', agent: deps.agent });
       return { kind: 'ok', res };
     } catch (err) {

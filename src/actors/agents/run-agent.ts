@@ -185,6 +185,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
         ...(isDirector ? { plainTextReminder: () => (manager.count === 0 ? reminder : null) } : {}),
         ...(activity ? { onActivity: () => activity.touch() } : {}),
         ...(env.retryBackoffMs !== undefined ? { retryBackoffMs: env.retryBackoffMs } : {}),
+        ...(tokens ? { tokens } : {}),
         ...(s.compression.enabled
           ? {
               compressor: new Compressor({

@@ -3,7 +3,7 @@
 // so agent workers never load them: one pool thread does, and every count is a round trip to it.
 import type { Remote } from '../../runtime/actor.js';
 import type { CpuService } from '../../runtime/cpu-service.js';
-import type { ChatMessage } from '../../runtime/protocol/index.js';
+import type { ChatMessage, ToolDef } from '../../runtime/protocol/index.js';
 import { count as countHere, warm as warmHere, TOKEN_JOB_MODULE, type Encoding } from './token-job.js';
 
 export type { Encoding };
@@ -53,13 +53,27 @@ export function messageText(m: ChatMessage): string {
   }
 }
 
+/** The text of a tool definition as the provider receives it (name, description, JSON schema). */
+export function toolText(t: ToolDef): string {
+  return `${t.name}\n${t.description}\n${JSON.stringify(t.parameters)}`;
+}
+
+/** What one request sent: the provider's reported input tokens cover all of it. */
+export interface SentPrompt {
+  messages: readonly ChatMessage[];
+  tools: readonly ToolDef[];
+}
+
 const isClaude = (model: string): boolean => /claude/i.test(model);
 
-/** One per agent worker. Message counts are cached per message object and encoding (history is immutable). */
+/** One per agent worker. Counts are cached per message (and tool definition) object and encoding (history is immutable). */
 export class TokenCounter {
-  private readonly cache = new WeakMap<ChatMessage, Partial<Record<Encoding, number>>>();
+  private readonly cache = new WeakMap<object, Partial<Record<Encoding, number>>>();
   /** Claude: reported input tokens ÷ our estimate of the same prompt, from the latest call that reported usage. */
   private readonly correction = new Map<string, number>();
+  /** Claude: the latest call's prompt and reported input, not yet estimated (the next count for the model does it). */
+  private readonly observed = new Map<string, { prompt: SentPrompt; reported: number }>();
+  private readonly settling = new Map<string, Promise<void>>();
 
   private readonly warming = new Map<Encoding, Promise<boolean>>();
 
@@ -68,28 +82,25 @@ export class TokenCounter {
   async countText(text: string, model: string): Promise<number> {
     const enc = encodingFor(model);
     await this.warming.get(enc);
+    await this.settle(model);
     const [n = 0] = await this.backend.count(enc, [text]);
     return this.corrected(model, n);
   }
 
   /** Tokens of a message list as the model sees it (text + 4 per message); only uncached messages are encoded,
-   *  all in one pool job. For Claude the estimate is scaled by the last `observeUsage` ratio. */
+   *  all in one pool job. For Claude the estimate is scaled by the ratio of the latest `observeUsage`. */
   async countMessageTokens(messages: readonly ChatMessage[], model: string): Promise<number> {
-    const enc = encodingFor(model);
-    await this.warming.get(enc);
-    const missing = messages.filter((m) => this.cache.get(m)?.[enc] === undefined);
-    if (missing.length > 0) {
-      const counts = await this.backend.count(enc, missing.map(messageText));
-      missing.forEach((m, i) => this.cache.set(m, { ...this.cache.get(m), [enc]: (counts[i] ?? 0) + PER_MESSAGE_OVERHEAD }));
-    }
-    let total = 0;
-    for (const m of messages) total += this.cache.get(m)?.[enc] ?? 0;
-    return this.corrected(model, total);
+    await this.settle(model);
+    return this.corrected(model, await this.rawCount(messages, [], model));
   }
 
-  /** Feeds the provider's reported input tokens for a prompt we estimated (Claude has no public tokenizer). */
-  observeUsage(model: string, estimatedInput: number, reportedInput: number): void {
-    if (isClaude(model) && estimatedInput > 0 && reportedInput > 0) this.correction.set(model, reportedInput / estimatedInput);
+  /** After a successful call: the provider's reported input tokens for the prompt it was sent (Claude has no public
+   *  tokenizer, so later estimates for the model are scaled by reported ÷ estimated). Costs nothing here: the
+   *  prompt is estimated by the next count for the model, so a run that never counts never loads an encoder. */
+  observeUsage(model: string, prompt: SentPrompt, reportedInput: number): void {
+    if (!isClaude(model) || reportedInput <= 0) return;
+    // the loop keeps appending to its list: keep the messages as they were sent
+    this.observed.set(model, { prompt: { messages: [...prompt.messages], tools: [...prompt.tools] }, reported: reportedInput });
   }
 
   /** Starts loading the model's encoder on the pool ahead of the first count (the next count awaits it). */
@@ -97,6 +108,44 @@ export class TokenCounter {
     const enc = encodingFor(model);
     if (this.warming.has(enc)) return;
     this.warming.set(enc, this.backend.warm(enc).then(() => true, () => false));
+  }
+
+  /** Turns the latest observation into the correction factor (one estimate at a time per model, in order). */
+  private settle(model: string): Promise<void> {
+    const o = this.observed.get(model);
+    if (o !== undefined) {
+      this.observed.delete(model);
+      const prev = this.settling.get(model) ?? Promise.resolve();
+      const next = prev.then(async () => {
+        const estimate = await this.rawCount(o.prompt.messages, o.prompt.tools, model);
+        if (estimate > 0) this.correction.set(model, o.reported / estimate);
+      });
+      // the caller of this count sees a failed estimate; later counts do not inherit it
+      this.settling.set(model, next.catch(() => undefined));
+      return next;
+    }
+    return this.settling.get(model) ?? Promise.resolve();
+  }
+
+  /** The uncorrected estimate: messages (text + 4 each) and tool definitions, cached per object, new ones in one job. */
+  private async rawCount(messages: readonly ChatMessage[], tools: readonly ToolDef[], model: string): Promise<number> {
+    const enc = encodingFor(model);
+    await this.warming.get(enc);
+    const known = (o: object): boolean => this.cache.get(o)?.[enc] !== undefined;
+    const newMessages = messages.filter((m) => !known(m));
+    const newTools = tools.filter((t) => !known(t));
+    if (newMessages.length + newTools.length > 0) {
+      const counts = await this.backend.count(enc, [...newMessages.map(messageText), ...newTools.map(toolText)]);
+      const put = (o: object, n: number): void => {
+        this.cache.set(o, { ...this.cache.get(o), [enc]: n });
+      };
+      newMessages.forEach((m, i) => put(m, (counts[i] ?? 0) + PER_MESSAGE_OVERHEAD));
+      newTools.forEach((t, i) => put(t, counts[newMessages.length + i] ?? 0));
+    }
+    let total = 0;
+    for (const m of messages) total += this.cache.get(m)?.[enc] ?? 0;
+    for (const t of tools) total += this.cache.get(t)?.[enc] ?? 0;
+    return total;
   }
 
   private corrected(model: string, n: number): number {

@@ -90,7 +90,7 @@ max_notes_per_board = 200        # the store's GC keeps the newest this many per
 allow_read = []                  # e.g. ["~/.ssh/config"]: data-root / secret-store paths tools may read (still asked; -y skips asking)
 shell_env_keep = []              # e.g. ["GITHUB_TOKEN"]: variables run_bash still sees although secret-looking or named by an api_key_env
 
-[logs]                           # ~/.yagent/logs/{app,llm,tool,delegate}-YYYY-MM-DD.jsonl, every line redacted (keys, tokens)
+[logs]                           # ~/.yagent/logs/{app,llm,llm-error,tool,delegate}-YYYY-MM-DD.jsonl, every line redacted
 keep_days = 7                    # files older than this are removed; 0 = keep every file
 max_file_mb = 10                 # a day's file continues in .1, .2, ... past this size
 

@@ -6,6 +6,17 @@ import { SerializedErrorSchema } from './errors.js';
 
 const agentRef = { agent: z.string() };
 const TierSchema = z.enum(['fast', 'balanced', 'high']);
+/** Where a failed attempt went and what came back: the llm-error log and stream-json carry them. */
+const failure = {
+  /** api_base_url of the provider (absent when the engine has none, unit tests). */
+  url: z.string().optional(),
+  /** The error class (`LlmErrorCode`: CONNECTION, AUTH, SERVER_ERROR, CANCELLED, …). */
+  code: z.string().optional(),
+  /** The last HTTP status, when the server answered. */
+  status: z.number().int().optional(),
+  /** The system error code (ECONNREFUSED, ENOTFOUND, …), when there was one. */
+  errno: z.string().optional(),
+};
 
 export const EventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ai_stream_start'), ...agentRef, step: z.number().int() }),
@@ -27,6 +38,7 @@ export const EventSchema = z.discriminatedUnion('type', [
     durationMs: z.number(),
     retries: z.number().int().nonnegative().default(0),
     error: z.string().optional(),
+    ...failure,
   }),
   /** The provider/model an agent's engine talks to: at its first call and whenever it changes. */
   z.object({ type: z.literal('model_info'), ...agentRef, model: z.string(), provider: z.string(), tier: TierSchema.optional(), contextWindow: z.number().int().optional() }),
@@ -40,6 +52,7 @@ export const EventSchema = z.discriminatedUnion('type', [
     maxAttempts: z.number().int().positive(),
     waitMs: z.number().nonnegative(),
     reason: z.string(),
+    ...failure,
   }),
   /** A provider's circuit breaker changed state (seen by the thread that changed it). */
   z.object({ type: z.literal('breaker_state'), ...agentRef, provider: z.string(), state: z.enum(['closed', 'open', 'half-open']) }),

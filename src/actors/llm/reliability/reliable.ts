@@ -88,15 +88,15 @@ export class ReliableEngine implements LlmEngine {
     const budget = this.opts.callBudgetMs ?? 0;
     const deadline = budget > 0 ? started + budget : Number.POSITIVE_INFINITY;
     const maxAttempts = this.opts.maxRetries + 1;
-    const end = (extra: { usage?: LlmResponse['usage']; error?: string }, retries: number): void =>
-      this.emit({ type: 'llm_call_end', agent: req.agent, provider, model, ...tier, durationMs: clock.now() - started, retries, ...extra });
+    const end = (extra: { usage?: LlmResponse['usage']; error?: string }, retries: number, err?: unknown): void =>
+      this.emit({ type: 'llm_call_end', agent: req.agent, provider, model, ...tier, durationMs: clock.now() - started, retries, ...extra, ...failureOf(err, target.url) });
     this.emit({ type: 'llm_call_start', agent: req.agent, provider, model, ...tier });
     for (let attempt = 0; ; attempt++) {
       let out: LlmResponse | LlmError;
       try {
         out = await this.attempt(req, Math.max(1, Math.min(this.opts.timeoutMs, deadline - clock.now())));
       } catch (e) {
-        end({ error: e instanceof Error ? e.message : String(e) }, attempt);
+        end({ error: e instanceof Error ? e.message : String(e) }, attempt, e);
         throw e;
       }
       if (!(out instanceof LlmError)) {
@@ -109,14 +109,14 @@ export class ReliableEngine implements LlmEngine {
       if (why !== null) {
         // a spent budget or a dead local server will not recover in the loop's step retries either
         const err = finalError(out, target, attempt + 1, why, out.retryable && why === 'retries exhausted');
-        end({ error: err.message }, attempt);
+        end({ error: err.message }, attempt, err);
         throw err;
       }
-      this.emit({ type: 'llm_retry', agent: req.agent, provider, model, attempt: attempt + 2, maxAttempts, waitMs: wait, reason: out.message.split('\n')[0] ?? out.message });
+      this.emit({ type: 'llm_retry', agent: req.agent, provider, model, attempt: attempt + 2, maxAttempts, waitMs: wait, reason: out.message.split('\n')[0] ?? out.message, ...failureOf(out, target.url) });
       try {
         await this.sleep(wait, req.signal);
       } catch (e) {
-        end({ error: 'cancelled' }, attempt + 1);
+        end({ error: 'cancelled' }, attempt + 1, new LlmError('CANCELLED', 'cancelled', false));
         throw e;
       }
     }
@@ -175,6 +175,18 @@ export class ReliableEngine implements LlmEngine {
       slot?.release();
     }
   }
+}
+
+/** The failure fields of llm_retry / llm_call_end (none for a success). */
+function failureOf(err: unknown, url: string): { url?: string; code?: string; status?: number; errno?: string } {
+  if (err === undefined) return {};
+  const e = err instanceof LlmError ? err : null;
+  return {
+    ...(url !== '' ? { url } : {}),
+    ...(e !== null ? { code: e.code } : {}),
+    ...(e?.status !== undefined ? { status: e.status } : {}),
+    ...(e?.errno !== undefined ? { errno: e.errno } : {}),
+  };
 }
 
 /** Why this failed attempt is the last one, or null to retry. */

@@ -42,7 +42,7 @@ async function startWithGroup(extra: string[]): Promise<{ child: ReturnType<type
   sb = sandbox(GOOD_CONFIG);
   const ws = project(sb, { 'package.json': '{"name":"orphans"}\n' });
   const pgidFile = join(sb.dir, 'pgid');
-  const child = start(['-p', 'run it', '-y', ...extra], withScript(sb, bashScript(pgidFile)), { cwd: ws });
+  const child = start(['-p', 'run it', '-y', ...extra], { ...withScript(sb, bashScript(pgidFile)), YAGENT_TRACE: '1' }, { cwd: ws });
   reaper.push(child);
   const done = collect(child);
   await until(() => existsSync(pgidFile) && readFileSync(pgidFile, 'utf8').trim() !== '', 60_000, 'run_bash started');
@@ -57,7 +57,10 @@ async function quitWith(extra: string[], signal: NodeJS.Signals): Promise<{ code
   const { child, done, pgid } = await startWithGroup(extra);
   child.kill(signal);
   const r = await done;
-  return { code: r.code, alive: await noLiveMember(pgid, 2000) };
+  const alive = await noLiveMember(pgid, 2000);
+  // YAGENT_TRACE names the groups the exit hook killed: a survivor's report says whether its group was known
+  if (alive.length > 0) process.stderr.write(`group ${pgid} survived; the CLI's stderr:\n${r.stderr}\n`);
+  return { code: r.code, alive };
 }
 
 describe('no process group outlives the CLI', () => {

@@ -1,4 +1,4 @@
-// MCP figures for the `tools` suite, each against a bare SDK client doing the same work in the same run:
+// Suite `mcp`: MCP figures, each against a bare SDK client doing the same work in the same run:
 // a tool call through the production path (tool declaration → RPC → mcp actor worker → hub → stdio server)
 // and session start with 3 stdio servers (the hub connects in parallel).
 import { resolve } from 'node:path';
@@ -13,7 +13,7 @@ import { MCP_DEFAULT_STARTUP_MS, MCP_DEFAULT_TOOL_MS } from '../src/runtime/conf
 import { createTaskGroup } from '../src/runtime/index.js';
 import { Runtime } from '../src/runtime/runtime.js';
 import type { ToolContext } from '../src/actors/tools/types.js';
-import { figure, ms, stats, type Figure } from './lib.js';
+import { figure, ms, stats, type Figure, type Suite } from './lib.js';
 
 const SERVER = resolve(import.meta.dirname, '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const CALLS = 200;
@@ -98,6 +98,11 @@ async function sessionStart(): Promise<Figure> {
   });
 }
 
-export async function mcpFigures(): Promise<Figure[]> {
-  return [await callOverhead(), await sessionStart()];
-}
+const suite: Suite = {
+  name: 'mcp',
+  async run() {
+    return [await callOverhead(), await sessionStart()];
+  },
+};
+
+export default suite;

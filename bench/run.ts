@@ -2,10 +2,11 @@
 import type { Suite } from './lib.js';
 
 const SUITES: Record<string, () => Promise<{ default: Suite }>> = {
-  // Registered by each area's issue: runtime, store, llm, tools, agents, cli.
+  // Registered by each area's issue: runtime, store, llm, tools, mcp, agents, cli.
   runtime: () => import('./runtime.js'),
   llm: () => import('./llm.js'),
   tools: () => import('./tools.js'),
+  mcp: () => import('./mcp.js'),
   store: () => import('./store.js'),
   agents: () => import('./agents.js'),
   cli: () => import('./cli.js'),

@@ -1,5 +1,6 @@
 // Suite `tools`: a read-only batch of 8 small read_file calls through the adapter (serial and parallel)
-// against a raw loop doing the same reads and producing the same line-numbered text.
+// against a raw loop doing the same reads and producing the same line-numbered text (checked before timing).
+// The MCP figures are their own suite (`mcp`, bench/mcp.ts).
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,23 +8,27 @@ import type { ToolCall } from '../src/runtime/protocol/index.js';
 import { runBatch } from '../src/actors/tools/batch.js';
 import { surfaceFor } from '../src/actors/tools/profiles.js';
 import { WorkspaceGuard } from '../src/actors/tools/workspace-guard.js';
+import { Boundary, boundaryPolicy } from '../src/actors/tools/boundary.js';
 import { Grants } from '../src/actors/tools/grants.js';
 import { headlessAuthorizer } from '../src/actors/tools/authorizer.js';
 import type { AdapterDeps } from '../src/actors/tools/adapter.js';
-import { figure, ms, repeat, type Suite } from './lib.js';
-import { mcpFigures } from './mcp.js';
+import { ms, pairedFigure, type Suite } from './lib.js';
 
 const FILES = 8;
-const ITER = 50;
+/** Batches per sample: a sample is long enough (~10–30 ms) that one scheduler hiccup does not decide it. */
+const ITER = 100;
+const ROUNDS = 15;
 
+/** Wired like `buildToolPort` (src/actors/agents/tool-wiring.ts): one Boundary for the guard and the walkers. */
 function deps(ws: string): AdapterDeps {
+  const boundary = new Boundary(ws, boundaryPolicy(process.env, []));
   return {
     surface: surfaceFor('repo'),
-    guard: new WorkspaceGuard(ws),
+    guard: new WorkspaceGuard(ws, boundary),
     grants: new Grants(false),
     authorizer: headlessAuthorizer,
     env: {
-      workspace: ws, agent: 'repo', taskId: 'bench', delegationId: null, boardId: 'bench',
+      workspace: ws, agent: 'repo', taskId: 'bench', delegationId: null, boardId: 'bench', boundary,
       askUser: () => Promise.reject(new Error('no user')),
       store: { listNotes: () => Promise.resolve(''), readNote: () => Promise.resolve(''), readArtifact: () => Promise.resolve(''), writeArtifact: () => Promise.resolve('') },
       delegate: () => Promise.resolve({ kind: 'error', error: { kind: 'none', message: 'no delegation in bench' } }),
@@ -31,18 +36,19 @@ function deps(ws: string): AdapterDeps {
   };
 }
 
-/** ms per batch of 8 reads, averaged over ITER batches; the contenders take turns sample by sample. */
-async function alternating(fns: (() => Promise<unknown>)[]): Promise<number[][]> {
+/** ms per batch of 8 reads (ITER batches per sample); each round runs every contender once, the order rotating. */
+async function rounds(fns: (() => Promise<unknown>)[]): Promise<number[][]> {
   const out: number[][] = fns.map(() => []);
-  await repeat(7, async () => {
-    for (const [k, fn] of fns.entries()) {
+  for (let r = -2; r < ROUNDS; r++) {
+    for (let j = 0; j < fns.length; j++) {
+      const k = (j + Math.max(r, 0)) % fns.length;
+      const fn = fns[k] as () => Promise<unknown>;
       const t0 = process.hrtime.bigint();
       for (let i = 0; i < ITER; i++) await fn();
-      out[k]?.push(ms(t0) / ITER);
+      if (r >= 0) out[k]?.push(ms(t0) / ITER);
     }
-    return 0;
-  }, 2);
-  return out.map((s) => s.slice(-7));
+  }
+  return out;
 }
 
 const suite: Suite = {
@@ -56,23 +62,27 @@ const suite: Suite = {
       const calls: ToolCall[] = paths.map((p, i) => ({ id: `c${i}`, name: 'read_file', arguments: JSON.stringify({ path: p }) }));
       const signal = new AbortController().signal;
       // read_file reads a small file synchronously (SYNC_READ_MAX_BYTES) and numbers its lines: so does the floor
-      let sink = 0;
+      const texts: string[] = [];
       const rawLoop = async (): Promise<void> => {
+        texts.length = 0;
         for (const p of paths) {
           if (!statSync(p).isFile()) throw new Error('fixture is not a file');
           const lines = readFileSync(p).toString('utf8').split('\n');
           if (lines[lines.length - 1] === '') lines.pop();
-          sink += lines.map((l, i) => `${i + 1}\t${l}`).join('\n').length;
+          texts.push(lines.map((l, i) => `${i + 1}\t${l}`).join('\n'));
         }
         await Promise.resolve();
       };
-      const [rawSerial = [], serial = [], parallel = []] = await alternating([rawLoop, () => runBatch(calls, d, { maxParallel: 1, signal }), () => runBatch(calls, d, { maxParallel: 8, signal })]);
-      if (sink === 0) throw new Error('raw reads returned nothing');
-      const med = (s: number[]): number => [...s].sort((a, b) => a - b)[Math.floor(s.length / 2)] ?? Number.NaN;
+      // same text out: the floor produces exactly what the model gets from read_file
+      await rawLoop();
+      const check = await runBatch(calls, d, { maxParallel: 1, signal });
+      check.results.forEach((r, i) => {
+        if (r.status !== 'ok' || r.content !== texts[i]) throw new Error(`read_file ${i} differs from the raw loop: ${r.status} ${r.content.slice(0, 80)}`);
+      });
+      const [rawSerial = [], serial = [], parallel = []] = await rounds([rawLoop, () => runBatch(calls, d, { maxParallel: 1, signal }), () => runBatch(calls, d, { maxParallel: 8, signal })]);
       return [
-        figure('batch8_parallel_ms', 'ms', parallel, '<= serial batch of the same reads', (v) => v <= med(serial), { label: 'same 8 reads through runBatch, max_parallel_readonly_tools=1', value: med(serial) }),
-        figure('batch8_serial_ms', 'ms', serial, '<= 3x the raw loop (the per-step harness budget)', (v, b) => b !== undefined && v <= 3 * b, { label: '8 x (stat + readFileSync + number the lines), same text out', value: med(rawSerial) }),
-        ...(await mcpFigures()),
+        pairedFigure('batch8_parallel_ms', 'ms', parallel, serial, '<= serial batch of the same reads', (v, b) => v <= b, 'same 8 reads through runBatch, max_parallel_readonly_tools=1 (same round; pair with the median ratio)'),
+        pairedFigure('batch8_serial_ms', 'ms', serial, rawSerial, '<= 3x the raw loop (the per-step harness budget)', (v, b) => v <= 3 * b, '8 x (stat + readFileSync + number the lines), same text out (checked), same round; pair with the median ratio'),
       ];
     } finally {
       rmSync(ws, { recursive: true, force: true });

@@ -140,7 +140,8 @@ export async function callTool(call: ToolCall, deps: AdapterDeps, signal: AbortS
           return errorResult(call, 'authorization_unavailable', `This call needs the user's approval (${reasons.map((r) => r.text).join('; ')}), but ${d.reason}; it was not run. Stay inside the workspace, or the user can re-run with -y.`);
       }
     }
-    const ctx: ToolContext = { ...deps.env, signal, callId: call.id, loadTool: (n) => deps.surface.load(n) };
+    // Object.assign, not a spread: `{ ...env, … }` costs ~2 µs per call on Node 20 (bench `tools`), a fifth of a small read
+    const ctx: ToolContext = Object.assign({}, deps.env, { signal, callId: call.id, loadTool: (n: string) => deps.surface.load(n) });
     const raced = await raceAbort(decl.execute(args, ctx), signal);
     if (raced === 'aborted' || signal.aborted) return cancelledResult(call);
     return outcomeResult(call, decl, args, raced, deps.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS);

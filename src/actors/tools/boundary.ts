@@ -34,22 +34,27 @@ export function boundaryPolicy(env: NodeJS.ProcessEnv, allowRead: readonly strin
 const expandTilde = (p: string, home: string): string => (p === '~' ? home : p.startsWith('~/') ? join(home, p.slice(2)) : p);
 
 /** Every zone both as written and as its real path (a symlinked ~/.yagent is caught either way). */
-async function realAndLexical(paths: readonly string[]): Promise<string[]> {
+function realAndLexical(paths: readonly string[]): string[] {
   const out = new Set<string>();
   for (const p of paths) {
     out.add(p);
-    out.add(await realpathLoose(p));
+    out.add(realpathLoose(p));
   }
   return [...out];
 }
 
 /** The resolved boundary: synchronous checks on real paths, for the guard and for directory walkers. */
 export class ResolvedBoundary {
+  /** Zones strictly below the root: the only ones that can deny a path inside the workspace (a zone holding a
+   *  path in the workspace either holds the root too, which never denies, or lies below it). */
+  private readonly zonesInRoot: readonly string[];
   constructor(
     readonly root: string,
     private readonly zones: readonly string[],
     private readonly allowed: readonly string[],
-  ) {}
+  ) {
+    this.zonesInRoot = zones.filter((z) => isInside(root, z) && !isInside(z, root));
+  }
 
   inside(real: string): boolean {
     return isInside(this.root, real);
@@ -59,8 +64,8 @@ export class ResolvedBoundary {
   denied(real: string, access: Access): string | null {
     if (access !== 'write' && this.allowed.some((a) => isInside(a, real))) return null;
     const inWs = this.inside(real);
-    for (const z of this.zones) {
-      if (isInside(z, real) && !(inWs && isInside(z, this.root))) return `${real} is inside ${z} (the yagent data root or a secret store)`;
+    for (const z of inWs ? this.zonesInRoot : this.zones) {
+      if (isInside(z, real)) return `${real} is inside ${z} (the yagent data root or a secret store)`;
     }
     if (!inWs && isSecretFileName(basename(real))) return `${real} is a credentials file (.netrc, .env*) outside the workspace`;
     return null;
@@ -72,20 +77,21 @@ export class ResolvedBoundary {
   }
 }
 
-/** One per agent run: the workspace root and the zones, resolved once. */
+/** One per agent run: the workspace root and the zones, resolved once (on first use). A path a tool names is
+ *  never cached: the guard resolves it on every call, so a symlink changed between two calls is seen. */
 export class Boundary {
-  private resolvedP: Promise<ResolvedBoundary> | null = null;
+  private resolvedB: ResolvedBoundary | null = null;
   constructor(
     readonly workspace: string,
     readonly policy: BoundaryPolicy,
   ) {}
 
-  resolved(): Promise<ResolvedBoundary> {
-    this.resolvedP ??= (async () => {
+  resolved(): ResolvedBoundary {
+    if (this.resolvedB === null) {
       const zones = [...this.policy.dataRoots, ...SECRET_STORES.map((s) => join(this.policy.home, s))];
-      return new ResolvedBoundary(await realpathLoose(this.workspace), await realAndLexical(zones), await realAndLexical(this.policy.allowRead));
-    })();
-    return this.resolvedP;
+      this.resolvedB = new ResolvedBoundary(realpathLoose(this.workspace), realAndLexical(zones), realAndLexical(this.policy.allowRead));
+    }
+    return this.resolvedB;
   }
 }
 

@@ -22,7 +22,7 @@ export default defineTool({
       return fail('pattern_escapes', `The pattern "${args.pattern}" leaves the search directory: pass the directory as path and a relative pattern.`);
     }
     const cwd = resolveIn(ctx.workspace, args.path);
-    const walk = await walkGuard(ctx, cwd);
+    const walk = walkGuard(ctx, cwd);
     const zones = walk.boundary.zonesUnder(walk.real).map((z) => `${relative(walk.real, z)}/**`);
     // symlinks are listed, never followed: a link in the workspace cannot carry the walk into a denied zone
     const found = await tinyglob(args.pattern, { cwd, dot: false, followSymbolicLinks: false, ignore: ['**/node_modules/**', '**/.git/**', ...zones] });

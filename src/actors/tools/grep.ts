@@ -66,7 +66,7 @@ export default defineTool({
   async execute(args, ctx) {
     const target = resolveIn(ctx.workspace, args.path);
     const q: GrepQuery = { pattern: args.pattern, ignoreCase: args.ignore_case, include: args.glob, maxResults: SEARCH_MAX_RESULTS };
-    const walk = await walkGuard(ctx, target);
+    const walk = walkGuard(ctx, target);
     // a denied zone under the root (or a search outside the workspace): the walk that checks every path
     let res: RgResult = walk.careful ? { kind: 'careful' } : await runRg(ctx.workspace, relative(ctx.workspace, target) || '.', q, ctx.signal);
     let note = '';

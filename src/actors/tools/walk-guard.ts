@@ -15,9 +15,9 @@ export interface WalkGuard {
   boundary: ResolvedBoundary;
 }
 
-export async function walkGuard(ctx: Pick<ToolContext, 'workspace' | 'boundary'>, root: string): Promise<WalkGuard> {
-  const boundary = await (ctx.boundary ?? defaultBoundary(ctx.workspace)).resolved();
-  const real = await realpathLoose(root);
+export function walkGuard(ctx: Pick<ToolContext, 'workspace' | 'boundary'>, root: string): WalkGuard {
+  const boundary = (ctx.boundary ?? defaultBoundary(ctx.workspace)).resolved();
+  const real = realpathLoose(root);
   const careful = !boundary.inside(real) || boundary.zonesUnder(real).length > 0;
   // below the root nothing is followed, so the real path is the real root + the relative part
   const skips = (path: string): boolean => boundary.denied(join(real, relative(root, path)), 'read') !== null;

@@ -46,19 +46,19 @@ export class WorkspaceGuard {
 
   /** Reasons this call needs authorization (or is denied); empty = run it. */
   async check(decl: ToolDeclaration, args: Record<string, unknown>): Promise<GuardReason[]> {
-    const b = await this.boundary.resolved();
+    const b = this.boundary.resolved();
     const reasons: GuardReason[] = [];
     for (const key of decl.tags.pathParams) {
       const v = args[key];
       if (typeof v !== 'string' || v === '') continue;
-      const real = await realpathLoose(resolveIn(this.workspace, v));
+      const real = realpathLoose(resolveIn(this.workspace, v));
       const denied = b.denied(real, accessOf(decl));
       if (denied !== null) reasons.push({ key: `${decl.name}:${real}`, path: real, deny: true, text: `${key} "${v}": ${denied}` });
       else if (!b.inside(real)) reasons.push({ key: `${decl.name}:${real}`, path: real, text: `${key} "${v}" resolves outside the workspace (${real})` });
     }
     for (const key of decl.tags.commandParams ?? []) {
       const v = args[key];
-      if (typeof v === 'string') reasons.push(...(await this.commandReasons(decl.name, v, b)));
+      if (typeof v === 'string') reasons.push(...this.commandReasons(decl.name, v, b));
     }
     const approval = decl.tags.approval;
     if (approval !== undefined) reasons.push({ key: approval.key, text: approval.text, projectGrant: approval.projectGrant });
@@ -69,7 +69,7 @@ export class WorkspaceGuard {
     return dedupe(reasons);
   }
 
-  private async commandReasons(tool: string, command: string, b: ResolvedBoundary): Promise<GuardReason[]> {
+  private commandReasons(tool: string, command: string, b: ResolvedBoundary): GuardReason[] {
     const reasons: GuardReason[] = [];
     for (const { token, path } of shellWords(command, { env: process.env, cwd: this.workspace })) {
       if (ROOT_TOKEN.test(path)) {
@@ -79,7 +79,7 @@ export class WorkspaceGuard {
       const word = path.replace(/\*.*$/, '') || '/';
       if (isSafeSystemPath(resolve(this.workspace, word))) continue;
       // every word, resolved as the kernel would: a symlink in the workspace can point anywhere
-      const real = await realpathPhysical(word, this.workspace);
+      const real = realpathPhysical(word, this.workspace);
       const denied = b.denied(real, 'shell');
       if (denied !== null) reasons.push({ key: `${tool}:${real}`, path: real, deny: true, text: `the command names "${token}": ${denied}` });
       else if (real === '/' || !isInside(b.root, real)) {

@@ -2,7 +2,9 @@
 // dist/node_modules/<name>, where every compiled file's bare import resolves first (Node looks in the nearest
 // node_modules) instead of the package's hundreds of files. Node's ESM loader pays per file (resolve, a read on
 // the shared libuv pool, compile): zod ~95 files -> 1 (every thread), openai 70-140 ms -> 11-18 ms and
-// @anthropic-ai/sdk 200-350 ms -> 70-150 ms to import (the Director's first request waits for its SDK).
+// @anthropic-ai/sdk 200-350 ms -> 70-150 ms to import (the Director's first request waits for its SDK);
+// smol-toml, tinyglobby (with fdir and picomatch, CommonJS) and diff: ~40 files -> 4 in an agent worker.
+// Only ESM packages whose named exports survive bundling (fastest-levenshtein is CommonJS: not vendored).
 // Compiled files are not rewritten, so a plain `tsc` build still runs (on the installed packages); a bundle is
 // rebuilt whenever its package's version differs. Only the root entry is vendored: src and bin import nothing
 // else at run time (type-only deep imports are erased by tsc; a deep value import would fail loudly here).
@@ -12,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const VENDORED = ['zod', 'openai', '@anthropic-ai/sdk'];
+const VENDORED = ['zod', 'openai', '@anthropic-ai/sdk', 'smol-toml', 'tinyglobby', 'diff'];
 
 for (const name of VENDORED) {
   const { version } = JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8'));

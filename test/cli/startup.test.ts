@@ -62,10 +62,10 @@ describe('start-up plan', () => {
     expect(traced.stderr).not.toContain('booting the delegation spare');
   });
 
-  it('compiled code loads zod and the provider SDKs as one bundled file each (dist/node_modules, scripts/vendor-packages.mjs)', () => {
+  it('compiled code loads zod, the provider SDKs and the small packages every worker needs as one bundled file each (dist/node_modules, scripts/vendor-packages.mjs)', () => {
     execFileSync(process.execPath, [resolve('scripts/vendor-packages.mjs')]);
     const version = (dir: string): unknown => (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: unknown }).version;
-    for (const name of ['zod', 'openai', '@anthropic-ai/sdk']) {
+    for (const name of ['zod', 'openai', '@anthropic-ai/sdk', 'smol-toml', 'tinyglobby', 'diff']) {
       const resolved = execFileSync(process.execPath, ['--input-type=module', '-e', `process.stdout.write(import.meta.resolve('${name}'))`], { cwd: join(distRoot(), 'src', 'runtime') }).toString();
       expect(resolved).toBe(pathToFileURL(join(distRoot(), 'node_modules', name, 'index.js')).href);
       expect(version(join(distRoot(), 'node_modules', name))).toBe(version(resolve('node_modules', name)));

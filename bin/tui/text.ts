@@ -18,7 +18,11 @@ export function cellWidth(cp: number): number {
   return 1;
 }
 
+/** Code points U+0001..U+02FF are one cell each: such a string's width is its length (no per-character walk). */
+const NARROW = /^[\x01-\u02ff]*$/;
+
 export function strWidth(s: string): number {
+  if (NARROW.test(s)) return s.length;
   let w = 0;
   for (const ch of s) w += cellWidth(ch.codePointAt(0) ?? 0);
   return w;
@@ -30,6 +34,12 @@ export function wrap(text: string, width: number): string[] {
   if (width <= 0) return out;
   const clean = text.replace(/\t/g, '  ').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '');
   for (const line of clean.split('\n')) {
+    if (NARROW.test(line)) {
+      // one cell per UTF-16 unit: cut every `width` units (an empty line stays one empty line)
+      if (line.length <= width) out.push(line);
+      else for (let i = 0; i < line.length; i += width) out.push(line.slice(i, i + width));
+      continue;
+    }
     let cur = '';
     let w = 0;
     for (const ch of line) {
@@ -73,18 +83,24 @@ export function wrapWords(text: string, width: number): string[] {
   if (width <= 0) return [];
   const out: string[] = [];
   for (const line of text.split('\n')) {
+    // `w` is strWidth(cur), kept as words are added (widths add up: words split only after spaces)
     let cur = '';
+    let w = 0;
     for (const word of line.split(/(?<= )/)) {
-      if (strWidth(cur + word.trimEnd()) <= width) {
+      const bare = word.trimEnd();
+      const bw = strWidth(bare);
+      if (w + bw <= width) {
         cur += word;
+        w += bare.length === word.length ? bw : strWidth(word);
         continue;
       }
       if (cur.trim() !== '') out.push(cur.trimEnd());
       const pieces = wrap(word, width);
-      out.push(...pieces.slice(0, -1));
+      for (let i = 0; i < pieces.length - 1; i++) out.push(pieces[i] as string);
       cur = pieces[pieces.length - 1] ?? '';
+      w = strWidth(cur);
     }
-    out.push(strWidth(cur) > width ? cur.trimEnd() : cur);
+    out.push(w > width ? cur.trimEnd() : cur);
   }
   return out;
 }

@@ -31,32 +31,41 @@ export interface DialogData {
 
 const PREFIX: Record<Entry['kind'], string> = { user: '› ', text: '', tool: '', delegation: '', info: '· ', error: '! ' };
 
-/** Rendered Markdown per entry, reused while its text and width are unchanged (streaming re-renders only the open slot). */
-const rendered = new WeakMap<Entry, { text: string; width: number; lines: string[] }>();
+/** An entry's lines (unpadded; its agent header and a user turn's spacer included), reused while its text, the
+ *  width and whether it opens with a header are unchanged: a frame re-renders only the entries whose text grew. */
+const rendered = new WeakMap<Entry, { text: string; width: number; head: boolean; lines: string[] }>();
 
-function answerLines(e: Entry, width: number): string[] {
+function entryLines(e: Entry, prev: Entry | undefined, width: number): string[] {
+  const lastAgent = prev === undefined ? '' : prev.kind === 'user' ? 'you' : prev.agent;
+  const head = e.kind === 'text' && e.agent !== lastAgent;
   const hit = rendered.get(e);
-  if (hit && hit.text === e.text && hit.width === width) return hit.lines;
-  const lines = markdownLines(e.text, width);
-  rendered.set(e, { text: e.text, width, lines });
+  if (hit && hit.text === e.text && hit.width === width && hit.head === head) return hit.lines;
+  const indent = '  '.repeat(Math.min(e.depth, 4));
+  const lines = head ? [`${indent}${e.agent}`] : [];
+  if (e.kind === 'text') for (const l of markdownLines(e.text, Math.max(1, width - indent.length))) lines.push(indent + l);
+  else lines.push(...wrap(`${indent}${PREFIX[e.kind]}${e.text}`, width));
+  if (e.kind === 'user') lines.push('');
+  rendered.set(e, { text: e.text, width, head, lines });
   return lines;
 }
 
-/** The stream's visible lines: the tail of the wrapped entries, `scroll` lines up from the bottom. */
+/** The stream's visible lines: the tail of the wrapped entries, `scroll` lines up from the bottom. Only the entries
+ *  that reach into the window are rendered (walking back from the newest), and only the visible lines are padded. */
 export function streamLines(entries: readonly Entry[], width: number, height: number, scroll: number): string[] {
-  const all: string[] = [];
-  let lastAgent = '';
-  for (const e of entries) {
-    const indent = '  '.repeat(Math.min(e.depth, 4));
-    if (e.kind === 'text' && e.agent !== lastAgent) all.push(pad(`${indent}${e.agent}`, width));
-    lastAgent = e.kind === 'user' ? 'you' : e.agent;
-    const lines = e.kind === 'text' ? answerLines(e, Math.max(1, width - indent.length)).map((l) => indent + l) : wrap(`${indent}${PREFIX[e.kind]}${e.text}`, width);
-    for (const l of lines) all.push(pad(l, width));
-    if (e.kind === 'user') all.push(pad('', width));
+  const want = height + Math.max(0, scroll);
+  const parts: string[][] = [];
+  let n = 0;
+  for (let i = entries.length - 1; i >= 0 && n < want; i--) {
+    const lines = entryLines(entries[i] as Entry, entries[i - 1], width);
+    const take = Math.min(lines.length, want - n);
+    parts.push(take === lines.length ? lines : lines.slice(lines.length - take));
+    n += take;
   }
+  // the last `want` lines (or all of them): the same window as over the whole stream, since s <= want - height
+  const all = parts.reverse().flat();
   const maxScroll = Math.max(0, all.length - height);
   const s = Math.min(Math.max(0, scroll), maxScroll);
-  const view = all.slice(Math.max(0, all.length - height - s), all.length - s);
+  const view = all.slice(Math.max(0, all.length - height - s), all.length - s).map((l) => pad(l, width));
   while (view.length < height) view.push(pad('', width));
   return view;
 }

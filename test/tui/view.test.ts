@@ -1,0 +1,61 @@
+// streamLines renders only the entries that reach into the window and reuses unchanged ones: its lines equal the
+// definition (every entry rendered, every line padded, the window cut from the whole) while entries grow and the
+// width, height and scroll change, and an entry gets another predecessor.
+import { describe, expect, it } from 'vitest';
+import type { Entry } from '../../bin/tui/conversation.js';
+import { markdownLines } from '../../bin/tui/markdown.js';
+import { pad, wrap } from '../../bin/tui/text.js';
+import { streamLines } from '../../bin/tui/view.js';
+
+const PREFIX: Record<Entry['kind'], string> = { user: '› ', text: '', tool: '', delegation: '', info: '· ', error: '! ' };
+
+/** The definition: the whole stream, then the window `scroll` lines up from the bottom. */
+function reference(entries: readonly Entry[], width: number, height: number, scroll: number): string[] {
+  const all: string[] = [];
+  let lastAgent = '';
+  for (const e of entries) {
+    const indent = '  '.repeat(Math.min(e.depth, 4));
+    if (e.kind === 'text' && e.agent !== lastAgent) all.push(pad(`${indent}${e.agent}`, width));
+    lastAgent = e.kind === 'user' ? 'you' : e.agent;
+    const lines = e.kind === 'text' ? markdownLines(e.text, Math.max(1, width - indent.length)).map((l) => indent + l) : wrap(`${indent}${PREFIX[e.kind]}${e.text}`, width);
+    for (const l of lines) all.push(pad(l, width));
+    if (e.kind === 'user') all.push(pad('', width));
+  }
+  const s = Math.min(Math.max(0, scroll), Math.max(0, all.length - height));
+  const view = all.slice(Math.max(0, all.length - height - s), all.length - s);
+  while (view.length < height) view.push(pad('', width));
+  return view;
+}
+
+const KINDS: Entry['kind'][] = ['user', 'text', 'text', 'text', 'tool', 'delegation', 'info', 'error'];
+const AGENTS = ['director', 'repo', 'coding', 'you', ''];
+const PIECES = ['word ', 'two words ', '\n', '\n\n', '# head\n', '- item\n', '```\ncode\n', '**bold** ', '雙寬 ', 'x'.repeat(30), '> quote\n'];
+
+describe('stream window', () => {
+  it('equals the whole stream cut to the window, as entries grow and the size and scroll change', () => {
+    let seed = 11;
+    const rnd = (k: number): number => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) % k;
+    };
+    const pick = <T>(xs: readonly T[]): T => xs[rnd(xs.length)] as T;
+    for (let run = 0; run < 30; run++) {
+      const entries: Entry[] = [];
+      for (let step = 0; step < 40; step++) {
+        // a new entry, or the newest (or an older) one grows, as streamed text does
+        const grow = entries.length > 0 && rnd(3) > 0 ? (rnd(4) === 0 ? pick(entries) : entries[entries.length - 1]) : undefined;
+        if (grow) grow.text += pick(PIECES);
+        else entries.push({ kind: pick(KINDS), agent: pick(AGENTS), depth: rnd(6), text: pick(PIECES) });
+        const width = 1 + rnd(50);
+        const height = 1 + rnd(15);
+        const scroll = rnd(5) === 0 ? -3 : rnd(40);
+        for (const w of [width, width, 1 + rnd(50)]) expect([run, step, streamLines(entries, w, height, scroll)]).toEqual([run, step, reference(entries, w, height, scroll)]);
+        // a shorter stream (after /clear, say) gives an entry another predecessor: its agent header may come or go
+        const tail = entries.slice(rnd(entries.length));
+        expect([run, step, streamLines(tail, width, height, scroll)]).toEqual([run, step, reference(tail, width, height, scroll)]);
+      }
+    }
+  });
+});

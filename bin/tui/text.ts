@@ -82,25 +82,49 @@ export function pad(s: string, width: number): string {
 export function wrapWords(text: string, width: number): string[] {
   if (width <= 0) return [];
   const out: string[] = [];
-  for (const line of text.split('\n')) {
-    // `w` is strWidth(cur), kept as words are added (widths add up: words split only after spaces)
-    let cur = '';
-    let w = 0;
-    for (const word of line.split(/(?<= )/)) {
-      const bare = word.trimEnd();
-      const bw = strWidth(bare);
-      if (w + bw <= width) {
-        cur += word;
-        w += bare.length === word.length ? bw : strWidth(word);
-        continue;
-      }
-      if (cur.trim() !== '') out.push(cur.trimEnd());
-      const pieces = wrap(word, width);
-      for (let i = 0; i < pieces.length - 1; i++) out.push(pieces[i] as string);
-      cur = pieces[pieces.length - 1] ?? '';
-      w = strWidth(cur);
-    }
-    out.push(w > width ? cur.trimEnd() : cur);
+  for (const line of text.split('\n')) for (const l of wordLines(line, width)) out.push(l);
+  return out;
+}
+
+/** Word-wrapped lines per width and source line: a streamed answer is re-rendered every frame, and all but its last
+ *  lines are the ones the previous frame wrapped. Bounded: a map that fills up starts over. */
+const wrapped = new Map<number, Map<string, readonly string[]>>();
+const WRAPPED_MAX = 8192;
+
+function wordLines(line: string, width: number): readonly string[] {
+  let memo = wrapped.get(width);
+  const hit = memo?.get(line);
+  if (hit) return hit;
+  // a line that fits is its own (only) line: every word fits after the ones before it
+  const lines = strWidth(line) <= width ? [line] : breakWords(line, width);
+  if (!memo || memo.size >= WRAPPED_MAX) {
+    if (wrapped.size >= 8) wrapped.clear();
+    memo = new Map();
+    wrapped.set(width, memo);
   }
+  memo.set(line, lines);
+  return lines;
+}
+
+function breakWords(line: string, width: number): string[] {
+  const out: string[] = [];
+  // `w` is strWidth(cur), kept as words are added (widths add up: words split only after spaces)
+  let cur = '';
+  let w = 0;
+  for (const word of line.split(/(?<= )/)) {
+    const bare = word.trimEnd();
+    const bw = strWidth(bare);
+    if (w + bw <= width) {
+      cur += word;
+      w += bare.length === word.length ? bw : strWidth(word);
+      continue;
+    }
+    if (cur.trim() !== '') out.push(cur.trimEnd());
+    const pieces = wrap(word, width);
+    for (let i = 0; i < pieces.length - 1; i++) out.push(pieces[i] as string);
+    cur = pieces[pieces.length - 1] ?? '';
+    w = strWidth(cur);
+  }
+  out.push(w > width ? cur.trimEnd() : cur);
   return out;
 }

@@ -1,4 +1,5 @@
-// The blessed layer: four boxes and an optional dialog, each filled with lines the pure renderers sized exactly.
+// The blessed layer: five boxes (the input region as its rule and its lines) and an optional dialog, each filled with
+// lines the pure renderers sized exactly; a box whose place and lines did not change is not drawn again.
 import blessed from 'blessed';
 import type { Layout } from './layout.js';
 
@@ -18,14 +19,14 @@ export interface Frame {
 
 export type KeyHandler = (ch: string | undefined, full: string) => void;
 
-type BoxName = 'stream' | 'sidebar' | 'input' | 'status' | 'dialog';
+type BoxName = 'stream' | 'sidebar' | 'rule' | 'input' | 'status' | 'dialog';
 type Rect = { top: number; left: number; width: number; height: number };
 
 export class TuiScreen {
   readonly screen: blessed.Widgets.Screen;
   private readonly boxes: Record<BoxName, blessed.Widgets.BoxElement>;
   /** What each box was last given (place, text): an unchanged box is neither re-set nor drawn again. */
-  private readonly shown = new Map<BoxName, { rect: string; text: string }>();
+  private readonly shown = new Map<BoxName, { rect: string; lines: readonly string[] }>();
   /** Boxes whose text changed since the last render: only they draw their cells again... */
   private readonly stale = new Set<BoxName>();
   /** ...unless every box must: the first frame, a box moved, resized, hid or showed (blessed clears the cells it
@@ -60,6 +61,8 @@ export class TuiScreen {
     this.boxes = {
       stream: box('stream'),
       sidebar: box('sidebar', { fg: 'gray' }),
+      // the input region's first line (the rule) has a box of its own: a keystroke redraws the typed lines only
+      rule: box('rule'),
       input: box('input'),
       status: box('status', { inverse: true }),
       dialog: box('dialog', { bold: true }),
@@ -95,7 +98,9 @@ export class TuiScreen {
   paint(f: Frame): void {
     this.place('stream', f.layout.stream, f.stream);
     this.place('sidebar', f.layout.sidebar, f.sidebar);
-    this.place('input', f.layout.input, f.input);
+    const { top, left, width, height } = f.layout.input;
+    this.place('rule', { top, left, width, height: Math.min(1, height) }, f.input.slice(0, 1));
+    this.place('input', { top: top + 1, left, width, height: height - 1 }, f.input.slice(1));
     this.place('status', f.layout.status, [f.status]);
     if (f.dialog) {
       const h = f.dialog.lines.length;
@@ -125,14 +130,24 @@ export class TuiScreen {
       this.all = true;
       if (name === 'dialog') b.setFront();
     }
-    const text = lines.slice(0, r.height).join('\n');
-    this.shown.set(name, { rect, text });
-    if (last?.text === text) return;
-    b.setContent(text);
+    const shown = lines.length > r.height ? lines.slice(0, r.height) : lines;
+    this.shown.set(name, { rect, lines: shown });
+    if (last && same(last.lines, shown)) return;
+    // no clearing first (noClear): the box draws every cell of its region anyway (no transparency, no padding), so
+    // unchanged cells, the input's rule say, stay clean and are not sent again
+    (b.setContent as (text: string, noClear: boolean) => void).call(b, shown.join('\n'), true);
     this.stale.add(name);
   }
 
   destroy(): void {
     this.screen.destroy();
   }
+}
+
+/** Line by line (the renderers give a region's lines as a new array each frame, or the same array when unchanged). */
+function same(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -18,8 +18,9 @@ export function cellWidth(cp: number): number {
   return 1;
 }
 
-/** Code points U+0001..U+02FF are one cell each: such a string's width is its length (no per-character walk). */
-const NARROW = /^[\x01-\u02ff]*$/;
+/** Every UTF-16 unit a BMP code point of one cell (cellWidth's complement, surrogates left out): such a string's
+ *  width is its length, and it wraps by slicing (no per-character walk). */
+const NARROW = /^[\x01-\u02ff\u0370-\u10ff\u1160-\u200a\u200c-\u2e7f\ua4d0-\uabff\ud7a4-\ud7ff\ue000-\uf8ff\ufb00-\ufe2f\ufe50-\ufeff\uff61-\uffdf\uffe7-\uffff]*$/;
 
 export function strWidth(s: string): number {
   if (NARROW.test(s)) return s.length;

@@ -49,24 +49,36 @@ function entryLines(e: Entry, prev: Entry | undefined, width: number): string[] 
   return lines;
 }
 
+/** The last window: the entries' line arrays it was cut from (never mutated once made) and the window's size. */
+let lastWindow: { parts: string[][]; width: number; height: number; scroll: number; view: string[] } | null = null;
+
 /** The stream's visible lines: the tail of the wrapped entries, `scroll` lines up from the bottom. Only the entries
- *  that reach into the window are rendered (walking back from the newest), and only the visible lines are padded. */
+ *  that reach into the window are rendered (walking back from the newest), and only the visible lines are padded;
+ *  a window cut from the same line arrays at the same size is the same array as last time. */
 export function streamLines(entries: readonly Entry[], width: number, height: number, scroll: number): string[] {
   const want = height + Math.max(0, scroll);
   const parts: string[][] = [];
   let n = 0;
   for (let i = entries.length - 1; i >= 0 && n < want; i--) {
     const lines = entryLines(entries[i] as Entry, entries[i - 1], width);
-    const take = Math.min(lines.length, want - n);
-    parts.push(take === lines.length ? lines : lines.slice(lines.length - take));
-    n += take;
+    parts.push(lines);
+    n += lines.length;
   }
+  const last = lastWindow;
+  if (last && last.width === width && last.height === height && last.scroll === scroll && last.parts.length === parts.length && last.parts.every((p, i) => p === parts[i])) return last.view;
   // the last `want` lines (or all of them): the same window as over the whole stream, since s <= want - height
-  const all = parts.reverse().flat();
+  const all: string[] = [];
+  for (let i = parts.length - 1, skip = Math.max(0, n - want); i >= 0; i--) {
+    const lines = parts[i] as string[];
+    const from = Math.min(lines.length, skip);
+    skip -= from;
+    for (let j = from; j < lines.length; j++) all.push(lines[j] as string);
+  }
   const maxScroll = Math.max(0, all.length - height);
   const s = Math.min(Math.max(0, scroll), maxScroll);
   const view = all.slice(Math.max(0, all.length - height - s), all.length - s).map((l) => pad(l, width));
   while (view.length < height) view.push(pad('', width));
+  lastWindow = { parts, width, height, scroll, view };
   return view;
 }
 

@@ -9,7 +9,7 @@ import { TuiScreen, type Frame } from '../../bin/tui/screen.js';
 import type { Envelope } from '../../src/runtime/protocol/index.js';
 import { makeTerm, type Term } from './harness.js';
 
-const BOXES = ['stream', 'sidebar', 'input', 'status', 'dialog'];
+const BOXES = ['stream', 'sidebar', 'rule', 'input', 'status', 'dialog'];
 
 const apps: TuiApp[] = [];
 afterEach(async () => {

@@ -80,4 +80,13 @@ describe('text fitting', () => {
       }
     }
   });
+
+  it('every BMP code point measures and wraps as its cells say, alone and among one-cell letters', () => {
+    for (let cp = 1; cp <= 0xffff; cp++) {
+      const ch = String.fromCharCode(cp);
+      const t = `ab${ch}cd`;
+      if (strWidth(ch) !== ref.strWidth(ch) || strWidth(t) !== ref.strWidth(t)) expect([cp, strWidth(t)]).toEqual([cp, ref.strWidth(t)]);
+      if (cp % 7 === 0) expect([cp, wrap(t, 2)]).toEqual([cp, ref.wrap(t, 2)]);
+    }
+  });
 });

@@ -43,18 +43,21 @@ describe('stream window', () => {
     const pick = <T>(xs: readonly T[]): T => xs[rnd(xs.length)] as T;
     for (let run = 0; run < 30; run++) {
       const entries: Entry[] = [];
+      let [width, height, scroll] = [20, 5, 0];
       for (let step = 0; step < 40; step++) {
         // a new entry, or the newest (or an older) one grows, as streamed text does
         const grow = entries.length > 0 && rnd(3) > 0 ? (rnd(4) === 0 ? pick(entries) : entries[entries.length - 1]) : undefined;
         if (grow) grow.text += pick(PIECES);
         else entries.push({ kind: pick(KINDS), agent: pick(AGENTS), depth: rnd(6), text: pick(PIECES) });
-        const width = 1 + rnd(50);
-        const height = 1 + rnd(15);
-        const scroll = rnd(5) === 0 ? -3 : rnd(40);
-        for (const w of [width, width, 1 + rnd(50)]) expect([run, step, streamLines(entries, w, height, scroll)]).toEqual([run, step, reference(entries, w, height, scroll)]);
+        // the size and scroll change now and then (a growing stream is mostly painted at one size)
+        if (rnd(4) === 0) [width, height, scroll] = [1 + rnd(50), 1 + rnd(15), rnd(5) === 0 ? -3 : rnd(40)];
+        const windows = [[width, height, scroll], [width, height, scroll], [1 + rnd(50), height, scroll], [width, height + 1, scroll], [width, height, scroll + 1], [width, height, scroll]] as const;
+        for (const [w, h, sc] of windows) expect([run, step, w, h, sc, streamLines(entries, w, h, sc)]).toEqual([run, step, w, h, sc, reference(entries, w, h, sc)]);
         // a shorter stream (after /clear, say) gives an entry another predecessor: its agent header may come or go
         const tail = entries.slice(rnd(entries.length));
         expect([run, step, streamLines(tail, width, height, scroll)]).toEqual([run, step, reference(tail, width, height, scroll)]);
+        // an empty stream: blank lines of the asked width
+        for (const w of [width, width + 1]) expect(streamLines([], w, height, scroll)).toEqual(reference([], w, height, scroll));
       }
     }
   });

@@ -49,7 +49,8 @@ function entryLines(e: Entry, prev: Entry | undefined, width: number): string[] 
   return lines;
 }
 
-/** The last window: the entries' line arrays it was cut from (never mutated once made) and the window's size. */
+/** The last window: the entries' line arrays it was cut from (never mutated once made) and the window's size (the
+ *  width matters on its own for an empty stream, which has no arrays). */
 let lastWindow: { parts: string[][]; width: number; height: number; scroll: number; view: string[] } | null = null;
 
 /** The stream's visible lines: the tail of the wrapped entries, `scroll` lines up from the bottom. Only the entries
@@ -89,9 +90,22 @@ function bar(frac: number, width: number): string {
 
 const k = (n: number): string => (n >= 10_000 ? `${Math.round(n / 1000)}k` : String(n));
 
-/** Sections share one height budget in priority order tokens > activity > notes; lower ones collapse first. */
+/** The last sidebar and what it was made from (the data it shows and its size). */
+let lastSidebar: { key: string; lines: string[] } | null = null;
+
+/** Sections share one height budget in priority order tokens > activity > notes; lower ones collapse first.
+ *  The same data at the same size gives the same array as last time (a keystroke does not re-pad the column). */
 export function sidebarLines(d: SidebarData, width: number, height: number): string[] {
   if (width <= 0 || height <= 0) return [];
+  const c = d.context;
+  const key = `${width} ${height} ${d.tokens.input} ${d.tokens.output} ${d.tokens.cached} ${c ? `${c.used}/${c.window}` : '-'} ${JSON.stringify([d.activity, d.notes.slice(-5)])}`;
+  if (lastSidebar?.key === key) return lastSidebar.lines;
+  const lines = sidebarOf(d, width, height);
+  lastSidebar = { key, lines };
+  return lines;
+}
+
+function sidebarOf(d: SidebarData, width: number, height: number): string[] {
   const w = width - 2; // one column of gutter each side
   const tokens = [`Tokens in ${k(d.tokens.input)} out ${k(d.tokens.output)}`, `cached ${k(d.tokens.cached)}`];
   if (d.context) tokens.push(`ctx ${bar(d.context.used / d.context.window, Math.max(1, w - 9))} ${String(Math.round((100 * d.context.used) / d.context.window)).padStart(3)}%`);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Entry } from '../../bin/tui/conversation.js';
 import { markdownLines } from '../../bin/tui/markdown.js';
 import { pad, wrap } from '../../bin/tui/text.js';
-import { streamLines } from '../../bin/tui/view.js';
+import { sidebarLines, streamLines, type SidebarData } from '../../bin/tui/view.js';
 
 const PREFIX: Record<Entry['kind'], string> = { user: '› ', text: '', tool: '', delegation: '', info: '· ', error: '! ' };
 
@@ -59,6 +59,28 @@ describe('stream window', () => {
         // an empty stream: blank lines of the asked width
         for (const w of [width, width + 1]) expect(streamLines([], w, height, scroll)).toEqual(reference([], w, height, scroll));
       }
+    }
+  });
+
+  it('the sidebar is made again whenever a figure, an activity or one of the last five notes changes', () => {
+    const d: SidebarData = { tokens: { input: 0, output: 0, cached: 0 }, context: null, activity: [], notes: [] };
+    const changes: (() => void)[] = [
+      () => (d.tokens.input += 1200),
+      () => (d.tokens.output += 30),
+      () => (d.tokens.cached += 7),
+      () => (d.context = { used: 1000, window: 8000 }),
+      () => (d.context = { used: 2000, window: 8000 }),
+      () => d.activity.push('repo running'),
+      () => (d.activity[0] = 'repo paused'),
+      ...Array.from({ length: 7 }, (_, i) => () => d.notes.push(`note-${i}`)),
+    ];
+    for (const change of changes) {
+      const before = sidebarLines(d, 36, 20);
+      change();
+      const now = sidebarLines(d, 36, 20);
+      sidebarLines(d, 37, 20); // another size: the next call makes the lines afresh
+      expect(now).toEqual(sidebarLines(d, 36, 20));
+      expect(now).not.toEqual(before);
     }
   });
 });

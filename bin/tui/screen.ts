@@ -25,12 +25,12 @@ type Rect = { top: number; left: number; width: number; height: number };
 export class TuiScreen {
   readonly screen: blessed.Widgets.Screen;
   private readonly boxes: Record<BoxName, blessed.Widgets.BoxElement>;
-  /** What each box was last given (place, text): an unchanged box is neither re-set nor drawn again. */
+  /** What each box was last given (place, lines): an unchanged box is neither re-set nor drawn again. */
   private readonly shown = new Map<BoxName, { rect: string; lines: readonly string[] }>();
   /** Boxes whose text changed since the last render: only they draw their cells again... */
   private readonly stale = new Set<BoxName>();
   /** ...unless every box must: the first frame, a box moved, resized, hid or showed (blessed clears the cells it
-   *  covered), the dialog changed, or blessed reallocated its cell buffer (a terminal resize). */
+   *  covered), or blessed reallocated its cell buffer (a terminal resize). */
   private all = true;
   private cells: unknown = null;
 

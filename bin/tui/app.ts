@@ -10,7 +10,7 @@ import { FrameScheduler, realFrameClock, type FrameClock } from './frame.js';
 import { InputBuffer } from './input.js';
 import { actionFor, type Action, type Bindings } from './keys.js';
 import { computeLayout } from './layout.js';
-import { TuiScreen, type ScreenIO } from './screen.js';
+import { TuiScreen, type Frame, type ScreenIO } from './screen.js';
 import { SetupDialog, type SetupResult } from './setup-dialog.js';
 import { TreeView } from './tree-view.js';
 import { dialogBox, inputLines, sidebarLines, statusLine, streamLines, type DialogData, type RunState, type SidebarData } from './view.js';
@@ -337,6 +337,11 @@ export class TuiApp {
     if (this.closed && this.notice !== 'quitting…') return;
     this.refreshTree();
     this.info?.refresh?.();
+    this.screen.paint(this.frame());
+  }
+
+  /** The frame the current state shows: every region's lines, sized by the layout. */
+  frame(): Frame {
     const cols = this.screen.cols;
     const rows = this.screen.rows;
     const wants = this.input.text.split('\n').length;
@@ -344,14 +349,14 @@ export class TuiApp {
     const help = this.helps[0];
     const dialog = this.info ? this.info.data : help ? help.data : this.setup ? this.setup.data : null;
     const hint = this.setup ? 'setup: type the answer, Enter sends · Esc cancels' : help?.question ? 'answer the question, Enter sends' : this.run === 'idle' ? 'type a task, Enter sends · /help' : 'Esc cancels · Ctrl-P pauses';
-    this.screen.paint({
+    return {
       layout,
       stream: streamLines(this.conv.entries, layout.stream.width, layout.stream.height, this.scroll),
       sidebar: sidebarLines(this.side, layout.sidebar.width, layout.sidebar.height),
       input: inputLines(this.input.text, layout.input.width, layout.input.height, hint),
       status: statusLine({ model: this.model, tier: this.tier, session: this.session, run: this.run, where: this.opts.backend.where, notice: this.notice }, layout.status.width),
       dialog: dialog ? dialogBox(dialog, cols, layout.input.top) : null,
-    });
+    };
   }
 }
 

@@ -18,7 +18,12 @@ export function cellWidth(cp: number): number {
   return 1;
 }
 
+/** Every UTF-16 unit a BMP code point of one cell (cellWidth's complement, surrogates left out): such a string's
+ *  width is its length, and it wraps by slicing (no per-character walk). */
+const NARROW = /^[\x01-\u02ff\u0370-\u10ff\u1160-\u200a\u200c-\u2e7f\ua4d0-\uabff\ud7a4-\ud7ff\ue000-\uf8ff\ufb00-\ufe2f\ufe50-\ufeff\uff61-\uffdf\uffe7-\uffff]*$/;
+
 export function strWidth(s: string): number {
+  if (NARROW.test(s)) return s.length;
   let w = 0;
   for (const ch of s) w += cellWidth(ch.codePointAt(0) ?? 0);
   return w;
@@ -30,6 +35,12 @@ export function wrap(text: string, width: number): string[] {
   if (width <= 0) return out;
   const clean = text.replace(/\t/g, '  ').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '');
   for (const line of clean.split('\n')) {
+    if (NARROW.test(line)) {
+      // one cell per UTF-16 unit: cut every `width` units (an empty line stays one empty line)
+      if (line.length <= width) out.push(line);
+      else for (let i = 0; i < line.length; i += width) out.push(line.slice(i, i + width));
+      continue;
+    }
     let cur = '';
     let w = 0;
     for (const ch of line) {
@@ -72,19 +83,49 @@ export function pad(s: string, width: number): string {
 export function wrapWords(text: string, width: number): string[] {
   if (width <= 0) return [];
   const out: string[] = [];
-  for (const line of text.split('\n')) {
-    let cur = '';
-    for (const word of line.split(/(?<= )/)) {
-      if (strWidth(cur + word.trimEnd()) <= width) {
-        cur += word;
-        continue;
-      }
-      if (cur.trim() !== '') out.push(cur.trimEnd());
-      const pieces = wrap(word, width);
-      out.push(...pieces.slice(0, -1));
-      cur = pieces[pieces.length - 1] ?? '';
-    }
-    out.push(strWidth(cur) > width ? cur.trimEnd() : cur);
+  for (const line of text.split('\n')) for (const l of wordLines(line, width)) out.push(l);
+  return out;
+}
+
+/** Word-wrapped lines per width and source line: a streamed answer is re-rendered every frame, and all but its last
+ *  lines are the ones the previous frame wrapped. Bounded: a map that fills up starts over. */
+const wrapped = new Map<number, Map<string, readonly string[]>>();
+const WRAPPED_MAX = 8192;
+
+function wordLines(line: string, width: number): readonly string[] {
+  let memo = wrapped.get(width);
+  const hit = memo?.get(line);
+  if (hit) return hit;
+  // a line that fits is its own (only) line: every word fits after the ones before it
+  const lines = strWidth(line) <= width ? [line] : breakWords(line, width);
+  if (!memo || memo.size >= WRAPPED_MAX) {
+    if (wrapped.size >= 8) wrapped.clear();
+    memo = new Map();
+    wrapped.set(width, memo);
   }
+  memo.set(line, lines);
+  return lines;
+}
+
+function breakWords(line: string, width: number): string[] {
+  const out: string[] = [];
+  // `w` is strWidth(cur), kept as words are added (widths add up: words split only after spaces)
+  let cur = '';
+  let w = 0;
+  for (const word of line.split(/(?<= )/)) {
+    const bare = word.trimEnd();
+    const bw = strWidth(bare);
+    if (w + bw <= width) {
+      cur += word;
+      w += bare.length === word.length ? bw : strWidth(word);
+      continue;
+    }
+    if (cur.trim() !== '') out.push(cur.trimEnd());
+    const pieces = wrap(word, width);
+    for (let i = 0; i < pieces.length - 1; i++) out.push(pieces[i] as string);
+    cur = pieces[pieces.length - 1] ?? '';
+    w = strWidth(cur);
+  }
+  out.push(w > width ? cur.trimEnd() : cur);
   return out;
 }

@@ -31,33 +31,55 @@ export interface DialogData {
 
 const PREFIX: Record<Entry['kind'], string> = { user: '› ', text: '', tool: '', delegation: '', info: '· ', error: '! ' };
 
-/** Rendered Markdown per entry, reused while its text and width are unchanged (streaming re-renders only the open slot). */
-const rendered = new WeakMap<Entry, { text: string; width: number; lines: string[] }>();
+/** An entry's lines (unpadded; its agent header and a user turn's spacer included), reused while its text, the
+ *  width and whether it opens with a header are unchanged: a frame re-renders only the entries whose text grew. */
+const rendered = new WeakMap<Entry, { text: string; width: number; head: boolean; lines: string[] }>();
 
-function answerLines(e: Entry, width: number): string[] {
+function entryLines(e: Entry, prev: Entry | undefined, width: number): string[] {
+  const lastAgent = prev === undefined ? '' : prev.kind === 'user' ? 'you' : prev.agent;
+  const head = e.kind === 'text' && e.agent !== lastAgent;
   const hit = rendered.get(e);
-  if (hit && hit.text === e.text && hit.width === width) return hit.lines;
-  const lines = markdownLines(e.text, width);
-  rendered.set(e, { text: e.text, width, lines });
+  if (hit && hit.text === e.text && hit.width === width && hit.head === head) return hit.lines;
+  const indent = '  '.repeat(Math.min(e.depth, 4));
+  const lines = head ? [`${indent}${e.agent}`] : [];
+  if (e.kind === 'text') for (const l of markdownLines(e.text, Math.max(1, width - indent.length))) lines.push(indent + l);
+  else lines.push(...wrap(`${indent}${PREFIX[e.kind]}${e.text}`, width));
+  if (e.kind === 'user') lines.push('');
+  rendered.set(e, { text: e.text, width, head, lines });
   return lines;
 }
 
-/** The stream's visible lines: the tail of the wrapped entries, `scroll` lines up from the bottom. */
+/** The last window: the entries' line arrays it was cut from (never mutated once made) and the window's size (the
+ *  width matters on its own for an empty stream, which has no arrays). */
+let lastWindow: { parts: string[][]; width: number; height: number; scroll: number; view: string[] } | null = null;
+
+/** The stream's visible lines: the tail of the wrapped entries, `scroll` lines up from the bottom. Only the entries
+ *  that reach into the window are rendered (walking back from the newest), and only the visible lines are padded;
+ *  a window cut from the same line arrays at the same size is the same array as last time. */
 export function streamLines(entries: readonly Entry[], width: number, height: number, scroll: number): string[] {
+  const want = height + Math.max(0, scroll);
+  const parts: string[][] = [];
+  let n = 0;
+  for (let i = entries.length - 1; i >= 0 && n < want; i--) {
+    const lines = entryLines(entries[i] as Entry, entries[i - 1], width);
+    parts.push(lines);
+    n += lines.length;
+  }
+  const last = lastWindow;
+  if (last && last.width === width && last.height === height && last.scroll === scroll && last.parts.length === parts.length && last.parts.every((p, i) => p === parts[i])) return last.view;
+  // the last `want` lines (or all of them): the same window as over the whole stream, since s <= want - height
   const all: string[] = [];
-  let lastAgent = '';
-  for (const e of entries) {
-    const indent = '  '.repeat(Math.min(e.depth, 4));
-    if (e.kind === 'text' && e.agent !== lastAgent) all.push(pad(`${indent}${e.agent}`, width));
-    lastAgent = e.kind === 'user' ? 'you' : e.agent;
-    const lines = e.kind === 'text' ? answerLines(e, Math.max(1, width - indent.length)).map((l) => indent + l) : wrap(`${indent}${PREFIX[e.kind]}${e.text}`, width);
-    for (const l of lines) all.push(pad(l, width));
-    if (e.kind === 'user') all.push(pad('', width));
+  for (let i = parts.length - 1, skip = Math.max(0, n - want); i >= 0; i--) {
+    const lines = parts[i] as string[];
+    const from = Math.min(lines.length, skip);
+    skip -= from;
+    for (let j = from; j < lines.length; j++) all.push(lines[j] as string);
   }
   const maxScroll = Math.max(0, all.length - height);
   const s = Math.min(Math.max(0, scroll), maxScroll);
-  const view = all.slice(Math.max(0, all.length - height - s), all.length - s);
+  const view = all.slice(Math.max(0, all.length - height - s), all.length - s).map((l) => pad(l, width));
   while (view.length < height) view.push(pad('', width));
+  lastWindow = { parts, width, height, scroll, view };
   return view;
 }
 
@@ -68,9 +90,22 @@ function bar(frac: number, width: number): string {
 
 const k = (n: number): string => (n >= 10_000 ? `${Math.round(n / 1000)}k` : String(n));
 
-/** Sections share one height budget in priority order tokens > activity > notes; lower ones collapse first. */
+/** The last sidebar and what it was made from (the data it shows and its size). */
+let lastSidebar: { key: string; lines: string[] } | null = null;
+
+/** Sections share one height budget in priority order tokens > activity > notes; lower ones collapse first.
+ *  The same data at the same size gives the same array as last time (a keystroke does not re-pad the column). */
 export function sidebarLines(d: SidebarData, width: number, height: number): string[] {
   if (width <= 0 || height <= 0) return [];
+  const c = d.context;
+  const key = `${width} ${height} ${d.tokens.input} ${d.tokens.output} ${d.tokens.cached} ${c ? `${c.used}/${c.window}` : '-'} ${JSON.stringify([d.activity, d.notes.slice(-5)])}`;
+  if (lastSidebar?.key === key) return lastSidebar.lines;
+  const lines = sidebarOf(d, width, height);
+  lastSidebar = { key, lines };
+  return lines;
+}
+
+function sidebarOf(d: SidebarData, width: number, height: number): string[] {
   const w = width - 2; // one column of gutter each side
   const tokens = [`Tokens in ${k(d.tokens.input)} out ${k(d.tokens.output)}`, `cached ${k(d.tokens.cached)}`];
   if (d.context) tokens.push(`ctx ${bar(d.context.used / d.context.window, Math.max(1, w - 9))} ${String(Math.round((100 * d.context.used) / d.context.window)).padStart(3)}%`);

@@ -17,6 +17,8 @@ export interface Term {
   row(y: number): string;
   rows(): string[];
   screenText(): string;
+  /** Resizes the terminal as a window resize does (the emulator, then the output's size and its 'resize' event). */
+  resize(cols: number, rows: number): void;
   cols: number;
   height: number;
 }
@@ -34,8 +36,8 @@ export function makeTerm(cols: number, rows: number): Term {
   Object.assign(output, { columns: cols, rows, isTTY: true });
   const input = new PassThrough();
   Object.assign(input, { isTTY: true, setRawMode: () => input });
-  const row = (y: number): string => term.buffer.active.getLine(y)?.translateToString(false) ?? '';
-  return {
+  const row = (y: number): string => term.buffer.active.getLine(y)?.translateToString(false, 0, term.cols) ?? '';
+  const t: Term = {
     io: { input, output },
     type: (bytes) => void input.write(bytes),
     settle: async () => {
@@ -43,9 +45,16 @@ export function makeTerm(cols: number, rows: number): Term {
       await pending;
     },
     row,
-    rows: () => Array.from({ length: rows }, (_, y) => row(y)),
-    screenText: () => Array.from({ length: rows }, (_, y) => row(y).trimEnd()).join('\n'),
+    rows: () => Array.from({ length: t.height }, (_, y) => row(y)),
+    screenText: () => Array.from({ length: t.height }, (_, y) => row(y).trimEnd()).join('\n'),
+    resize: (c, r) => {
+      pending = pending.then(() => term.resize(c, r));
+      Object.assign(output, { columns: c, rows: r });
+      Object.assign(t, { cols: c, height: r });
+      output.emit('resize');
+    },
     cols,
     height: rows,
   };
+  return t;
 }

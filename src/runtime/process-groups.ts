@@ -2,6 +2,8 @@
 // which kills every group an actor leaves behind when its worker exits for ANY reason, and whatever is
 // left when the process exits. Inside a worker the registration travels on the control channel.
 
+import { childGroupLeadersSync } from './child-groups.js';
+
 /** How long a group gets between SIGTERM and SIGKILL when its owner is gone. */
 export const GROUP_KILL_GRACE_MS = 1000;
 
@@ -102,7 +104,8 @@ export class ProcessGroupRegistry {
 
   /** Last resort on process exit (synchronous): SIGKILL to every group still registered, here or in the table. */
   killAllSync(): number[] {
-    const all = new Set([...this.groups(), ...(this.withTable ? tableGroups() : [])]);
+    // the process's own registry also kills the groups its children lead (a group the registry missed)
+    const all = new Set([...this.groups(), ...(this.withTable ? [...tableGroups(), ...childGroupLeadersSync()] : [])]);
     const killed = [...all].filter((pgid) => signalGroup(pgid, 'SIGKILL'));
     this.owners.clear();
     if (this.withTable) for (const pgid of all) tableRemove(pgid);

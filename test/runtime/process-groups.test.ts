@@ -1,5 +1,6 @@
 // No orphans: a process group an actor started dies with the actor's worker, whatever ended it; and a
 // child the worker started is reaped (no zombie of this process) after a graceful stop. Checked by PID.
+import { childGroupLeadersSync } from '../../src/runtime/child-groups.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProcessGroupRegistry, processGroups } from '../../src/runtime/process-groups.js';
 import { startRuntime, until, type TestRuntime } from './helpers.js';
@@ -101,6 +102,19 @@ describe('a hard exit right after a registration', () => {
     expect(await noLiveMember(pgid, 2000)).toEqual([]);
     await env.rt.endTask('pg-race');
     await result;
+  });
+});
+
+describe('the exit hook\'s second net', () => {
+  it('a group led by a child of this process but never registered is found in /proc and killed by killAllSync', async () => {
+    const child = spawnGroup(); // detached: its own group, led by our direct child; nobody registers it
+    const pgid = child.pid ?? -1;
+    await until(() => groupMembers(pgid).length >= 2, 5000, 'group started');
+    expect(processGroups.groups()).not.toContain(pgid);
+    expect(childGroupLeadersSync()).toContain(pgid);
+    expect(childGroupLeadersSync()).not.toContain(process.pid);
+    expect(processGroups.killAllSync()).toContain(pgid);
+    expect(await noLiveMember(pgid, 2000)).toEqual([]);
   });
 });
 

@@ -82,6 +82,7 @@ describe('start-up plan', () => {
       // one copy of the runtime per thread: the worker bootstrap loaded these same files already
       for (const f of relative) {
         expect(f.startsWith(join(distRoot(), 'src', 'runtime') + sep), f).toBe(true);
+        expect(f.startsWith(join(distRoot(), 'src', 'runtime', 'config') + sep), `${f}: config/ is inlined`).toBe(false);
         expect(existsSync(f), f).toBe(true);
       }
     }

@@ -1,5 +1,4 @@
 // yagent CLI entry: parses the sub-command, hands off to the matching client, maps failures to exit codes.
-import '../src/runtime/zod-jitless.js';
 import { readFileSync } from 'node:fs';
 import { parseCommand, type Command } from './cli/args.js';
 import type { Streams } from './cli/output.js';

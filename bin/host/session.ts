@@ -1,4 +1,6 @@
 // Opens an in-process Host for one client command (config, optional scripted model) and always closes it.
+// before the config parse: not in main.ts, where loading zod would delay the workers' prestart by ~25 ms
+import '../../src/runtime/zod-jitless.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FakeProvider } from '../../src/actors/llm/fake/server.js';

@@ -4,23 +4,13 @@
 // strings with `.`, `..`, empty segments, hidden names, trailing slashes and relative paths.
 import { isAbsolute, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { rng } from '../seeded.js';
 import { isInside, isNormalAbsolute } from '../../src/actors/tools/paths.js';
 import { ResolvedBoundary } from '../../src/actors/tools/boundary.js';
 
 const SEED = 0x1ad5;
 const COUNT = 4000;
 
-/** mulberry32, as in guard-fuzz.test.ts: a failing string reproduces from SEED. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SEGMENTS = ['a', 'b', 'ab', '.', '..', '', '.a', '..b', '...', '.ssh', 'ws', 'home', '.yagent'];
 

@@ -5,6 +5,7 @@
 import { mkdirSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rng } from '../seeded.js';
 import { callTool, type ToolResult } from '../../src/actors/tools/adapter.js';
 import type { Authorizer } from '../../src/actors/tools/authorizer.js';
 import { isInside, resolveIn } from '../../src/actors/tools/paths.js';
@@ -15,17 +16,6 @@ const COUNT = 200;
 const SECRET = 'fuzz-secret-sk-0123456789';
 const signal = new AbortController().signal;
 
-/** mulberry32: a tiny seeded PRNG, so a failing string reproduces from SEED. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let base: ReturnType<typeof tempDir>;
 let ws: string;

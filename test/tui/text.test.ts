@@ -1,6 +1,7 @@
 // text.ts keeps its fast paths (ASCII-range widths, one running width per wrapped line) exactly equal to the
 // per-code-point definitions below, on random text mixing wide, zero-width, surrogate, control and space characters.
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../seeded.js';
 import { cellWidth, clip, pad, strWidth, wrap, wrapWords } from '../../bin/tui/text.js';
 
 /** The definitions: every width is the sum of the code points' cells; wrapWords re-measures the line per word. */
@@ -55,14 +56,8 @@ const ref = {
 const ALPHABET = ['a', 'b', 'word', 'extraordinarilylongword', ' ', ' ', '  ', '\n', '\t', '雙', '😀', 'e\u0301', '\u200b', '\x01', '\x7f', '\u3000', '\u00a0', '\ud800', 'é', '─'];
 
 function* texts(n: number): Generator<string> {
-  let seed = 7;
-  // mulberry32: every bit varies (the low bits of a plain LCG cycle too soon for short alphabets)
-  const rnd = (k: number): number => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) % k;
-  };
+  const next = mulberry32(7);
+  const rnd = (k: number): number => next() % k;
   for (let i = 0; i < n; i++) yield Array.from({ length: rnd(40) }, () => ALPHABET[rnd(ALPHABET.length)]).join('');
 }
 

@@ -2,6 +2,7 @@
 // definition (every entry rendered, every line padded, the window cut from the whole) while entries grow and the
 // width, height and scroll change, and an entry gets another predecessor.
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../seeded.js';
 import type { Entry } from '../../bin/tui/conversation.js';
 import { markdownLines } from '../../bin/tui/markdown.js';
 import { pad, wrap } from '../../bin/tui/text.js';
@@ -33,13 +34,8 @@ const PIECES = ['word ', 'two words ', '\n', '\n\n', '# head\n', '- item\n', '``
 
 describe('stream window', () => {
   it('equals the whole stream cut to the window, as entries grow and the size and scroll change', () => {
-    let seed = 11;
-    const rnd = (k: number): number => {
-      seed = (seed + 0x6d2b79f5) | 0;
-      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) % k;
-    };
+    const next = mulberry32(11);
+    const rnd = (k: number): number => next() % k;
     const pick = <T>(xs: readonly T[]): T => xs[rnd(xs.length)] as T;
     for (let run = 0; run < 30; run++) {
       const entries: Entry[] = [];

@@ -47,17 +47,10 @@ export class ProjectContext {
 }
 
 export async function loadRootContext(workspace: string): Promise<RootContext> {
-  const files: string[] = [];
-  const parts: string[] = [];
   // read side by side: this is on the path to the first model request, and most names do not exist
-  const texts = await Promise.all(ROOT_DOC_NAMES.map((name) => readFile(join(workspace, name), 'utf8').catch(() => null)));
-  ROOT_DOC_NAMES.forEach((name, i) => {
-    const text = texts[i];
-    if (text === null || text === undefined) return;
-    files.push(name);
-    parts.push(`<!-- ${name} -->\n${text.trimEnd()}`);
-  });
-  return { files, text: parts.join('\n\n') };
+  const read = await Promise.all(ROOT_DOC_NAMES.map(async (name) => ({ name, text: await readFile(join(workspace, name), 'utf8').catch(() => null) })));
+  const found = read.filter((d): d is { name: (typeof ROOT_DOC_NAMES)[number]; text: string } => d.text !== null);
+  return { files: found.map((d) => d.name), text: found.map((d) => `<!-- ${d.name} -->\n${d.text.trimEnd()}`).join('\n\n') };
 }
 
 /** Directory-like tokens the task names (`src/store`, `./bin/`, `src/a/b.ts`). */

@@ -9,7 +9,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { rolldown } from 'rolldown';
+import { writeBundle } from './rolldown-write.mjs';
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 const runtimeDir = join(dist, 'src', 'runtime') + sep;
@@ -36,14 +36,7 @@ const packagesExternal = {
   resolveId: (source, importer) => (importer && isPackage(source) ? { id: source, external: true } : null),
 };
 
-async function write(input, plugin, output) {
-  const bundle = await rolldown({ input, platform: 'node', logLevel: 'warn', plugins: [plugin] });
-  try {
-    await bundle.write({ format: 'esm', ...output });
-  } finally {
-    await bundle.close();
-  }
-}
+const write = (input, plugin, output) => writeBundle({ input, plugins: [plugin] }, output);
 
 for (const entry of ACTOR_ENTRIES) {
   const file = join(dist, entry);

@@ -11,7 +11,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { rolldown } from 'rolldown';
+import { writeBundle } from './rolldown-write.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const VENDORED = ['zod', 'openai', '@anthropic-ai/sdk', 'smol-toml', 'tinyglobby', 'diff'];
@@ -23,11 +23,6 @@ for (const name of VENDORED) {
   if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).version === version && existsSync(join(target, 'index.js'))) continue;
   mkdirSync(target, { recursive: true });
   // the package's own `exports` pick its ESM entry; its dynamic imports are inlined (one file, nothing else to find)
-  const bundle = await rolldown({ input: name, cwd: root, platform: 'node', logLevel: 'warn' });
-  try {
-    await bundle.write({ file: join(target, 'index.js'), format: 'esm', codeSplitting: false });
-  } finally {
-    await bundle.close();
-  }
+  await writeBundle({ input: name, cwd: root }, { file: join(target, 'index.js'), codeSplitting: false });
   writeFileSync(manifest, `${JSON.stringify({ name, version, private: true, type: 'module', exports: { '.': './index.js' } }, null, 2)}\n`);
 }

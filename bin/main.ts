@@ -8,10 +8,12 @@ import type { SessionOptions } from './host/session.js';
 import type { Host } from './host/types.js';
 import { processGroups } from '../src/runtime/process-groups.js';
 import { trace } from './host/trace.js';
+import { quitOnUnhandledSignals } from './cli/signals.js';
 
 // Last resort on every exit path (-Q, a second Ctrl-C, SIGTERM, an uncaught error): process groups the
 // actors registered and the runtime has not killed yet die with the CLI (synchronous: 'exit' runs no async).
 process.on('exit', () => trace(`exit hook: killed process groups [${processGroups.killAllSync().join(', ')}]`));
+quitOnUnhandledSignals();
 
 // Sub-commands load lazily: `attach` or `--version` must not pay for the runtime and the agents.
 async function withLocalHost<T>(opts: SessionOptions, fn: (host: Host) => Promise<T>): Promise<T> {

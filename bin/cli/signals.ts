@@ -23,3 +23,16 @@ export function onInterrupt(forceQuit: boolean, graceful: () => void): () => voi
     process.off('SIGHUP', quit);
   };
 }
+
+const QUIT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** Installed once by main.ts: a signal that arrives while no client handles it (start-up, or shutdown after a run's
+ *  handler is gone) quits through process.exit, so the exit hooks still kill process groups and remove temp
+ *  dirs; the default action would end the process without running them. Silent while a client's handler is on. */
+export function quitOnUnhandledSignals(): void {
+  for (const sig of QUIT_SIGNALS) {
+    process.on(sig, () => {
+      if (process.listenerCount(sig) === 1) process.exit(EXIT.cancelled);
+    });
+  }
+}

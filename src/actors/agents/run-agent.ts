@@ -22,6 +22,7 @@ import { AbortReason } from './abort.js';
 import { crashRecovery, recoverDelegations, type RecoveryDeps } from './recovery.js';
 import { repairToolPairs } from './tool-pairs.js';
 import { Compressor } from './compression/compressor.js';
+import { thinklinkRecord } from './compression/thinklink.js';
 import { UsageLedger } from './usage-ledger.js';
 
 export type AgentStore = Pick<
@@ -165,6 +166,10 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
     // the deferred-tool catalogue (MCP) and the skills list follow the role prompt: stable for the whole run
     const withSections = [system.trimEnd(), ...(tools.contextSections?.() ?? [])].join('\n\n') + '\n';
     const initial = await initialMessages(input, withSections, { manager, store: env.store, publish: env.publish, signal: ctl.signal, maxReplayMessages: s.maxReplayMessages, enabled: s.resume });
+    // a resumed run's plans (session follow-up, continued delegation): its thinklink store starts from them, and this
+    // rollout holds them again so the next resume finds them too (its replay, once compressed, does not)
+    const plans = input.resumeFrom?.plans ?? input.session?.plans ?? [];
+    if (plans.length > 0) recorder.append(plans.map((e) => thinklinkRecord(e, env.clock.now())));
     const result: LoopResult = await runLoop(
       {
         agent: input.agent,
@@ -198,6 +203,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
                 publish: env.publish,
                 now: () => env.clock.now(),
                 signal: ctl.signal,
+                plans,
                 // the threshold decision counts with the model's real encoding on the CPU pool
                 ...(tokens ? { tokens } : {}),
               }),

@@ -26,7 +26,7 @@ api_key = "${PLACEHOLDER_API_KEY}"
 
 # [agents.llm]                   # per-agent providers: director coding repo chat devops browser meta
 # coding.use_provider = "openai"
-# [tools.llm]                    # per-tool providers (micro_agent, thinking, deepthinking, design)
+# [tools.llm]                    # per-tool providers (micro_agent, thinking, deepthinking, design; compression = the tier-2 summary)
 # micro_agent.use_provider = "local"
 
 [agent]

@@ -2,18 +2,19 @@
 import type { Envelope } from '../../src/runtime/protocol/index.js';
 import { NamedTasks } from '../../src/runtime/tasks.js';
 import type { FoundServer } from '../cli/probe.js';
-import type { TreeNode } from '../host/types.js';
 import type { TuiBackend } from './backend.js';
 import { runSlash } from './commands.js';
 import { Conversation } from './conversation.js';
 import { FrameScheduler, realFrameClock, type FrameClock } from './frame.js';
+import { editInput } from './edit-keys.js';
 import { InputBuffer } from './input.js';
 import { actionFor, type Action, type Bindings } from './keys.js';
 import { computeLayout } from './layout.js';
 import { TuiScreen, type Frame, type ScreenIO } from './screen.js';
 import { SetupDialog, type SetupResult } from './setup-dialog.js';
+import { SideState } from './side-state.js';
 import { TreeView } from './tree-view.js';
-import { dialogBox, inputLines, sidebarLines, statusLine, streamLines, type DialogData, type RunState, type SidebarData } from './view.js';
+import { dialogBox, inputLines, inputView, sidebarLines, statusLine, streamLines, streamScrolled, type DialogData, type RunState } from './view.js';
 
 export interface TuiOptions {
   backend: TuiBackend;
@@ -49,23 +50,25 @@ export class TuiApp {
   run: RunState = 'idle';
   taskId: string | null = null;
   session: string | null;
-  model = '';
-  tier = '';
   notice = '';
   /** `/model NAME`: the provider the next turns use (null = routing decides). */
   provider: string | null = null;
   scroll = 0;
+  /** Lines PgUp / PgDn move (from the last frame's stream height). */
+  private page = 5;
   /** Pending help requests, oldest first; the head is the open dialog. */
   readonly helps: Extract<Dialog, { kind: 'help' }>[] = [];
   info: Extract<Dialog, { kind: 'info' }> | null = null;
   /** The open /setup dialog (answers come from the input box). */
   setup: SetupDialog | null = null;
-  readonly side: SidebarData = { tokens: { input: 0, output: 0, cached: 0 }, context: null, activity: [], notes: [] };
-  private contextWindow = 0;
+  readonly side = new SideState();
   private lastCtrlC = -Infinity;
+  /** Between a bracketed paste's start and end keys. */
+  private pasting = false;
   /** Commands (cancel, pause) given before the backend named the new turn's task: sent as soon as it has an id. */
   private pending: ((taskId: string) => Promise<void>)[] = [];
   private lastTree = -Infinity;
+  private treeTimer: { cancel(): void } | null = null;
   private unsubscribe: () => void;
   private closed = false;
   /** Set once a quit started (kept, not detached: main awaits `exited`). */
@@ -92,25 +95,8 @@ export class TuiApp {
     if (env.taskId !== this.taskId) return;
     const p = env.payload;
     if (this.conv.apply(env)) this.frames.mark();
+    if (this.side.apply(env)) this.frames.mark();
     switch (p.type) {
-      case 'model_info':
-        if (env.delegationId === null) {
-          this.model = `${p.provider}/${p.model}`;
-          this.tier = p.tier ?? '';
-          this.contextWindow = p.contextWindow ?? this.contextWindow;
-        }
-        break;
-      case 'llm_call_end':
-        if (p.usage) {
-          this.side.tokens.input += p.usage.inputTokens;
-          this.side.tokens.output += p.usage.outputTokens;
-          this.side.tokens.cached += p.usage.cachedInputTokens;
-          if (this.contextWindow > 0 && env.delegationId === null) this.side.context = { used: p.usage.inputTokens, window: this.contextWindow };
-        }
-        break;
-      case 'note_written':
-        this.side.notes.push(p.ref);
-        break;
       case 'user_help_needed': {
         const question = p.kind === 'question';
         const body = [p.question, p.tool ? `tool: ${p.tool}` : '', p.detail ?? ''].filter((l) => l !== '').join('\n');
@@ -148,11 +134,27 @@ export class TuiApp {
       return;
     }
     if (full === 'C-c') this.lastCtrlC = this.clock.now();
+    if (this.onPasteKey(ch, full)) return;
     const help = this.helps[0];
     if (this.info) this.onInfoKey(this.info, ch, full);
     else if (help && !help.question) this.onApprovalKey(help, full);
     else this.onMainKey(ch, full, help);
     this.frames.flush(); // echo at once: keystroke → paint is the latency bench measures
+  }
+
+  /** A bracketed paste goes into the input box as text (its line breaks too), one frame per frame slot, not per
+   *  character; true = the key was part of a paste. */
+  private onPasteKey(ch: string | undefined, full: string): boolean {
+    if (full === 'paste-start' || full === 'paste-end') {
+      this.pasting = full === 'paste-start';
+      this.frames.flush();
+      return true;
+    }
+    if (!this.pasting) return false;
+    if (full === 'enter') this.input.insert('\n');
+    else editInput(this.input, ch, full);
+    this.frames.mark();
+    return true;
   }
 
   private onInfoKey(info: Extract<Dialog, { kind: 'info' }>, ch: string | undefined, full: string): void {
@@ -196,22 +198,25 @@ export class TuiApp {
         return this.cancelOrWarn();
       case 'pause':
         return this.togglePause();
+      // inside multi-line text Up/Down move between its lines; on the first / last line they browse the history
       case 'history_prev':
-        return this.input.prev();
+        return this.input.onFirstLine ? this.input.prev() : this.input.lineUp();
       case 'history_next':
-        return this.input.next();
+        return this.input.onLastLine ? this.input.next() : this.input.lineDown();
       case 'scroll_up':
-        this.scroll += 5;
-        return;
+        return this.scrollBy(1);
       case 'scroll_down':
-        this.scroll = Math.max(0, this.scroll - 5);
-        return;
+        return this.scrollBy(-1);
       case 'tree':
         return new TreeView(this).open();
       default:
-        if (full === 'backspace') this.input.backspace();
-        else if (ch !== undefined && ch.length > 0 && !full.startsWith('C-') && !full.startsWith('M-') && ch >= ' ') this.input.insert(ch);
+        editInput(this.input, ch, full);
     }
+  }
+
+  /** PgUp / PgDn: a page (the stream's height less two lines of context) up or down. */
+  private scrollBy(pages: number): void {
+    this.scroll = Math.max(0, this.scroll + pages * this.page);
   }
 
   cancelOrWarn(): void {
@@ -272,6 +277,7 @@ export class TuiApp {
         this.conv.addInfo(`the session cannot continue after ${outcome.stopReason}: the next turn starts a new one`);
       }
       if (outcome?.error && outcome.stopReason !== 'cancelled') this.conv.addInfo(outcome.error.message, 'error');
+      this.side.turnEnded(outcome);
       this.run = 'idle';
       this.notice = outcome ? `done (${outcome.stopReason})` : 'done';
       this.frames.mark();
@@ -318,18 +324,29 @@ export class TuiApp {
     if (this.taskId !== null && this.run !== 'idle') await this.opts.backend.cancel(this.taskId);
     await this.tasks.waitAll(10_000);
     this.unsubscribe();
+    this.treeTimer?.cancel();
     this.frames.stop();
     this.screen.destroy();
     this.resolveExit();
   }
 
+  /** The Activity list: the supervision tree while a turn runs (≤ 2 fetches/s, and at least one a second while
+   *  nothing else paints), empty between turns. */
   refreshTree(): void {
-    if (this.run === 'idle') this.side.activity = []; // nothing of ours runs between turns
-    if (this.run === 'idle' || this.clock.now() - this.lastTree < 500) return;
+    if (this.run === 'idle') {
+      this.treeTimer?.cancel();
+      this.treeTimer = null;
+      if (this.side.setActivity(null)) this.frames.mark();
+      return;
+    }
+    this.treeTimer ??= this.clock.setTimeout(() => {
+      this.treeTimer = null;
+      this.frames.mark();
+    }, 1000);
+    if (this.clock.now() - this.lastTree < 500) return;
     this.lastTree = this.clock.now();
     this.tasks.go('tui-tree', async () => {
-      const tree = await this.opts.backend.tree();
-      this.side.activity = tree ? activityOf(tree) : [];
+      if (this.side.setActivity(await this.opts.backend.tree())) this.frames.mark();
     });
   }
 
@@ -344,29 +361,26 @@ export class TuiApp {
   frame(): Frame {
     const cols = this.screen.cols;
     const rows = this.screen.rows;
-    const wants = this.input.text.split('\n').length;
-    const layout = computeLayout(cols, rows, wants);
     const help = this.helps[0];
     const dialog = this.info ? this.info.data : help ? help.data : this.setup ? this.setup.data : null;
     const hint = this.setup ? 'setup: type the answer, Enter sends · Esc cancels' : help?.question ? 'answer the question, Enter sends' : this.run === 'idle' ? 'type a task, Enter sends · /help' : 'Esc cancels · Ctrl-P pauses';
+    // the input box grows with the typed text's rows AFTER wrapping (a long line is several rows)
+    const typed = inputView(this.input.text, this.input.cursor, Math.max(1, cols), hint);
+    const layout = computeLayout(cols, rows, typed.rows.length);
+    const input = inputLines(typed, layout.input.width, layout.input.height);
+    // the terminal's cursor sits in the input box unless a dialog that takes keys itself is open
+    const typing = this.info === null && (help === undefined || help.question);
+    const stream = streamLines(this.conv.entries, layout.stream.width, layout.stream.height, this.scroll);
+    this.scroll = streamScrolled(); // never past the top: PgDn comes back at once
+    this.page = Math.max(1, layout.stream.height - 2);
     return {
       layout,
-      stream: streamLines(this.conv.entries, layout.stream.width, layout.stream.height, this.scroll),
-      sidebar: sidebarLines(this.side, layout.sidebar.width, layout.sidebar.height),
-      input: inputLines(this.input.text, layout.input.width, layout.input.height, hint),
-      status: statusLine({ model: this.model, tier: this.tier, session: this.session, run: this.run, where: this.opts.backend.where, notice: this.notice }, layout.status.width),
+      stream,
+      sidebar: sidebarLines(this.side.data, layout.sidebar.width, layout.sidebar.height),
+      input: input.lines,
+      status: statusLine({ model: this.side.model, tier: this.side.tier, session: this.session, run: this.run, where: this.opts.backend.where, notice: this.notice, scrolled: this.scroll }, layout.status.width),
       dialog: dialog ? dialogBox(dialog, cols, layout.input.top) : null,
+      cursor: typing && input.cursorRow < layout.input.height ? { x: Math.min(typed.cursor.col, cols - 1), y: layout.input.top + input.cursorRow } : null,
     };
   }
-}
-
-/** Running actors worth showing: the Director and delegations, with their state. */
-export function activityOf(root: TreeNode): string[] {
-  const out: string[] = [];
-  const walk = (n: TreeNode): void => {
-    if (/director|delegation|agent/i.test(n.name) && n.state !== 'stopped') out.push(`${n.name.replace(/^delegation:[^:]*:/, '')} ${n.state}`);
-    n.children.forEach(walk);
-  };
-  walk(root);
-  return out;
 }

@@ -30,7 +30,7 @@ export function runSlash(app: TuiApp, line: string): void {
       app.scroll = 0;
       return;
     case '/notes':
-      return show(app, 'notes', app.side.notes.length ? app.side.notes.join('\n') : '(no notes written yet)');
+      return show(app, 'notes', app.side.data.notes.length ? app.side.data.notes.join('\n') : '(no notes written yet)');
     case '/new':
       if (app.run !== 'idle') return void (app.notice = '/new: a task is running');
       app.session = null;
@@ -48,7 +48,7 @@ export function runSlash(app: TuiApp, line: string): void {
     }
     case '/model': {
       const name = rest[0];
-      if (name === undefined) return show(app, 'model', `now: ${app.model || '(no call yet)'}${app.provider ? ` (override ${app.provider})` : ''}\n/model NAME switches to a configured provider, /model auto returns to routing`);
+      if (name === undefined) return show(app, 'model', `now: ${app.side.model || '(no call yet)'}${app.provider ? ` (override ${app.provider})` : ''}\n/model NAME switches to a configured provider, /model auto returns to routing`);
       app.provider = name === 'auto' ? null : name;
       app.notice = name === 'auto' ? 'model: routing decides' : `model: ${name} from the next request`;
       return;

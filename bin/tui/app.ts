@@ -11,7 +11,8 @@ import { InputBuffer } from './input.js';
 import { actionFor, type Action, type Bindings } from './keys.js';
 import { computeLayout } from './layout.js';
 import { TuiScreen, type Frame, type ScreenIO } from './screen.js';
-import { SetupDialog, type SetupResult } from './setup-dialog.js';
+import type { SetupDialog } from './setup-dialog.js';
+import { answerSetup, openSetup } from './setup-flow.js';
 import { SideState } from './side-state.js';
 import { TreeView } from './tree-view.js';
 import { dialogBox, inputLines, inputView, sidebarLines, statusLine, streamLines, streamScrolled, type DialogData, type RunState } from './view.js';
@@ -23,11 +24,19 @@ export interface TuiOptions {
   clock?: FrameClock;
   /** The session the first turn continues (`yagent --resume ID`), absent = a new session. */
   session?: string | undefined;
-  /** /resume's picker source: this workspace's sessions, newest first. */
-  listSessions?: () => Promise<{ sessionId: string; lastPrompt: string; turns: number }[]>;
+  /** /resume's picker source: this workspace's sessions, newest first (`resumable.ok` false: shown, not taken). */
+  listSessions?: () => Promise<PickerSession[]>;
   /** /setup: the config it writes (absent = the default path), the loopback probe, and the backend built on the
    *  new config once it loads (the next turn uses it); without `reconfigure` /setup says to run `yagent setup`. */
   setup?: { configPath: string | undefined; probe: () => Promise<FoundServer[]>; reconfigure: () => Promise<TuiBackend> };
+}
+
+export interface PickerSession {
+  sessionId: string;
+  lastPrompt: string;
+  turns: number;
+  updatedAt?: number;
+  resumable?: { ok: boolean; reason?: string };
 }
 
 /** A dialog: an approval/question (answered through the backend) or a plain info panel (any key closes). */
@@ -51,8 +60,9 @@ export class TuiApp {
   taskId: string | null = null;
   session: string | null;
   notice = '';
-  /** `/model NAME`: the provider the next turns use (null = routing decides). */
+  /** `/model NAME`: the provider the next turns use (null = routing decides), once `modelCheck` settled. */
   provider: string | null = null;
+  modelCheck: Promise<void> = Promise.resolve();
   scroll = 0;
   /** Lines PgUp / PgDn move (from the last frame's stream height). */
   private page = 5;
@@ -182,7 +192,8 @@ export class TuiApp {
     const a = actionFor(this.opts.bindings, full, MAIN_ACTIONS);
     switch (a) {
       case 'send': {
-        const text = this.input.take();
+        // setup answers (a key among them) stay out of the Up/Down history
+        const text = this.input.take(this.setup === null);
         if (question) return this.answer(question, true, text, 'once');
         return this.submit(text);
       }
@@ -244,7 +255,7 @@ export class TuiApp {
   /** Enter: a slash command, or a turn (a follow-up in the same session once the previous one ended). */
   submit(text: string): void {
     const t = text.trim();
-    if (this.setup) return this.answerSetup(this.setup, t);
+    if (this.setup) return answerSetup(this, this.setup, t);
     if (t === '') return;
     if (t.startsWith('/')) return runSlash(this, t);
     if (this.run !== 'idle') {
@@ -258,6 +269,7 @@ export class TuiApp {
     this.taskId = null; // until the backend names the new task, no command may reach the previous one
     this.pending = [];
     this.tasks.go('tui-turn', async () => {
+      await this.modelCheck;
       const started = await this.opts.backend.start(t, this.session ?? undefined, this.provider ?? undefined).catch((err: Error) => {
         this.conv.addInfo(err.message, 'error');
         return null;
@@ -284,35 +296,17 @@ export class TuiApp {
     });
   }
 
-  /** Opens the /setup dialog after probing loopback servers (as `yagent setup` does); `why` heads it. */
+  /** Opens the /setup dialog (`setup-flow.ts`); `why` heads it. */
   openSetup(why = ''): void {
-    const s = this.opts.setup;
-    if (!s) return;
-    this.tasks.go('tui-setup-probe', async () => {
-      this.setup = new SetupDialog(await s.probe(), s.configPath, why);
-      this.frames.mark();
-    });
+    openSetup(this, why);
   }
 
-  private answerSetup(dialog: SetupDialog, line: string): void {
-    this.tasks.go('tui-setup', async () => {
-      const result = await dialog.answer(line).catch((err: Error) => ({ ok: false, message: `setup failed: ${err.message}` }));
-      if (result) await this.closeSetup(result);
-      this.frames.mark();
-    });
-  }
-
-  private async closeSetup(result: SetupResult): Promise<void> {
-    this.setup = null;
-    this.conv.addInfo(result.message, result.ok ? 'info' : 'error');
-    const s = this.opts.setup;
-    if (!result.ok || !s) return;
-    const next = await s.reconfigure().catch((err: Error) => (this.conv.addInfo(err.message, 'error'), null));
-    if (next === null) return;
+  /** The backend built on a new configuration takes over (the old session belongs to the previous run). */
+  switchBackend(next: TuiBackend): void {
     this.unsubscribe();
     this.opts.backend = next;
     this.unsubscribe = next.subscribe((env) => this.onEnvelope(env));
-    this.session = null; // the old session belongs to the previous configuration's run
+    this.session = null;
   }
 
   /** Quits: cancels a running task, waits for it to drain, restores the terminal. */
@@ -365,7 +359,9 @@ export class TuiApp {
     const dialog = this.info ? this.info.data : help ? help.data : this.setup ? this.setup.data : null;
     const hint = this.setup ? 'setup: type the answer, Enter sends · Esc cancels' : help?.question ? 'answer the question, Enter sends' : this.run === 'idle' ? 'type a task, Enter sends · /help' : 'Esc cancels · Ctrl-P pauses';
     // the input box grows with the typed text's rows AFTER wrapping (a long line is several rows)
-    const typed = inputView(this.input.text, this.input.cursor, Math.max(1, cols), hint);
+    const secret = this.setup?.secret === true;
+    const shown = secret ? '•'.repeat(this.input.text.length) : this.input.text;
+    const typed = inputView(shown, secret ? shown.length : this.input.cursor, Math.max(1, cols), hint);
     const layout = computeLayout(cols, rows, typed.rows.length);
     const input = inputLines(typed, layout.input.width, layout.input.height);
     // the terminal's cursor sits in the input box unless a dialog that takes keys itself is open

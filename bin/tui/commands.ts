@@ -46,13 +46,8 @@ export function runSlash(app: TuiApp, line: string): void {
       });
       return;
     }
-    case '/model': {
-      const name = rest[0];
-      if (name === undefined) return show(app, 'model', `now: ${app.side.model || '(no call yet)'}${app.provider ? ` (override ${app.provider})` : ''}\n/model NAME switches to a configured provider, /model auto returns to routing`);
-      app.provider = name === 'auto' ? null : name;
-      app.notice = name === 'auto' ? 'model: routing decides' : `model: ${name} from the next request`;
-      return;
-    }
+    case '/model':
+      return model(app, rest[0]);
     case '/resume':
       return resume(app, rest[0]);
     case '/setup':
@@ -62,6 +57,26 @@ export function runSlash(app: TuiApp, line: string): void {
     default:
       app.notice = `unknown command ${cmd} (/help lists them)`;
   }
+}
+
+/** `/model` shows the model and the configured providers; `/model NAME` switches to one of them (an unknown name
+ *  is refused here, before a turn could fail on it); `/model auto` returns to routing. */
+function model(app: TuiApp, name: string | undefined): void {
+  // the next turn waits for the check: a prompt typed right after `/model NAME` already goes to NAME
+  app.modelCheck = app.tasks.go('tui-model', async () => {
+    const known = (await app.opts.backend.providers?.()) ?? null;
+    const list = known === null ? '' : `configured providers: ${known.join(', ') || '(none)'}`;
+    if (name === undefined) {
+      const now = `now: ${app.side.model || '(no call yet)'}${app.provider ? ` (override ${app.provider})` : ''}`;
+      show(app, 'model', [now, list, '/model NAME switches to a configured provider, /model auto returns to routing'].filter((l) => l !== '').join('\n'));
+    } else if (name !== 'auto' && known !== null && !known.includes(name)) {
+      app.notice = `/model: no provider "${name}" (${list})`;
+    } else {
+      app.provider = name === 'auto' ? null : name;
+      app.notice = name === 'auto' ? 'model: routing decides' : `model: ${name} from the next request`;
+    }
+    app.frames.mark();
+  });
 }
 
 function resume(app: TuiApp, id: string | undefined): void {
@@ -77,9 +92,10 @@ function resume(app: TuiApp, id: string | undefined): void {
     const sessions = (await list()).slice(0, 9);
     if (sessions.length === 0) show(app, 'resume', '(no sessions in this workspace yet)');
     else
-      show(app, 'resume: press 1-9', sessions.map((s, i) => `${i + 1} ${s.sessionId.slice(0, 12)} (${s.turns}) ${s.lastPrompt.replace(/\s+/g, ' ')}`).join('\n'), (key) => {
+      show(app, 'resume: press 1-9', sessions.map((s, i) => `${i + 1}  ${when(s.updatedAt)}${s.turns} turn${s.turns === 1 ? '' : 's'}  ${s.lastPrompt.replace(/\s+/g, ' ')}${s.resumable?.ok === false ? ` (cannot continue: ${s.resumable.reason ?? ''})` : ''}`).join('\n'), (key) => {
         const chosen = sessions[Number(key) - 1];
-        if (chosen) {
+        if (chosen?.resumable?.ok === false) app.notice = `session ${chosen.sessionId} cannot continue: ${chosen.resumable.reason ?? ''}`;
+        else if (chosen) {
           app.session = chosen.sessionId;
           app.conv.addInfo(`resuming session ${chosen.sessionId}`);
         }
@@ -87,4 +103,12 @@ function resume(app: TuiApp, id: string | undefined): void {
       });
     app.frames.mark();
   });
+}
+
+/** "12-01 08:37  " (local time) for a picker row; nothing without a time. */
+function when(ms: number | undefined): string {
+  if (ms === undefined) return '';
+  const d = new Date(ms);
+  const two = (n: number): string => String(n).padStart(2, '0');
+  return `${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}  `;
 }

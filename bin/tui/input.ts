@@ -98,10 +98,10 @@ export class InputBuffer {
     this.cursor = Math.min(nl + 1 + (this.cursor - start), nextEnd === -1 ? this.text.length : nextEnd);
   }
 
-  /** Takes the buffer (Enter): remembered in history unless empty or equal to the last entry. */
-  take(): string {
+  /** Takes the buffer (Enter): remembered in history unless empty, equal to the last entry or not to be kept. */
+  take(remember = true): string {
     const t = this.text;
-    if (t.trim() !== '' && this.history[this.history.length - 1] !== t) this.history.push(t);
+    if (remember && t.trim() !== '' && this.history[this.history.length - 1] !== t) this.history.push(t);
     this.set('');
     this.at = this.history.length;
     this.draft = '';

@@ -195,12 +195,12 @@ export function inputLines(v: InputView, width: number, height: number): { lines
 export function dialogBox(d: DialogData, cols: number, rows: number): { width: number; lines: string[] } {
   const width = Math.max(10, Math.min(cols - 2, 72));
   const inner = width - 4;
-  const body = wrap(d.body, inner);
+  const body = wrapWords(plain(d.body), inner);
   const maxBody = Math.max(1, rows - 6);
   const shown = body.length > maxBody ? [...body.slice(0, maxBody - 1), '…'] : body;
   const t = clip(` ${d.title} `, width - 3);
   const top = `┌─${t}${'─'.repeat(width - 3 - strWidth(t))}┐`;
   const row = (l: string): string => `│ ${pad(l, inner)} │`;
-  const lines = [top, ...shown.map(row), row(''), ...wrap(d.keys, inner).slice(0, 2).map(row), `└${'─'.repeat(width - 2)}┘`];
+  const lines = [top, ...shown.map(row), row(''), ...wrapWords(plain(d.keys), inner).slice(0, 2).map(row), `└${'─'.repeat(width - 2)}┘`];
   return { width, lines: lines.slice(0, Math.max(3, rows - 2)) };
 }

@@ -2,6 +2,9 @@
 // paste, long input growing the box by its wrapped rows, and in-place editing with the terminal's cursor on it.
 import { afterEach, describe, expect, it } from 'vitest';
 import { translateKeys } from '../../bin/tui/key-input.js';
+import { TuiScreen } from '../../bin/tui/screen.js';
+import { canonicalKey } from '../../src/runtime/config/keybindings.js';
+import { makeTerm } from './harness.js';
 import { scripted, type Scripted } from './scripted-backend.js';
 
 const open: Scripted[] = [];
@@ -94,5 +97,25 @@ describe('TUI input box', () => {
     expect(s.app.input.text).toBe('sent before');
     await s.step('\x1b[B');
     expect(s.app.input.text).toBe('topX\nbottom');
+  });
+
+  it('a key [tui.keybindings] accepts is the name the terminal\'s bytes arrive as', async () => {
+    const term = makeTerm(40, 12);
+    const screen = new TuiScreen(term.io);
+    const got: string[] = [];
+    screen.onKey((_ch, full) => got.push(full));
+    const sent: [string, string][] = [
+      ['A', 'A'], ['M-x', '\x1bx'], ['C-M-up', '\x1b[1;7A'], ['S-f5', '\x1b[15;2~'], ['S-enter', '\x1b[13;2u'], ['M-enter', '\x1b\r'],
+      ['S-tab', '\x1b[Z'], ['M-5', '\x1b5'], ['f2', '\x1bOQ'], ['C-p', '\x10'], ['M-backspace', '\x1b\x7f'], ['linefeed', '\n'], ['?', '?'],
+    ];
+    try {
+      for (const [, bytes] of sent) {
+        term.type(bytes);
+        await term.settle();
+      }
+    } finally {
+      screen.destroy();
+    }
+    expect(got.filter((k) => k !== 'return')).toEqual(sent.map(([k]) => canonicalKey(k)));
   });
 });

@@ -99,5 +99,9 @@ describe('[tui.keybindings]', () => {
     expect(b.send).toEqual(DEFAULT_BINDINGS.send);
     expect(() => parseKeybindings({ pauze: 'C-p' }, 'cfg.toml')).toThrow(/unknown TUI action "pauze"/);
     expect(() => parseKeybindings({ pause: 'Ctrl+P' }, 'cfg.toml')).toThrow(/"Ctrl\+P" is not a key/);
+    // keys no terminal sends are refused at load: the action would be unreachable
+    for (const k of ['C-enter', 'C-h', 'C-i', 'C-S-a', 'M-.', 'C-1', 'S-1', 'C-tab', 'C-C-p', 'S-A']) expect(() => parseKeybindings({ pause: k }, 'cfg.toml'), k).toThrow(/is not a key a terminal sends/);
+    // written the way blessed reports them: modifiers in C-M-S- order, a capital as S- + the letter
+    expect(parseKeybindings({ pause: ['A', 'M-C-up', 'S-enter'] }, 'cfg.toml').pause).toEqual(['S-a', 'C-M-up', 'S-enter']);
   });
 });

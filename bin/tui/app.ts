@@ -9,13 +9,13 @@ import { FrameScheduler, realFrameClock, type FrameClock } from './frame.js';
 import { editInput } from './edit-keys.js';
 import { InputBuffer } from './input.js';
 import { actionFor, type Action, type Bindings } from './keys.js';
-import { computeLayout } from './layout.js';
 import { TuiScreen, type Frame, type ScreenIO } from './screen.js';
 import type { SetupDialog } from './setup-dialog.js';
 import { answerSetup, openSetup } from './setup-flow.js';
 import { SideState } from './side-state.js';
 import { TreeView } from './tree-view.js';
-import { dialogBox, inputLines, inputView, sidebarLines, statusLine, streamLines, streamScrolled, type DialogData, type RunState } from './view.js';
+import { frameOf } from './frame-of.js';
+import type { DialogData, RunState } from './view.js';
 
 export interface TuiOptions {
   backend: TuiBackend;
@@ -41,7 +41,7 @@ export interface PickerSession {
 
 /** A dialog: an approval/question (answered through the backend) or a plain info panel (any key closes). */
 export type Dialog =
-  | { kind: 'help'; taskId: string; requestId: string; question: boolean; data: DialogData }
+  | { kind: 'help'; taskId: string; delegationId: string | null; requestId: string; question: boolean; data: DialogData }
   | { kind: 'info'; data: DialogData; pick?: (key: string) => boolean; refresh?: () => void };
 
 const MAIN_ACTIONS: readonly Action[] = ['send', 'newline', 'cancel', 'pause', 'history_prev', 'history_next', 'scroll_up', 'scroll_down', 'tree'];
@@ -64,8 +64,8 @@ export class TuiApp {
   provider: string | null = null;
   modelCheck: Promise<void> = Promise.resolve();
   scroll = 0;
-  /** Lines PgUp / PgDn move (from the last frame's stream height). */
-  private page = 5;
+  /** Lines PgUp / PgDn move (set by each frame from the stream's height). */
+  page = 5;
   /** Pending help requests, oldest first; the head is the open dialog. */
   readonly helps: Extract<Dialog, { kind: 'help' }>[] = [];
   info: Extract<Dialog, { kind: 'info' }> | null = null;
@@ -111,9 +111,16 @@ export class TuiApp {
         const question = p.kind === 'question';
         const body = [p.question, p.tool ? `tool: ${p.tool}` : '', p.detail ?? ''].filter((l) => l !== '').join('\n');
         const keys = question ? 'type the answer + Enter · Esc deny' : this.approvalHint();
-        this.helps.push({ kind: 'help', taskId: env.taskId, requestId: p.requestId, question, data: { title: `${p.agent} ${question ? 'asks' : 'needs approval'}`, body, keys } });
+        this.helps.push({ kind: 'help', taskId: env.taskId, delegationId: env.delegationId, requestId: p.requestId, question, data: { title: `${p.agent} ${question ? 'asks' : 'needs approval'}`, body, keys } });
         break;
       }
+      // an ended delegation (or task) withdrew its open questions: their dialogs close
+      case 'delegation_end':
+        this.dropHelps((h) => h.delegationId !== null && this.conv.inside(h.delegationId, p.callId));
+        break;
+      case 'task_end':
+        this.dropHelps(() => true);
+        break;
       case 'user_help_response': {
         const i = this.helps.findIndex((h) => h.requestId === p.requestId);
         if (i >= 0) this.helps.splice(i, 1); // answered here or by another client
@@ -129,6 +136,10 @@ export class TuiApp {
         return;
     }
     this.frames.mark();
+  }
+
+  private dropHelps(gone: (h: Extract<Dialog, { kind: 'help' }>) => boolean): void {
+    for (let i = this.helps.length - 1; i >= 0; i--) if (gone(this.helps[i] as Extract<Dialog, { kind: 'help' }>)) this.helps.splice(i, 1);
   }
 
   private approvalHint(): string {
@@ -351,32 +362,8 @@ export class TuiApp {
     this.screen.paint(this.frame());
   }
 
-  /** The frame the current state shows: every region's lines, sized by the layout. */
+  /** The frame the current state shows: every region's lines, sized by the layout (`frame-of.ts`). */
   frame(): Frame {
-    const cols = this.screen.cols;
-    const rows = this.screen.rows;
-    const help = this.helps[0];
-    const dialog = this.info ? this.info.data : help ? help.data : this.setup ? this.setup.data : null;
-    const hint = this.setup ? 'setup: type the answer, Enter sends · Esc cancels' : help?.question ? 'answer the question, Enter sends' : this.run === 'idle' ? 'type a task, Enter sends · /help' : 'Esc cancels · Ctrl-P pauses';
-    // the input box grows with the typed text's rows AFTER wrapping (a long line is several rows)
-    const secret = this.setup?.secret === true;
-    const shown = secret ? '•'.repeat(this.input.text.length) : this.input.text;
-    const typed = inputView(shown, secret ? shown.length : this.input.cursor, Math.max(1, cols), hint);
-    const layout = computeLayout(cols, rows, typed.rows.length);
-    const input = inputLines(typed, layout.input.width, layout.input.height);
-    // the terminal's cursor sits in the input box unless a dialog that takes keys itself is open
-    const typing = this.info === null && (help === undefined || help.question);
-    const stream = streamLines(this.conv.entries, layout.stream.width, layout.stream.height, this.scroll);
-    this.scroll = streamScrolled(); // never past the top: PgDn comes back at once
-    this.page = Math.max(1, layout.stream.height - 2);
-    return {
-      layout,
-      stream,
-      sidebar: sidebarLines(this.side.data, layout.sidebar.width, layout.sidebar.height),
-      input: input.lines,
-      status: statusLine({ model: this.side.model, tier: this.side.tier, session: this.session, run: this.run, where: this.opts.backend.where, notice: this.notice, scrolled: this.scroll }, layout.status.width),
-      dialog: dialog ? dialogBox(dialog, cols, layout.input.top) : null,
-      cursor: typing && input.cursorRow < layout.input.height ? { x: Math.min(typed.cursor.col, cols - 1), y: layout.input.top + input.cursorRow } : null,
-    };
+    return frameOf(this);
   }
 }

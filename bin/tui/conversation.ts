@@ -129,6 +129,11 @@ export class Conversation {
     return d;
   }
 
+  /** Whether delegation `group` is `root` or nested inside it. */
+  inside(group: string, root: string): boolean {
+    return this.within(group, root);
+  }
+
   /** Whether `group` is `root` or inside it. */
   private within(group: string | null, root: string): boolean {
     for (let g = group, n = 0; g !== null && n < 16; g = this.parentOf.get(g) ?? null, n++) if (g === root) return true;

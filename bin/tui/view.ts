@@ -191,16 +191,21 @@ export function inputLines(v: InputView, width: number, height: number): { lines
   return { lines: [rule, ...visible], cursorRow: 1 + v.cursor.row - start };
 }
 
-/** A centered dialog's box: width and lines (border included) fitted to the screen. */
+/** A centered dialog's box: width and lines (border included) fitted to the `rows` above the input box. The key
+ *  line and both borders always show; the body gives way (cut with an ellipsis), then the blank line before the keys. */
 export function dialogBox(d: DialogData, cols: number, rows: number): { width: number; lines: string[] } {
   const width = Math.max(10, Math.min(cols - 2, 72));
   const inner = width - 4;
   const body = wrapWords(plain(d.body), inner);
-  const maxBody = Math.max(1, rows - 6);
-  const shown = body.length > maxBody ? [...body.slice(0, maxBody - 1), '…'] : body;
+  const keys = wrapWords(plain(d.keys), inner).slice(0, 2);
+  const fixed = 2 + keys.length;
+  const blank = rows - fixed - 1 >= 2 ? 1 : 0;
+  const room = Math.max(1, rows - fixed - blank);
+  const shown = body.length > room ? [...body.slice(0, room - 1), '…'] : body;
   const t = clip(` ${d.title} `, width - 3);
   const top = `┌─${t}${'─'.repeat(width - 3 - strWidth(t))}┐`;
   const row = (l: string): string => `│ ${pad(l, inner)} │`;
-  const lines = [top, ...shown.map(row), row(''), ...wrapWords(plain(d.keys), inner).slice(0, 2).map(row), `└${'─'.repeat(width - 2)}┘`];
-  return { width, lines: lines.slice(0, Math.max(3, rows - 2)) };
+  const bottom = `└${'─'.repeat(width - 2)}┘`;
+  const lines = [top, ...shown.map(row), ...(blank ? [row('')] : []), ...keys.map(row), bottom];
+  return { width, lines: lines.length > rows ? [...lines.slice(0, Math.max(1, rows - 1)), bottom] : lines };
 }

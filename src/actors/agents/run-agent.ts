@@ -36,6 +36,8 @@ export interface ToolHooks {
   delegate(callId: string, target: string, args: DelegateArgsLike, signal: AbortSignal): Promise<ToolOutcome>;
   /** Custom agents registered so far: the Director's surface offers `delegate_<name>` for each. */
   customAgents(): readonly CustomAgentDesign[];
+  /** Wraps a wait on the user (an approval, ask_user_for_help): the run's idle and total clocks stand still meanwhile. */
+  waitingOnUser?<T>(wait: () => Promise<T>): Promise<T>;
 }
 
 export interface AgentEnv {
@@ -159,6 +161,8 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
     const hooks: ToolHooks = {
       delegate: (callId, target, args, signal) => manager.delegate(callId, target, args, signal),
       customAgents: () => customs,
+      // a sub-agent waiting for the user's approval or answer is not idle: its timeouts must not fire meanwhile
+      ...(activity ? { waitingOnUser: <T>(wait: () => Promise<T>) => activity.during(wait) } : {}),
     };
     const tools = env.toolsFor(input, hooks);
     const isDirector = input.role === 'director';

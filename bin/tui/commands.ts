@@ -13,6 +13,17 @@ export const COMMANDS: Record<string, string> = {
   '/setup': 'choose the model provider, as `yagent setup` (refused while a task runs)',
 };
 
+/** The keys as configured ([tui.keybindings] replaces defaults), so /help never names a key that does nothing. */
+function keyHelp(app: TuiApp): string[] {
+  const b = app.opts.bindings;
+  const k = (a: keyof typeof b): string => b[a].join('/');
+  return [
+    `${k('send')} send · ${k('newline')} new line · ${k('history_prev')}/${k('history_next')} history · ${k('scroll_up')}/${k('scroll_down')} scroll`,
+    `${k('cancel')} cancel the task (C-c twice within 2 s quits) · ${k('pause')} pause/continue · ${k('tree')} delegation tree`,
+    'editing: ←/→ Home/End C-a/C-e C-u/C-k C-w Delete; a pasted text is typed as is',
+  ];
+}
+
 function show(app: TuiApp, title: string, body: string, pick?: (key: string) => boolean): void {
   app.info = { kind: 'info', data: { title, body, keys: 'any key closes' }, ...(pick ? { pick } : {}) };
 }
@@ -21,7 +32,7 @@ export function runSlash(app: TuiApp, line: string): void {
   const [cmd = '', ...rest] = line.split(/\s+/);
   switch (cmd) {
     case '/help':
-      return show(app, 'commands', Object.entries(COMMANDS).map(([c, d]) => `${c.padEnd(10)} ${d}`).join('\n'));
+      return show(app, 'commands and keys', [...Object.entries(COMMANDS).map(([c, d]) => `${c.padEnd(10)} ${d}`), '', ...keyHelp(app)].join('\n'));
     case '/quit':
       app.quitting ??= app.quit();
       return;
@@ -41,7 +52,7 @@ export function runSlash(app: TuiApp, line: string): void {
       if (id === null) return show(app, 'timeline', '(no task yet)');
       app.tasks.go('tui-timeline', async () => {
         const entries = await app.opts.backend.timeline(id);
-        show(app, `timeline ${id}`, entries.length ? entries.map((e) => JSON.stringify(e)).join('\n') : '(empty)');
+        show(app, `timeline ${id} (newest first)`, entries.length ? entries.map(timelineLine).join('\n') : '(empty)');
         app.frames.mark();
       });
       return;
@@ -103,6 +114,17 @@ function resume(app: TuiApp, id: string | undefined): void {
       });
     app.frames.mark();
   });
+}
+
+/** One timeline entry as a line: local time, kind, agent, then its other fields' values (ids, phase, status…). */
+export function timelineLine(e: unknown): string {
+  if (typeof e !== 'object' || e === null) return String(e);
+  const { ts, type, agent, ...rest } = e as Record<string, unknown>;
+  const d = typeof ts === 'string' || typeof ts === 'number' ? new Date(ts) : null;
+  const two = (n: number): string => String(n).padStart(2, '0');
+  const time = d && !Number.isNaN(d.getTime()) ? `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}` : '';
+  const values = Object.values(rest).filter((v) => v !== undefined && v !== null && v !== '').map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+  return [time, type, agent, ...values].filter((v) => typeof v === 'string' && v !== '').join('  ');
 }
 
 /** "12-01 08:37  " (local time) for a picker row; nothing without a time. */

@@ -61,4 +61,20 @@ describe('TUI slash commands', () => {
     await s.step('/foo\r');
     expect(statusOf(s)).toContain('unknown command /foo (/help lists them)');
   });
+
+  it('/timeline lists the task\'s timeline one readable line per entry, newest first', async () => {
+    const at = new Date(2026, 11, 1, 9, 19, 45).toISOString();
+    const entries = [{ ts: at, type: 'note', agent: 'repo', ref: 'repo/n1', status: 'ok', conclusion: 'looked' }, { ts: at, type: 'delegation', agent: 'repo', callId: 'p11', phase: 'start' }];
+    const s = await scripted(120, 24, { timeline: () => Promise.resolve(entries) });
+    open.push(s);
+    await s.step('/timeline\r');
+    expect(s.term.screenText()).toContain('(no task yet)');
+    await s.step('x');
+    await s.step('go\r');
+    await s.step('/timeline\r');
+    const screen = s.term.screenText();
+    expect(screen).toContain('─ timeline t (newest first) ─');
+    expect(screen).toContain('│ 09:19:45  note  repo  repo/n1  ok  looked');
+    expect(screen).toContain('│ 09:19:45  delegation  repo  p11  start');
+  });
 });

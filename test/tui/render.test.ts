@@ -92,10 +92,11 @@ describe('TUI layout', () => {
     expect(term.row(23)).toContain('unknown command /frobnicate');
     term.type('/help\r');
     await term.settle();
-    expect(term.screenText()).toContain('┌─ commands ─');
+    expect(term.screenText()).toContain('┌─ commands and keys ─');
     expect(term.screenText()).toContain('/quit');
+    expect(term.screenText()).toContain('enter send · M-enter/S-enter/linefeed new line');
     term.type('x');
     await term.settle();
-    expect(term.screenText()).not.toContain('┌─ commands ─');
+    expect(term.screenText()).not.toContain('┌─ commands and keys ─');
   });
 });

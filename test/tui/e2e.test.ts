@@ -118,7 +118,7 @@ describe('TUI in a real terminal', () => {
     expect(processesOf(sb?.dir ?? '')).toEqual([]);
   }, 60_000);
 
-  it.skipIf(!hasTmux)('answers; /model switches the model; a [tui.keybindings] entry replaces the default key, end to end (approval by key); a question is answered; Ctrl-P pauses; Ctrl-C cancels; /quit leaves no process', async () => {
+  it.skipIf(!hasTmux)('answers; /model switches the model; a [tui.keybindings] entry replaces the default key, end to end (approval by key); a question is answered; Ctrl-T shows the live tree; Ctrl-P pauses; Ctrl-C cancels; /quit leaves no process', async () => {
     const { pane, target } = await boot();
     pane.text('ANSWER please');
     pane.keys('Enter');
@@ -169,6 +169,11 @@ describe('TUI in a real terminal', () => {
     pane.text('STALL now');
     pane.keys('Enter');
     await pane.waitFor((s) => s.includes(' running │ '), 'the stalled turn');
+    // Ctrl-T: the supervisor's live tree (the task and its Director), the sidebar's Activity from the same tree
+    pane.keys('C-t');
+    screen = await pane.waitFor((s) => s.includes('┌─ delegation tree') && /task:\S+ running/.test(s) && s.includes('director running'), 'the delegation tree');
+    pane.keys('Escape');
+    await pane.waitFor((s) => !s.includes('┌─ delegation tree'), 'the tree closing');
     pane.keys('C-p');
     await pane.waitFor((s) => s.includes(' paused │ '), 'Ctrl-P pausing');
     pane.keys('C-p');

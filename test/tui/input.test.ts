@@ -48,14 +48,17 @@ describe('TUI input box', () => {
   });
 
   it.each([
-    [40, 12],
-    [80, 24],
-  ])('%ix%i: a long line grows the box by its wrapped rows (up to a third of the screen); the cursor follows the text', async (w, h) => {
+    [40, 12, 12],
+    [80, 24, 12],
+    [40, 12, 60],
+    [80, 50, 200],
+  ])('%ix%i, %i words: a long line grows the box by its wrapped rows (up to a third of the screen, 8 at most); the cursor follows the text', async (w, h, words) => {
     const s = await tui(w, h);
-    const text = Array.from({ length: 12 }, (_, i) => `word${i}`).join(' ');
+    const text = Array.from({ length: words }, (_, i) => `word${i}`).join(' ');
     await s.step(text);
     const rows = typed(s);
-    const expected = Math.min(Math.ceil((text.length + 2) / w), Math.floor(h / 3));
+    const expected = Math.min(Math.ceil((text.length + 2) / w), Math.floor(h / 3), 8);
+    expect(s.term.rows().at(-1)).toMatch(/^ ready │ /);
     expect(rows).toHaveLength(expected);
     // the rows shown are the text's last ones, and the cursor is right after the last character
     const all = `> ${text}`.match(new RegExp(`.{1,${w}}`, 'g')) ?? [];

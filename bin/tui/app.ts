@@ -243,7 +243,9 @@ export class TuiApp {
 
   cancelOrWarn(): void {
     if (this.run === 'idle') {
-      this.notice = 'Ctrl-C again to quit';
+      // a draft goes first (kept in the history: Up brings it back), as in a shell
+      const draft = this.input.text !== '' && this.input.take() !== '';
+      this.notice = draft ? 'input cleared (Ctrl-C again to quit)' : 'Ctrl-C again to quit';
       return;
     }
     this.notice = 'cancelling… (Ctrl-C again to quit)';

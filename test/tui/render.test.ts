@@ -85,6 +85,23 @@ describe('TUI layout', () => {
     expect(app.input.text).toBe('dra');
   });
 
+  it('idle, Ctrl-C clears a draft first (Up brings it back) and a second one within 2 s quits', async () => {
+    const { app, term } = await open(100, 12);
+    term.type('a draft');
+    await term.settle();
+    term.type('\x03');
+    await term.settle();
+    expect(app.input.text).toBe('');
+    expect(term.row(11)).toContain('input cleared (Ctrl-C again to quit)');
+    term.type('\x1b[A');
+    await term.settle();
+    expect(app.input.text).toBe('a draft');
+    term.type('\x03');
+    await term.settle();
+    expect(app.quitting).not.toBeNull();
+    await app.exited;
+  });
+
   it('an unknown slash command says so; /help opens a dialog any key closes', async () => {
     const { term } = await open(80, 24);
     term.type('/frobnicate\r');

@@ -74,6 +74,13 @@ async function run(cmd: Command): Promise<ExitCode> {
         ...(cmd.session ? { session: cmd.session } : {}),
       };
       const run = { spec, format: cmd.format, forceQuit: cmd.flags.forceQuit, io };
+      if (cmd.session && !cmd.attach) {
+        const refusal = await (await import('./cli/session-check.js')).sessionRefusal(spec.workspace, cmd.session);
+        if (refusal !== null) {
+          io.stderr(`yagent: ${refusal}\n`);
+          return EXIT.error;
+        }
+      }
       if (cmd.attach) return runHeadlessAttached((await import('./attach/client.js')).ControlClient.discover(), run);
       return withLocalHost({ configPath: cmd.flags.config, io, verbose: cmd.flags.verbose }, (host) => runHeadlessLocal(host, run));
     }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ResultObjectSchema } from '../../bin/cli/stream-json.js';
 import { childReaper, collect, GOOD_CONFIG, project, runCli, sandbox, start, withScript, type Sandbox } from './helpers.js';
+import { FAILING } from './scripts.js';
 
 let sb: Sandbox | undefined;
 const reaper = childReaper();
@@ -72,14 +73,42 @@ describe('sessions (CLI)', () => {
     expect(text.stdout).toMatch(/SESSION +STARTED/);
   });
 
-  it('an unknown session is exit 1 with the reason in one line; --fork needs a session', async () => {
+  it('an unknown session, and --continue with none, are exit 1 with the reason in one line; --fork needs a session', async () => {
     sb = sandbox(GOOD_CONFIG);
-    const r = await runCli(['-p', 'x', '--resume', 'nope'], withScript(sb, twoTurns(join(sb.dir, 'l'))), { cwd: project(sb) });
+    const env = withScript(sb, twoTurns(join(sb.dir, 'l')));
+    const ws = project(sb);
+    const r = await runCli(['-p', 'x', '--resume', 'nope'], env, { cwd: ws });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/no session "nope" in this workspace/);
-    const bad = await runCli(['-p', 'x', '--fork'], sb.env, { cwd: project(sb) });
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^yagent: no session "nope" in this workspace \(list them with `yagent sessions`\)$/)]);
+    const none = await runCli(['-p', 'x', '--continue', '--output-format', 'json'], env, { cwd: ws });
+    expect(none.code).toBe(1);
+    expect(none.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^yagent: no session to continue in this workspace/)]);
+    const bad = await runCli(['-p', 'x', '--fork'], sb.env, { cwd: ws });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/--fork needs --resume/);
+  });
+
+  it('a failed last turn is refused in one line; --fork starts a new session from a copy, the old one unchanged', async () => {
+    sb = sandbox(GOOD_CONFIG);
+    const ws = project(sb);
+    const failed = await runCli(['-p', 'first question', '--output-format', 'json'], withScript(sb, FAILING), { cwd: ws });
+    expect(failed.code).toBe(1);
+    const id = ResultObjectSchema.parse(JSON.parse(failed.stdout)).session_id ?? '';
+    expect(id).not.toBe('');
+    const log = join(sb.dir, 'second.log');
+    const env = withScript(sb, twoTurns(log));
+    const refused = await runCli(['-p', 'second question', '--resume', id], env, { cwd: ws });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim().split('\n')).toEqual([`yagent: session ${id} cannot be resumed: its last turn stopped with llm_error, which is not resumable (only finished, paused, cancelled or interrupted turns are); start a new session or use --fork`]);
+    const forked = await runCli(['-p', 'second question', '--resume', id, '--fork', '--output-format', 'json'], env, { cwd: ws });
+    expect(forked.code).toBe(0);
+    const fork = ResultObjectSchema.parse(JSON.parse(forked.stdout));
+    expect(fork.result).toBe('answer two');
+    expect(fork.session_id).not.toBe(id);
+    expect(readFileSync(log, 'utf8').split('\n')[0]).toContain('first question'); // the copy carries the old turn
+    const { sessions } = JSON.parse((await runCli(['sessions', '--json'], sb.env, { cwd: ws })).stdout) as { sessions: { sessionId: string; turns: number; forkedFrom?: string; stopReason: string }[] };
+    expect(sessions.find((x) => x.sessionId === fork.session_id)).toMatchObject({ turns: 1, forkedFrom: id, stopReason: 'plain_text' });
+    expect(sessions.find((x) => x.sessionId === id)).toMatchObject({ turns: 1, stopReason: 'llm_error' });
   });
 
   it('SIGKILL of the whole CLI between tool rounds of a Coding delegation, then --continue: it continues, nothing re-runs', async () => {

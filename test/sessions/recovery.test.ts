@@ -1,6 +1,7 @@
 // Sessions and recovery in-process: real runtime, workers, store actor; only the model is scripted.
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runTask, type TaskResult } from '../../src/actors/agents/run-task.js';
 import type { StoreApi } from '../../src/store/api.js';
@@ -103,8 +104,9 @@ describe('recovery', () => {
     expect(existsSync(path)).toBe(true);
   });
 
-  /** Coding runs the side effect, then its next model call stalls; its worker is then stopped from outside
-   *  (as an OOM or a dying worker would end it): the Director's spawn fails with a crash, not a cancel. */
+  /** Coding runs the side effect, then its next model call stalls; its worker then dies under it: `terminate()`,
+   *  with no stop message, ends it as an uncaught throw or an OOM does (no stop hook, no stop record, no checkpoint:
+   *  the ledger holds only what reached the store), and the Director's spawn fails with a crash, not a cancel. */
   async function crashingRun(maxRestarts: number): Promise<TaskResult> {
     w.fake.script('director', call('delegate_coding', { task: 'run the side effect, then finish', context_refs: [] }), say('done after the crash'));
     w.fake.script('coding', call('run_bash', { command: SIDE, is_dangerous: false }), { text: 'x', fault: { kind: 'stall', afterEvents: 1 } }, exit('finished after a restart'));
@@ -113,7 +115,9 @@ describe('recovery', () => {
     for (let i = 0; i < 400 && w.fake.requestsFor('coding').length < 2; i++) await new Promise((r) => setTimeout(r, 25));
     const name = w.rt.liveActors().find((n) => /^delegation:.*:coding$/.test(n));
     expect(name).toBeDefined();
-    await w.rt.task('crash')?.supervisor.terminateChild(name ?? '', 'worker died');
+    const handle = w.rt.task('crash')?.supervisor.handleOf(name ?? '') as { worker?: Worker } | undefined;
+    expect(handle?.worker).toBeDefined();
+    await handle?.worker?.terminate();
     return running;
   }
 
@@ -125,7 +129,10 @@ describe('recovery', () => {
     expect(w.fake.requestsFor('coding')).toHaveLength(3);
     const restarted = w.envelopes.filter((e) => e.payload.type === 'delegation_restarted');
     expect(restarted).toHaveLength(1);
-    expect(restarted[0]?.payload).toMatchObject({ child: 'coding', attempt: 1, maxRestarts: 2, reason: expect.stringMatching(/ACTOR_EXITED/) });
+    expect(restarted[0]?.payload).toMatchObject({ child: 'coding', attempt: 1, maxRestarts: 2, reason: expect.stringMatching(/ACTOR_CRASHED/) });
+    // the crashed run left no checkpoint: B replayed the rollout as the store had it
+    const first = readFileSync(codingRollout(), 'utf8');
+    expect(first).not.toContain('"agent_checkpoint"');
     expect(text(w.fake.requestsFor('director').at(-1) ?? { body: {} })).toContain('finished after a restart');
   });
 

@@ -55,6 +55,20 @@ describe('sessions', () => {
     expect(sessions[0]).toMatchObject({ sessionId: 't1', turns: 2, lastPrompt: 'second question', stopReason: 'plain_text' });
   });
 
+  it('a resumed turn re-reads the project context: the system prompt is fresh, never the old turn\'s', async () => {
+    const doc = join(w.base.workspace, 'AGENTS.md');
+    writeFileSync(doc, '# rules\nRULE-OF-TURN-ONE\n');
+    w.fake.script('director', ...Array.from({ length: 4 }, () => say('answer one')));
+    const r1 = await runTask(w.rt, { ...w.base, prompt: 'first question', taskId: 'ctx-1' });
+    writeFileSync(doc, '# rules\nRULE-OF-TURN-TWO\n');
+    w.fake.script('director', ...Array.from({ length: 4 }, () => say('answer two')));
+    await runTask(w.rt, { ...w.base, prompt: 'second question', taskId: 'ctx-2', session: { resume: r1.session.id } });
+    const turn2 = w.fake.requestsFor('director').find((q) => text(q).includes('second question'));
+    expect(text(turn2 ?? { body: {} })).toContain('RULE-OF-TURN-TWO');
+    expect(text(turn2 ?? { body: {} })).not.toContain('RULE-OF-TURN-ONE');
+    expect(text(turn2 ?? { body: {} })).toContain('answer one');
+  });
+
   it('an unknown session and a failed last turn are refused with the reason in one line', async () => {
     await expect(runTask(w.rt, { ...w.base, prompt: 'x', session: { resume: 'nope' } })).rejects.toThrow(/no session "nope"/);
     w.fake.script('director', ...Array.from({ length: 3 }, () => ({ fault: { kind: 'status' as const, status: 400, message: 'bad' } })));

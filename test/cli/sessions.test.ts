@@ -70,7 +70,9 @@ describe('sessions (CLI)', () => {
     const { sessions } = JSON.parse(list.stdout) as { sessions: { sessionId: string; turns: number; lastPrompt: string; stopReason: string }[] };
     expect(sessions[0]).toMatchObject({ sessionId: o1.session_id, turns: 2, lastPrompt: 'second question', stopReason: 'plain_text' });
     const text = await runCli(['sessions'], sb.env, { cwd: ws });
-    expect(text.stdout).toMatch(/SESSION +STARTED/);
+    const [head, row] = text.stdout.trim().split('\n');
+    expect(head?.split(/\s{2,}/)).toEqual(['SESSION', 'STARTED (UTC)', 'TURNS', 'STOP', 'TOKENS', 'LAST PROMPT']);
+    expect(row?.split(/\s{2,}/)).toEqual([o1.session_id, expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/), '2', 'plain_text', expect.stringMatching(/^[1-9]\d*$/), 'second question']);
   });
 
   it('an unknown session, and --continue with none, are exit 1 with the reason in one line; --fork needs a session', async () => {

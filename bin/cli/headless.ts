@@ -14,6 +14,8 @@ export interface HeadlessRun {
   format: OutputFormat;
   forceQuit: boolean;
   io: Streams;
+  /** The session a --resume/--continue turn continues (checked before the run); absent: a new session. */
+  continues?: string;
 }
 
 /** Runs in-process; nobody can answer, so every help request is denied and remembered (exit 3). */
@@ -33,7 +35,9 @@ export async function runHeadlessLocal(host: Host, run: HeadlessRun): Promise<Ex
   // subscribe before the start so not even the first event can be missed
   const unsubscribe = host.subscribe({ taskId }, onEnvelope);
   const started = host.startTask({ ...run.spec, taskId });
-  sink.start(taskId, { prompt: run.spec.prompt, workspace: run.spec.workspace });
+  // a new session (and a fork) is named after its first turn: a stream-json reader knows what to --resume at once
+  const sessionId = run.spec.session && run.spec.session.fork !== true ? run.continues : taskId;
+  sink.start(taskId, { prompt: run.spec.prompt, workspace: run.spec.workspace, ...(sessionId !== undefined ? { session_id: sessionId } : {}) });
   let interrupted = false;
   const off = onInterrupt(run.forceQuit, () => {
     interrupted = true;

@@ -4,14 +4,15 @@ import { resolveSession, SessionError, type SessionRequest } from '../../src/act
 import { SessionLedger } from '../../src/store/sessions.js';
 import { dataRoot, projectIdFor } from '../../src/store/paths.js';
 
-/** The refusal line, or null when the turn may go on. Read-only: the store actor writes the ledger. */
-export async function sessionRefusal(workspace: string, req: SessionRequest): Promise<string | null> {
+/** The session the turn continues (its id goes into stream-json's first line), or the refusal line. Read-only:
+ *  the store actor writes the ledger. */
+export async function checkSession(workspace: string, req: SessionRequest): Promise<{ sessionId: string } | { refusal: string }> {
   const ledger = new SessionLedger(dataRoot());
   try {
-    await resolveSession({ readSession: (p, id) => ledger.read(p, id), listSessions: (p) => ledger.list(p) }, projectIdFor(workspace), req);
-    return null;
+    const s = await resolveSession({ readSession: (p, id) => ledger.read(p, id), listSessions: (p) => ledger.list(p) }, projectIdFor(workspace), req);
+    return { sessionId: s?.sessionId ?? '' };
   } catch (err) {
-    if (err instanceof SessionError) return err.message;
+    if (err instanceof SessionError) return { refusal: err.message };
     throw err;
   }
 }

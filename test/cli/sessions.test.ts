@@ -73,6 +73,15 @@ describe('sessions (CLI)', () => {
     const [head, row] = text.stdout.trim().split('\n');
     expect(head?.split(/\s{2,}/)).toEqual(['SESSION', 'STARTED (UTC)', 'TURNS', 'STOP', 'TOKENS', 'LAST PROMPT']);
     expect(row?.split(/\s{2,}/)).toEqual([o1.session_id, expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/), '2', 'plain_text', expect.stringMatching(/^[1-9]\d*$/), 'second question']);
+    // --continue takes the most recent session of the workspace (a newer, unrelated one first)
+    expect((await runCli(['-p', 'unrelated question'], env, { cwd: ws })).code).toBe(0);
+    const r3 = await runCli(['-p', 'third question', '--continue', '--output-format', 'stream-json'], env, { cwd: ws });
+    const lines = r3.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; data: { session_id?: string; result?: string } });
+    const newest = (JSON.parse((await runCli(['sessions', '--json'], sb.env, { cwd: ws })).stdout) as { sessions: { sessionId: string; turns: number }[] }).sessions[0];
+    expect(newest?.turns).toBe(2);
+    expect(newest?.sessionId).not.toBe(o1.session_id);
+    expect(lines[0]?.data.session_id).toBe(newest?.sessionId);
+    expect(lines.at(-1)?.data.session_id).toBe(newest?.sessionId);
   });
 
   it('an unknown session, and --continue with none, are exit 1 with the reason in one line; --fork needs a session', async () => {
@@ -113,7 +122,7 @@ describe('sessions (CLI)', () => {
     expect(sessions.find((x) => x.sessionId === id)).toMatchObject({ turns: 1, stopReason: 'llm_error' });
   });
 
-  it('SIGKILL of the whole CLI between tool rounds of a Coding delegation, then --continue: it continues, nothing re-runs', async () => {
+  it('SIGKILL of the whole CLI between tool rounds of a Coding delegation, then --resume: it continues, nothing re-runs', async () => {
     sb = sandbox(GOOD_CONFIG);
     const ws = project(sb);
     const side = join(ws, 'side.txt');
@@ -126,12 +135,17 @@ describe('sessions (CLI)', () => {
     for (let i = 0; i < 600 && !existsSync(stalled); i++) await new Promise((r) => setTimeout(r, 25));
     expect(existsSync(stalled)).toBe(true);
     child.kill('SIGKILL');
-    await done;
+    const killed = await done;
     expect(readFileSync(side, 'utf8')).toBe('ran\n');
+    // stream-json's first line names the session: what the user passes to --resume after the crash
+    const first = JSON.parse(killed.stdout.split('\n')[0] ?? '') as { type: string; data: { session_id?: string } };
+    expect(first.type).toBe('run_start');
+    const id = first.data.session_id ?? '';
+    expect(id).toMatch(/^task-/);
     writeFileSync(flag, 'yes');
-    const r = await runCli(['-p', 'please continue', '-y', '--continue', '--output-format', 'json'], env, { cwd: ws });
+    const r = await runCli(['-p', 'please continue', '-y', '--resume', id, '--output-format', 'json'], env, { cwd: ws });
     expect(r.code).toBe(0);
-    expect(ResultObjectSchema.parse(JSON.parse(r.stdout)).result).toBe('all done');
+    expect(ResultObjectSchema.parse(JSON.parse(r.stdout))).toMatchObject({ result: 'all done', session_id: id });
     expect(readFileSync(side, 'utf8')).toBe('ran\n'); // the recorded run_bash was not run again
   });
 });

@@ -90,6 +90,9 @@ describe('the security boundary through the CLI', () => {
     const script = codingDoes([
       { name: 'read_file', args: { path: join(f.sb.home, 'config', 'config.toml') } },
       { name: 'run_bash', args: { command: 'env', is_dangerous: false } },
+      // the shell's parent is yagent itself, whose environment holds the key
+      { name: 'run_bash', args: { command: 'tr "\\0" "\\n" < /proc/$PPID/environ', is_dangerous: false } },
+      { name: 'read_file', args: { path: '/proc/self/environ' } },
       { name: 'run_bash', args: { command: 'cat $YAGENT_HOME/config/config.toml', is_dangerous: false } },
       { name: 'read_file', args: { path: '../outside.txt' } },
     ], seen);

@@ -100,6 +100,14 @@ describe('observation 2: the run_bash heuristic expands $HOME, ${HOME}, ~ and ~u
     }
   });
 
+  it("reading a process's environment from the shell is denied, even with -y: run_bash's parent (yagent) holds the keys", async () => {
+    for (const command of ['tr "\\0" "\\n" < /proc/$PPID/environ', 'cat /proc/self/environ', 'cat /proc/$$/environ', 'cat /proc/*/environ', 'strings /proc/[0-9]*/env*']) {
+      const r = await callTool(call('run_bash', { command, is_dangerous: false }), makeDeps(ws, { yolo: true }), signal);
+      expect(r.status, command).toBe('error');
+      expect(r.content, command).toContain('access_denied');
+    }
+  });
+
   it('a real write to $HOME/... is asked for and does not happen when denied', async () => {
     const asked: string[] = [];
     const r = await callTool(call('run_bash', { command: 'echo escaped > $HOME/planted.txt', is_dangerous: false }), makeDeps(ws, { authorizer: recording(asked) }), signal);

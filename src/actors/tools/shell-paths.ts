@@ -51,7 +51,8 @@ function special(p: string): string {
  *  null when the word holds an expansion this check cannot evaluate. */
 export function expandWord(word: string, x: Expansion): string | null {
   const home = x.env['HOME'] ?? homedir();
-  const value = (name: string): string | undefined => (name === 'PWD' ? x.cwd : name === 'HOME' ? home : x.env[name]);
+  // `bash -c` is a child of this process: its $PPID is our pid
+  const value = (name: string): string | undefined => (name === 'PWD' ? x.cwd : name === 'HOME' ? home : name === 'PPID' ? String(process.pid) : x.env[name]);
   let s = word;
   const tilde = /^~([A-Za-z0-9._-]*)(?=\/|$)/.exec(s);
   if (tilde) s = (tilde[1] === '' ? home : userHome(tilde[1] ?? '')) + s.slice(tilde[0].length);

@@ -87,6 +87,12 @@ export class WorkspaceGuard {
       // a glob's fixed part (`src/*.ts` → `src/`); a bare `*.ts`, or a word that expanded to nothing, is the cwd
       const word = path.replace(/\*.*$/, '') || '.';
       if (isSafeSystemPath(resolve(this.workspace, word))) continue;
+      // a /proc word with a glob or "env" in it may name a process's environment (globs are not resolved here)
+      const lexical = resolve(this.workspace, path);
+      if (lexical.startsWith('/proc/') && /env|[*?[]/.test(lexical.slice('/proc/'.length))) {
+        reasons.push({ key: `${tool}:${lexical}`, path: lexical, deny: true, text: `the command names "${token}": a process's environment under /proc (yagent's own holds its keys)` });
+        continue;
+      }
       // every word, resolved as the kernel would: a symlink in the workspace can point anywhere
       const real = realpathPhysical(word, this.workspace);
       const denied = b.denied(real, 'shell');

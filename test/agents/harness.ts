@@ -125,6 +125,12 @@ export function makeHarness(settingsOver: Partial<RunSettings> = {}, opts: { roo
   const store = new StoreService({ env: { YAGENT_HOME: join(root, 'home') } });
   const events: Event[] = [];
   const pause = new PauseController();
+  const childGates = new Map<string, PauseController>();
+  const childGate = (name: string): PauseController => {
+    let g = childGates.get(name);
+    if (!g) childGates.set(name, (g = new PauseController()));
+    return g;
+  };
   const config = opts.config ?? harnessConfig();
   const taskId = `task-${randomUUID().slice(0, 8)}`;
   const settings: RunSettings = {
@@ -146,7 +152,8 @@ export function makeHarness(settingsOver: Partial<RunSettings> = {}, opts: { roo
         publish: (e) => void events.push(e),
         clock: over.clock ?? realClock,
         pause: over.pause ?? pause,
-        ...(over.childPause ? { childPause: over.childPause } : {}),
+        // as a worker mirrors them: one gate per child name, paused only when a test pauses that child alone
+        childPause: over.childPause ?? ((name) => childGate(name)),
         signal,
         authorizer: over.authorizer ?? (() => Promise.resolve({ decision: 'unavailable', reason: 'headless test' })),
         askUser: () => Promise.reject(new Error('nobody to ask')),

@@ -74,7 +74,8 @@ async function run(cmd: Command): Promise<ExitCode> {
         ...(cmd.session ? { session: cmd.session } : {}),
       };
       let continues: string | undefined;
-      if (cmd.session && !cmd.attach) {
+      // --attach too: the supervisor's ledger is this data root's
+      if (cmd.session) {
         const checked = await (await import('./cli/session-check.js')).checkSession(spec.workspace, cmd.session);
         if ('refusal' in checked) {
           io.stderr(`yagent: ${checked.refusal}\n`);

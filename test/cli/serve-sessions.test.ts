@@ -54,6 +54,9 @@ describe('serve: follow-ups and memory', () => {
     const attached = await runCli(['-p', 'follow up again', '--resume', first, '--attach', '--output-format', 'json'], sb.env, { cwd: sb.dir });
     expect(attached.code).toBe(0);
     expect(JSON.parse(attached.stdout)).toMatchObject({ session_id: first, result: 'answer two' });
+    const refused = await runCli(['-p', 'x', '--resume', 'nope', '--attach'], sb.env, { cwd: sb.dir });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim().split('\n')).toEqual(['yagent: no session "nope" in this workspace (list them with `yagent sessions`)']);
     const mem = await api('GET', `/api/memory?task=${follow.task_id}`);
     expect(mem.status).toBe(200);
     expect(JSON.stringify(mem.json.memory)).toContain('answer two');

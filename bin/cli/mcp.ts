@@ -1,7 +1,7 @@
 // `yagent mcp list | tools SERVER | call SERVER TOOL [JSON_ARGS]`: MCP diagnostics in the same process, over
 // the same hub the mcp actor runs. SERVER is a configured name, an http(s) URL or a stdio command line.
 import { parseArgs } from 'node:util';
-import { McpHub, type ServerStatus } from '../../src/actors/mcp/hub.js';
+import { McpHub, type McpToolInfo, type ServerStatus } from '../../src/actors/mcp/hub.js';
 import { isConfigError } from '../../src/runtime/config/errors.js';
 import { loadConfig } from '../../src/runtime/config/index.js';
 import { MCP_DEFAULT_STARTUP_MS, MCP_DEFAULT_TOOL_MS, type McpServerSpec } from '../../src/runtime/config/mcp-servers.js';
@@ -12,7 +12,7 @@ import type { Streams } from './output.js';
 export const MCP_USAGE = `usage: yagent mcp [-c CONFIG] <command>
 
   list                          configured servers: state, transport, tool count (exit 1 if one failed)
-  tools SERVER                  the server's tools: name, read-only / write / destructive, description
+  tools SERVER                  the server's tools: name, read-only / write / destructive / task-only, description
   call SERVER TOOL [JSON_ARGS]  call one tool and print its result (exit 1 on a tool error)
 
 SERVER is a configured [[mcp.servers]] name, an http(s) URL (Streamable HTTP), or a stdio command line
@@ -134,7 +134,9 @@ export async function runMcp(argv: string[], io: Streams): Promise<ExitCode> {
           return EXIT.error;
         }
         if (command === 'tools') {
-          const rows = hub.catalogue().map((t) => `${t.name.padEnd(32)} ${(t.readOnly ? 'read-only' : t.destructive ? 'destructive' : 'write').padEnd(11)} ${(t.description.split('\n')[0] ?? '').slice(0, 100)}`);
+          // task-only tools are listed (the server has them) but agents never get them: plain tools/call cannot run them
+          const mark = (t: McpToolInfo): string => (t.taskOnly ? 'task-only' : t.readOnly ? 'read-only' : t.destructive ? 'destructive' : 'write');
+          const rows = hub.tools().map((t) => `${t.name.padEnd(32)} ${mark(t).padEnd(11)} ${(t.description.split('\n')[0] ?? '').slice(0, 100)}`);
           io.stdout(`${rows.join('\n')}\n`);
           return EXIT.ok;
         }

@@ -21,6 +21,8 @@ export interface McpToolInfo {
   destructive: boolean;
   /** The server's `allow_write`: non-destructive writes run without asking; destructive ones honour project grants. */
   allowWrite: boolean;
+  /** `execution.taskSupport: "required"`: only the SDK's experimental task API can run it, never a plain tools/call. */
+  taskOnly: boolean;
 }
 
 export interface ServerStatus {
@@ -91,11 +93,16 @@ export class McpHub {
     return [...this.conns.values()].map((c) => this.statusOf(c));
   }
 
-  /** Tools of ready servers; with `agent`, only servers whose `agents` list names it. */
+  /** Every tool the ready servers list (with `server`, that one's), callable or not: what `yagent mcp tools` shows. */
+  tools(server?: string): McpToolInfo[] {
+    return [...this.conns.values()].filter((c) => c.state === 'ready' && (server === undefined || c.spec.name === server)).flatMap((c) => c.tools);
+  }
+
+  /** The tools agents may call: of ready servers (with `agent`, those whose `agents` list names it), task-only ones left out. */
   catalogue(agent?: string): McpToolInfo[] {
     return [...this.conns.values()]
       .filter((c) => c.state === 'ready' && (agent === undefined || c.spec.agents.includes(agent)))
-      .flatMap((c) => c.tools);
+      .flatMap((c) => c.tools.filter((t) => !t.taskOnly));
   }
 
   /** True when some server lists its tools for `agent` (agents that see none never wait for MCP). */
@@ -108,6 +115,7 @@ export class McpHub {
     const c = this.conns.get(server);
     if (!c) return { isError: true, text: `MCP server "${server}" is not configured` };
     if (c.state !== 'ready' || !c.client) return { isError: true, text: `MCP server "${server}" is ${c.state}${c.error ? `: ${c.error}` : ''}` };
+    if (c.tools.find((t) => t.name === tool)?.taskOnly === true) return { isError: true, text: `tool "${tool}" of MCP server "${server}" runs only as an MCP task, which yagent does not support` };
     try {
       const res = await c.client.callTool({ name: tool, arguments: args }, undefined, {
         ...(signal ? { signal } : {}),
@@ -196,6 +204,7 @@ export class McpHub {
           readOnly: t.annotations?.readOnlyHint === true,
           destructive: t.annotations?.readOnlyHint !== true && t.annotations?.destructiveHint !== false,
           allowWrite: c.spec.allowWrite,
+          taskOnly: t.execution?.taskSupport === 'required',
         });
       }
       cursor = page.nextCursor;

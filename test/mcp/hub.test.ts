@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createTaskGroup } from '../../src/runtime/index.js';
 import { McpHub, type ServerStatus } from '../../src/actors/mcp/hub.js';
 import type { McpServerSpec } from '../../src/runtime/config/mcp-servers.js';
-import { EVERYTHING, everythingHttp, everythingStdio, filesystemStdio, spec, tapLog, tappedEverything } from './servers.js';
+import { EVERYTHING, everythingStdio, filesystemStdio, spec, tapLog, tappedEverything } from './servers.js';
 import { until } from '../runtime/helpers.js';
 import { groupAlive } from '../../src/runtime/process-groups.js';
 
@@ -125,15 +125,6 @@ describe('McpHub with real servers', () => {
     expect(r.isError).toBe(false);
     expect(r.text).toMatch(/\[image returned: image\/png, \d+ bytes/);
     expect(r.text).not.toMatch(/iVBOR/);
-  });
-
-  it('Streamable HTTP: server-everything over loopback lists and calls', async () => {
-    const srv = await everythingHttp();
-    cleanups.push(srv.stop);
-    const h = hub([spec({ name: 'web', transport: 'http', url: srv.url })]);
-    await h.start();
-    expect(h.status()[0]).toMatchObject({ state: 'ready', transport: 'http' });
-    expect((await h.call('web', 'echo', { message: 'over http' })).text).toBe('Echo: over http');
   });
 
   it('filesystem server: reads a file of the allowed dir; its write tools are not read-only', async () => {

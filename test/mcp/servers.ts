@@ -50,9 +50,9 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** server-everything over Streamable HTTP on a loopback port; resolves once it listens. */
-export async function everythingHttp(): Promise<{ url: string; child: ChildProcess; stop(): void }> {
-  const port = await freePort();
+/** server-everything over Streamable HTTP on a loopback port (a given one: a restart); resolves once it listens. */
+export async function everythingHttp(at?: number): Promise<{ url: string; port: number; child: ChildProcess; stop(): void }> {
+  const port = at ?? (await freePort());
   const child = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { env: { PATH: process.env.PATH, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
   await new Promise<void>((res, rej) => {
     let seen = '';
@@ -64,7 +64,7 @@ export async function everythingHttp(): Promise<{ url: string; child: ChildProce
     child.stdout?.on('data', onData);
     child.once('exit', (code) => rej(new Error(`server-everything exited (${code}): ${seen}`)));
   });
-  return { url: `http://127.0.0.1:${port}/mcp`, child, stop: () => child.kill('SIGKILL') };
+  return { url: `http://127.0.0.1:${port}/mcp`, port, child, stop: () => child.kill('SIGKILL') };
 }
 
 /** True while a process with this pid exists. */

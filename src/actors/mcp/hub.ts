@@ -2,7 +2,7 @@
 // catalogue (refreshed on list_changed, replayed when it arrived before ready), calls with cancellation and
 // progress-reset timeouts, and restart of a server whose connection dies (bounded intensity).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Clock, TaskGroup } from '../../runtime/actor.js';
 import { realClock, sleep } from '../../runtime/clock.js';
 import type { McpServerSpec } from '../../runtime/config/mcp-servers.js';
@@ -60,9 +60,19 @@ interface Conn {
   closing: boolean;
   /** The stdio server's process group, registered so that no server outlives its owner (worker or CLI). */
   group?: { pgid: number; exited: Promise<unknown>; release: () => void };
+  /** HTTP: the calls in flight, failed at once when the server is found gone (no process exit tells the SDK). */
+  inflight: Set<AbortController>;
+  probing: boolean;
+  /** HTTP: a reconnect of a failed server in progress, and when the last one began. */
+  reviving: Promise<void> | null;
+  revivedAt: number;
 }
 
 const CLIENT_INFO = { name: 'yagent', version: '0.1.0' };
+/** A failed HTTP server is tried again by an agent's start at most this often (a call always tries). */
+const REVIVE_EVERY_MS = 30_000;
+
+const errText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 export class McpHub {
   private readonly conns = new Map<string, Conn>();
@@ -72,7 +82,7 @@ export class McpHub {
   constructor(specs: readonly McpServerSpec[], private readonly opts: HubOptions) {
     this.clock = opts.clock ?? realClock;
     for (const spec of specs) {
-      this.conns.set(spec.name, { spec, state: 'connecting', client: null, built: null, tools: [], listChangedPending: false, restartsAt: [], closing: false });
+      this.conns.set(spec.name, { spec, state: 'connecting', client: null, built: null, tools: [], listChangedPending: false, restartsAt: [], closing: false, inflight: new Set(), probing: false, reviving: null, revivedAt: 0 });
     }
   }
 
@@ -81,9 +91,13 @@ export class McpHub {
     return Promise.all([...this.conns.values()].map((c) => this.connect(c))).then(() => undefined);
   }
 
-  /** Resolves once every server has settled (ready, failed or closed), or after `timeoutMs`. */
+  /** Resolves once every server has settled (ready, failed or closed), or after `timeoutMs`. A failed HTTP server is
+   *  tried again first (at most every REVIVE_EVERY_MS): it is not our process and may be back. */
   async settled(timeoutMs: number): Promise<void> {
     const deadline = this.clock.now() + timeoutMs;
+    for (const c of this.conns.values()) {
+      if (c.state === 'failed' && c.spec.transport === 'http' && this.clock.now() - c.revivedAt >= REVIVE_EVERY_MS) this.opts.tasks.go(`mcp-revive:${c.spec.name}`, () => this.revive(c));
+    }
     while ([...this.conns.values()].some((c) => c.state === 'connecting' || c.state === 'restarting') && this.clock.now() < deadline) {
       await sleep(this.clock, 20);
     }
@@ -114,11 +128,17 @@ export class McpHub {
   async call(server: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<RenderedResult> {
     const c = this.conns.get(server);
     if (!c) return { isError: true, text: `MCP server "${server}" is not configured` };
+    if (c.state === 'failed' && c.spec.transport === 'http') await this.revive(c);
     if (c.state !== 'ready' || !c.client) return { isError: true, text: `MCP server "${server}" is ${c.state}${c.error ? `: ${c.error}` : ''}` };
     if (c.tools.find((t) => t.name === tool)?.taskOnly === true) return { isError: true, text: `tool "${tool}" of MCP server "${server}" runs only as an MCP task, which yagent does not support` };
+    const client = c.client;
+    // HTTP: a call of its own abort, so that a server found gone fails it now rather than at tool_timeout
+    const gone = c.spec.transport === 'http' ? new AbortController() : null;
+    const sig = gone === null ? signal : signal !== undefined ? AbortSignal.any([signal, gone.signal]) : gone.signal;
+    if (gone !== null) c.inflight.add(gone);
     try {
-      const res = await c.client.callTool({ name: tool, arguments: args }, undefined, {
-        ...(signal ? { signal } : {}),
+      const res = await client.callTool({ name: tool, arguments: args }, undefined, {
+        ...(sig ? { signal: sig } : {}),
         timeout: c.spec.toolTimeoutMs,
         // a long tool that reports progress is alive: progress resets the timeout (anti-pattern 5)
         resetTimeoutOnProgress: true,
@@ -127,7 +147,12 @@ export class McpHub {
       return renderCallResult(res);
     } catch (err) {
       if (signal?.aborted) return { isError: true, text: 'cancelled' };
-      return { isError: true, text: `MCP call ${server}/${tool} failed: ${err instanceof Error ? err.message : String(err)}` };
+      if (gone?.signal.aborted === true) return { isError: true, text: `MCP call ${server}/${tool} failed: ${errText(gone.signal.reason)}` };
+      // not an answer of the server (an McpError is one): over HTTP the server may be gone
+      if (gone !== null && !(err instanceof McpError)) this.suspect(c, client);
+      return { isError: true, text: `MCP call ${server}/${tool} failed: ${errText(err)}` };
+    } finally {
+      if (gone !== null) c.inflight.delete(gone);
     }
   }
 
@@ -175,6 +200,8 @@ export class McpHub {
       await this.loadTools(c, client);
       if (this.closed || c.client !== me) return;
       client.onclose = () => this.lost(c, me);
+      // HTTP: stream errors (the SDK resumes streams itself) may mean a dead server; a ping tells
+      if (c.spec.transport === 'http') client.onerror = () => this.suspect(c, me);
       this.setState(c, 'ready');
       if (c.listChangedPending) {
         c.listChangedPending = false;
@@ -222,6 +249,36 @@ export class McpHub {
     }
   }
 
+  /** HTTP has no process whose exit closes the client: after an error on the wire a ping tells a blip from a server
+   *  that is gone (refused, or restarted and forgot our session); a gone one fails its calls and is reconnected. */
+  private suspect(c: Conn, client: Client): void {
+    if (this.closed || c.client !== client || c.state !== 'ready' || c.probing) return;
+    c.probing = true;
+    this.opts.tasks.go(`mcp-probe:${c.spec.name}`, async () => {
+      try {
+        await client.ping({ timeout: c.spec.startupTimeoutMs });
+      } catch (err) {
+        if (c.client !== client) return;
+        const why = new Error(`the connection to the server was lost (${errText(err)})`);
+        for (const ctl of c.inflight) ctl.abort(why);
+        this.lost(c, client);
+      } finally {
+        c.probing = false;
+      }
+    });
+  }
+
+  /** A failed HTTP server is tried again (its process is not ours: it may be back); one attempt at a time. */
+  private revive(c: Conn): Promise<void> {
+    if (c.state !== 'failed' || c.spec.transport !== 'http' || this.closed) return c.reviving ?? Promise.resolve();
+    c.revivedAt = this.clock.now();
+    this.setState(c, 'restarting');
+    c.reviving ??= this.connect(c).finally(() => {
+      c.reviving = null;
+    });
+    return c.reviving;
+  }
+
   /** The connection died under us: pending calls were rejected by the SDK; restart within the intensity. */
   private lost(c: Conn, client: Client): void {
     if (this.closed || c.closing || c.client !== client) return;
@@ -238,6 +295,8 @@ export class McpHub {
     this.setState(c, 'restarting', 'the server connection closed');
     const backoff = (this.opts.restartBackoffMs ?? 200) * 2 ** (c.restartsAt.length - 1);
     this.opts.tasks.go(`mcp-restart:${c.spec.name}`, async (signal) => {
+      // HTTP: nothing closed the old client (its stream reconnects would go on)
+      await client.close().catch(() => undefined);
       await sleep(this.clock, backoff, signal);
       c.tools = [];
       await this.connect(c);

@@ -91,7 +91,8 @@ export default {
     call('load_tool', { name: 'mcp__every__echo' }),
     call('mcp__every__echo', { message: ${JSON.stringify(big)} }),
     (req) => { const last = toolMsgs(req).at(-1) || ''; return last.length < 5000 && idOf(req) !== 'none' ? call('read_artifact', { id: idOf(req), offset: 29000 }) : say('inline: ' + last.length); },
-    (req) => call('agent_exit', { conclusion: (toolMsgs(req).at(-1) || '').includes('xxxx') ? 'PAGED OK' : 'no page', facts: [], artifacts: [], status: 'ok' }),
+    // the echo's result is the short head with the id, the last result is the page read_artifact returned
+    (req) => { const [echo = '', page = ''] = toolMsgs(req).slice(-2); return call('agent_exit', { conclusion: echo.length < 5000 && echo.includes('page it with read_artifact') && page.includes('xxxx') ? 'PAGED OK' : 'no page', facts: [], artifacts: [], status: 'ok' }); },
     ...times(3, say('done')),
   ],
 };

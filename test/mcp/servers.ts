@@ -7,7 +7,7 @@ import type { McpServerSpec } from '../../src/runtime/config/mcp-servers.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 export const EVERYTHING = resolve(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-const TAP = resolve(ROOT, 'test/mcp/stdio-tap.mjs');
+export const TAP = resolve(ROOT, 'test/mcp/stdio-tap.mjs');
 export const FILESYSTEM = resolve(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 
 export function spec(over: Partial<McpServerSpec> & Pick<McpServerSpec, 'name'>): McpServerSpec {

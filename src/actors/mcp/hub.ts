@@ -72,7 +72,12 @@ const CLIENT_INFO = { name: 'yagent', version: '0.1.0' };
 /** A failed HTTP server is tried again by an agent's start at most this often (a call always tries). */
 const REVIVE_EVERY_MS = 30_000;
 
-const errText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+/** An error's message; fetch's "fetch failed" gets its cause (connect ECONNREFUSED …, getaddrinfo ENOTFOUND …). */
+export function errText(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause = err.cause instanceof Error ? err.cause.message : '';
+  return cause !== '' && !err.message.includes(cause) ? `${err.message} (${cause})` : err.message;
+}
 
 export class McpHub {
   private readonly conns = new Map<string, Conn>();
@@ -156,10 +161,11 @@ export class McpHub {
     }
   }
 
-  /** Closes every client (stdio children are terminated by their transports). */
-  async close(): Promise<void> {
+  /** Closes every client (stdio children are terminated by their transports). `now`: the server groups get SIGTERM
+   *  first (the SDK waits 2 s for a server to exit on its own, which one still busy with a cancelled call does not). */
+  async close(opts: { now?: boolean } = {}): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.conns.values()].map((c) => this.shut(c, 'closed')));
+    await Promise.all([...this.conns.values()].map((c) => this.shut(c, 'closed', opts.now === true)));
   }
 
   private statusOf(c: Conn): ServerStatus {
@@ -184,11 +190,17 @@ export class McpHub {
   private async connect(c: Conn): Promise<void> {
     if (this.closed) return;
     let client: Client | null = null;
+    // what the transport saw go wrong while connecting (stdout that is not JSON-RPC, a refused stream): the diagnosis
+    let wireError = '';
     try {
+      c.built = null;
       c.built = buildTransport(c.spec, this.opts.env);
       client = new Client(CLIENT_INFO, { capabilities: {} });
       c.client = client;
       const me = client;
+      client.onerror = (e) => {
+        if (wireError === '') wireError = errText(e).slice(0, 200);
+      };
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
         // never refresh inside the read loop: the refresh's own response would wait on us (pitfall 45)
         if (c.state !== 'ready' || c.client !== me) c.listChangedPending = true;
@@ -201,7 +213,7 @@ export class McpHub {
       if (this.closed || c.client !== me) return;
       client.onclose = () => this.lost(c, me);
       // HTTP: stream errors (the SDK resumes streams itself) may mean a dead server; a ping tells
-      if (c.spec.transport === 'http') client.onerror = () => this.suspect(c, me);
+      client.onerror = c.spec.transport === 'http' ? () => this.suspect(c, me) : () => undefined;
       this.setState(c, 'ready');
       if (c.listChangedPending) {
         c.listChangedPending = false;
@@ -209,7 +221,9 @@ export class McpHub {
       }
     } catch (err) {
       const tail = c.built?.stderrTail() ?? '';
-      const message = `${err instanceof Error ? err.message : String(err)}${tail !== '' ? ` (stderr: ${tail.split('\n').slice(-3).join(' | ')})` : ''}`;
+      const text = errText(err);
+      const seen = wireError !== '' && !text.includes(wireError) ? ` (${wireError})` : '';
+      const message = `${text}${seen}${tail !== '' ? ` (stderr: ${tail.split('\n').slice(-3).join(' | ')})` : ''}`;
       await client?.close().catch(() => undefined);
       this.endGroup(c);
       if (c.client === client) c.client = null;
@@ -303,10 +317,11 @@ export class McpHub {
     });
   }
 
-  private async shut(c: Conn, state: ServerState): Promise<void> {
+  private async shut(c: Conn, state: ServerState, now = false): Promise<void> {
     c.closing = true;
     const client = c.client;
     c.client = null;
+    if (now) this.endGroup(c);
     await client?.close().catch(() => undefined);
     this.endGroup(c);
     this.setState(c, state);

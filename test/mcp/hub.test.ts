@@ -148,6 +148,9 @@ describe('McpHub with real servers', () => {
     expect(byName['broken']?.error).toMatch(/boom: no config|closed/i);
     expect(byName['every']?.state).toBe('ready');
     expect(states.some((s) => s.name === 'broken' && s.state === 'failed')).toBe(true);
+    const missing = hub([spec({ name: 'gone', command: 'no-such-mcp-binary' })]);
+    await missing.start();
+    expect(missing.status()[0]).toMatchObject({ state: 'failed', error: 'command "no-such-mcp-binary" not found on PATH' });
   });
 
   it('a server killed mid-call: the call gets one error result and the server is restarted', async () => {

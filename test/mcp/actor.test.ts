@@ -50,7 +50,8 @@ async function services(servers: McpServerSpec[]): Promise<{ rt: Runtime; mcp: R
 /** Ends the mcp actor's worker the way a crash does (not a stop: its supervisor did not ask for it). */
 async function crash(rt: Runtime): Promise<void> {
   const live = (rt as unknown as { host: { live: Set<{ name: string; worker: Worker }> } }).host.live;
-  const h = [...live].find((a) => a.name === 'mcp');
+  // the running one (an exited worker's handle may linger in the set for a moment; its threadId is -1)
+  const h = [...live].find((a) => a.name === 'mcp' && a.worker.threadId !== -1);
   if (!h) throw new Error('no mcp worker');
   await h.worker.terminate();
 }

@@ -95,14 +95,14 @@ describe('McpHub with real servers', () => {
   });
 
   it('progress resets the tool timeout; a call without progress within tool_timeout times out', async () => {
-    const h = hub([everythingStdio('every', { toolTimeoutMs: 1000 })]);
+    const h = hub([everythingStdio('every', { toolTimeoutMs: 1500 })]);
     await h.start();
-    // 2.4 s in all, a progress notification every 0.3 s
-    const ok = await h.call('every', 'trigger-long-running-operation', { duration: 2.4, steps: 8 });
+    // 3 s in all (twice the timeout), a progress notification every 0.25 s
+    const ok = await h.call('every', 'trigger-long-running-operation', { duration: 3, steps: 12 });
     expect(ok).toMatchObject({ isError: false });
     expect(ok.text).toMatch(/Long running operation completed/);
-    // one step of 2 s: the first progress would come after the timeout
-    const late = await h.call('every', 'trigger-long-running-operation', { duration: 2, steps: 1 });
+    // one step of 3 s: the first progress would come after the timeout
+    const late = await h.call('every', 'trigger-long-running-operation', { duration: 3, steps: 1 });
     expect(late.isError).toBe(true);
     expect(late.text).toMatch(/timed out/i);
   });

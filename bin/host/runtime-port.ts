@@ -7,7 +7,7 @@ import type { StoreApi } from '../../src/store/api.js';
 import { STORE_ACTOR, STORE_MODULE, storeInputFromConfig } from '../../src/store/client.js';
 import { SPARE_PLAN, STORE_PRELOAD, canDelegate, delegationPreload } from './boot-plan.js';
 import { trace } from './trace.js';
-import { MCP_ACTOR, MCP_MODULE, mcpInputFromConfig } from '../../src/actors/mcp/client.js';
+import { mcpInputFromConfig, mcpServiceSpec } from '../../src/actors/mcp/client.js';
 import { estimateCost } from '../../src/actors/llm/catalogue/prices.js';
 import { startLogSink } from './log-sink.js';
 import type { SupervisorOps, TaskOutcome, TaskSpec } from './types.js';
@@ -53,7 +53,7 @@ export async function openRuntimePort(opts: PortOptions): Promise<RuntimePort> {
   // MCP servers connect in the background: agents that see their tools wait for them, nobody else does
   const mcpInput = mcpInputFromConfig(opts.config);
   if (mcpInput !== null) {
-    const mcpReady = runtime.startService({ name: MCP_ACTOR, module: MCP_MODULE, input: mcpInput, restart: 'permanent', preload: [] });
+    const mcpReady = runtime.startService(mcpServiceSpec(mcpInput));
     mcpReady.catch(() => undefined);
   }
   // the first model call of a run that can delegate is under way (the model now takes its time): boot the

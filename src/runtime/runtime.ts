@@ -49,6 +49,9 @@ export interface ServiceSpec<I = unknown> {
   resourceLimits?: ResourceLimits;
   /** Its own preload (e.g. [] for a service that needs no SDK): a fresh worker booted at once, not a spare. */
   preload?: string[];
+  /** Its own restart budget: it runs under a supervisor of its own (temporary under `services`), so a crash loop
+   *  of it ends with it down instead of escalating and restarting its siblings (the store). */
+  isolate?: { intensity: number; periodMs: number };
 }
 
 export interface TaskHandle {
@@ -163,8 +166,13 @@ export class Runtime {
       spec.restart ?? 'permanent',
       spec.shutdownMs ?? DEFAULT_SHUTDOWN_MS,
     );
-    await this.services.startChild(child);
-    this.serviceSpecs.push(child);
+    const iso = spec.isolate;
+    const sup = `${spec.name}-sup`;
+    const common = { clock: this.opts.clock, random: this.opts.random, onEvent: this.opts.onSupervisorEvent };
+    const top: ChildSpec = iso === undefined ? child
+      : { id: sup, kind: 'supervisor', restart: 'temporary', shutdownMs: child.shutdownMs, start: () => Supervisor.start({ name: sup, ...common, ...iso }, [child]) };
+    await this.services.startChild(top);
+    this.serviceSpecs.push(top);
   }
 
   /** Creates the task's supervisor (task:<id>) with its pause gate; children are spawned into it. */

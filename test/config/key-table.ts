@@ -75,6 +75,6 @@ export const KEY_TABLE: Record<string, KeyStatus> = {
   'security.shell_env_keep': { consumer: 'tools/security.ts toolSecurity → buildShellEnv → run_bash child env', test: 'security: shell_env_keep and api_key_env decide what run_bash sees' },
   'mcp.servers': { consumer: 'parseMcpServers (validated at load) → runtime-port starts the mcp actor → McpHub', test: 'rules: [mcp] servers reach the config; mcp: Coding loads and calls an MCP tool' },
   'tui.keybindings.*': { consumer: 'normalise parseKeybindings (validated at load) → config.tui.keybindings → bin/tui resolveBindings', test: 'tui: a [tui.keybindings] entry replaces the default key, end to end' },
-  'skills.enable': { consumer: 'normalise → config.skills.enabled → agent-env toolsFor (catalogue + use_skill)', test: 'skills: YAGENT_SKILLS=0 turns skills off' },
-  'skills.agents': { consumer: 'normalise → config.skills.agents → agent-env toolsFor (which roles see skills)', test: 'skills: E2E: a workspace skill is listed, loaded with use_skill' },
+  'skills.enable': { consumer: 'normalise → config.skills.enabled → agent-env toolsFor (catalogue + use_skill)', test: 'skills: YAGENT_SKILLS=0 turns skills off; skills: [skills] enable = false gives nobody either' },
+  'skills.agents': { consumer: 'normalise → config.skills.agents → agent-env toolsFor (which roles see skills)', test: 'skills: [skills] agents decides who gets the catalogue and use_skill' },
 };

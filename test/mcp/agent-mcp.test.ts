@@ -5,10 +5,14 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GOOD_CONFIG, project, runCli, sandbox, withScript, type Sandbox } from '../cli/helpers.js';
 import { PRELUDE } from '../cli/scripts.js';
-import { EVERYTHING, FILESYSTEM } from './servers.js';
+import { EVERYTHING, everythingHttp, FILESYSTEM } from './servers.js';
 
 let sb: Sandbox | undefined;
-afterEach(() => sb?.cleanup());
+const stops: (() => void)[] = [];
+afterEach(() => {
+  sb?.cleanup();
+  for (const s of stops.splice(0)) s();
+});
 
 /** The MCP workspace holds only a README (no package.json for the agents to read). */
 const README = { 'README.md': '# fixture\n' };
@@ -87,7 +91,8 @@ export default {
     call('load_tool', { name: 'mcp__every__echo' }),
     call('mcp__every__echo', { message: ${JSON.stringify(big)} }),
     (req) => { const last = toolMsgs(req).at(-1) || ''; return last.length < 5000 && idOf(req) !== 'none' ? call('read_artifact', { id: idOf(req), offset: 29000 }) : say('inline: ' + last.length); },
-    (req) => call('agent_exit', { conclusion: (toolMsgs(req).at(-1) || '').includes('xxxx') ? 'PAGED OK' : 'no page', facts: [], artifacts: [], status: 'ok' }),
+    // the echo's result is the short head with the id, the last result is the page read_artifact returned
+    (req) => { const [echo = '', page = ''] = toolMsgs(req).slice(-2); return call('agent_exit', { conclusion: echo.length < 5000 && echo.includes('page it with read_artifact') && page.includes('xxxx') ? 'PAGED OK' : 'no page', facts: [], artifacts: [], status: 'ok' }); },
     ...times(3, say('done')),
   ],
 };
@@ -95,5 +100,51 @@ export default {
     const r = await runCli(['-p', 'big', '--output-format', 'json'], withScript(sb, script), { cwd: project(sb, README) });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ result: 'BIG OK' });
+  });
+
+  it('over Streamable HTTP: Coding loads and calls a tool, and a tool error reaches the model as an error result', async () => {
+    const srv = await everythingHttp();
+    stops.push(srv.stop);
+    sb = sandbox(mcpConfig(`[[mcp.servers]]\nname = "web"\nurl = "${srv.url}"\n`));
+    const script = `${PRELUDE}
+const all = (req) => JSON.stringify(req.body.messages || []);
+const last = (req) => { const t = (req.body.messages || []).filter((m) => m.role === 'tool').at(-1); return t ? JSON.stringify(t.content) : ''; };
+export default {
+  director: [call('delegate_coding', { task: 'sum over http', context_refs: [] }), ...times(6, (req) => say(all(req).includes('HTTP OK') ? 'HTTP OK' : 'HTTP MISSING'))],
+  coding: [
+    call('load_tool', { name: 'mcp__web__get-sum' }),
+    call('mcp__web__get-sum', { a: 20, b: 22 }),
+    (req) => last(req).includes('42') ? call('mcp__web__get-sum', { a: 'twenty', b: 22 }) : say('no sum: ' + last(req)),
+    (req) => call('agent_exit', { conclusion: last(req).includes('mcp_tool_error') ? 'HTTP OK' : 'no error result: ' + last(req), facts: [], artifacts: [], status: 'ok' }),
+    ...times(3, say('done')),
+  ],
+};
+`;
+    const r = await runCli(['-p', 'sum', '--output-format', 'json'], withScript(sb, script), { cwd: project(sb, README) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ result: 'HTTP OK' });
+  });
+
+  it('agents see only the servers that list them (default: coding, repo, devops; never the Director unless named)', async () => {
+    sb = sandbox();
+    const ws = project(sb, README);
+    writeFileSync(join(sb.home, 'config', 'config.toml'), mcpConfig(`${everything}agents = ["repo"]\n\n[[mcp.servers]]\nname = "fs"\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(FILESYSTEM)}, ${JSON.stringify(ws)}]\n`));
+    const script = `${PRELUDE}
+const all = (req) => JSON.stringify(req.body.messages || []);
+const system = (req) => { const m = (req.body.messages || [])[0]; return typeof m?.content === 'string' ? m.content : ''; };
+export default {
+  director: [
+    (req) => system(req).includes('mcp__') ? say('DIRECTOR SAW MCP') : call('delegate_coding', { task: 'look', context_refs: [] }),
+    ...times(6, (req) => say(all(req).includes('VIS OK') ? 'VIS OK' : 'VIS WRONG')),
+  ],
+  coding: [
+    (req) => call('agent_exit', { conclusion: system(req).includes('mcp__fs__read_text_file') && !system(req).includes('mcp__every__') ? 'VIS OK' : 'coding saw the wrong servers', facts: [], artifacts: [], status: 'ok' }),
+    ...times(3, say('done')),
+  ],
+};
+`;
+    const r = await runCli(['-p', 'look', '--output-format', 'json'], withScript(sb, script), { cwd: ws });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ result: 'VIS OK' });
   });
 });

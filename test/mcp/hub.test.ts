@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createTaskGroup } from '../../src/runtime/index.js';
 import { McpHub, type ServerStatus } from '../../src/actors/mcp/hub.js';
 import type { McpServerSpec } from '../../src/runtime/config/mcp-servers.js';
-import { alive, EVERYTHING, everythingHttp, everythingStdio, filesystemStdio, spec } from './servers.js';
+import { EVERYTHING, everythingStdio, filesystemStdio, spec, tapLog, tappedEverything } from './servers.js';
 import { until } from '../runtime/helpers.js';
 import { groupAlive } from '../../src/runtime/process-groups.js';
 
@@ -16,6 +16,13 @@ afterEach(async () => {
   await Promise.all(hubs.splice(0).map((h) => h.close()));
   for (const c of cleanups.splice(0)) c();
 });
+
+/** A fresh log file for the stdio tap (removed after the test). */
+function tmpLog(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'yagent-mcp-tap-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return join(dir, 'tap.jsonl');
+}
 
 function hub(specs: McpServerSpec[], states: ServerStatus[] = []): McpHub {
   const h = new McpHub(specs, { tasks: createTaskGroup(), onState: (s) => states.push(s), restartBackoffMs: 10 });
@@ -40,12 +47,75 @@ describe('McpHub with real servers', () => {
     expect(sum.text).toContain('42');
   });
 
-  it('a tool registered after initialisation (list_changed) is in the catalogue once the server is ready', async () => {
+  it('a list_changed that arrives before the connection is ready is replayed once it is (pitfall 45)', async () => {
+    // the tap answers the first tools/list before the server registers its late tool and lets the server's
+    // list_changed reach the client first: only the replay after ready can find the late tool
+    const log = tmpLog();
+    const h = hub([tappedEverything(log, 'early')]);
+    await h.start();
+    await until(() => h.tools().some((t) => t.name === 'simulate-research-query'), 10_000, 'the replayed refresh');
+    expect(tapLog(log).filter((m) => m.method === 'tools/list').length).toBeGreaterThanOrEqual(2);
+    expect(h.tools().filter((t) => t.name === 'simulate-research-query')).toHaveLength(1);
+  });
+
+  it('a list_changed while ready refreshes the tool list (outside the read loop)', async () => {
+    const log = tmpLog();
+    const h = hub([tappedEverything(log, 'late')]);
+    await h.start();
+    // the late tool is not in the first answer, and its list_changed is held until the first tools/call
+    expect(h.tools().some((t) => t.name === 'simulate-research-query')).toBe(false);
+    expect((await h.call('every', 'echo', { message: 'go' })).text).toBe('Echo: go');
+    await until(() => h.tools().some((t) => t.name === 'simulate-research-query'), 10_000, 'the refresh');
+    expect(h.status()[0]?.tools).toBe(h.tools().length);
+  });
+
+  it('a tool that needs task-based execution is listed but not offered to agents (plain tools/call cannot run it)', async () => {
     const h = hub([everythingStdio()]);
     await h.start();
-    // server-everything registers simulate-research-query in oninitialized and announces it with list_changed
-    await until(() => h.catalogue().some((t) => t.name === 'simulate-research-query'), 5000, 'list_changed refresh');
-    expect(h.catalogue().filter((t) => t.name === 'simulate-research-query')).toHaveLength(1);
+    await until(() => h.tools().some((t) => t.name === 'simulate-research-query'), 10_000, 'the late tool');
+    expect(h.tools().find((t) => t.name === 'simulate-research-query')?.taskOnly).toBe(true);
+    expect(h.catalogue('coding').some((t) => t.name === 'simulate-research-query')).toBe(false);
+    expect(h.catalogue('coding').some((t) => t.name === 'echo')).toBe(true);
+    expect(await h.call('every', 'simulate-research-query', { topic: 'x' })).toEqual({ isError: true, text: 'tool "simulate-research-query" of MCP server "every" runs only as an MCP task, which yagent does not support' });
+  });
+
+  it('servers connect in parallel, each under its own startup_timeout', async () => {
+    // a process that reads stdin and never answers: the hung server is first in the list and waits 60 s
+    const hung = (name: string, ms: number): McpServerSpec => spec({ name, command: process.execPath, args: ['-e', 'process.stdin.resume()'], startupTimeoutMs: ms });
+    const h = hub([hung('slow', 60_000), everythingStdio()]);
+    const started = h.start();
+    await until(() => h.status().find((s) => s.name === 'every')?.state === 'ready', 20_000, 'every ready while slow still connects');
+    expect(h.status().find((s) => s.name === 'slow')?.state).toBe('connecting');
+    await h.close();
+    await started;
+    const quick = hub([hung('mute', 800)]);
+    await quick.start();
+    expect(quick.status()[0]).toMatchObject({ state: 'failed' });
+    expect(quick.status()[0]?.error).toMatch(/timed out/i);
+  });
+
+  it('progress resets the tool timeout; a call without progress within tool_timeout times out', async () => {
+    const h = hub([everythingStdio('every', { toolTimeoutMs: 1500 })]);
+    await h.start();
+    // 3 s in all (twice the timeout), a progress notification every 0.25 s
+    const ok = await h.call('every', 'trigger-long-running-operation', { duration: 3, steps: 12 });
+    expect(ok).toMatchObject({ isError: false });
+    expect(ok.text).toMatch(/Long running operation completed/);
+    // one step of 3 s: the first progress would come after the timeout
+    const late = await h.call('every', 'trigger-long-running-operation', { duration: 3, steps: 1 });
+    expect(late.isError).toBe(true);
+    expect(late.text).toMatch(/timed out/i);
+  });
+
+  it('embedded resources come back as their text; a tool error is an error result', async () => {
+    const h = hub([everythingStdio()]);
+    await h.start();
+    const r = await h.call('every', 'get-resource-reference', { resourceType: 'Text', resourceId: 3 });
+    expect(r.isError).toBe(false);
+    expect(r.text).toMatch(/\[resource demo:\/\/resource\/dynamic\/text\/3 \(text\/plain\)\]\nResource 3: This is a plaintext resource/);
+    const bad = await h.call('every', 'get-resource-reference', { resourceType: 'Text', resourceId: -1 });
+    expect(bad.isError).toBe(true);
+    expect(bad.text).toMatch(/Invalid resourceId/);
   });
 
   it('images come back as a note with their size, not base64', async () => {
@@ -55,15 +125,6 @@ describe('McpHub with real servers', () => {
     expect(r.isError).toBe(false);
     expect(r.text).toMatch(/\[image returned: image\/png, \d+ bytes/);
     expect(r.text).not.toMatch(/iVBOR/);
-  });
-
-  it('Streamable HTTP: server-everything over loopback lists and calls', async () => {
-    const srv = await everythingHttp();
-    cleanups.push(srv.stop);
-    const h = hub([spec({ name: 'web', transport: 'http', url: srv.url })]);
-    await h.start();
-    expect(h.status()[0]).toMatchObject({ state: 'ready', transport: 'http' });
-    expect((await h.call('web', 'echo', { message: 'over http' })).text).toBe('Echo: over http');
   });
 
   it('filesystem server: reads a file of the allowed dir; its write tools are not read-only', async () => {
@@ -87,17 +148,21 @@ describe('McpHub with real servers', () => {
     expect(byName['broken']?.error).toMatch(/boom: no config|closed/i);
     expect(byName['every']?.state).toBe('ready');
     expect(states.some((s) => s.name === 'broken' && s.state === 'failed')).toBe(true);
+    const missing = hub([spec({ name: 'gone', command: 'no-such-mcp-binary' })]);
+    await missing.start();
+    expect(missing.status()[0]).toMatchObject({ state: 'failed', error: 'command "no-such-mcp-binary" not found on PATH' });
   });
 
   it('a server killed mid-call: the call gets one error result and the server is restarted', async () => {
     const states: ServerStatus[] = [];
-    const h = hub([everythingStdio()], states);
+    const log = tmpLog();
+    const h = hub([tappedEverything(log, 'log')], states);
     await h.start();
     const pid = h.status()[0]?.pid ?? 0;
     expect(pid).toBeGreaterThan(0);
     const call = h.call('every', 'trigger-long-running-operation', { duration: 30, steps: 30 });
-    await new Promise((r) => setTimeout(r, 300));
-    process.kill(pid, 'SIGKILL');
+    await until(() => tapLog(log).some((m) => m.method === 'tools/call'), 5000, 'the call to reach the server');
+    process.kill(-pid, 'SIGKILL'); // the tap and the server behind it
     const r = await call;
     expect(r.isError).toBe(true);
     expect(r.text).toMatch(/closed|failed/i);
@@ -106,21 +171,24 @@ describe('McpHub with real servers', () => {
     expect((await h.call('every', 'echo', { message: 'back' })).text).toBe('Echo: back');
   });
 
-  it('cancelling a call aborts it at once and the server keeps serving; close leaves no server process', async () => {
-    const h = hub([everythingStdio()]);
+  it('cancelling a call sends notifications/cancelled for it; the server keeps serving; close leaves no server process', async () => {
+    const log = tmpLog();
+    const h = hub([tappedEverything(log, 'log')]);
     await h.start();
     const pid = h.status()[0]?.pid ?? 0;
     const ctl = new AbortController();
-    const started = Date.now();
-    const call = h.call('every', 'trigger-long-running-operation', { duration: 20, steps: 20 }, ctl.signal);
-    setTimeout(() => ctl.abort(), 200);
-    const r = await call;
-    expect(r).toEqual({ isError: true, text: 'cancelled' });
-    expect(Date.now() - started).toBeLessThan(5000);
+    // 60 s of work: only the cancel can end the call within the test's timeout
+    const call = h.call('every', 'trigger-long-running-operation', { duration: 60, steps: 60 }, ctl.signal);
+    await until(() => tapLog(log).some((m) => m.method === 'tools/call'), 5000, 'the call to reach the server');
+    ctl.abort();
+    expect(await call).toEqual({ isError: true, text: 'cancelled' });
+    const sent = tapLog(log).find((m) => m.method === 'tools/call');
+    await until(() => tapLog(log).some((m) => m.method === 'notifications/cancelled'), 5000, 'the cancel notification');
+    expect(tapLog(log).find((m) => m.method === 'notifications/cancelled')?.params).toMatchObject({ requestId: sent?.id });
     expect((await h.call('every', 'echo', { message: 'still here' })).text).toBe('Echo: still here');
     await h.close();
-    await until(() => !alive(pid), 5000, 'server exit');
-    expect(alive(pid)).toBe(false);
+    await until(() => !groupAlive(pid), 5000, 'server exit');
+    expect(groupAlive(pid)).toBe(false);
   });
 
   it('a launcher and its grandchild server die together on close (the server leads its own process group)', async () => {

@@ -70,4 +70,31 @@ export default { director: times(6, (req) => say(system(req).includes('## Skills
     const on = await runCli(['-p', 'x', '--output-format', 'json'], withScript(sb, script), { cwd: ws });
     expect(JSON.parse(on.stdout)).toMatchObject({ result: 'SKILLS ON' });
   });
+
+  it('[skills] agents decides who gets the catalogue and use_skill; [skills] enable = false gives nobody either', async () => {
+    const ws = (box: Sandbox): string => {
+      const dir = join(box.dir, 'ws');
+      skill(join(dir, '.yagent', 'skills'), 'changelog', 'changelog', 'how this project writes changelog entries', 'ZEBRA-42');
+      return dir;
+    };
+    const script = `${PRELUDE}
+const all = (req) => JSON.stringify(req.body.messages || []);
+const system = (req) => { const m = (req.body.messages || [])[0]; return typeof m?.content === 'string' ? m.content : ''; };
+const has = (req) => system(req).includes('## Skills') || (req.body.tools || []).some((t) => (t.function?.name ?? t.name) === 'use_skill');
+export default {
+  director: [
+    (req) => has(req) ? say('DIRECTOR HAS SKILLS') : call('delegate_coding', { task: 'look', context_refs: [] }),
+    ...times(6, (req) => say(all(req).includes('CODING HAS SKILLS') ? 'CODING YES' : all(req).includes('CODING HAS NONE') ? 'CODING NO' : 'NO ANSWER')),
+  ],
+  coding: [(req) => call('agent_exit', { conclusion: has(req) ? 'CODING HAS SKILLS' : 'CODING HAS NONE', facts: [], artifacts: [], status: 'ok' }), ...times(3, say('done'))],
+};
+`;
+    sb = sandbox(`${GOOD_CONFIG}\n[skills]\nagents = ["coding"]\n`);
+    const only = await runCli(['-p', 'x', '--output-format', 'json'], withScript(sb, script), { cwd: ws(sb) });
+    expect(JSON.parse(only.stdout)).toMatchObject({ result: 'CODING YES' });
+    sb.cleanup();
+    sb = sandbox(`${GOOD_CONFIG}\n[skills]\nenable = false\n`);
+    const off = await runCli(['-p', 'x', '--output-format', 'json'], withScript(sb, script), { cwd: ws(sb) });
+    expect(JSON.parse(off.stdout)).toMatchObject({ result: 'CODING NO' });
+  });
 });

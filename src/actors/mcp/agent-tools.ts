@@ -1,5 +1,6 @@
 // An agent's MCP tools: waits (bounded) for servers still connecting, then builds cold declarations.
 import type { Remote } from '../../runtime/actor.js';
+import { publishWarning } from '../../runtime/log-event.js';
 import type { YagentConfig } from '../../runtime/config/types.js';
 import type { ToolDeclaration } from '../tools/types.js';
 import type { Publish } from '../agents/ports.js';
@@ -16,12 +17,18 @@ export async function mcpToolsFor(connect: <T>(name: string) => Remote<T>, confi
   if (mcpInputFromConfig(config) === null || !config.mcp.servers.some((s) => s.agents.includes(role))) return [];
   const mcp = connect<McpApi>(MCP_ACTOR);
   const wait = Math.min(MAX_SETTLE_MS, Math.max(...config.mcp.servers.map((s) => s.startupTimeoutMs)));
-  await mcp.settled(wait);
-  const mine = new Set(config.mcp.servers.filter((s) => s.agents.includes(role)).map((s) => s.name));
-  for (const st of await mcp.status()) {
-    if (mine.has(st.name) && st.state !== 'ready') {
-      publish({ type: 'log', level: 'warn', message: `MCP server ${st.name} ${st.state}${st.error !== undefined ? `: ${st.error}` : ''} (its tools are not available to ${role})` });
+  try {
+    await mcp.settled(wait);
+    const mine = new Set(config.mcp.servers.filter((s) => s.agents.includes(role)).map((s) => s.name));
+    for (const st of await mcp.status()) {
+      if (mine.has(st.name) && st.state !== 'ready') {
+        publish({ type: 'log', level: 'warn', message: `MCP server ${st.name} ${st.state}${st.error !== undefined ? `: ${st.error}` : ''} (its tools are not available to ${role})` });
+      }
     }
+    return mcpToolDeclarations(await mcp.catalogue(role), mcp);
+  } catch (err) {
+    // the mcp actor is down (it crashed past its restart budget) or restarting: this run goes on without MCP
+    publishWarning(publish, 'mcp', `MCP is not reachable (its tools are not available to ${role})`, err);
+    return [];
   }
-  return mcpToolDeclarations(await mcp.catalogue(role), mcp);
 }

@@ -1,5 +1,6 @@
 // A leaf for clients: the mcp actor's name, module and input (loads neither the SDK nor the tools layer).
 import type { YagentConfig } from '../../runtime/config/types.js';
+import type { ServiceSpec } from '../../runtime/runtime.js';
 import type { McpActorInput } from './mcp-actor.js';
 
 export const MCP_ACTOR = 'mcp';
@@ -9,4 +10,13 @@ export const MCP_MODULE = 'src/actors/mcp/mcp-actor.js';
 export function mcpInputFromConfig(config: Pick<YagentConfig, 'mcp'>): McpActorInput | null {
   if (!config.mcp.enabled || config.mcp.servers.length === 0) return null;
   return { servers: config.mcp.servers };
+}
+
+/** Crashes of the mcp actor within a minute that are restarted; one more and it stays down (agents run without it). */
+export const MCP_ACTOR_RESTARTS = { intensity: 3, periodMs: 60_000 };
+
+/** How the CLI starts the mcp actor: restarted on a crash, under its own budget, so that a crash loop of it
+ *  (servers are other people's code) never escalates to the services supervisor and restarts the store. */
+export function mcpServiceSpec(input: McpActorInput): ServiceSpec<McpActorInput> {
+  return { name: MCP_ACTOR, module: MCP_MODULE, input, restart: 'permanent', preload: [], isolate: MCP_ACTOR_RESTARTS };
 }

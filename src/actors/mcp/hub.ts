@@ -2,7 +2,7 @@
 // catalogue (refreshed on list_changed, replayed when it arrived before ready), calls with cancellation and
 // progress-reset timeouts, and restart of a server whose connection dies (bounded intensity).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Clock, TaskGroup } from '../../runtime/actor.js';
 import { realClock, sleep } from '../../runtime/clock.js';
 import type { McpServerSpec } from '../../runtime/config/mcp-servers.js';
@@ -21,6 +21,8 @@ export interface McpToolInfo {
   destructive: boolean;
   /** The server's `allow_write`: non-destructive writes run without asking; destructive ones honour project grants. */
   allowWrite: boolean;
+  /** `execution.taskSupport: "required"`: only the SDK's experimental task API can run it, never a plain tools/call. */
+  taskOnly: boolean;
 }
 
 export interface ServerStatus {
@@ -58,9 +60,24 @@ interface Conn {
   closing: boolean;
   /** The stdio server's process group, registered so that no server outlives its owner (worker or CLI). */
   group?: { pgid: number; exited: Promise<unknown>; release: () => void };
+  /** HTTP: the calls in flight, failed at once when the server is found gone (no process exit tells the SDK). */
+  inflight: Set<AbortController>;
+  probing: boolean;
+  /** HTTP: a reconnect of a failed server in progress, and when the last one began. */
+  reviving: Promise<void> | null;
+  revivedAt: number;
 }
 
 const CLIENT_INFO = { name: 'yagent', version: '0.1.0' };
+/** A failed HTTP server is tried again by an agent's start at most this often (a call always tries). */
+const REVIVE_EVERY_MS = 30_000;
+
+/** An error's message; fetch's "fetch failed" gets its cause (connect ECONNREFUSED …, getaddrinfo ENOTFOUND …). */
+export function errText(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause = err.cause instanceof Error ? err.cause.message : '';
+  return cause !== '' && !err.message.includes(cause) ? `${err.message} (${cause})` : err.message;
+}
 
 export class McpHub {
   private readonly conns = new Map<string, Conn>();
@@ -70,7 +87,7 @@ export class McpHub {
   constructor(specs: readonly McpServerSpec[], private readonly opts: HubOptions) {
     this.clock = opts.clock ?? realClock;
     for (const spec of specs) {
-      this.conns.set(spec.name, { spec, state: 'connecting', client: null, built: null, tools: [], listChangedPending: false, restartsAt: [], closing: false });
+      this.conns.set(spec.name, { spec, state: 'connecting', client: null, built: null, tools: [], listChangedPending: false, restartsAt: [], closing: false, inflight: new Set(), probing: false, reviving: null, revivedAt: 0 });
     }
   }
 
@@ -79,9 +96,13 @@ export class McpHub {
     return Promise.all([...this.conns.values()].map((c) => this.connect(c))).then(() => undefined);
   }
 
-  /** Resolves once every server has settled (ready, failed or closed), or after `timeoutMs`. */
+  /** Resolves once every server has settled (ready, failed or closed), or after `timeoutMs`. A failed HTTP server is
+   *  tried again first (at most every REVIVE_EVERY_MS): it is not our process and may be back. */
   async settled(timeoutMs: number): Promise<void> {
     const deadline = this.clock.now() + timeoutMs;
+    for (const c of this.conns.values()) {
+      if (c.state === 'failed' && c.spec.transport === 'http' && this.clock.now() - c.revivedAt >= REVIVE_EVERY_MS) this.opts.tasks.go(`mcp-revive:${c.spec.name}`, () => this.revive(c));
+    }
     while ([...this.conns.values()].some((c) => c.state === 'connecting' || c.state === 'restarting') && this.clock.now() < deadline) {
       await sleep(this.clock, 20);
     }
@@ -91,11 +112,16 @@ export class McpHub {
     return [...this.conns.values()].map((c) => this.statusOf(c));
   }
 
-  /** Tools of ready servers; with `agent`, only servers whose `agents` list names it. */
+  /** Every tool the ready servers list (with `server`, that one's), callable or not: what `yagent mcp tools` shows. */
+  tools(server?: string): McpToolInfo[] {
+    return [...this.conns.values()].filter((c) => c.state === 'ready' && (server === undefined || c.spec.name === server)).flatMap((c) => c.tools);
+  }
+
+  /** The tools agents may call: of ready servers (with `agent`, those whose `agents` list names it), task-only ones left out. */
   catalogue(agent?: string): McpToolInfo[] {
     return [...this.conns.values()]
       .filter((c) => c.state === 'ready' && (agent === undefined || c.spec.agents.includes(agent)))
-      .flatMap((c) => c.tools);
+      .flatMap((c) => c.tools.filter((t) => !t.taskOnly));
   }
 
   /** True when some server lists its tools for `agent` (agents that see none never wait for MCP). */
@@ -107,10 +133,17 @@ export class McpHub {
   async call(server: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<RenderedResult> {
     const c = this.conns.get(server);
     if (!c) return { isError: true, text: `MCP server "${server}" is not configured` };
+    if (c.state === 'failed' && c.spec.transport === 'http') await this.revive(c);
     if (c.state !== 'ready' || !c.client) return { isError: true, text: `MCP server "${server}" is ${c.state}${c.error ? `: ${c.error}` : ''}` };
+    if (c.tools.find((t) => t.name === tool)?.taskOnly === true) return { isError: true, text: `tool "${tool}" of MCP server "${server}" runs only as an MCP task, which yagent does not support` };
+    const client = c.client;
+    // HTTP: a call of its own abort, so that a server found gone fails it now rather than at tool_timeout
+    const gone = c.spec.transport === 'http' ? new AbortController() : null;
+    const sig = gone === null ? signal : signal !== undefined ? AbortSignal.any([signal, gone.signal]) : gone.signal;
+    if (gone !== null) c.inflight.add(gone);
     try {
-      const res = await c.client.callTool({ name: tool, arguments: args }, undefined, {
-        ...(signal ? { signal } : {}),
+      const res = await client.callTool({ name: tool, arguments: args }, undefined, {
+        ...(sig ? { signal: sig } : {}),
         timeout: c.spec.toolTimeoutMs,
         // a long tool that reports progress is alive: progress resets the timeout (anti-pattern 5)
         resetTimeoutOnProgress: true,
@@ -119,14 +152,20 @@ export class McpHub {
       return renderCallResult(res);
     } catch (err) {
       if (signal?.aborted) return { isError: true, text: 'cancelled' };
-      return { isError: true, text: `MCP call ${server}/${tool} failed: ${err instanceof Error ? err.message : String(err)}` };
+      if (gone?.signal.aborted === true) return { isError: true, text: `MCP call ${server}/${tool} failed: ${errText(gone.signal.reason)}` };
+      // not an answer of the server (an McpError is one): over HTTP the server may be gone
+      if (gone !== null && !(err instanceof McpError)) this.suspect(c, client);
+      return { isError: true, text: `MCP call ${server}/${tool} failed: ${errText(err)}` };
+    } finally {
+      if (gone !== null) c.inflight.delete(gone);
     }
   }
 
-  /** Closes every client (stdio children are terminated by their transports). */
-  async close(): Promise<void> {
+  /** Closes every client (stdio children are terminated by their transports). `now`: the server groups get SIGTERM
+   *  first (the SDK waits 2 s for a server to exit on its own, which one still busy with a cancelled call does not). */
+  async close(opts: { now?: boolean } = {}): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.conns.values()].map((c) => this.shut(c, 'closed')));
+    await Promise.all([...this.conns.values()].map((c) => this.shut(c, 'closed', opts.now === true)));
   }
 
   private statusOf(c: Conn): ServerStatus {
@@ -151,11 +190,17 @@ export class McpHub {
   private async connect(c: Conn): Promise<void> {
     if (this.closed) return;
     let client: Client | null = null;
+    // what the transport saw go wrong while connecting (stdout that is not JSON-RPC, a refused stream): the diagnosis
+    let wireError = '';
     try {
+      c.built = null;
       c.built = buildTransport(c.spec, this.opts.env);
       client = new Client(CLIENT_INFO, { capabilities: {} });
       c.client = client;
       const me = client;
+      client.onerror = (e) => {
+        if (wireError === '') wireError = errText(e).slice(0, 200);
+      };
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
         // never refresh inside the read loop: the refresh's own response would wait on us (pitfall 45)
         if (c.state !== 'ready' || c.client !== me) c.listChangedPending = true;
@@ -167,6 +212,8 @@ export class McpHub {
       await this.loadTools(c, client);
       if (this.closed || c.client !== me) return;
       client.onclose = () => this.lost(c, me);
+      // HTTP: stream errors (the SDK resumes streams itself) may mean a dead server; a ping tells
+      client.onerror = c.spec.transport === 'http' ? () => this.suspect(c, me) : () => undefined;
       this.setState(c, 'ready');
       if (c.listChangedPending) {
         c.listChangedPending = false;
@@ -174,7 +221,9 @@ export class McpHub {
       }
     } catch (err) {
       const tail = c.built?.stderrTail() ?? '';
-      const message = `${err instanceof Error ? err.message : String(err)}${tail !== '' ? ` (stderr: ${tail.split('\n').slice(-3).join(' | ')})` : ''}`;
+      const text = errText(err);
+      const seen = wireError !== '' && !text.includes(wireError) ? ` (${wireError})` : '';
+      const message = `${text}${seen}${tail !== '' ? ` (stderr: ${tail.split('\n').slice(-3).join(' | ')})` : ''}`;
       await client?.close().catch(() => undefined);
       this.endGroup(c);
       if (c.client === client) c.client = null;
@@ -196,6 +245,7 @@ export class McpHub {
           readOnly: t.annotations?.readOnlyHint === true,
           destructive: t.annotations?.readOnlyHint !== true && t.annotations?.destructiveHint !== false,
           allowWrite: c.spec.allowWrite,
+          taskOnly: t.execution?.taskSupport === 'required',
         });
       }
       cursor = page.nextCursor;
@@ -211,6 +261,36 @@ export class McpHub {
     } catch (err) {
       c.error = `tool list refresh failed: ${err instanceof Error ? err.message : String(err)}`;
     }
+  }
+
+  /** HTTP has no process whose exit closes the client: after an error on the wire a ping tells a blip from a server
+   *  that is gone (refused, or restarted and forgot our session); a gone one fails its calls and is reconnected. */
+  private suspect(c: Conn, client: Client): void {
+    if (this.closed || c.client !== client || c.state !== 'ready' || c.probing) return;
+    c.probing = true;
+    this.opts.tasks.go(`mcp-probe:${c.spec.name}`, async () => {
+      try {
+        await client.ping({ timeout: c.spec.startupTimeoutMs });
+      } catch (err) {
+        if (c.client !== client) return;
+        const why = new Error(`the connection to the server was lost (${errText(err)})`);
+        for (const ctl of c.inflight) ctl.abort(why);
+        this.lost(c, client);
+      } finally {
+        c.probing = false;
+      }
+    });
+  }
+
+  /** A failed HTTP server is tried again (its process is not ours: it may be back); one attempt at a time. */
+  private revive(c: Conn): Promise<void> {
+    if (c.state !== 'failed' || c.spec.transport !== 'http' || this.closed) return c.reviving ?? Promise.resolve();
+    c.revivedAt = this.clock.now();
+    this.setState(c, 'restarting');
+    c.reviving ??= this.connect(c).finally(() => {
+      c.reviving = null;
+    });
+    return c.reviving;
   }
 
   /** The connection died under us: pending calls were rejected by the SDK; restart within the intensity. */
@@ -229,16 +309,19 @@ export class McpHub {
     this.setState(c, 'restarting', 'the server connection closed');
     const backoff = (this.opts.restartBackoffMs ?? 200) * 2 ** (c.restartsAt.length - 1);
     this.opts.tasks.go(`mcp-restart:${c.spec.name}`, async (signal) => {
+      // HTTP: nothing closed the old client (its stream reconnects would go on)
+      await client.close().catch(() => undefined);
       await sleep(this.clock, backoff, signal);
       c.tools = [];
       await this.connect(c);
     });
   }
 
-  private async shut(c: Conn, state: ServerState): Promise<void> {
+  private async shut(c: Conn, state: ServerState, now = false): Promise<void> {
     c.closing = true;
     const client = c.client;
     c.client = null;
+    if (now) this.endGroup(c);
     await client?.close().catch(() => undefined);
     this.endGroup(c);
     this.setState(c, state);

@@ -1,6 +1,7 @@
 // Builds the SDK transport for one configured server: stdio (a child process) or Streamable HTTP.
 import type { ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { once } from 'node:events';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -37,10 +38,15 @@ export function buildTransport(spec: McpServerSpec, env: NodeJS.ProcessEnv = pro
     return { transport, stderrTail: () => '', pid: () => null, grouped: false, exited: () => Promise.resolve() };
   }
   // the child's environment is built (the SDK's safe default set + the server's own vars), never our whole env
+  const childEnv = { ...getDefaultEnvironment(), ...spec.env };
+  // a missing command is one clear reason here, not a closed connection after setsid could not run it
+  if (findCommand(spec.command ?? '', childEnv['PATH'], spec.cwd) === null) {
+    throw new Error(`command "${spec.command ?? ''}" not found${(spec.command ?? '').includes('/') ? ' (or not executable)' : ' on PATH'}`);
+  }
   const stdio = new StdioClientTransport({
     command: SETSID ?? spec.command ?? '',
     args: SETSID !== undefined ? [spec.command ?? '', ...spec.args] : spec.args,
-    env: { ...getDefaultEnvironment(), ...spec.env },
+    env: childEnv,
     ...(spec.cwd !== undefined ? { cwd: spec.cwd } : {}),
     stderr: 'pipe',
   });
@@ -60,4 +66,25 @@ export function buildTransport(spec: McpServerSpec, env: NodeJS.ProcessEnv = pro
       return c === undefined || c.exitCode !== null || c.signalCode !== null ? Promise.resolve() : once(c, 'exit');
     },
   };
+}
+
+/** The executable `command` names (a path, or a name looked up on `path` as the kernel would), or null. */
+export function findCommand(command: string, path: string | undefined, cwd?: string): string | null {
+  const runnable = (p: string): boolean => {
+    try {
+      accessSync(p, constants.X_OK);
+      return statSync(p).isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (command === '') return null;
+  if (command.includes('/')) {
+    const p = isAbsolute(command) ? command : resolve(cwd ?? process.cwd(), command);
+    return runnable(p) ? p : null;
+  }
+  for (const dir of (path ?? '').split(delimiter)) {
+    if (dir !== '' && runnable(join(dir, command))) return join(dir, command);
+  }
+  return null;
 }

@@ -74,7 +74,7 @@ export class AnthropicEngine implements LlmEngine {
 
   /** The SDK client, imported and built on first use (see lazyRetrying). */
   private readonly sdk = lazyRetrying(async () => {
-    const { default: Anthropic } = await import('@anthropic-ai/sdk');
+    const { Anthropic } = await import('@anthropic-ai/sdk'); // named, as for openai
     return new Anthropic({
       ...sdkClientOptions(this.provider, this.opts.fetch),
       // we register no tracer provider, yet the SDK would build a (no-op) span and its attributes per call

@@ -45,7 +45,7 @@ export class OpenAiEngine implements LlmEngine {
 
   /** The SDK client, imported and built on first use (see lazyRetrying). */
   private readonly sdk = lazyRetrying(async () => {
-    const { default: OpenAI } = await import('openai');
+    const { OpenAI } = await import('openai'); // the named export: one meaning whether ESM or the thread bundle's CommonJS require
     return new OpenAI(sdkClientOptions(this.provider, this.opts.fetch));
   });
 

@@ -1,6 +1,5 @@
 // Inside every actor worker: preload while idle (a warm spare), say `ready`, then run the actor the start message
 // names. The generic worker (actor-worker.ts) imports modules from dist/; a thread bundle brings its own.
-import './zod-jitless.js';
 import { parentPort, workerData } from 'node:worker_threads';
 import { WorkerActor, type ActorModuleLoader } from './worker-context.js';
 import { ToWorkerSchema } from './protocol/index.js';

@@ -71,11 +71,18 @@ describe('start-up plan', () => {
       expect(resolved).toBe(pathToFileURL(join(distRoot(), 'node_modules', name, 'index.js')).href);
       expect(version(join(distRoot(), 'node_modules', name))).toBe(version(resolve('node_modules', name)));
     }
-    // zod without its locales namespace (every thread parsed 240 KB of other languages' messages); English stays
-    const probe = "const { z } = await import('zod'); const r = z.string().safeParse(1); process.stdout.write(JSON.stringify([Object.keys(z.locales).length, r.error.issues[0].message]))";
-    const [locales, message] = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', probe], { cwd: join(distRoot(), 'src', 'runtime') }).toString()) as [number, string];
+    // zod without its locales namespace (every thread parsed 240 KB of other languages' messages; English stays),
+    // and jitless from its first line: a schema built before any z.config() call compiles no fast path either
+    const probe = `const { z } = await import('zod'); const r = z.string().safeParse(1);
+      let compiled = 0; const F = globalThis.Function; globalThis.Function = function (...a) { compiled++; return F(...a); };
+      z.object({ a: z.string(), b: z.number() }).parse({ a: 'x', b: 1 });
+      globalThis.Function = F;
+      process.stdout.write(JSON.stringify([Object.keys(z.locales).length, r.error.issues[0].message, z.config().jitless, compiled]))`;
+    const [locales, message, jitless, compiled] = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', probe], { cwd: join(distRoot(), 'src', 'runtime') }).toString()) as [number, string, boolean, number];
     expect(locales).toBe(0);
     expect(message).toBe('Invalid input: expected string, received number');
+    expect(jitless).toBe(true);
+    expect(compiled).toBe(0);
   });
 
   it('the CLI, the agent and the store start from code-cached CommonJS bundles (scripts/bundle-entries.mjs, train-code-cache.mjs) that V8 accepts', async () => {

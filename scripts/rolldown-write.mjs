@@ -14,6 +14,16 @@ export async function writeBundle(input, output) {
   }
 }
 
+/** A plain CommonJS file that Node's own loader runs (the thread workers' entry): its import() stays import(). */
+export async function writeCjs(input, file) {
+  const bundle = await rolldown({ platform: 'node', logLevel: 'warn', ...input });
+  try {
+    await bundle.write({ format: 'cjs', file, codeSplitting: false, dynamicImportInCjs: true, exports: 'named' });
+  } finally {
+    await bundle.close();
+  }
+}
+
 /** CommonJS for src/runtime/code-cache.ts, one file (`out.file`) or an entry with chunks (`out.dir`, file names):
  *  dynamic imports become `require` with none left (node:vm could not run them), and each file's last line names
  *  its build (a hash of its text), which keys its code cache. */

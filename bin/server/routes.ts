@@ -116,6 +116,8 @@ export async function route(ctx: RouteContext, req: IncomingMessage, res: Server
     }
     case 'GET /api/tree':
       return sendJson(res, 200, ctx.host.tree());
+    case 'GET /api/providers':
+      return sendJson(res, 200, { providers: ctx.host.providers() });
     case 'GET /api/timeline': {
       const id = need(url, 'task');
       const limit = Number(url.searchParams.get('limit') ?? '100');

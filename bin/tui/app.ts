@@ -2,18 +2,20 @@
 import type { Envelope } from '../../src/runtime/protocol/index.js';
 import { NamedTasks } from '../../src/runtime/tasks.js';
 import type { FoundServer } from '../cli/probe.js';
-import type { TreeNode } from '../host/types.js';
 import type { TuiBackend } from './backend.js';
 import { runSlash } from './commands.js';
 import { Conversation } from './conversation.js';
 import { FrameScheduler, realFrameClock, type FrameClock } from './frame.js';
+import { editInput } from './edit-keys.js';
 import { InputBuffer } from './input.js';
 import { actionFor, type Action, type Bindings } from './keys.js';
-import { computeLayout } from './layout.js';
 import { TuiScreen, type Frame, type ScreenIO } from './screen.js';
-import { SetupDialog, type SetupResult } from './setup-dialog.js';
+import type { SetupDialog } from './setup-dialog.js';
+import { answerSetup, openSetup } from './setup-flow.js';
+import { SideState } from './side-state.js';
 import { TreeView } from './tree-view.js';
-import { dialogBox, inputLines, sidebarLines, statusLine, streamLines, type DialogData, type RunState, type SidebarData } from './view.js';
+import { frameOf } from './frame-of.js';
+import type { DialogData, RunState } from './view.js';
 
 export interface TuiOptions {
   backend: TuiBackend;
@@ -22,16 +24,24 @@ export interface TuiOptions {
   clock?: FrameClock;
   /** The session the first turn continues (`yagent --resume ID`), absent = a new session. */
   session?: string | undefined;
-  /** /resume's picker source: this workspace's sessions, newest first. */
-  listSessions?: () => Promise<{ sessionId: string; lastPrompt: string; turns: number }[]>;
+  /** /resume's picker source: this workspace's sessions, newest first (`resumable.ok` false: shown, not taken). */
+  listSessions?: () => Promise<PickerSession[]>;
   /** /setup: the config it writes (absent = the default path), the loopback probe, and the backend built on the
    *  new config once it loads (the next turn uses it); without `reconfigure` /setup says to run `yagent setup`. */
   setup?: { configPath: string | undefined; probe: () => Promise<FoundServer[]>; reconfigure: () => Promise<TuiBackend> };
 }
 
+export interface PickerSession {
+  sessionId: string;
+  lastPrompt: string;
+  turns: number;
+  updatedAt?: number;
+  resumable?: { ok: boolean; reason?: string };
+}
+
 /** A dialog: an approval/question (answered through the backend) or a plain info panel (any key closes). */
 export type Dialog =
-  | { kind: 'help'; taskId: string; requestId: string; question: boolean; data: DialogData }
+  | { kind: 'help'; taskId: string; delegationId: string | null; requestId: string; question: boolean; data: DialogData }
   | { kind: 'info'; data: DialogData; pick?: (key: string) => boolean; refresh?: () => void };
 
 const MAIN_ACTIONS: readonly Action[] = ['send', 'newline', 'cancel', 'pause', 'history_prev', 'history_next', 'scroll_up', 'scroll_down', 'tree'];
@@ -49,23 +59,26 @@ export class TuiApp {
   run: RunState = 'idle';
   taskId: string | null = null;
   session: string | null;
-  model = '';
-  tier = '';
   notice = '';
-  /** `/model NAME`: the provider the next turns use (null = routing decides). */
+  /** `/model NAME`: the provider the next turns use (null = routing decides), once `modelCheck` settled. */
   provider: string | null = null;
+  modelCheck: Promise<void> = Promise.resolve();
   scroll = 0;
+  /** Lines PgUp / PgDn move (set by each frame from the stream's height). */
+  page = 5;
   /** Pending help requests, oldest first; the head is the open dialog. */
   readonly helps: Extract<Dialog, { kind: 'help' }>[] = [];
   info: Extract<Dialog, { kind: 'info' }> | null = null;
   /** The open /setup dialog (answers come from the input box). */
   setup: SetupDialog | null = null;
-  readonly side: SidebarData = { tokens: { input: 0, output: 0, cached: 0 }, context: null, activity: [], notes: [] };
-  private contextWindow = 0;
+  readonly side = new SideState();
   private lastCtrlC = -Infinity;
+  /** Between a bracketed paste's start and end keys. */
+  private pasting = false;
   /** Commands (cancel, pause) given before the backend named the new turn's task: sent as soon as it has an id. */
   private pending: ((taskId: string) => Promise<void>)[] = [];
   private lastTree = -Infinity;
+  private treeTimer: { cancel(): void } | null = null;
   private unsubscribe: () => void;
   private closed = false;
   /** Set once a quit started (kept, not detached: main awaits `exited`). */
@@ -92,32 +105,22 @@ export class TuiApp {
     if (env.taskId !== this.taskId) return;
     const p = env.payload;
     if (this.conv.apply(env)) this.frames.mark();
+    if (this.side.apply(env)) this.frames.mark();
     switch (p.type) {
-      case 'model_info':
-        if (env.delegationId === null) {
-          this.model = `${p.provider}/${p.model}`;
-          this.tier = p.tier ?? '';
-          this.contextWindow = p.contextWindow ?? this.contextWindow;
-        }
-        break;
-      case 'llm_call_end':
-        if (p.usage) {
-          this.side.tokens.input += p.usage.inputTokens;
-          this.side.tokens.output += p.usage.outputTokens;
-          this.side.tokens.cached += p.usage.cachedInputTokens;
-          if (this.contextWindow > 0 && env.delegationId === null) this.side.context = { used: p.usage.inputTokens, window: this.contextWindow };
-        }
-        break;
-      case 'note_written':
-        this.side.notes.push(p.ref);
-        break;
       case 'user_help_needed': {
         const question = p.kind === 'question';
         const body = [p.question, p.tool ? `tool: ${p.tool}` : '', p.detail ?? ''].filter((l) => l !== '').join('\n');
         const keys = question ? 'type the answer + Enter · Esc deny' : this.approvalHint();
-        this.helps.push({ kind: 'help', taskId: env.taskId, requestId: p.requestId, question, data: { title: `${p.agent} ${question ? 'asks' : 'needs approval'}`, body, keys } });
+        this.helps.push({ kind: 'help', taskId: env.taskId, delegationId: env.delegationId, requestId: p.requestId, question, data: { title: `${p.agent} ${question ? 'asks' : 'needs approval'}`, body, keys } });
         break;
       }
+      // an ended delegation (or task) withdrew its open questions: their dialogs close
+      case 'delegation_end':
+        this.dropHelps((h) => h.delegationId !== null && this.conv.inside(h.delegationId, p.callId));
+        break;
+      case 'task_end':
+        this.dropHelps(() => true);
+        break;
       case 'user_help_response': {
         const i = this.helps.findIndex((h) => h.requestId === p.requestId);
         if (i >= 0) this.helps.splice(i, 1); // answered here or by another client
@@ -135,6 +138,10 @@ export class TuiApp {
     this.frames.mark();
   }
 
+  private dropHelps(gone: (h: Extract<Dialog, { kind: 'help' }>) => boolean): void {
+    for (let i = this.helps.length - 1; i >= 0; i--) if (gone(this.helps[i] as Extract<Dialog, { kind: 'help' }>)) this.helps.splice(i, 1);
+  }
+
   private approvalHint(): string {
     const b = this.opts.bindings;
     return `${b.approve_once[0]} once · ${b.approve_session[0]} session · ${b.approve_project[0]} project · ${b.deny[0]} deny`;
@@ -148,11 +155,27 @@ export class TuiApp {
       return;
     }
     if (full === 'C-c') this.lastCtrlC = this.clock.now();
+    if (this.onPasteKey(ch, full)) return;
     const help = this.helps[0];
     if (this.info) this.onInfoKey(this.info, ch, full);
     else if (help && !help.question) this.onApprovalKey(help, full);
     else this.onMainKey(ch, full, help);
     this.frames.flush(); // echo at once: keystroke → paint is the latency bench measures
+  }
+
+  /** A bracketed paste goes into the input box as text (its line breaks too), one frame per frame slot, not per
+   *  character; true = the key was part of a paste. */
+  private onPasteKey(ch: string | undefined, full: string): boolean {
+    if (full === 'paste-start' || full === 'paste-end') {
+      this.pasting = full === 'paste-start';
+      this.frames.flush();
+      return true;
+    }
+    if (!this.pasting) return false;
+    if (full === 'enter') this.input.insert('\n');
+    else editInput(this.input, ch, full);
+    this.frames.mark();
+    return true;
   }
 
   private onInfoKey(info: Extract<Dialog, { kind: 'info' }>, ch: string | undefined, full: string): void {
@@ -180,7 +203,8 @@ export class TuiApp {
     const a = actionFor(this.opts.bindings, full, MAIN_ACTIONS);
     switch (a) {
       case 'send': {
-        const text = this.input.take();
+        // setup answers (a key among them) stay out of the Up/Down history
+        const text = this.input.take(this.setup === null);
         if (question) return this.answer(question, true, text, 'once');
         return this.submit(text);
       }
@@ -196,27 +220,32 @@ export class TuiApp {
         return this.cancelOrWarn();
       case 'pause':
         return this.togglePause();
+      // inside multi-line text Up/Down move between its lines; on the first / last line they browse the history
       case 'history_prev':
-        return this.input.prev();
+        return this.input.onFirstLine ? this.input.prev() : this.input.lineUp();
       case 'history_next':
-        return this.input.next();
+        return this.input.onLastLine ? this.input.next() : this.input.lineDown();
       case 'scroll_up':
-        this.scroll += 5;
-        return;
+        return this.scrollBy(1);
       case 'scroll_down':
-        this.scroll = Math.max(0, this.scroll - 5);
-        return;
+        return this.scrollBy(-1);
       case 'tree':
         return new TreeView(this).open();
       default:
-        if (full === 'backspace') this.input.backspace();
-        else if (ch !== undefined && ch.length > 0 && !full.startsWith('C-') && !full.startsWith('M-') && ch >= ' ') this.input.insert(ch);
+        editInput(this.input, ch, full);
     }
+  }
+
+  /** PgUp / PgDn: a page (the stream's height less two lines of context) up or down. */
+  private scrollBy(pages: number): void {
+    this.scroll = Math.max(0, this.scroll + pages * this.page);
   }
 
   cancelOrWarn(): void {
     if (this.run === 'idle') {
-      this.notice = 'Ctrl-C again to quit';
+      // a draft goes first (kept in the history: Up brings it back), as in a shell
+      const draft = this.input.text !== '' && this.input.take() !== '';
+      this.notice = draft ? 'input cleared (Ctrl-C again to quit)' : 'Ctrl-C again to quit';
       return;
     }
     this.notice = 'cancelling… (Ctrl-C again to quit)';
@@ -239,7 +268,7 @@ export class TuiApp {
   /** Enter: a slash command, or a turn (a follow-up in the same session once the previous one ended). */
   submit(text: string): void {
     const t = text.trim();
-    if (this.setup) return this.answerSetup(this.setup, t);
+    if (this.setup) return answerSetup(this, this.setup, t);
     if (t === '') return;
     if (t.startsWith('/')) return runSlash(this, t);
     if (this.run !== 'idle') {
@@ -253,6 +282,7 @@ export class TuiApp {
     this.taskId = null; // until the backend names the new task, no command may reach the previous one
     this.pending = [];
     this.tasks.go('tui-turn', async () => {
+      await this.modelCheck;
       const started = await this.opts.backend.start(t, this.session ?? undefined, this.provider ?? undefined).catch((err: Error) => {
         this.conv.addInfo(err.message, 'error');
         return null;
@@ -272,41 +302,24 @@ export class TuiApp {
         this.conv.addInfo(`the session cannot continue after ${outcome.stopReason}: the next turn starts a new one`);
       }
       if (outcome?.error && outcome.stopReason !== 'cancelled') this.conv.addInfo(outcome.error.message, 'error');
+      this.side.turnEnded(outcome);
       this.run = 'idle';
       this.notice = outcome ? `done (${outcome.stopReason})` : 'done';
       this.frames.mark();
     });
   }
 
-  /** Opens the /setup dialog after probing loopback servers (as `yagent setup` does); `why` heads it. */
+  /** Opens the /setup dialog (`setup-flow.ts`); `why` heads it. */
   openSetup(why = ''): void {
-    const s = this.opts.setup;
-    if (!s) return;
-    this.tasks.go('tui-setup-probe', async () => {
-      this.setup = new SetupDialog(await s.probe(), s.configPath, why);
-      this.frames.mark();
-    });
+    openSetup(this, why);
   }
 
-  private answerSetup(dialog: SetupDialog, line: string): void {
-    this.tasks.go('tui-setup', async () => {
-      const result = await dialog.answer(line).catch((err: Error) => ({ ok: false, message: `setup failed: ${err.message}` }));
-      if (result) await this.closeSetup(result);
-      this.frames.mark();
-    });
-  }
-
-  private async closeSetup(result: SetupResult): Promise<void> {
-    this.setup = null;
-    this.conv.addInfo(result.message, result.ok ? 'info' : 'error');
-    const s = this.opts.setup;
-    if (!result.ok || !s) return;
-    const next = await s.reconfigure().catch((err: Error) => (this.conv.addInfo(err.message, 'error'), null));
-    if (next === null) return;
+  /** The backend built on a new configuration takes over (the old session belongs to the previous run). */
+  switchBackend(next: TuiBackend): void {
     this.unsubscribe();
     this.opts.backend = next;
     this.unsubscribe = next.subscribe((env) => this.onEnvelope(env));
-    this.session = null; // the old session belongs to the previous configuration's run
+    this.session = null;
   }
 
   /** Quits: cancels a running task, waits for it to drain, restores the terminal. */
@@ -318,18 +331,29 @@ export class TuiApp {
     if (this.taskId !== null && this.run !== 'idle') await this.opts.backend.cancel(this.taskId);
     await this.tasks.waitAll(10_000);
     this.unsubscribe();
+    this.treeTimer?.cancel();
     this.frames.stop();
     this.screen.destroy();
     this.resolveExit();
   }
 
+  /** The Activity list: the supervision tree while a turn runs (≤ 2 fetches/s, and at least one a second while
+   *  nothing else paints), empty between turns. */
   refreshTree(): void {
-    if (this.run === 'idle') this.side.activity = []; // nothing of ours runs between turns
-    if (this.run === 'idle' || this.clock.now() - this.lastTree < 500) return;
+    if (this.run === 'idle') {
+      this.treeTimer?.cancel();
+      this.treeTimer = null;
+      if (this.side.setActivity(null)) this.frames.mark();
+      return;
+    }
+    this.treeTimer ??= this.clock.setTimeout(() => {
+      this.treeTimer = null;
+      this.frames.mark();
+    }, 1000);
+    if (this.clock.now() - this.lastTree < 500) return;
     this.lastTree = this.clock.now();
     this.tasks.go('tui-tree', async () => {
-      const tree = await this.opts.backend.tree();
-      this.side.activity = tree ? activityOf(tree) : [];
+      if (this.side.setActivity(await this.opts.backend.tree())) this.frames.mark();
     });
   }
 
@@ -340,33 +364,8 @@ export class TuiApp {
     this.screen.paint(this.frame());
   }
 
-  /** The frame the current state shows: every region's lines, sized by the layout. */
+  /** The frame the current state shows: every region's lines, sized by the layout (`frame-of.ts`). */
   frame(): Frame {
-    const cols = this.screen.cols;
-    const rows = this.screen.rows;
-    const wants = this.input.text.split('\n').length;
-    const layout = computeLayout(cols, rows, wants);
-    const help = this.helps[0];
-    const dialog = this.info ? this.info.data : help ? help.data : this.setup ? this.setup.data : null;
-    const hint = this.setup ? 'setup: type the answer, Enter sends · Esc cancels' : help?.question ? 'answer the question, Enter sends' : this.run === 'idle' ? 'type a task, Enter sends · /help' : 'Esc cancels · Ctrl-P pauses';
-    return {
-      layout,
-      stream: streamLines(this.conv.entries, layout.stream.width, layout.stream.height, this.scroll),
-      sidebar: sidebarLines(this.side, layout.sidebar.width, layout.sidebar.height),
-      input: inputLines(this.input.text, layout.input.width, layout.input.height, hint),
-      status: statusLine({ model: this.model, tier: this.tier, session: this.session, run: this.run, where: this.opts.backend.where, notice: this.notice }, layout.status.width),
-      dialog: dialog ? dialogBox(dialog, cols, layout.input.top) : null,
-    };
+    return frameOf(this);
   }
-}
-
-/** Running actors worth showing: the Director and delegations, with their state. */
-export function activityOf(root: TreeNode): string[] {
-  const out: string[] = [];
-  const walk = (n: TreeNode): void => {
-    if (/director|delegation|agent/i.test(n.name) && n.state !== 'stopped') out.push(`${n.name.replace(/^delegation:[^:]*:/, '')} ${n.state}`);
-    n.children.forEach(walk);
-  };
-  walk(root);
-  return out;
 }

@@ -20,6 +20,8 @@ export interface TuiBackend {
   subscribe(onEnvelope: (env: Envelope) => void): () => void;
   tree(): Promise<TreeNode | null>;
   timeline(taskId: string): Promise<unknown[]>;
+  /** The configured provider names `/model` may switch to (absent or null = unknown here: the start checks it). */
+  providers?(): Promise<string[] | null>;
 }
 
 const done = (_ok: boolean): Promise<void> => Promise.resolve();
@@ -43,6 +45,7 @@ export function localBackend(host: Host, workspace: string, options: TaskOptions
     subscribe: (on) => host.subscribe({}, (env) => (mine.has(env.taskId) ? on(env) : undefined)),
     tree: () => Promise.resolve(host.tree()),
     timeline: (id) => host.timeline(id, 50),
+    providers: () => Promise.resolve(host.providers()),
   };
 }
 
@@ -88,5 +91,7 @@ export function attachedBackend(client: ControlClient, workspace: string, option
     },
     tree: () => client.get<TreeNode>('/api/tree').catch(() => null),
     timeline: (id) => client.get<{ entries: unknown[] }>(`/api/timeline?task=${encodeURIComponent(id)}`).then((r) => r.entries, () => []),
+    // an older supervisor without the endpoint: unknown, its start_task refuses an unknown provider anyway
+    providers: () => client.get<{ providers: string[] }>('/api/providers').then((r) => r.providers, () => null),
   };
 }

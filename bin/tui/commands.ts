@@ -13,6 +13,17 @@ export const COMMANDS: Record<string, string> = {
   '/setup': 'choose the model provider, as `yagent setup` (refused while a task runs)',
 };
 
+/** The keys as configured ([tui.keybindings] replaces defaults), so /help never names a key that does nothing. */
+function keyHelp(app: TuiApp): string[] {
+  const b = app.opts.bindings;
+  const k = (a: keyof typeof b): string => b[a].join('/');
+  return [
+    `${k('send')} send · ${k('newline')} new line · ${k('history_prev')}/${k('history_next')} history · ${k('scroll_up')}/${k('scroll_down')} scroll`,
+    `${k('cancel')} cancel the task (C-c twice within 2 s quits) · ${k('pause')} pause/continue · ${k('tree')} delegation tree`,
+    'editing: ←/→ Home/End C-a/C-e C-u/C-k C-w Delete; a pasted text is typed as is',
+  ];
+}
+
 function show(app: TuiApp, title: string, body: string, pick?: (key: string) => boolean): void {
   app.info = { kind: 'info', data: { title, body, keys: 'any key closes' }, ...(pick ? { pick } : {}) };
 }
@@ -21,7 +32,7 @@ export function runSlash(app: TuiApp, line: string): void {
   const [cmd = '', ...rest] = line.split(/\s+/);
   switch (cmd) {
     case '/help':
-      return show(app, 'commands', Object.entries(COMMANDS).map(([c, d]) => `${c.padEnd(10)} ${d}`).join('\n'));
+      return show(app, 'commands and keys', [...Object.entries(COMMANDS).map(([c, d]) => `${c.padEnd(10)} ${d}`), '', ...keyHelp(app)].join('\n'));
     case '/quit':
       app.quitting ??= app.quit();
       return;
@@ -30,7 +41,7 @@ export function runSlash(app: TuiApp, line: string): void {
       app.scroll = 0;
       return;
     case '/notes':
-      return show(app, 'notes', app.side.notes.length ? app.side.notes.join('\n') : '(no notes written yet)');
+      return show(app, 'notes', app.side.data.notes.length ? app.side.data.notes.join('\n') : '(no notes written yet)');
     case '/new':
       if (app.run !== 'idle') return void (app.notice = '/new: a task is running');
       app.session = null;
@@ -41,18 +52,13 @@ export function runSlash(app: TuiApp, line: string): void {
       if (id === null) return show(app, 'timeline', '(no task yet)');
       app.tasks.go('tui-timeline', async () => {
         const entries = await app.opts.backend.timeline(id);
-        show(app, `timeline ${id}`, entries.length ? entries.map((e) => JSON.stringify(e)).join('\n') : '(empty)');
+        show(app, `timeline ${id} (newest first)`, entries.length ? entries.map(timelineLine).join('\n') : '(empty)');
         app.frames.mark();
       });
       return;
     }
-    case '/model': {
-      const name = rest[0];
-      if (name === undefined) return show(app, 'model', `now: ${app.model || '(no call yet)'}${app.provider ? ` (override ${app.provider})` : ''}\n/model NAME switches to a configured provider, /model auto returns to routing`);
-      app.provider = name === 'auto' ? null : name;
-      app.notice = name === 'auto' ? 'model: routing decides' : `model: ${name} from the next request`;
-      return;
-    }
+    case '/model':
+      return model(app, rest[0]);
     case '/resume':
       return resume(app, rest[0]);
     case '/setup':
@@ -62,6 +68,26 @@ export function runSlash(app: TuiApp, line: string): void {
     default:
       app.notice = `unknown command ${cmd} (/help lists them)`;
   }
+}
+
+/** `/model` shows the model and the configured providers; `/model NAME` switches to one of them (an unknown name
+ *  is refused here, before a turn could fail on it); `/model auto` returns to routing. */
+function model(app: TuiApp, name: string | undefined): void {
+  // the next turn waits for the check: a prompt typed right after `/model NAME` already goes to NAME
+  app.modelCheck = app.tasks.go('tui-model', async () => {
+    const known = (await app.opts.backend.providers?.()) ?? null;
+    const list = known === null ? '' : `configured providers: ${known.join(', ') || '(none)'}`;
+    if (name === undefined) {
+      const now = `now: ${app.side.model || '(no call yet)'}${app.provider ? ` (override ${app.provider})` : ''}`;
+      show(app, 'model', [now, list, '/model NAME switches to a configured provider, /model auto returns to routing'].filter((l) => l !== '').join('\n'));
+    } else if (name !== 'auto' && known !== null && !known.includes(name)) {
+      app.notice = `/model: no provider "${name}" (${list})`;
+    } else {
+      app.provider = name === 'auto' ? null : name;
+      app.notice = name === 'auto' ? 'model: routing decides' : `model: ${name} from the next request`;
+    }
+    app.frames.mark();
+  });
 }
 
 function resume(app: TuiApp, id: string | undefined): void {
@@ -77,9 +103,10 @@ function resume(app: TuiApp, id: string | undefined): void {
     const sessions = (await list()).slice(0, 9);
     if (sessions.length === 0) show(app, 'resume', '(no sessions in this workspace yet)');
     else
-      show(app, 'resume: press 1-9', sessions.map((s, i) => `${i + 1} ${s.sessionId.slice(0, 12)} (${s.turns}) ${s.lastPrompt.replace(/\s+/g, ' ')}`).join('\n'), (key) => {
+      show(app, 'resume: press 1-9', sessions.map((s, i) => `${i + 1}  ${when(s.updatedAt)}${s.turns} turn${s.turns === 1 ? '' : 's'}  ${s.lastPrompt.replace(/\s+/g, ' ')}${s.resumable?.ok === false ? ` (cannot continue: ${s.resumable.reason ?? ''})` : ''}`).join('\n'), (key) => {
         const chosen = sessions[Number(key) - 1];
-        if (chosen) {
+        if (chosen?.resumable?.ok === false) app.notice = `session ${chosen.sessionId} cannot continue: ${chosen.resumable.reason ?? ''}`;
+        else if (chosen) {
           app.session = chosen.sessionId;
           app.conv.addInfo(`resuming session ${chosen.sessionId}`);
         }
@@ -87,4 +114,23 @@ function resume(app: TuiApp, id: string | undefined): void {
       });
     app.frames.mark();
   });
+}
+
+/** One timeline entry as a line: local time, kind, agent, then its other fields' values (ids, phase, status…). */
+export function timelineLine(e: unknown): string {
+  if (typeof e !== 'object' || e === null) return String(e);
+  const { ts, type, agent, ...rest } = e as Record<string, unknown>;
+  const d = typeof ts === 'string' || typeof ts === 'number' ? new Date(ts) : null;
+  const two = (n: number): string => String(n).padStart(2, '0');
+  const time = d && !Number.isNaN(d.getTime()) ? `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}` : '';
+  const values = Object.values(rest).filter((v) => v !== undefined && v !== null && v !== '').map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+  return [time, type, agent, ...values].filter((v) => typeof v === 'string' && v !== '').join('  ');
+}
+
+/** "12-01 08:37  " (local time) for a picker row; nothing without a time. */
+function when(ms: number | undefined): string {
+  if (ms === undefined) return '';
+  const d = new Date(ms);
+  const two = (n: number): string => String(n).padStart(2, '0');
+  return `${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}  `;
 }

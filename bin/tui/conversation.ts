@@ -1,5 +1,8 @@
 // The conversation stream: user turns and each agent's streamed text/tool calls, keyed by `agent#delegationId`.
+// A delegation's entries are folded under its `→ agent: task` line (inserted after the last entry of its subtree),
+// so parallel delegations — of the same agent too — never interleave; the display name stays the bare agent.
 import type { Envelope } from '../../src/runtime/protocol/index.js';
+import { ThoughtFilter, withoutThought } from './thought-filter.js';
 
 export type EntryKind = 'user' | 'text' | 'tool' | 'delegation' | 'info' | 'error';
 
@@ -7,7 +10,9 @@ export interface Entry {
   kind: EntryKind;
   /** Display name (the bare agent name); the slot key is never shown (seeds pitfall 34). */
   agent: string;
-  /** 0 = Director / user, 1+ = inside a delegation. */
+  /** The stream slot (`agent#delegationId`) the entry belongs to: an agent header opens when the slot changes. */
+  slot: string;
+  /** 0 = Director / user, 1+ = inside a delegation (nested ones deeper). */
   depth: number;
   text: string;
 }
@@ -18,96 +23,153 @@ export function slotKey(env: Envelope): string {
   return `${agent}#${env.delegationId ?? ''}`;
 }
 
+interface Slot {
+  entry: Entry;
+  filter: ThoughtFilter;
+}
+
 export class Conversation {
   readonly entries: Entry[] = [];
   /** Open text slot per key; a slot closes at ai_stream_end so the next step starts a new entry. */
-  private readonly open = new Map<string, Entry>();
+  private readonly open = new Map<string, Slot>();
   /** The slot a step's stream just closed: its ai_response (published after ai_stream_end) lands there. */
   private readonly closed = new Map<string, Entry>();
-  private readonly depthOf = new Map<string, number>();
+  /** Each slot's latest text entry: a step that only talked (no tool call in between) is superseded by the next one. */
+  private readonly lastText = new Map<string, Entry>();
+  /** Entry → the delegation it belongs to (null = the Director's level); delegation → its parent and its line. */
+  private readonly groupOf = new WeakMap<Entry, string | null>();
+  private readonly parentOf = new Map<string, string | null>();
+  private readonly openerOf = new Map<string, Entry>();
 
   addUser(text: string): void {
-    this.entries.push({ kind: 'user', agent: 'you', depth: 0, text });
+    this.entries.push({ kind: 'user', agent: 'you', slot: 'you', depth: 0, text });
   }
 
   addInfo(text: string, kind: 'info' | 'error' = 'info'): void {
-    this.entries.push({ kind, agent: '', depth: 0, text });
+    this.entries.push({ kind, agent: '', slot: '', depth: 0, text });
   }
 
   clear(): void {
     this.entries.length = 0;
     this.open.clear();
     this.closed.clear();
+    this.lastText.clear();
   }
 
   /** Folds one envelope in; returns true when something visible changed. */
   apply(env: Envelope): boolean {
     const p = env.payload;
     const key = slotKey(env);
-    const depth = env.delegationId === null ? 0 : (this.depthOf.get(env.delegationId) ?? 1);
+    const group = env.delegationId;
     const agent = 'agent' in p ? p.agent : env.source;
+    const line = (kind: EntryKind, text: string): true => (this.insert({ kind, agent, slot: key, depth: this.depth(group), text }, group), true);
     switch (p.type) {
       case 'ai_stream_start':
         this.open.delete(key);
         this.closed.delete(key);
         return false;
-      case 'ai_chunk':
-        this.slot(key, agent, depth).text += p.text;
+      case 'ai_chunk': {
+        const s = this.slot(key, agent, group);
+        if (!s.filter.push(p.text)) return false;
+        s.entry.text = s.filter.text;
         return true;
+      }
       case 'ai_response': {
         // the streamed chunks and the final text are one answer: replace, never append a second copy
-        const s = this.open.get(key) ?? this.closed.get(key);
-        if (s) s.text = p.text;
-        else if (p.text.trim() !== '') this.slot(key, agent, depth).text = p.text;
+        const text = withoutThought(p.text);
+        const e = this.open.get(key)?.entry ?? this.closed.get(key);
+        if (e) e.text = text;
+        else if (text.trim() !== '') this.slot(key, agent, group).entry.text = text;
         this.open.delete(key);
         this.closed.delete(key);
         return true;
       }
       case 'ai_stream_end': {
         const s = this.open.get(key);
-        if (s) this.closed.set(key, s);
+        if (s) this.closed.set(key, s.entry);
         this.open.delete(key);
         return false;
       }
       case 'tool_call_start':
-        this.entries.push({ kind: 'tool', agent, depth, text: `⚙ ${p.name} ${p.brief}`.trimEnd() });
-        return true;
+        // a delegation shows as its own line (delegation_start), with its work folded under it
+        if (p.name.startsWith('delegate_')) return false;
+        return line('tool', `⚙ ${p.name} ${p.brief}`.trimEnd());
       case 'tool_call_result':
-        if (!p.ok) this.entries.push({ kind: 'error', agent, depth, text: `✗ ${p.name}: ${firstLine(p.display)}` });
-        return !p.ok;
-      case 'delegation_start':
-        this.entries.push({ kind: 'delegation', agent, depth, text: `→ ${p.child}: ${firstLine(p.task)}` });
+        return !p.ok && line('error', `✗ ${p.name}: ${firstLine(p.display)}`);
+      case 'delegation_start': {
+        this.parentOf.set(p.callId, group);
+        const opener: Entry = { kind: 'delegation', agent, slot: key, depth: this.depth(group), text: `→ ${p.child}: ${firstLine(p.task)}` };
+        this.openerOf.set(p.callId, opener);
+        this.insert(opener, group);
         return true;
-      case 'delegation_end':
-        this.entries.push({ kind: 'delegation', agent, depth, text: `← ${p.child} ${p.status}` });
+      }
+      case 'delegation_end': {
+        const opener = this.openerOf.get(p.callId);
+        if (!opener) return line('delegation', `← ${p.child} ${p.status}`);
+        opener.text = `${opener.text} — ${p.status}`;
         return true;
+      }
       case 'user_help_response':
-        this.entries.push({ kind: 'info', agent: '', depth: 0, text: `${p.approved ? '✓ approved' : '✗ denied'} (${p.scope})` });
+        this.entries.push({ kind: 'info', agent: '', slot: '', depth: 0, text: `${p.approved ? '✓ approved' : '✗ denied'} (${p.scope})` });
         return true;
       case 'conversation_error':
-        this.entries.push({ kind: 'error', agent, depth, text: `${agent}: ${p.error.message}` });
-        return true;
+        return line('error', `${agent}: ${p.error.message}`);
       case 'task_end':
         this.open.clear();
         if (p.stopReason !== 'plain_text' && p.stopReason !== 'agent_exit') this.addInfo(`— task ended: ${p.stopReason}`, p.stopReason === 'cancelled' ? 'info' : 'error');
         return true;
       default:
-        this.trackDepth(env);
         return false;
     }
   }
 
-  private trackDepth(env: Envelope): void {
-    // a delegation's first event names its id; nest it one deeper than its publisher's parent chain
-    if (env.delegationId !== null && !this.depthOf.has(env.delegationId)) this.depthOf.set(env.delegationId, 1);
+  private depth(group: string | null): number {
+    let d = 0;
+    for (let g = group; g !== null && d < 8; g = this.parentOf.get(g) ?? null) d++;
+    return d;
   }
 
-  private slot(key: string, agent: string, depth: number): Entry {
+  /** Whether delegation `group` is `root` or nested inside it. */
+  inside(group: string, root: string): boolean {
+    return this.within(group, root);
+  }
+
+  /** Whether `group` is `root` or inside it. */
+  private within(group: string | null, root: string): boolean {
+    for (let g = group, n = 0; g !== null && n < 16; g = this.parentOf.get(g) ?? null, n++) if (g === root) return true;
+    return false;
+  }
+
+  /** Where an entry of `group` goes: after the last entry of the group's subtree (or its `→` line); the Director's
+   *  level and a delegation whose line was never seen (attached mid-run) append. */
+  private position(group: string | null): number {
+    if (group === null || !this.openerOf.has(group)) return this.entries.length;
+    const opener = this.openerOf.get(group);
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const e = this.entries[i] as Entry;
+      if (e === opener || this.within(this.groupOf.get(e) ?? null, group)) return i + 1;
+    }
+    return this.entries.length;
+  }
+
+  private insert(e: Entry, group: string | null, at = this.position(group)): void {
+    this.groupOf.set(e, group);
+    this.entries.splice(at, 0, e);
+  }
+
+  private slot(key: string, agent: string, group: string | null): Slot {
     let s = this.open.get(key);
     if (!s) {
-      s = { kind: 'text', agent, depth, text: '' };
-      this.entries.push(s);
+      const at = this.position(group);
+      const last = this.lastText.get(key);
+      // the slot's previous step only talked (it is still the last of its group): its text is superseded — a
+      // reminder asked for the final answer again — so the new step streams into the same entry
+      const entry: Entry = last !== undefined && this.entries[at - 1] === last ? last : { kind: 'text', agent, slot: key, depth: this.depth(group), text: '' };
+      // (its old text stays until the new step says something visible)
+      if (entry !== last) this.insert(entry, group, at);
+      s = { entry, filter: new ThoughtFilter() };
       this.open.set(key, s);
+      this.lastText.set(key, entry);
     }
     return s;
   }

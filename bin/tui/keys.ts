@@ -7,7 +7,7 @@ export type Bindings = Record<Action, string[]>;
 
 export const DEFAULT_BINDINGS: Bindings = {
   send: ['enter'],
-  newline: ['M-enter', 'linefeed'],
+  newline: ['M-enter', 'S-enter', 'linefeed'],
   cancel: ['escape', 'C-c'],
   pause: ['C-p'],
   history_prev: ['up'],

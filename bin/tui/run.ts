@@ -7,7 +7,7 @@ import { CliError, EXIT, type ExitCode } from '../cli/exit-codes.js';
 import { candidatesFromEnv, probeLocal } from '../cli/probe.js';
 import { withLocalHost, type SessionOptions } from '../host/session.js';
 import type { TaskOptions } from '../host/types.js';
-import { TuiApp, type TuiOptions } from './app.js';
+import { TuiApp, type PickerSession, type TuiOptions } from './app.js';
 import { attachedBackend, localBackend, type TuiBackend } from './backend.js';
 import type { Bindings } from './keys.js';
 
@@ -18,7 +18,7 @@ export interface TuiRun {
   bindings: Bindings;
 }
 
-async function sessionsOf(workspace: string): Promise<{ sessionId: string; lastPrompt: string; turns: number }[]> {
+async function sessionsOf(workspace: string): Promise<PickerSession[]> {
   return new SessionLedger(dataRoot()).list(projectIdFor(workspace));
 }
 

@@ -1,6 +1,7 @@
 // The blessed layer: five boxes (the input region as its rule and its lines) and an optional dialog, each filled with
 // lines the pure renderers sized exactly; a box whose place and lines did not change is not drawn again.
 import blessed from 'blessed';
+import { KEY_CHARS, PASTE_OFF, PASTE_ON, translatedInput } from './key-input.js';
 import type { Layout } from './layout.js';
 
 export interface ScreenIO {
@@ -15,6 +16,8 @@ export interface Frame {
   input: string[];
   status: string;
   dialog: { width: number; lines: string[] } | null;
+  /** Where the terminal's cursor goes (the input box), or null to hide it (a dialog that takes keys itself). */
+  cursor: { x: number; y: number } | null;
 }
 
 export type KeyHandler = (ch: string | undefined, full: string) => void;
@@ -33,10 +36,14 @@ export class TuiScreen {
    *  covered), or blessed reallocated its cell buffer (a terminal resize). */
   private all = true;
   private cells: unknown = null;
+  private cursorAt: string | null = null;
+  private readonly output: NodeJS.WritableStream;
+  private readonly input: ReturnType<typeof translatedInput>;
 
   constructor(io: ScreenIO) {
+    this.input = translatedInput(io.input);
     this.screen = blessed.screen({
-      input: io.input as never,
+      input: this.input.stream as never,
       output: io.output as never,
       terminal: 'xterm-256color',
       fullUnicode: true,
@@ -68,6 +75,9 @@ export class TuiScreen {
       dialog: box('dialog', { bold: true }),
     };
     this.boxes.dialog.hide();
+    // bracketed paste: a pasted text's line breaks must not send it (`key-input.ts` frames it)
+    this.output = io.output;
+    this.output.write(PASTE_ON);
     this.screen.on('prerender', () => {
       const lines = (this.screen as unknown as { lines: unknown }).lines;
       if (lines !== this.cells) this.all = true;
@@ -88,7 +98,10 @@ export class TuiScreen {
   }
 
   onKey(fn: KeyHandler): void {
-    this.screen.on('keypress', (ch: string | undefined, key: { full?: string; name?: string } | undefined) => fn(ch, key?.full ?? key?.name ?? ''));
+    this.screen.on('keypress', (ch: string | undefined, key: { full?: string; name?: string } | undefined) => {
+      const translated = ch === undefined ? undefined : KEY_CHARS[ch];
+      fn(translated === undefined ? ch : undefined, translated ?? key?.full ?? key?.name ?? '');
+    });
   }
 
   onResize(fn: () => void): void {
@@ -108,6 +121,21 @@ export class TuiScreen {
       this.place('dialog', { top, left: Math.max(0, Math.floor((this.cols - f.dialog.width) / 2)), width: f.dialog.width, height: h }, f.dialog.lines);
     } else this.hide('dialog');
     this.screen.render();
+    this.placeCursor(f.cursor);
+  }
+
+  /** blessed saves and restores the cursor around each draw: it stays where it was put until it moves. */
+  private placeCursor(c: Frame['cursor']): void {
+    const p = this.screen.program as blessed.BlessedProgram & { cursorHidden: boolean };
+    if (c === null) {
+      if (!p.cursorHidden) p.hideCursor();
+      this.cursorAt = null;
+      return;
+    }
+    const at = `${c.y},${c.x}`;
+    if (at !== this.cursorAt) p.cup(c.y, c.x);
+    if (p.cursorHidden) p.showCursor();
+    this.cursorAt = at;
   }
 
   private hide(name: BoxName): void {
@@ -140,7 +168,9 @@ export class TuiScreen {
   }
 
   destroy(): void {
+    this.output.write(PASTE_OFF);
     this.screen.destroy();
+    this.input.close();
   }
 }
 

@@ -8,7 +8,7 @@ import type { FoundServer } from '../cli/probe.js';
 import { writeProviderBlock, type ProviderBlock } from '../cli/setup.js';
 import type { DialogData } from './view.js';
 
-type Field = 'pick' | 'model' | 'name' | 'format' | 'baseUrl' | 'apiKeyEnv';
+type Field = 'pick' | 'model' | 'name' | 'format' | 'baseUrl' | 'key';
 
 const ASK: Record<Field, string> = {
   pick: 'choose a number',
@@ -16,7 +16,7 @@ const ASK: Record<Field, string> = {
   name: 'provider name (e.g. openai)',
   format: 'api format: openai or anthropic',
   baseUrl: 'api base url',
-  apiKeyEnv: 'environment variable holding the key (e.g. OPENAI_API_KEY)',
+  key: 'api key, or the environment variable holding it (e.g. OPENAI_API_KEY)',
 };
 
 /** The outcome shown when the dialog closes: ok = the config now loads with the new provider. */
@@ -27,6 +27,8 @@ export interface SetupResult {
 
 export class SetupDialog {
   private readonly answers: Partial<Record<Field, string>> = {};
+  /** The key answer: the name of a set environment variable (written as api_key_env), else the key itself. */
+  private key: { env: string } | { value: string } | null = null;
   private readonly steps: Field[];
   private local: FoundServer | undefined;
   private error = '';
@@ -35,8 +37,14 @@ export class SetupDialog {
     private readonly found: FoundServer[],
     private readonly configPath: string | undefined,
     private readonly why = '',
+    private readonly env: NodeJS.ProcessEnv = process.env,
   ) {
-    this.steps = found.length > 0 ? ['pick'] : ['name', 'format', 'baseUrl', 'model', 'apiKeyEnv'];
+    this.steps = found.length > 0 ? ['pick'] : ['name', 'format', 'baseUrl', 'model', 'key'];
+  }
+
+  /** The question asks for a secret: the input box shows dots and the answer stays out of the history. */
+  get secret(): boolean {
+    return this.field === 'key';
   }
 
   private get field(): Field | undefined {
@@ -72,14 +80,26 @@ export class SetupDialog {
       const n = Number(v);
       if (!Number.isInteger(n) || n < 1 || n > this.found.length + 1) return this.retry(`"${v}" is not one of 1-${this.found.length + 1}`);
       this.local = this.found[n - 1];
-      this.steps.splice(0, 1, ...(this.local ? (['model'] as const) : (['name', 'format', 'baseUrl', 'model', 'apiKeyEnv'] as const)));
+      this.steps.splice(0, 1, ...(this.local ? (['model'] as const) : (['name', 'format', 'baseUrl', 'model', 'key'] as const)));
       return null;
     }
     if (f === 'format' && v !== 'openai' && v !== 'anthropic') return this.retry('the format is openai or anthropic');
-    if (v === '' && f !== 'apiKeyEnv') return this.retry(`${ASK[f]} is needed`);
+    if (f === 'key') return this.answerKey(v);
+    if (v === '') return this.retry(`${ASK[f]} is needed`);
     this.answers[f] = v;
     this.steps.shift();
     return this.steps.length > 0 ? null : this.write();
+  }
+
+  /** A set environment variable's name (OPENAI_API_KEY, $OPENAI_API_KEY) or the key itself; asked again, with the
+   *  reason, for nothing or an unset variable (the config would not load: a dead end found only at the end). */
+  private async answerKey(v: string): Promise<SetupResult | null> {
+    if (v === '') return this.retry('an api key is needed (a server that takes none: type any word, e.g. none)');
+    const name = /^\$?([A-Z][A-Z0-9_]*)$/.exec(v)?.[1];
+    if (name !== undefined && !this.env[name]) return this.retry(`${name} is not set in this terminal's environment: type the key itself, or quit, export ${name} and start yagent again`);
+    this.key = name !== undefined ? { env: name } : { value: v };
+    this.steps.shift();
+    return this.write();
   }
 
   private retry(error: string): null {
@@ -90,7 +110,8 @@ export class SetupDialog {
   private block(): ProviderBlock {
     const a = this.answers;
     if (this.local) return { name: this.local.name, format: 'openai', baseUrl: this.local.baseUrl, model: a.model ?? '', apiKeyEnv: undefined, apiKey: 'local' };
-    return { name: a.name ?? '', format: a.format === 'anthropic' ? 'anthropic' : 'openai', baseUrl: a.baseUrl ?? '', model: a.model ?? '', apiKeyEnv: a.apiKeyEnv || undefined, apiKey: undefined };
+    const k = this.key;
+    return { name: a.name ?? '', format: a.format === 'anthropic' ? 'anthropic' : 'openai', baseUrl: a.baseUrl ?? '', model: a.model ?? '', apiKeyEnv: k && 'env' in k ? k.env : undefined, apiKey: k && 'value' in k ? k.value : undefined };
   }
 
   private async write(): Promise<SetupResult> {

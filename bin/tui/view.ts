@@ -1,14 +1,23 @@
 // Pure renderers: state → exactly-sized lines per region (the blessed layer only places them).
 import type { Entry } from './conversation.js';
 import { markdownLines } from './markdown.js';
-import { clip, pad, strWidth, wrap } from './text.js';
+import { clip, pad, strWidth, wrap, wrapWords } from './text.js';
+
+/** Tabs as two spaces, other control characters dropped: a cell count must be what the terminal shows. */
+const plain = (s: string): string => s.replace(/\t/g, '  ').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '');
 
 export type RunState = 'idle' | 'running' | 'paused';
 
 export interface SidebarData {
   tokens: { input: number; output: number; cached: number };
-  /** Input tokens of the last call / the model's context window (the context bar), when known. */
+  /** Estimated USD so far (`unpriced`: some model has no price, its tokens are not in the figure). */
+  cost: { usd: number; unpriced: boolean } | null;
+  /** Input tokens of the Director's last call / its context window (the context bar), when known. */
   context: { used: number; window: number } | null;
+  /** Context compressions so far and the latest one (tier, tokens before → after). */
+  compressed: { count: number; agent: string; tier: number; before: number; after: number } | null;
+  /** The latest plan (thinklink) of any agent: its items, or the current step. */
+  plan: { agent: string; lines: string[] } | null;
   activity: string[];
   notes: string[];
 }
@@ -20,6 +29,8 @@ export interface StatusData {
   run: RunState;
   where: string;
   notice: string;
+  /** Lines the stream is scrolled up (0 = following the newest). */
+  scrolled: number;
 }
 
 export interface DialogData {
@@ -36,14 +47,16 @@ const PREFIX: Record<Entry['kind'], string> = { user: '› ', text: '', tool: ''
 const rendered = new WeakMap<Entry, { text: string; width: number; head: boolean; lines: string[] }>();
 
 function entryLines(e: Entry, prev: Entry | undefined, width: number): string[] {
-  const lastAgent = prev === undefined ? '' : prev.kind === 'user' ? 'you' : prev.agent;
-  const head = e.kind === 'text' && e.agent !== lastAgent;
+  // an agent header opens where the slot changes (two parallel delegations of one agent are two slots)
+  const head = e.kind === 'text' && e.text !== '' && e.slot !== prev?.slot;
   const hit = rendered.get(e);
   if (hit && hit.text === e.text && hit.width === width && hit.head === head) return hit.lines;
   const indent = '  '.repeat(Math.min(e.depth, 4));
+  const inner = Math.max(1, width - indent.length);
   const lines = head ? [`${indent}${e.agent}`] : [];
-  if (e.kind === 'text') for (const l of markdownLines(e.text, Math.max(1, width - indent.length))) lines.push(indent + l);
-  else lines.push(...wrap(`${indent}${PREFIX[e.kind]}${e.text}`, width));
+  if (e.kind === 'text') for (const l of markdownLines(e.text, inner)) lines.push(indent + l);
+  // prose wraps at spaces (a long word or path is cut), continuation lines keep the indent
+  else for (const l of wrapWords(plain(`${PREFIX[e.kind]}${e.text}`), inner)) lines.push(indent + l);
   if (e.kind === 'user') lines.push('');
   rendered.set(e, { text: e.text, width, head, lines });
   return lines;
@@ -51,7 +64,7 @@ function entryLines(e: Entry, prev: Entry | undefined, width: number): string[] 
 
 /** The last window: the entries' line arrays it was cut from (never mutated once made) and the window's size (the
  *  width matters on its own for an empty stream, which has no arrays). */
-let lastWindow: { parts: string[][]; width: number; height: number; scroll: number; view: string[] } | null = null;
+let lastWindow: { parts: string[][]; width: number; height: number; scroll: number; view: string[]; scrolled: number } | null = null;
 
 /** The stream's visible lines: the tail of the wrapped entries, `scroll` lines up from the bottom. Only the entries
  *  that reach into the window are rendered (walking back from the newest), and only the visible lines are padded;
@@ -75,12 +88,18 @@ export function streamLines(entries: readonly Entry[], width: number, height: nu
     skip -= from;
     for (let j = from; j < lines.length; j++) all.push(lines[j] as string);
   }
+  // fewer lines than wanted = the top was reached: the scroll stops there
   const maxScroll = Math.max(0, all.length - height);
   const s = Math.min(Math.max(0, scroll), maxScroll);
   const view = all.slice(Math.max(0, all.length - height - s), all.length - s).map((l) => pad(l, width));
   while (view.length < height) view.push(pad('', width));
-  lastWindow = { parts, width, height, scroll, view };
+  lastWindow = { parts, width, height, scroll, view, scrolled: s };
   return view;
+}
+
+/** How far up the last window really is (`scroll` clamped at the top of the stream). */
+export function streamScrolled(): number {
+  return lastWindow?.scrolled ?? 0;
 }
 
 function bar(frac: number, width: number): string {
@@ -98,7 +117,7 @@ let lastSidebar: { key: string; lines: string[] } | null = null;
 export function sidebarLines(d: SidebarData, width: number, height: number): string[] {
   if (width <= 0 || height <= 0) return [];
   const c = d.context;
-  const key = `${width} ${height} ${d.tokens.input} ${d.tokens.output} ${d.tokens.cached} ${c ? `${c.used}/${c.window}` : '-'} ${JSON.stringify([d.activity, d.notes.slice(-5)])}`;
+  const key = `${width} ${height} ${d.tokens.input} ${d.tokens.output} ${d.tokens.cached} ${c ? `${c.used}/${c.window}` : '-'} ${JSON.stringify([d.cost, d.compressed, d.plan, d.activity, d.notes.slice(-5)])}`;
   if (lastSidebar?.key === key) return lastSidebar.lines;
   const lines = sidebarOf(d, width, height);
   lastSidebar = { key, lines };
@@ -107,12 +126,17 @@ export function sidebarLines(d: SidebarData, width: number, height: number): str
 
 function sidebarOf(d: SidebarData, width: number, height: number): string[] {
   const w = width - 2; // one column of gutter each side
-  const tokens = [`Tokens in ${k(d.tokens.input)} out ${k(d.tokens.output)}`, `cached ${k(d.tokens.cached)}`];
+  const tokens = [`Tokens in ${k(d.tokens.input)} out ${k(d.tokens.output)}`, `cached ${k(d.tokens.cached)}${costText(d.cost)}`];
   if (d.context) tokens.push(`ctx ${bar(d.context.used / d.context.window, Math.max(1, w - 9))} ${String(Math.round((100 * d.context.used) / d.context.window)).padStart(3)}%`);
+  const z = d.compressed;
+  if (z) tokens.push(`compressed ${z.count}× ${k(z.before)}→${k(z.after)}`);
   const activity = ['Activity', ...(d.activity.length ? d.activity : ['(idle)'])];
+  const plan = d.plan ? [`Plan · ${d.plan.agent}`, ...(d.plan.lines.length ? d.plan.lines : ['(no items)'])] : [];
   const notes = ['Notes', ...(d.notes.length ? d.notes.slice(-5) : ['(none)'])];
   const out: string[] = [];
-  for (const section of [tokens, activity, notes]) {
+  // one height budget, in priority order: the figures, what runs, the plan, the notes (lower ones collapse first)
+  for (const section of [tokens, activity, plan, notes]) {
+    if (section.length === 0) continue;
     const room = height - out.length;
     if (room <= 0) break;
     const body = section.flatMap((l) => [clip(l, w)]);
@@ -122,30 +146,66 @@ function sidebarOf(d: SidebarData, width: number, height: number): string[] {
   return out.slice(0, height).map((l) => ` ${pad(l, w)} `.slice(0, width + 1)).map((l) => pad(l, width));
 }
 
+/** The cost after the cached count: an estimate (list prices or [llm.prices]); '?' marks unpriced models. */
+function costText(c: SidebarData['cost']): string {
+  if (c === null) return '';
+  if (c.usd === 0) return c.unpriced ? ' · cost ?' : ' · $0';
+  return ` · ≈$${c.usd < 0.01 ? c.usd.toFixed(4) : c.usd.toFixed(2)}${c.unpriced ? '+?' : ''}`;
+}
+
 export function statusLine(s: StatusData, width: number): string {
   const run = s.run === 'idle' ? 'ready' : s.run;
-  const parts = [run, s.model || 'model ?', s.tier, s.session ? `session ${s.session}` : 'new session', s.notice, s.where === 'local' ? '' : s.where];
+  const parts = [run, s.scrolled > 0 ? `↑${s.scrolled} PgDn` : '', s.model || 'model ?', s.tier, s.session ? `session ${s.session}` : 'new session', s.notice, s.where === 'local' ? '' : s.where];
   return pad(` ${parts.filter((p) => p !== '').join(' │ ')}`, width);
 }
 
-export function inputLines(text: string, width: number, height: number, hint: string): string[] {
-  const rule = pad('─'.repeat(width), width);
-  const body = text === '' ? [pad(clip(hint, width), width)] : wrap(`> ${text}`, width).map((l) => pad(l, width));
-  const visible = body.slice(Math.max(0, body.length - (height - 1)));
-  while (visible.length < height - 1) visible.push(pad('', width));
-  return [rule, ...visible];
+/** The typed text wrapped at the input's width (`> ` before it) and where the cursor falls in those rows. */
+export interface InputView {
+  rows: string[];
+  cursor: { row: number; col: number };
 }
 
-/** A centered dialog's box: width and lines (border included) fitted to the screen. */
+export function inputView(text: string, cursor: number, width: number, hint: string): InputView {
+  if (text === '') return { rows: [clip(hint, width)], cursor: { row: 0, col: 0 } };
+  const rows = wrap(`> ${text}`, width);
+  // the rows of the text before the cursor end where the cursor is (a full last row puts it on the next one)
+  const before = wrap(`> ${text.slice(0, cursor)}`, width);
+  let row = before.length - 1;
+  let col = strWidth(before[row] ?? '');
+  if (col >= width) {
+    row++;
+    col = 0;
+  }
+  while (rows.length <= row) rows.push('');
+  return { rows, cursor: { row, col } };
+}
+
+/** The input region: the rule, then the rows that fit, scrolled so the cursor's row is shown; `cursorRow` is the
+ *  cursor's row inside the region (1 = the first typed row). */
+export function inputLines(v: InputView, width: number, height: number): { lines: string[]; cursorRow: number } {
+  const rule = pad('─'.repeat(width), width);
+  const room = Math.max(0, height - 1);
+  const start = Math.max(0, Math.min(v.rows.length - room, v.cursor.row - room + 1));
+  const visible = v.rows.slice(start, start + room).map((l) => pad(l, width));
+  while (visible.length < room) visible.push(pad('', width));
+  return { lines: [rule, ...visible], cursorRow: 1 + v.cursor.row - start };
+}
+
+/** A centered dialog's box: width and lines (border included) fitted to the `rows` above the input box. The key
+ *  line and both borders always show; the body gives way (cut with an ellipsis), then the blank line before the keys. */
 export function dialogBox(d: DialogData, cols: number, rows: number): { width: number; lines: string[] } {
   const width = Math.max(10, Math.min(cols - 2, 72));
   const inner = width - 4;
-  const body = wrap(d.body, inner);
-  const maxBody = Math.max(1, rows - 6);
-  const shown = body.length > maxBody ? [...body.slice(0, maxBody - 1), '…'] : body;
+  const body = wrapWords(plain(d.body), inner);
+  const keys = wrapWords(plain(d.keys), inner).slice(0, 2);
+  const fixed = 2 + keys.length;
+  const blank = rows - fixed - 1 >= 2 ? 1 : 0;
+  const room = Math.max(1, rows - fixed - blank);
+  const shown = body.length > room ? [...body.slice(0, room - 1), '…'] : body;
   const t = clip(` ${d.title} `, width - 3);
   const top = `┌─${t}${'─'.repeat(width - 3 - strWidth(t))}┐`;
   const row = (l: string): string => `│ ${pad(l, inner)} │`;
-  const lines = [top, ...shown.map(row), row(''), ...wrap(d.keys, inner).slice(0, 2).map(row), `└${'─'.repeat(width - 2)}┘`];
-  return { width, lines: lines.slice(0, Math.max(3, rows - 2)) };
+  const bottom = `└${'─'.repeat(width - 2)}┘`;
+  const lines = [top, ...shown.map(row), ...(blank ? [row('')] : []), ...keys.map(row), bottom];
+  return { width, lines: lines.length > rows ? [...lines.slice(0, Math.max(1, rows - 1)), bottom] : lines };
 }

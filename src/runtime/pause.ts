@@ -75,12 +75,14 @@ export class ActivityClock {
   private lastTouchActive = 0; // active-time stamp of the last touch()
   private timers: { cancel(): void }[] = [];
   private fired = false;
+  /** Open `during` waits: while any is, the clock stays frozen. */
+  private holds = 0;
   private unsubscribe: (() => void) | undefined;
 
   constructor(private readonly opts: ActivityOptions) {
     this.clock = opts.clock ?? realClock;
     this.runningSince = opts.gate?.paused ? null : this.clock.now();
-    this.unsubscribe = opts.gate?.onChange((p) => (p ? this.freeze() : this.thaw()));
+    this.unsubscribe = opts.gate?.onChange((p) => (p ? this.freeze() : this.holds === 0 && this.thaw()));
     this.arm();
   }
 
@@ -109,6 +111,22 @@ export class ActivityClock {
     this.activeBefore += this.clock.now() - this.runningSince;
     this.runningSince = null;
     this.disarm();
+  }
+
+  /** Waiting on the user (an approval, a question) is not idleness: the clock is frozen from before `wait` starts
+   *  until it settles, then the idle baseline starts over. Pausing and continuing the task meanwhile does not thaw it. */
+  async during<T>(wait: () => Promise<T>): Promise<T> {
+    this.holds++;
+    this.freeze();
+    try {
+      return await wait();
+    } finally {
+      this.holds--;
+      if (this.holds === 0 && !this.opts.gate?.paused) {
+        this.thaw();
+        this.touch();
+      }
+    }
   }
 
   thaw(): void {

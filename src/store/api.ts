@@ -62,6 +62,9 @@ export interface ReadIssues {
   corruptLines: number;
 }
 
+/** The `event_msg` kind of a plan in context compression's thinklink store (`detail` = "step N\n<plan>"). */
+export const THINKLINK_KIND = 'thinklink_entry';
+
 export type ReplayResult =
   | {
       ok: true;
@@ -70,6 +73,9 @@ export type ReplayResult =
       /** sha256 over the rebuilt list, reasoning included (the one digest rule). */
       fingerprint: string;
       lastCheckpoint: AgentCheckpoint | null;
+      /** The details of the rollout's `event_msg thinklink_entry` records, in order (the run's plans: resume
+       *  restores context compression's thinklink store from them, as the compressed list no longer holds them). */
+      thinklink: string[];
       records: number;
       issues: ReadIssues;
     }

@@ -1,5 +1,9 @@
 // Delegation timeouts and the Director's circuit breaker: active time only (frozen while paused), from settings.
 import { describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Authorizer } from '../../src/actors/tools/authorizer.js';
+import { ManualClock } from '../llm/helpers.js';
 import { makeHarness, ScriptedModel, exitCall, THOUGHT, toolMessages, type Reply } from './harness.js';
 
 const delegate = (agent: string, task: string): Reply => ({ text: THOUGHT, calls: [{ name: `delegate_${agent}`, args: { task } }] });
@@ -25,6 +29,28 @@ describe('delegation timeouts and breaker', () => {
     const [note] = await h.store.listNotes(h.settings.boardId);
     expect(note.handoff.status).toBe('ok');
     expect(toolMessages(model.byAgent('director')[1]).at(-1)).toContain('read after the pause');
+  });
+
+  it('a sub-agent waiting for the user\'s approval is not idle: its idle timeout does not fire while the dialog is open', async () => {
+    const clock = new ManualClock();
+    const h = makeHarness({ delegateIdleMs: 100 });
+    const outside = join(h.root, 'outside', 'a.txt');
+    const asked: string[] = [];
+    // the user takes 10× the idle timeout to answer (the manual clock runs every timer due meanwhile)
+    const authorizer: Authorizer = (req) => {
+      asked.push(req.tool);
+      clock.advance(1000);
+      return Promise.resolve({ decision: 'approved', scope: 'once' });
+    };
+    const model = new ScriptedModel({
+      director: [delegate('coding', 'write it'), { text: 'done' }],
+      coding: [{ text: THOUGHT, calls: [{ name: 'create_file', args: { path: outside, content: 'x\n' } }] }, exitCall('wrote it')],
+    });
+    const out = await h.run(model, 'go', { clock, authorizer });
+    expect(asked).toEqual(['create_file']);
+    expect(out.text).toBe('done');
+    expect(toolMessages(model.byAgent('director')[1]).at(-1)).toContain('wrote it');
+    expect(existsSync(outside)).toBe(true);
   });
 
   it('the parent\'s backstop past the total timeout counts active time only, like the child\'s clock', async () => {

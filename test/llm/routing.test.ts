@@ -144,6 +144,19 @@ describe('[llm] keys change behaviour through the factory', () => {
     await expect(e.call(request('to'))).rejects.toMatchObject({ code: 'TIMEOUT' });
   });
 
+  it("a provider's context_window is the window model_info announces (the TUI context bar); without one, the catalogue's", async () => {
+    const announced = async (window: string, model: string): Promise<unknown> => {
+      const events: Event[] = [];
+      const cfg = parseConfigText(`[global.llm]\nuse_provider = "w"\n[global.llm.providers.w]\nmodel = "${model}"\napi_base_url = "${fake.openaiBaseUrl}"\napi_key = "k"\n${window}[routing]\nmode = "fixed"\n`, 'c.toml', {});
+      fake.script('window', { text: 'x' });
+      await buildAgentEngine(cfg, 'window', { publish: (e) => events.push(e), sleep: noSleep }).call(request('window'));
+      return events.find((e) => e.type === 'model_info');
+    };
+    expect(await announced('context_window = 50000\n', 'gpt-4o')).toMatchObject({ contextWindow: 50000 });
+    expect(await announced('', 'gpt-4o')).toMatchObject({ contextWindow: 128000 });
+    expect(await announced('', 'a-local-model')).not.toHaveProperty('contextWindow');
+  });
+
   it('tool engines resolve through [tools.llm]', async () => {
     fake.script('director', { text: 't' });
     const cfg = config('[tools.llm]\nthinking.use_provider = "other"\n');

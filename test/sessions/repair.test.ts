@@ -22,7 +22,7 @@ describe('assessReplay', () => {
   const msgs: ChatMessage[] = [{ role: 'system', content: 's' }, { role: 'user', content: 'u' }, asst('w'), tool('w', 'created')];
   const ok = (over: Partial<Extract<ReplayResult, { ok: true }>> = {}): ReplayResult => ({
     ok: true, meta: { sessionId: 's', taskId: 't', agent: 'coding', projectId: 'p', cwd: '/', delegationId: 'd', parentSessionId: null, boardId: 'b' },
-    messages: msgs, fingerprint: digestMessages(msgs), lastCheckpoint: null, records: 5, issues: { tornTail: false, corruptLines: 0 }, ...over,
+    messages: msgs, fingerprint: digestMessages(msgs), lastCheckpoint: null, thinklink: [], records: 5, issues: { tornTail: false, corruptLines: 0 }, ...over,
   });
   it('no checkpoint (killed) and a torn tail still replay; a matching checkpoint replays', () => {
     expect(assessReplay(ok({ issues: { tornTail: true, corruptLines: 0 } }), 0).kind).toBe('replay');

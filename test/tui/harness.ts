@@ -17,6 +17,8 @@ export interface Term {
   row(y: number): string;
   rows(): string[];
   screenText(): string;
+  /** Where the terminal's cursor is (cell column, row). */
+  cursor(): { x: number; y: number };
   /** Resizes the terminal as a window resize does (the emulator, then the output's size and its 'resize' event). */
   resize(cols: number, rows: number): void;
   cols: number;
@@ -46,6 +48,7 @@ export function makeTerm(cols: number, rows: number): Term {
     },
     row,
     rows: () => Array.from({ length: t.height }, (_, y) => row(y)),
+    cursor: () => ({ x: term.buffer.active.cursorX, y: term.buffer.active.cursorY }),
     screenText: () => Array.from({ length: t.height }, (_, y) => row(y).trimEnd()).join('\n'),
     resize: (c, r) => {
       pending = pending.then(() => term.resize(c, r));

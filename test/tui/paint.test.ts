@@ -118,6 +118,7 @@ describe('frames draw only what changed', () => {
       input: rows(layout.input.height, '-'),
       status: 'status',
       dialog: { width: 20, lines: ['┌──────────────────┐', '│ the same dialog  │', '└──────────────────┘'] },
+      cursor: null,
     });
     try {
       for (const top of [layout.input.top, layout.input.top - 6, layout.input.top]) {

@@ -81,4 +81,35 @@ describe('/setup in the TUI', () => {
     expect(starts).toEqual(['old: first', 'new: second']);
     fresh.end();
   });
+
+  it('the key question takes a set environment variable or the key itself (typed as dots, kept out of the history); an unset variable is asked again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'yagent-tui-setup-'));
+    dirs.push(dir);
+    const cfg = join(dir, 'config.toml');
+    writeFileSync(cfg, '[global.llm]\nuse_provider = "p"\n\n[global.llm.providers.p]\napi_format = "openai"\napi_base_url = "http://127.0.0.1:9/v1"\nmodel = "m"\napi_key = "REPLACE_WITH_YOUR_API_KEY"\n');
+    const fresh = backend('new', []);
+    const term = makeTerm(100, 30);
+    const app = new TuiApp({ backend: backend('old', []), bindings: DEFAULT_BINDINGS, io: term.io, setup: { configPath: cfg, probe: () => Promise.resolve([]), reconfigure: () => Promise.resolve(fresh) } });
+    apps.push(app);
+    const step = async (keys: string): Promise<string> => {
+      term.type(keys);
+      for (let i = 0; i < 3; i++) {
+        for (let j = 0; j < 5; j++) await new Promise((r) => setImmediate(r));
+        app.frames.flush();
+        await term.settle();
+      }
+      return term.screenText();
+    };
+    await step('/setup\r');
+    for (const answer of ['mine', '', 'http://127.0.0.1:8/v1', 'm1']) await step(`${answer}\r`);
+    expect(await step('YAGENT_TEST_UNSET_KEY\r')).toContain('YAGENT_TEST_UNSET_KEY is not set in this terminal');
+    expect(await step('\r')).toContain('an api key is needed');
+    const typing = await step('sk-secret-123');
+    expect(typing).toContain('> •••••••••••••');
+    expect(typing).not.toContain('sk-secret');
+    for (let i = 0; i < 200 && !readFileSync(cfg, 'utf8').includes('"mine"'); i++) await step(i === 0 ? '\r' : '');
+    expect(readFileSync(cfg, 'utf8')).toMatch(/\[global\.llm\.providers\.mine\][\s\S]*api_key = "sk-secret-123"/);
+    expect(await step('\x1b[A')).not.toContain('sk-secret'); // Up: the history holds /setup, never the key
+    expect(app.input.text).toBe('/setup');
+  });
 });

@@ -38,6 +38,8 @@ describe('TUI first start', () => {
     await answer('', 'api base url'); // the default: openai
     await answer(fake.openaiBaseUrl, 'model:');
     await answer('fake-model', 'environment variable');
+    // a variable this terminal does not have is asked again (the config would not load), not written
+    await answer('NOT_SET_KEY', 'NOT_SET_KEY is not set in this terminal');
     await answer('FAKE_KEY', 'provider "fake" (fake-model');
     const cfg = readFileSync(join(sb.home, 'config', 'config.toml'), 'utf8');
     expect(cfg).toMatch(/use_provider = "fake"/);

@@ -13,7 +13,35 @@ describe('conversation slots', () => {
   it('parallel delegations of one agent never interleave: the slot key is agent#delegationId', () => {
     const c = new Conversation();
     for (const [d, t] of [['d1', 'a1 '], ['d2', 'b1 '], ['d1', 'a2'], ['d2', 'b2']] as const) c.apply(env(d, { type: 'ai_chunk', agent: 'repo', text: t }));
-    expect(c.entries.map((e) => [e.agent, e.text])).toEqual([['repo', 'a1 a2'], ['repo', 'b1 b2']]);
+    expect(c.entries.map((e) => [e.agent, e.slot, e.text])).toEqual([['repo', 'repo#d1', 'a1 a2'], ['repo', 'repo#d2', 'b1 b2']]);
+  });
+
+  it("each delegation's work is folded under its line, nested ones deeper, whatever order the events arrive in", () => {
+    const c = new Conversation();
+    const start = (parent: string | null, agent: string, callId: string, child: string): void => void c.apply(env(parent, { type: 'delegation_start', agent, callId, child, task: `task of ${callId}` }));
+    const tool = (d: string, agent: string, name: string): void => void c.apply(env(d, { type: 'tool_call_start', agent, callId: `${d}-${name}`, name, brief: name }));
+    c.apply(env(null, { type: 'tool_call_start', agent: 'director', callId: 'A', name: 'delegate_repo', brief: 'task of A' }));
+    start(null, 'director', 'A', 'repo');
+    start(null, 'director', 'B', 'repo');
+    c.apply(env('B', { type: 'ai_chunk', agent: 'repo', text: 'B talks' }));
+    tool('A', 'repo', 'read_file');
+    start('A', 'repo', 'A1', 'coding');
+    tool('B', 'repo', 'list_dir');
+    tool('A1', 'coding', 'edit_file');
+    tool('A', 'repo', 'grep');
+    c.apply(env(null, { type: 'delegation_end', agent: 'director', callId: 'A', child: 'repo', status: 'ok' }));
+    c.apply(env(null, { type: 'ai_chunk', agent: 'director', text: 'Both done.' }));
+    expect(c.entries.map((e) => `${'  '.repeat(e.depth)}${e.text}`)).toEqual([
+      '→ repo: task of A — ok',
+      '  ⚙ read_file read_file',
+      '  → coding: task of A1',
+      '    ⚙ edit_file edit_file',
+      '  ⚙ grep grep',
+      '→ repo: task of B',
+      '  B talks',
+      '  ⚙ list_dir list_dir',
+      'Both done.',
+    ]);
   });
 
   it('the final ai_response (after ai_stream_end) replaces the streamed text instead of repeating it', () => {
@@ -23,9 +51,27 @@ describe('conversation slots', () => {
     c.apply(env(null, { type: 'ai_chunk', agent: 'director', text: 'wer' }));
     c.apply(env(null, { type: 'ai_stream_end', agent: 'director' }));
     c.apply(env(null, { type: 'ai_response', agent: 'director', text: 'The answer' }));
+    c.apply(env(null, { type: 'tool_call_start', agent: 'director', callId: 'k', name: 'read_file', brief: 'a.txt' }));
     c.apply(env(null, { type: 'ai_stream_start', agent: 'director', step: 2 }));
     c.apply(env(null, { type: 'ai_chunk', agent: 'director', text: 'next' }));
-    expect(c.entries.map((e) => e.text)).toEqual(['The answer', 'next']);
+    expect(c.entries.map((e) => e.text)).toEqual(['The answer', '⚙ read_file a.txt', 'next']);
+  });
+
+  it('a step that only talked is superseded by the next one (a reminder asked again); the <thought> block is not shown', () => {
+    const c = new Conversation();
+    const step = (n: number, chunks: string[]): void => {
+      c.apply(env(null, { type: 'ai_stream_start', agent: 'director', step: n }));
+      for (const t of chunks) c.apply(env(null, { type: 'ai_chunk', agent: 'director', text: t }));
+      c.apply(env(null, { type: 'ai_stream_end', agent: 'director' }));
+      c.apply(env(null, { type: 'ai_response', agent: 'director', text: chunks.join('') }));
+    };
+    step(1, ['<tho', 'ught>\ngoal: g\nreason: r\n</thou', 'ght>\nThe answer is 4', '2.']);
+    expect(c.entries.map((e) => e.text)).toEqual(['The answer is 42.']);
+    step(2, ['<thought>\ngoal: g\n', 'reason: r\n</thought>\n', 'It is 42 < 43.']);
+    expect(c.entries.map((e) => e.text)).toEqual(['It is 42 < 43.']);
+    c.addUser('next question');
+    step(3, ['Another answer.']);
+    expect(c.entries.map((e) => e.text)).toEqual(['It is 42 < 43.', 'next question', 'Another answer.']);
   });
 });
 
@@ -53,5 +99,9 @@ describe('[tui.keybindings]', () => {
     expect(b.send).toEqual(DEFAULT_BINDINGS.send);
     expect(() => parseKeybindings({ pauze: 'C-p' }, 'cfg.toml')).toThrow(/unknown TUI action "pauze"/);
     expect(() => parseKeybindings({ pause: 'Ctrl+P' }, 'cfg.toml')).toThrow(/"Ctrl\+P" is not a key/);
+    // keys no terminal sends are refused at load: the action would be unreachable
+    for (const k of ['C-enter', 'C-h', 'C-i', 'C-S-a', 'M-.', 'C-1', 'S-1', 'C-tab', 'C-C-p', 'S-A']) expect(() => parseKeybindings({ pause: k }, 'cfg.toml'), k).toThrow(/is not a key a terminal sends/);
+    // written the way blessed reports them: modifiers in C-M-S- order, a capital as S- + the letter
+    expect(parseKeybindings({ pause: ['A', 'M-C-up', 'S-enter'] }, 'cfg.toml').pause).toEqual(['S-a', 'C-M-up', 'S-enter']);
   });
 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../seeded.js';
 import type { Entry } from '../../bin/tui/conversation.js';
 import { markdownLines } from '../../bin/tui/markdown.js';
-import { pad, wrap } from '../../bin/tui/text.js';
+import { pad, wrapWords } from '../../bin/tui/text.js';
 import { sidebarLines, streamLines, type SidebarData } from '../../bin/tui/view.js';
 
 const PREFIX: Record<Entry['kind'], string> = { user: '› ', text: '', tool: '', delegation: '', info: '· ', error: '! ' };
@@ -13,12 +13,14 @@ const PREFIX: Record<Entry['kind'], string> = { user: '› ', text: '', tool: ''
 /** The definition: the whole stream, then the window `scroll` lines up from the bottom. */
 function reference(entries: readonly Entry[], width: number, height: number, scroll: number): string[] {
   const all: string[] = [];
-  let lastAgent = '';
+  let lastSlot: string | undefined;
   for (const e of entries) {
     const indent = '  '.repeat(Math.min(e.depth, 4));
-    if (e.kind === 'text' && e.agent !== lastAgent) all.push(pad(`${indent}${e.agent}`, width));
-    lastAgent = e.kind === 'user' ? 'you' : e.agent;
-    const lines = e.kind === 'text' ? markdownLines(e.text, Math.max(1, width - indent.length)).map((l) => indent + l) : wrap(`${indent}${PREFIX[e.kind]}${e.text}`, width);
+    const inner = Math.max(1, width - indent.length);
+    // a header where the slot changes, over visible text only
+    if (e.kind === 'text' && e.text !== '' && e.slot !== lastSlot) all.push(pad(`${indent}${e.agent}`, width));
+    lastSlot = e.slot;
+    const lines = (e.kind === 'text' ? markdownLines(e.text, inner) : wrapWords(`${PREFIX[e.kind]}${e.text}`, inner)).map((l) => indent + l);
     for (const l of lines) all.push(pad(l, width));
     if (e.kind === 'user') all.push(pad('', width));
   }
@@ -44,7 +46,11 @@ describe('stream window', () => {
         // a new entry, or the newest (or an older) one grows, as streamed text does
         const grow = entries.length > 0 && rnd(3) > 0 ? (rnd(4) === 0 ? pick(entries) : entries[entries.length - 1]) : undefined;
         if (grow) grow.text += pick(PIECES);
-        else entries.push({ kind: pick(KINDS), agent: pick(AGENTS), depth: rnd(6), text: pick(PIECES) });
+        else {
+          // two slots per agent (parallel delegations of one agent), and now and then an entry with no text yet
+          const agent = pick(AGENTS);
+          entries.push({ kind: pick(KINDS), agent, slot: `${agent}#${rnd(2)}`, depth: rnd(6), text: rnd(8) === 0 ? '' : pick(PIECES) });
+        }
         // the size and scroll change now and then (a growing stream is mostly painted at one size)
         if (rnd(4) === 0) [width, height, scroll] = [1 + rnd(50), 1 + rnd(15), rnd(5) === 0 ? -3 : rnd(40)];
         const windows = [[width, height, scroll], [width, height, scroll], [1 + rnd(50), height, scroll], [width, height + 1, scroll], [width, height, scroll + 1], [width, height, scroll]] as const;
@@ -58,14 +64,19 @@ describe('stream window', () => {
     }
   });
 
-  it('the sidebar is made again whenever a figure, an activity or one of the last five notes changes', () => {
-    const d: SidebarData = { tokens: { input: 0, output: 0, cached: 0 }, context: null, activity: [], notes: [] };
+  it('the sidebar is made again whenever a figure, the cost, a compression, the plan, an activity or one of the last five notes changes', () => {
+    const d: SidebarData = { tokens: { input: 0, output: 0, cached: 0 }, cost: null, context: null, compressed: null, plan: null, activity: [], notes: [] };
     const changes: (() => void)[] = [
       () => (d.tokens.input += 1200),
       () => (d.tokens.output += 30),
       () => (d.tokens.cached += 7),
+      () => (d.cost = { usd: 0.002, unpriced: false }),
+      () => (d.cost = { usd: 0.002, unpriced: true }),
       () => (d.context = { used: 1000, window: 8000 }),
       () => (d.context = { used: 2000, window: 8000 }),
+      () => (d.compressed = { count: 1, agent: 'repo', tier: 1, before: 9000, after: 5000 }),
+      () => (d.plan = { agent: 'repo', lines: ['[>] read'] }),
+      () => (d.plan = { agent: 'repo', lines: ['[x] read', '[>] write'] }),
       () => d.activity.push('repo running'),
       () => (d.activity[0] = 'repo paused'),
       ...Array.from({ length: 7 }, (_, i) => () => d.notes.push(`note-${i}`)),

@@ -81,12 +81,13 @@ export function buildAgentEnv(host: AgentHost, config: YagentConfig, seams: Agen
       const skills = config.skills.enabled && config.skills.agents.includes(input.role)
         ? discoverSkills(skillRoots(host.dataRoot ?? dataRoot(), input.settings.workspace))
         : new Map();
+      const wait = <T>(fn: () => Promise<T>): Promise<T> => (hooks.waitingOnUser ? hooks.waitingOnUser(fn) : fn());
       return buildToolPort(input, hooks, {
         publish: host.publish,
-        authorizer: host.authorizer,
+        authorizer: (req, signal) => wait(() => host.authorizer(req, signal)),
         grantStore: host.store,
         store: toolStoreAccess(host.store),
-        askUser: (question) => host.askUser(input.agent, question),
+        askUser: (question) => wait(() => host.askUser(input.agent, question)),
         runSignal: host.signal,
         newId,
         security,

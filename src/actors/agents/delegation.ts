@@ -14,6 +14,7 @@ import { buildBrief, summarize } from './brief.js';
 import { MentionBook } from './mentions.js';
 import type { UsageLedger } from './usage-ledger.js';
 import { degradedReport, type Assessment } from './recovery.js';
+import type { ThinkEntry } from './compression/thinklink.js';
 
 export type DelegationStore = Pick<StoreApi, 'writeNote' | 'resolveRefs' | 'writeArtifact' | 'recordTimeline' | 'registerAgent'>;
 
@@ -79,7 +80,7 @@ export class DelegationManager {
   }
 
   /** `resumeFrom` (recovery B): the same delegation continued from its repaired replay instead of a fresh brief. */
-  async delegate(callId: string, target: string, args: DelegateArgsLike, signal: AbortSignal, resumeFrom?: ChatMessage[]): Promise<ToolOutcome> {
+  async delegate(callId: string, target: string, args: DelegateArgsLike, signal: AbortSignal, resumeFrom?: { messages: ChatMessage[]; plans: ThinkEntry[] }): Promise<ToolOutcome> {
     const d = this.deps;
     const refs = args.context_refs ?? [];
     const custom = this.customs.get(target);
@@ -108,7 +109,7 @@ export class DelegationManager {
         delegationId: callId,
         parentSessionId: d.parentSessionId,
         ...(d.rootContext ? { rootContext: d.rootContext } : {}),
-        ...(resumeFrom ? { resumeFrom: { messages: resumeFrom } } : {}),
+        ...(resumeFrom ? { resumeFrom: { messages: resumeFrom.messages, plans: resumeFrom.plans } } : {}),
       };
       const out = await this.spawnWithBackstop(name, input, callId, signal);
       // spent whatever the outcome, abandoned runs included
@@ -241,7 +242,7 @@ export class DelegationManager {
     const a = await recover(callId);
     if (attempt <= d.settings.maxRestarts && a.kind === 'replay') {
       d.publish({ type: 'delegation_restarted', agent: d.parentAgent, callId, child: target, attempt, maxRestarts: d.settings.maxRestarts, reason });
-      return this.delegate(callId, target, args, signal, a.messages);
+      return this.delegate(callId, target, args, signal, a);
     }
     const why = a.kind === 'degraded' ? `its worker crashed (${reason}) and ${a.reason}` : `it crashed ${attempt} times (last: ${reason}; [resume] max_restarts = ${d.settings.maxRestarts})`;
     const report = degradedReport(target, why, a.messages);

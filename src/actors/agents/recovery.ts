@@ -10,8 +10,10 @@ import type { ChatMessage } from './port-types.js';
 import type { Publish } from './ports.js';
 import type { PendingDelegation } from './run-types.js';
 import { callsWithResults, repairToolPairs } from './tool-pairs.js';
+import { thinklinkFromDetails, type ThinkEntry } from './compression/thinklink.js';
 
-export type Assessment = { kind: 'replay'; messages: ChatMessage[] } | { kind: 'degraded'; reason: string; messages: ChatMessage[] };
+/** `replay`: the repaired list and the plans its rollout holds (the continued run's thinklink store). */
+export type Assessment = { kind: 'replay'; messages: ChatMessage[]; plans: ThinkEntry[] } | { kind: 'degraded'; reason: string; messages: ChatMessage[] };
 
 /** Every criterion is decidable without running anything: a failed one means C, never an error. */
 export function assessReplay(r: ReplayResult, maxMessages: number): Assessment {
@@ -23,7 +25,7 @@ export function assessReplay(r: ReplayResult, maxMessages: number): Assessment {
   if (r.lastCheckpoint !== null && r.lastCheckpoint.fingerprint !== r.fingerprint) return degraded('its checkpoint fingerprint does not match the replayed conversation');
   if (maxMessages > 0 && r.messages.length > maxMessages) return degraded(`its replay has ${r.messages.length} messages, over [resume] max_replay_messages = ${maxMessages}`);
   if (r.messages[0]?.role !== 'system') return degraded('its replay does not start with the system prompt');
-  return { kind: 'replay', messages: repairToolPairs(r.messages) };
+  return { kind: 'replay', messages: repairToolPairs(r.messages), plans: thinklinkFromDetails(r.thinklink) };
 }
 
 const FILE_TOOLS = new Set(['create_file', 'edit_file', 'delete_file', 'rename_file']);
@@ -72,7 +74,7 @@ export async function recoverDelegations(deps: RecoveryDeps, pending: readonly P
     let content: string;
     if (a.kind === 'replay') {
       deps.publish({ type: 'log', level: 'info', message: `recovery: continuing ${p.target} delegation ${p.callId} from its rollout (${a.messages.length} messages)` });
-      content = outcomeText(await deps.manager.delegate(p.callId, p.target, { task: p.task }, deps.signal, a.messages));
+      content = outcomeText(await deps.manager.delegate(p.callId, p.target, { task: p.task }, deps.signal, a));
     } else {
       deps.publish({ type: 'log', level: 'warn', message: `recovery: ${p.target} delegation ${p.callId} degraded: ${a.reason}` });
       const report = degradedReport(p.target, a.reason, a.messages);

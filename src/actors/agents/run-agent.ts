@@ -22,6 +22,7 @@ import { AbortReason } from './abort.js';
 import { crashRecovery, recoverDelegations, type RecoveryDeps } from './recovery.js';
 import { repairToolPairs } from './tool-pairs.js';
 import { Compressor } from './compression/compressor.js';
+import { thinklinkRecord } from './compression/thinklink.js';
 import { UsageLedger } from './usage-ledger.js';
 
 export type AgentStore = Pick<
@@ -35,6 +36,8 @@ export interface ToolHooks {
   delegate(callId: string, target: string, args: DelegateArgsLike, signal: AbortSignal): Promise<ToolOutcome>;
   /** Custom agents registered so far: the Director's surface offers `delegate_<name>` for each. */
   customAgents(): readonly CustomAgentDesign[];
+  /** Wraps a wait on the user (an approval, ask_user_for_help): the run's idle and total clocks stand still meanwhile. */
+  waitingOnUser?<T>(wait: () => Promise<T>): Promise<T>;
 }
 
 export interface AgentEnv {
@@ -161,6 +164,8 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
     const hooks: ToolHooks = {
       delegate: (callId, target, args, signal) => manager.delegate(callId, target, args, signal),
       customAgents: () => customs,
+      // a sub-agent waiting for the user's approval or answer is not idle: its timeouts must not fire meanwhile
+      ...(activity ? { waitingOnUser: <T>(wait: () => Promise<T>) => activity.during(wait) } : {}),
     };
     const tools = env.toolsFor(input, hooks);
     const isDirector = input.role === 'director';
@@ -168,6 +173,10 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
     // the deferred-tool catalogue (MCP) and the skills list follow the role prompt: stable for the whole run
     const withSections = [system.trimEnd(), ...(tools.contextSections?.() ?? [])].join('\n\n') + '\n';
     const initial = await initialMessages(input, withSections, { manager, store: env.store, publish: env.publish, signal: ctl.signal, maxReplayMessages: s.maxReplayMessages, enabled: s.resume });
+    // a resumed run's plans (session follow-up, continued delegation): its thinklink store starts from them, and this
+    // rollout holds them again so the next resume finds them too (its replay, once compressed, does not)
+    const plans = input.resumeFrom?.plans ?? input.session?.plans ?? [];
+    if (plans.length > 0) recorder.append(plans.map((e) => thinklinkRecord(e, env.clock.now())));
     const result: LoopResult = await runLoop(
       {
         agent: input.agent,
@@ -201,6 +210,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
                 publish: env.publish,
                 now: () => env.clock.now(),
                 signal: ctl.signal,
+                plans,
                 // the threshold decision counts with the model's real encoding on the CPU pool
                 ...(tokens ? { tokens } : {}),
               }),

@@ -139,7 +139,7 @@ export async function runTask(runtime: Runtime, o: RunTaskOptions): Promise<Task
       settings: settingsFrom(o, taskId, turn.boardId),
       delegationId: null,
       parentSessionId: null,
-      ...(turn.resumed ? { session: { history: turn.history, pending: turn.pending, resumed: true } } : {}),
+      ...(turn.resumed ? { session: { history: turn.history, plans: turn.plans, pending: turn.pending, resumed: true } } : {}),
     };
     const started = { kind: 'turn_start' as const, ts: Date.now(), taskId, prompt: o.prompt, workspace: resolve(o.workspace), ...(turn.forkedFrom ? { forkedFrom: turn.forkedFrom } : {}) };
     // the ledger's turn_start is written while the Director boots: the store worker's boot stays off the path

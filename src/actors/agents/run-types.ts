@@ -61,6 +61,9 @@ export const RunSettingsSchema = z.object({
 });
 export type RunSettings = z.infer<typeof RunSettingsSchema>;
 
+/** One plan of the thinklink store (`compression/thinklink.ts` ThinkEntry). */
+const ThinkEntrySchema = z.object({ step: z.number().int(), text: z.string() });
+
 export const AgentRunInputSchema = z.object({
   /** Identity used for routing, scripts and events: built-in name or the custom agent's name. */
   agent: z.string(),
@@ -75,12 +78,14 @@ export const AgentRunInputSchema = z.object({
   parentSessionId: z.string().nullable(),
   /** Root docs read once per session by the Director and handed down (cached per session, not per worker). */
   rootContext: z.object({ files: z.array(z.string()), text: z.string() }).optional(),
-  /** A delegation continued from its rollout (recovery B): the repaired replay replaces system + brief. */
-  resumeFrom: z.object({ messages: z.array(ChatMessageSchema) }).optional(),
-  /** Director only: the session's earlier turns and the delegations its last turn left interrupted. */
+  /** A delegation continued from its rollout (recovery B): the repaired replay replaces system + brief; the plans
+   *  its rollout holds refill the thinklink store (a compressed replay no longer holds them). */
+  resumeFrom: z.object({ messages: z.array(ChatMessageSchema), plans: z.array(ThinkEntrySchema).default([]) }).optional(),
+  /** Director only: the session's earlier turns, the plans of the last one and the delegations it left interrupted. */
   session: z
     .object({
       history: z.array(ChatMessageSchema),
+      plans: z.array(ThinkEntrySchema).default([]),
       pending: z.array(z.object({ callId: z.string(), target: z.string(), task: z.string(), rolloutPath: z.string() })),
       resumed: z.boolean(),
     })

@@ -4,6 +4,7 @@ import type { RolloutHead, SessionSummary, StoreApi } from '../../store/api.js';
 import { stopState } from '../../store/client.js';
 import type { ChatMessage } from './port-types.js';
 import type { PendingDelegation } from './run-types.js';
+import { thinklinkFromDetails, type ThinkEntry } from './compression/thinklink.js';
 
 export interface SessionRequest {
   /** Continue this session (its id is the `session_id` a run reported). */
@@ -19,6 +20,8 @@ export interface PreparedTurn {
   boardId: string;
   resumed: boolean;
   history: ChatMessage[];
+  /** The plans (thinklink) of the last Director rollout: compression's plan store continues from them. */
+  plans: ThinkEntry[];
   pending: PendingDelegation[];
   forkedFrom?: string;
 }
@@ -31,19 +34,19 @@ export class SessionError extends Error {
 }
 
 export async function prepareTurn(store: SessionStore, projectId: string, taskId: string, boardId: string | undefined, req: SessionRequest): Promise<PreparedTurn> {
-  if (req.resume === undefined && req.continueLatest !== true) return { sessionId: boardId ?? taskId, boardId: boardId ?? taskId, resumed: false, history: [], pending: [] };
+  if (req.resume === undefined && req.continueLatest !== true) return { sessionId: boardId ?? taskId, boardId: boardId ?? taskId, resumed: false, history: [], plans: [], pending: [] };
   const s = await findSession(store, projectId, req);
   if (req.fork !== true && !s.resumable.ok) throw new SessionError(`session ${s.sessionId} cannot be resumed: ${s.resumable.reason}`);
   const heads = await store.taskRollouts(projectId, s.lastTaskId);
   const director = heads.filter((h) => h.meta.delegationId === null).at(-1)?.path ?? s.lastRolloutPath;
-  if (director === null) return { ...ids(s, taskId, req), resumed: true, history: [], pending: [] };
+  if (director === null) return { ...ids(s, taskId, req), resumed: true, history: [], plans: [], pending: [] };
   const replay = await store.readReplay(director);
   if (!replay.ok) throw new SessionError(`session ${s.sessionId} cannot be resumed: its last rollout is ${replay.reason.replace('_', ' ')} (${director})`);
   const history = replay.messages.filter((m) => m.role !== 'system');
   // a turn that ended normally left nothing interrupted; a paused, cancelled or killed one may have
   const interrupted = s.stopReason === null || stopState(s.stopReason) === 'resumable';
   const pending = interrupted && req.fork !== true ? await interruptedDelegations(store, history, heads) : [];
-  return { ...ids(s, taskId, req), resumed: true, history, pending };
+  return { ...ids(s, taskId, req), resumed: true, history, plans: thinklinkFromDetails(replay.thinklink), pending };
 }
 
 function ids(s: SessionSummary, taskId: string, req: SessionRequest): Pick<PreparedTurn, 'sessionId' | 'boardId' | 'forkedFrom'> {

@@ -107,6 +107,7 @@ export function buildAgentEngine(cfg: YagentConfig, agent: string, deps: EngineD
     publish: (e) => deps.publish(e),
     clock: deps.clock ?? realClock,
     engineFor: (name) => buildProviderEngine(cfg, name, deps),
+    contextWindowOf: (name) => cfg.providers[name]?.contextWindow,
   });
 }
 

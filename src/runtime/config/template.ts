@@ -13,7 +13,7 @@ api_base_url = "https://api.openai.com/v1"
 model = "gpt-4o-mini"            # required
 api_key = "${PLACEHOLDER_API_KEY}"
 # api_key_env = "OPENAI_API_KEY" # read the key from this environment variable instead (expanded once at start)
-# context_window = 128000        # reserved (TUI context bar, later issue): read by nothing yet; the compression threshold comes from the model catalogue
+# context_window = 128000        # the TUI's context bar (default: the model catalogue's); the compression threshold ignores it
 # temperature = 0.3              # 0 = not set (the field is omitted)
 # max_tokens = 8000              # 0 = not set
 # reasoning_effort = "medium"    # openai: passed through; anthropic: thinking budget 1024/8192/24576/32000
@@ -26,7 +26,7 @@ api_key = "${PLACEHOLDER_API_KEY}"
 
 # [agents.llm]                   # per-agent providers: director coding repo chat devops browser meta
 # coding.use_provider = "openai"
-# [tools.llm]                    # per-tool providers (micro_agent, thinking, deepthinking, design)
+# [tools.llm]                    # per-tool providers (micro_agent, thinking, deepthinking, design; compression = the tier-2 summary)
 # micro_agent.use_provider = "local"
 
 [agent]

@@ -1,7 +1,7 @@
 // Replay reader: rebuilds the message list exactly as before the pause (system, reasoning, full tool
 // outputs; `compacted` replaces its prefix). Distinct from the summarising reader on purpose (memory rule 4).
 import type { ChatMessage } from '../../runtime/protocol/index.js';
-import type { AgentCheckpoint, ReplayResult, RolloutRecord, SessionMeta } from '../api.js';
+import { THINKLINK_KIND, type AgentCheckpoint, type ReplayResult, type RolloutRecord, type SessionMeta } from '../api.js';
 import { digestMessages } from './digest.js';
 import { fileSize, readRecords } from './lines.js';
 
@@ -9,12 +9,16 @@ export interface Rebuilt {
   meta: SessionMeta | null;
   messages: ChatMessage[];
   lastCheckpoint: AgentCheckpoint | null;
+  /** Details of the `event_msg` records of kind `thinklink_entry`, in order: the run's plans, which a
+   *  compressed list no longer holds (context compression restores its thinklink store from them on resume). */
+  thinklink: string[];
 }
 
 export function rebuild(records: readonly RolloutRecord[]): Rebuilt {
   let meta: SessionMeta | null = null;
   let messages: ChatMessage[] = [];
   let lastCheckpoint: AgentCheckpoint | null = null;
+  const thinklink: string[] = [];
   for (const r of records) {
     switch (r.type) {
       case 'session_meta':
@@ -29,12 +33,14 @@ export function rebuild(records: readonly RolloutRecord[]): Rebuilt {
       case 'agent_checkpoint':
         lastCheckpoint = r.payload;
         break;
-      case 'turn_context':
       case 'event_msg':
+        if (r.payload.kind === THINKLINK_KIND) thinklink.push(r.payload.detail ?? '');
+        break;
+      case 'turn_context':
         break;
     }
   }
-  return { meta, messages, lastCheckpoint };
+  return { meta, messages, lastCheckpoint, thinklink };
 }
 
 /** Reads the whole file (after the caller drained it) and rebuilds; refuses files above `maxBytes`. */
@@ -43,6 +49,6 @@ export async function readRolloutForReplay(path: string, maxBytes: number): Prom
   if (size === null) return { ok: false, reason: 'not_found', bytes: 0, limit: maxBytes };
   if (maxBytes > 0 && size > maxBytes) return { ok: false, reason: 'too_large', bytes: size, limit: maxBytes };
   const { records, issues } = await readRecords(path);
-  const { meta, messages, lastCheckpoint } = rebuild(records);
-  return { ok: true, meta, messages, fingerprint: digestMessages(messages), lastCheckpoint, records: records.length, issues };
+  const { meta, messages, lastCheckpoint, thinklink } = rebuild(records);
+  return { ok: true, meta, messages, fingerprint: digestMessages(messages), lastCheckpoint, thinklink, records: records.length, issues };
 }

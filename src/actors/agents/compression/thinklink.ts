@@ -1,9 +1,11 @@
 // The thinklink store: every valid <thought> plan of this run, in order. Tier 2 moves plans here out of the
-// history; tier 3 rebuilds from it. Each entry also goes to the rollout (event_msg thinklink_entry).
+// history; tier 3 rebuilds from it. Each entry also goes to the rollout (event_msg thinklink_entry), and a
+// resumed run (session follow-up, continued delegation) starts from the entries its rollout holds.
+import { THINKLINK_KIND } from '../../../store/api.js';
 import type { RolloutRecordLike } from '../port-types.js';
 import { renderThought, type Thought } from '../thought.js';
 
-export const THINKLINK_KIND = 'thinklink_entry';
+export { THINKLINK_KIND };
 
 export interface ThinkEntry {
   step: number;
@@ -15,12 +17,16 @@ export function thinklinkRecord(e: ThinkEntry, ts: number): RolloutRecordLike {
   return { type: 'event_msg', ts, payload: { kind: THINKLINK_KIND, detail: `step ${e.step}\n${e.text}` } };
 }
 
-export function thinklinkFromRecords(records: readonly RolloutRecordLike[]): ThinkEntry[] {
-  return records.flatMap((r) => {
-    if (r.type !== 'event_msg' || r.payload.kind !== THINKLINK_KIND) return [];
-    const m = /^step (\d+)\n([\s\S]*)$/.exec(r.payload.detail ?? '');
+/** Entries from the records' details (`ReplayResult.thinklink`); a malformed detail is skipped. */
+export function thinklinkFromDetails(details: readonly string[]): ThinkEntry[] {
+  return details.flatMap((d) => {
+    const m = /^step (\d+)\n([\s\S]*)$/.exec(d);
     return m ? [{ step: Number(m[1]), text: m[2] ?? '' }] : [];
   });
+}
+
+export function thinklinkFromRecords(records: readonly RolloutRecordLike[]): ThinkEntry[] {
+  return thinklinkFromDetails(records.flatMap((r) => (r.type === 'event_msg' && r.payload.kind === THINKLINK_KIND ? [r.payload.detail ?? ''] : [])));
 }
 
 export class ThinkLink {

@@ -92,7 +92,8 @@ export function openaiJsonBody(reply: FakeReply, ids: Ids, promptText: string): 
   };
 }
 
-export function openaiErrorBody(status: number, message: string): Record<string, unknown> {
+/** `code`: the error's own code when OpenAI sends one (e.g. `context_length_exceeded`); else the type. */
+export function openaiErrorBody(status: number, message: string, code?: string): Record<string, unknown> {
   const type = status === 429 ? 'rate_limit_exceeded' : status >= 500 ? 'server_error' : 'invalid_request_error';
-  return { error: { message, type, param: null, code: type } };
+  return { error: { message, type, param: null, code: code ?? type } };
 }

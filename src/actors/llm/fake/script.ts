@@ -10,7 +10,7 @@ export interface FakeToolCall {
 
 export type FakeFault =
   /** An HTTP error before any byte of the body; retryAfter (seconds) becomes a Retry-After header. */
-  | { kind: 'status'; status: number; retryAfter?: number; message?: string }
+  | { kind: 'status'; status: number; retryAfter?: number; message?: string; code?: string }
   /** Destroys the socket after `afterEvents` SSE events were written. */
   | { kind: 'reset'; afterEvents: number }
   /** Writes `afterEvents` events, then never writes again (until the client goes away). */

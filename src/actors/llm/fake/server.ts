@@ -125,7 +125,7 @@ export class FakeProvider {
     const fault = reply.fault;
     if (fault?.kind === 'status') {
       const extra: Record<string, string> = fault.retryAfter !== undefined ? { 'retry-after': String(fault.retryAfter) } : {};
-      this.sendError(res, format, fault.status, fault.message ?? `fake ${fault.status}`, extra);
+      this.sendError(res, format, fault.status, fault.message ?? `fake ${fault.status}`, extra, fault.code);
       return;
     }
     const promptText = JSON.stringify(body['messages'] ?? '') + JSON.stringify(body['system'] ?? '');
@@ -169,8 +169,8 @@ export class FakeProvider {
     res.end();
   }
 
-  private sendError(res: ServerResponse, format: WireFormat, status: number, message: string, extra: Record<string, string> = {}): void {
-    const body = format === 'openai' ? openaiErrorBody(status, message) : anthropicErrorBody(status, message);
+  private sendError(res: ServerResponse, format: WireFormat, status: number, message: string, extra: Record<string, string> = {}, code?: string): void {
+    const body = format === 'openai' ? openaiErrorBody(status, message, code) : anthropicErrorBody(status, message);
     res.writeHead(status, { 'content-type': 'application/json', ...extra }).end(JSON.stringify(body));
   }
 }

@@ -11,6 +11,8 @@ export interface RoutingDeps {
   clock: Clock;
   /** Builds (reliability-wrapped) engines by provider name; results are cached by the router. */
   engineFor(provider: string): LlmEngine;
+  /** The provider's configured `context_window` (the TUI's context bar; the compression threshold ignores it). */
+  contextWindowOf?(provider: string): number | undefined;
 }
 
 export class RoutingEngine implements LlmEngine {
@@ -46,7 +48,7 @@ export class RoutingEngine implements LlmEngine {
   async call(req: LlmRequest): Promise<LlmResponse> {
     const { provider, tier } = await this.choose(req);
     const engine = this.engine(provider);
-    this.announce(engine, tier);
+    this.announce(provider, engine, tier);
     return engine.call(tier !== undefined ? { ...req, tier } : req);
   }
 
@@ -58,12 +60,13 @@ export class RoutingEngine implements LlmEngine {
   }
 
   /** model_info at the first call and whenever the provider/model changes (routing, override). */
-  private announce(engine: LlmEngine, tier: Tier | undefined): void {
+  private announce(name: string, engine: LlmEngine, tier: Tier | undefined): void {
     const { provider, model } = engine.describe();
     const key = `${provider}\u0000${model}`;
     if (this.announced === key) return;
     this.announced = key;
-    const context = modelLimits(model)?.context;
+    // the window a client shows: the provider's own context_window when configured, else the catalogue's
+    const context = this.deps.contextWindowOf?.(name) ?? modelLimits(model)?.context;
     this.deps.publish({ type: 'model_info', agent: this.agent, provider, model, ...(tier !== undefined ? { tier } : {}), ...(context !== undefined ? { contextWindow: context } : {}) });
   }
 

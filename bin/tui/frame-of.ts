@@ -1,0 +1,34 @@
+// The frame an app state shows: every region's lines sized by the one layout, the dialog on top and where the
+// terminal's cursor goes. The app paints it; tests paint it on a fresh screen to compare cells.
+import type { TuiApp } from './app.js';
+import { computeLayout } from './layout.js';
+import type { Frame } from './screen.js';
+import { dialogBox, inputLines, inputView, sidebarLines, statusLine, streamLines, streamScrolled } from './view.js';
+
+export function frameOf(app: TuiApp): Frame {
+  const cols = app.screen.cols;
+  const rows = app.screen.rows;
+  const help = app.helps[0];
+  const dialog = app.info ? app.info.data : help ? help.data : app.setup ? app.setup.data : null;
+  const hint = app.setup ? 'setup: type the answer, Enter sends · Esc cancels' : help?.question ? 'answer the question, Enter sends' : app.run === 'idle' ? 'type a task, Enter sends · /help' : 'Esc cancels · Ctrl-P pauses';
+  // the input box grows with the typed text's rows AFTER wrapping (a long line is several rows); a secret shows dots
+  const secret = app.setup?.secret === true;
+  const shown = secret ? '•'.repeat(app.input.text.length) : app.input.text;
+  const typed = inputView(shown, secret ? shown.length : app.input.cursor, Math.max(1, cols), hint);
+  const layout = computeLayout(cols, rows, typed.rows.length);
+  const input = inputLines(typed, layout.input.width, layout.input.height);
+  // the terminal's cursor sits in the input box unless a dialog that takes keys itself is open
+  const typing = app.info === null && (help === undefined || help.question);
+  const stream = streamLines(app.conv.entries, layout.stream.width, layout.stream.height, app.scroll);
+  app.scroll = streamScrolled(); // never past the top: PgDn comes back at once
+  app.page = Math.max(1, layout.stream.height - 2);
+  return {
+    layout,
+    stream,
+    sidebar: sidebarLines(app.side.data, layout.sidebar.width, layout.sidebar.height),
+    input: input.lines,
+    status: statusLine({ model: app.side.model, tier: app.side.tier, session: app.session, run: app.run, where: app.opts.backend.where, notice: app.notice, scrolled: app.scroll }, layout.status.width),
+    dialog: dialog ? dialogBox(dialog, cols, layout.input.top) : null,
+    cursor: typing && input.cursorRow < layout.input.height ? { x: Math.min(typed.cursor.col, cols - 1), y: layout.input.top + input.cursorRow } : null,
+  };
+}

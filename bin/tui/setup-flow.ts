@@ -1,0 +1,32 @@
+// /setup inside the app: probe loopback servers, ask in the dialog, and hand over to the backend the new
+// configuration boots (in-process only: `TuiOptions.setup.reconfigure`).
+import type { TuiApp } from './app.js';
+import { SetupDialog, type SetupResult } from './setup-dialog.js';
+
+/** Opens the /setup dialog after probing loopback servers (as `yagent setup` does); `why` heads it. */
+export function openSetup(app: TuiApp, why: string): void {
+  const s = app.opts.setup;
+  if (!s) return;
+  app.tasks.go('tui-setup-probe', async () => {
+    app.setup = new SetupDialog(await s.probe(), s.configPath, why);
+    app.frames.mark();
+  });
+}
+
+/** One answer typed in the input box; the last one writes the config and closes the dialog. */
+export function answerSetup(app: TuiApp, dialog: SetupDialog, line: string): void {
+  app.tasks.go('tui-setup', async () => {
+    const result = await dialog.answer(line).catch((err: Error) => ({ ok: false, message: `setup failed: ${err.message}` }));
+    if (result) await closeSetup(app, result);
+    app.frames.mark();
+  });
+}
+
+async function closeSetup(app: TuiApp, result: SetupResult): Promise<void> {
+  app.setup = null;
+  app.conv.addInfo(result.message, result.ok ? 'info' : 'error');
+  const s = app.opts.setup;
+  if (!result.ok || !s) return;
+  const next = await s.reconfigure().catch((err: Error) => (app.conv.addInfo(err.message, 'error'), null));
+  if (next !== null) app.switchBackend(next);
+}

@@ -1,0 +1,80 @@
+// Slash commands in the painted TUI (@xterm/headless): /model checks the name against the configured providers,
+// /resume's picker shows when, how long and what each session was, and refuses one that cannot continue.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { PickerSession } from '../../bin/tui/app.js';
+import { scripted, type Scripted } from './scripted-backend.js';
+
+const open: Scripted[] = [];
+afterEach(async () => {
+  for (const s of open.splice(0)) await s.app.quit();
+});
+
+const statusOf = (s: Scripted): string => s.term.rows().at(-1) ?? '';
+
+describe('TUI slash commands', () => {
+  it('/model NAME refuses a provider the configuration does not have, at once; a known one starts the next turn; /model lists them', async () => {
+    const s = await scripted(120, 24, { providers: () => Promise.resolve(['fake', 'other']) });
+    open.push(s);
+    await s.step('/model nope\r');
+    expect(statusOf(s)).toContain('/model: no provider "nope" (configured providers: fake, other)');
+    await s.step('hi\r');
+    s.end(null);
+    await s.step('/model other\r');
+    expect(statusOf(s)).toContain('model: other from the next request');
+    await s.step('again\r');
+    s.end(null);
+    await s.step('/model auto\r');
+    await s.step('routed\r');
+    expect(s.calls).toEqual(['start: hi', 'start: again provider=other', 'start: routed']);
+    await s.step('/model\r');
+    expect(s.term.screenText()).toContain('configured providers: fake, other');
+  });
+
+  it('/resume picks among this workspace\'s sessions (time, turns, last prompt); one that cannot continue is shown, not taken', async () => {
+    const at = new Date(2026, 11, 1, 8, 37).getTime();
+    const sessions: PickerSession[] = [
+      { sessionId: 'task-20261201083700-aaaa', lastPrompt: 'fix the\nbuild', turns: 3, updatedAt: at, resumable: { ok: true } },
+      { sessionId: 'task-20261201080000-bbbb', lastPrompt: 'broken one', turns: 1, updatedAt: at, resumable: { ok: false, reason: 'its last turn ended in llm_error' } },
+    ];
+    const s = await scripted(120, 24, {}, { listSessions: () => Promise.resolve(sessions) });
+    open.push(s);
+    await s.step('/resume\r');
+    const screen = s.term.screenText();
+    expect(screen).toContain('1  12-01 08:37  3 turns  fix the build');
+    expect(screen).toContain('2  12-01 08:37  1 turn  broken one (cannot continue: its last turn');
+    await s.step('2');
+    expect(statusOf(s)).toContain('session task-20261201080000-bbbb cannot continue');
+    expect(s.app.session).toBeNull();
+    await s.step('/resume\r');
+    await s.step('1');
+    expect(s.app.session).toBe('task-20261201083700-aaaa');
+    await s.step('next\r');
+    expect(s.calls).toEqual(['start: next session=task-20261201083700-aaaa']);
+  });
+
+  it('/resume with no sessions says so; an unknown command says so', async () => {
+    const s = await scripted(80, 24, {}, { listSessions: () => Promise.resolve([]) });
+    open.push(s);
+    await s.step('/resume\r');
+    expect(s.term.screenText()).toContain('(no sessions in this workspace yet)');
+    await s.step('x'); // any key closes the dialog
+    await s.step('/foo\r');
+    expect(statusOf(s)).toContain('unknown command /foo (/help lists them)');
+  });
+
+  it('/timeline lists the task\'s timeline one readable line per entry, newest first', async () => {
+    const at = new Date(2026, 11, 1, 9, 19, 45).toISOString();
+    const entries = [{ ts: at, type: 'note', agent: 'repo', ref: 'repo/n1', status: 'ok', conclusion: 'looked' }, { ts: at, type: 'delegation', agent: 'repo', callId: 'p11', phase: 'start' }];
+    const s = await scripted(120, 24, { timeline: () => Promise.resolve(entries) });
+    open.push(s);
+    await s.step('/timeline\r');
+    expect(s.term.screenText()).toContain('(no task yet)');
+    await s.step('x');
+    await s.step('go\r');
+    await s.step('/timeline\r');
+    const screen = s.term.screenText();
+    expect(screen).toContain('─ timeline t (newest first) ─');
+    expect(screen).toContain('│ 09:19:45  note  repo  repo/n1  ok  looked');
+    expect(screen).toContain('│ 09:19:45  delegation  repo  p11  start');
+  });
+});

@@ -1,0 +1,68 @@
+// Approval and question dialogs in the painted TUI (@xterm/headless): any agent's request, nested ones included,
+// answered with one key per scope; a question answered in the input box; a withdrawn request's dialog closes.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { UserHelpResponse } from '../../bin/host/types.js';
+import { scripted, type Scripted } from './scripted-backend.js';
+
+const open: Scripted[] = [];
+afterEach(async () => {
+  for (const s of open.splice(0)) await s.app.quit();
+});
+
+async function withAnswers(): Promise<{ s: Scripted; answers: UserHelpResponse[] }> {
+  const answers: UserHelpResponse[] = [];
+  const s = await scripted(100, 30, { respond: (_t, r) => (answers.push(r), Promise.resolve()) });
+  open.push(s);
+  await s.step('go\r');
+  s.deliver({ type: 'delegation_start', agent: 'director', callId: 'c1', child: 'coding', task: 'write' });
+  s.deliver({ type: 'delegation_start', agent: 'coding', callId: 'c2', child: 'repo', task: 'look' }, 'c1');
+  return { s, answers };
+}
+
+const ask = (s: Scripted, requestId: string, delegationId: string | null, kind: 'authorization' | 'question' = 'authorization'): void =>
+  s.deliver({ type: 'user_help_needed', agent: delegationId === 'c2' ? 'repo' : 'coding', requestId, kind, question: `request ${requestId}?`, tool: 'create_file' }, delegationId);
+
+describe('TUI dialogs', () => {
+  it('a nested agent\'s approval opens a dialog; y / s / p / n answer once, for the session, for the project, or deny; queued requests follow', async () => {
+    const { s, answers } = await withAnswers();
+    for (const id of ['r1', 'r2', 'r3', 'r4']) ask(s, id, id === 'r2' ? 'c2' : 'c1');
+    await s.step('');
+    expect(s.term.screenText()).toContain('┌─ coding needs approval');
+    expect(s.term.screenText()).toContain('request r1?');
+    await s.step('y');
+    expect(s.term.screenText()).toContain('┌─ repo needs approval');
+    await s.step('s');
+    await s.step('p');
+    await s.step('n');
+    expect(answers.map((a) => [a.requestId, a.approved, a.scope])).toEqual([['r1', true, 'once'], ['r2', true, 'session'], ['r3', true, 'project'], ['r4', false, 'once']]);
+    expect(s.term.screenText()).not.toContain('needs approval');
+  });
+
+  it('a question (ask_user_for_help) is answered in the input box; Esc declines it', async () => {
+    const { s, answers } = await withAnswers();
+    ask(s, 'q1', null, 'question');
+    await s.step('');
+    expect(s.term.screenText()).toContain('┌─ coding asks');
+    await s.step('blue\r');
+    ask(s, 'q2', null, 'question');
+    await s.step('\x1b');
+    expect(answers.map((a) => [a.requestId, a.approved, a.answer])).toEqual([['q1', true, 'blue'], ['q2', false, undefined]]);
+  });
+
+  it('the dialog of a request whose delegation ended (nested ones too) or whose task ended closes by itself', async () => {
+    const { s, answers } = await withAnswers();
+    ask(s, 'r1', 'c2');
+    ask(s, 'r2', null);
+    await s.step('');
+    expect(s.term.screenText()).toContain('┌─ repo needs approval');
+    // c1 ended (a timeout, a cancel): the request of c2 inside it went with it
+    s.deliver({ type: 'delegation_end', agent: 'director', callId: 'c1', child: 'coding', status: 'error' });
+    await s.step('');
+    expect(s.term.screenText()).not.toContain('repo needs approval');
+    expect(s.term.screenText()).toContain('┌─ coding needs approval');
+    s.deliver({ type: 'task_end', stopReason: 'cancelled' });
+    await s.step('');
+    expect(s.term.screenText()).not.toContain('needs approval');
+    expect(answers).toEqual([]);
+  });
+});

@@ -14,3 +14,12 @@ export function trace(label: string): void {
   // synchronous: a worker's line must not wait for the main thread to relay it
   writeSync(2, `[trace] ${ms.toFixed(1)} ms ${isMainThread ? '' : `thread ${threadId}: `}${label}\n`);
 }
+
+const said = new Set<string>();
+
+/** A label's first occurrence in this thread only (e.g. the first model request of a worker). */
+export function traceOnce(label: string): void {
+  if (!on || said.has(label)) return;
+  said.add(label);
+  trace(label);
+}

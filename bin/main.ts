@@ -73,7 +73,17 @@ async function run(cmd: Command): Promise<ExitCode> {
         options: { yolo: cmd.flags.yolo, fullYolo: cmd.flags.fullYolo, disabledAgents: cmd.flags.disabledAgents },
         ...(cmd.session ? { session: cmd.session } : {}),
       };
-      const run = { spec, format: cmd.format, forceQuit: cmd.flags.forceQuit, io };
+      let continues: string | undefined;
+      // --attach too: the supervisor's ledger is this data root's
+      if (cmd.session) {
+        const checked = await (await import('./cli/session-check.js')).checkSession(spec.workspace, cmd.session);
+        if ('refusal' in checked) {
+          io.stderr(`yagent: ${checked.refusal}\n`);
+          return EXIT.error;
+        }
+        continues = checked.sessionId;
+      }
+      const run = { spec, format: cmd.format, forceQuit: cmd.flags.forceQuit, io, ...(continues !== undefined ? { continues } : {}) };
       if (cmd.attach) return runHeadlessAttached((await import('./attach/client.js')).ControlClient.discover(), run);
       return withLocalHost({ configPath: cmd.flags.config, io, verbose: cmd.flags.verbose }, (host) => runHeadlessLocal(host, run));
     }

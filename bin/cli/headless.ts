@@ -14,6 +14,14 @@ export interface HeadlessRun {
   format: OutputFormat;
   forceQuit: boolean;
   io: Streams;
+  /** The session a --resume/--continue turn continues (checked before the run); absent: a new session. */
+  continues?: string;
+}
+
+/** A new session (and a fork) is named after its first turn: a stream-json reader knows at once what to --resume. */
+function sessionOf(run: HeadlessRun, taskId: string): { session_id?: string } {
+  const id = run.spec.session && run.spec.session.fork !== true ? run.continues : taskId;
+  return id !== undefined ? { session_id: id } : {};
 }
 
 /** Runs in-process; nobody can answer, so every help request is denied and remembered (exit 3). */
@@ -33,7 +41,7 @@ export async function runHeadlessLocal(host: Host, run: HeadlessRun): Promise<Ex
   // subscribe before the start so not even the first event can be missed
   const unsubscribe = host.subscribe({ taskId }, onEnvelope);
   const started = host.startTask({ ...run.spec, taskId });
-  sink.start(taskId, { prompt: run.spec.prompt, workspace: run.spec.workspace });
+  sink.start(taskId, { prompt: run.spec.prompt, workspace: run.spec.workspace, ...sessionOf(run, taskId) });
   let interrupted = false;
   const off = onInterrupt(run.forceQuit, () => {
     interrupted = true;
@@ -69,7 +77,7 @@ export async function runHeadlessAttached(client: ControlClient, run: HeadlessRu
     options: { yolo: run.spec.options.yolo, full_yolo: run.spec.options.fullYolo, disable_agents: run.spec.options.disabledAgents },
     ...(run.spec.session ? { session: { resume: run.spec.session.resume, continue_latest: run.spec.session.continueLatest, fork: run.spec.session.fork } } : {}),
   });
-  sink.start(taskId, { prompt: run.spec.prompt, workspace: run.spec.workspace, supervisor: client.server.address });
+  sink.start(taskId, { prompt: run.spec.prompt, workspace: run.spec.workspace, supervisor: client.server.address, ...sessionOf(run, taskId) });
   run.io.stderr(`yagent: task ${taskId} sent to supervisor pid ${client.server.pid} (approve with \`yagent attach approve REQUEST\`)\n`);
   let interrupted = false;
   let cancelSent: Promise<unknown> = Promise.resolve();

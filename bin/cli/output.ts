@@ -30,6 +30,9 @@ export function createSink(format: OutputFormat, io: Streams): OutputSink {
   const footer = (o: TaskOutcome, needsApproval: string[]): void => {
     if (o.error) io.stderr(`error: ${o.error.message}\n`);
     for (const q of needsApproval) io.stderr(`needs approval (nobody could ask): ${q}\n`);
+    if (needsApproval.length > 0) {
+      io.stderr('yagent: a headless run cannot ask, so these calls were not run (exit 3): re-run with -y to allow them, or start `yagent serve` and re-run with --attach to approve each one (`yagent attach approve REQUEST`)\n');
+    }
     io.stderr(`stop reason: ${o.stopReason}\n`);
     for (const l of usageLines(o)) io.stderr(`${l}\n`);
     if (o.rolloutPath) io.stderr(`rollout: ${o.rolloutPath}\n`);

@@ -59,6 +59,9 @@ export interface ActorContext {
   readonly clock: Clock;
   readonly tasks: TaskGroup;
   readonly pause: PauseGate;
+  /** The pause a client gave one child of this actor on its own (`attach pause TASK CALL_ID`), by the child's name:
+   *  the child's gate is in its worker, this mirror lets the parent's timers for it (a backstop) freeze too. */
+  childPause(name: string): PauseGate;
   /** Publishes an event; lane from the type, batched per tick, normal lane drops with accounting. */
   publish(event: Event): void;
   /** Typed RPC to a served actor by name (e.g. 'store'); every call has a timeout and rejects on death. */

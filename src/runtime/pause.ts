@@ -56,6 +56,15 @@ export class PauseController implements PauseGate {
   }
 }
 
+/** A gate paused while any of `gates` is (a delegation's backstop: its task, or the child alone, is paused). */
+export function anyPaused(gates: readonly PauseController[]): { gate: PauseController; dispose(): void } {
+  const gate = new PauseController();
+  const sync = (): void => void (gates.some((g) => g.paused) ? gate.pause() : gate.resume());
+  const offs = gates.map((g) => g.onChange(sync));
+  sync();
+  return { gate, dispose: () => offs.forEach((off) => off()) };
+}
+
 export type ActivityTimeout = 'idle_timeout' | 'total_timeout';
 
 export interface ActivityOptions {

@@ -155,13 +155,28 @@ export function trackProcessGroup(pgid: number, exited: Promise<unknown>): () =>
   };
 }
 
-/** SIGTERM to every group of this thread whose direct child still runs, then waits (at most `maxMs`) until
- *  those children are reaped. What survives is killed by the main thread when the worker exits. */
+/** Share of the budget a group gets after SIGTERM before it is sent SIGKILL (the rest is for the reap). */
+const TERM_SHARE = 0.6;
+
+/** SIGTERM to every group of this thread whose direct child still runs, SIGKILL to what is left after most of
+ *  `maxMs` (a command may ignore SIGTERM: `trap '' TERM`), and waits (at most `maxMs` in all) until those children
+ *  are reaped. Only this thread can reap them: a child whose thread is gone stays a zombie until the process exits.
+ *  What survives is killed by the main thread when the worker exits. */
 export async function endUnreapedChildren(maxMs: number): Promise<void> {
   if (unreaped.size === 0) return;
+  const budget = Math.max(0, maxMs);
   for (const pgid of unreaped.keys()) signalGroup(pgid, 'SIGTERM');
+  if (await reapedWithin(Math.floor(budget * TERM_SHARE))) return;
+  for (const pgid of unreaped.keys()) signalGroup(pgid, 'SIGKILL');
+  await reapedWithin(budget - Math.floor(budget * TERM_SHARE));
+}
+
+/** True once every unreaped child of this thread is reaped, false when `ms` ran out first. */
+async function reapedWithin(ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
-  const bound = new Promise<void>((r) => (timer = setTimeout(r, Math.max(0, maxMs))));
-  await Promise.race([Promise.all([...unreaped.values()]), bound]);
+  const bound = new Promise<false>((r) => (timer = setTimeout(() => r(false), ms)));
+  const all = Promise.all([...unreaped.values()]).then(() => true as const);
+  const done = await Promise.race([all, bound]);
   clearTimeout(timer);
+  return done;
 }

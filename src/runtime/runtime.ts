@@ -63,6 +63,8 @@ export interface TaskHandle {
 
 export const DEFAULT_SHUTDOWN_MS = 5000;
 
+const childKey = (taskId: string, name: string): string => `${taskId}\n${name}`;
+
 export class Runtime {
   readonly dispatcher: Dispatcher;
   /** Background promises of the main thread (clients, servers): named and drainable. */
@@ -80,6 +82,8 @@ export class Runtime {
   private readonly pools: CpuPool[] = [];
   private hub: CpuHub | undefined;
   private readonly spawnCancels = new Map<string, AbortController>();
+  /** Which actor spawned a live child (task + child name): a pause of that child alone is forwarded to it. */
+  private readonly spawnedBy = new Map<string, ActorHandle>();
   private readonly clock: Clock;
   private readonly stopErrors: { actor: string; error: SerializedError }[] = [];
 
@@ -274,7 +278,11 @@ export class Runtime {
    *  delegation call id. The task's other actors run on. Returns the names it reached (empty = none matched). */
   pauseActors(taskId: string, match: string, paused: boolean): string[] {
     const hit = [...this.host.live].filter((a) => a.spec.taskId === taskId && (a.name === match || a.name.split(':').includes(match)));
-    for (const a of hit) a.setPaused(paused);
+    for (const a of hit) {
+      a.setPaused(paused);
+      // its parent keeps a backstop timer for it: that one freezes too
+      this.spawnedBy.get(childKey(taskId, a.name))?.send({ type: 'child_pause', name: a.name, paused });
+    }
     return hit.map((a) => a.name);
   }
 
@@ -366,10 +374,13 @@ export class Runtime {
     if (a.spec.taskId === null) throw runtimeError('NOT_FOUND', `${a.name} is not part of a task and cannot spawn`);
     const ctl = new AbortController();
     this.spawnCancels.set(requestId, ctl);
+    const key = childKey(a.spec.taskId, String((spec as { name?: unknown } | null)?.name));
+    this.spawnedBy.set(key, a);
     try {
       return await this.spawn(a.spec.taskId, spec as SpawnSpec, ctl.signal);
     } finally {
       this.spawnCancels.delete(requestId);
+      if (this.spawnedBy.get(key) === a) this.spawnedBy.delete(key);
     }
   }
 

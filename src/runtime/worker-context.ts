@@ -39,6 +39,7 @@ interface Waiter {
 export class WorkerActor {
   private readonly ctl = new AbortController();
   private readonly gate = new PauseController();
+  private readonly childGates = new Map<string, PauseController>();
   private mod: ActorModule | undefined;
   private ctx: ActorContext | undefined;
   private publisher: LanePublisher | undefined;
@@ -69,6 +70,10 @@ export class WorkerActor {
       case 'pause':
         if (m.paused) this.gate.pause();
         else this.gate.resume();
+        return;
+      case 'child_pause':
+        if (m.paused) this.childGate(m.name).pause();
+        else this.childGate(m.name).resume();
         return;
       case 'credit':
         this.publisher?.credit(m.n);
@@ -179,6 +184,13 @@ export class WorkerActor {
     this.post(error ? { type: 'stopped', running, error } : { type: 'stopped', running });
   }
 
+  /** Mirrors of the pause state of this actor's children (one small controller per child name, never removed). */
+  private childGate(name: string): PauseController {
+    let g = this.childGates.get(name);
+    if (!g) this.childGates.set(name, (g = new PauseController()));
+    return g;
+  }
+
   private accept(port: MessagePort): void {
     if (!this.serveTarget) {
       this.backlog.push(port);
@@ -205,6 +217,7 @@ export class WorkerActor {
       clock: realClock,
       tasks,
       pause: this.gate,
+      childPause: (name) => this.childGate(name),
       shared: Object.freeze({ ...m.shared }),
       publish: (event: Event) => publisher.publish(event),
       connect: <T>(actorName: string, opts?: { timeoutMs?: number }): Remote<T> => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { LlmEngine, LlmRequest, LlmResponse } from '../../src/actors/llm/types.js';
 import type { Event, ToolCall } from '../../src/runtime/protocol/index.js';
-import type { Clock } from '../../src/runtime/actor.js';
+import type { Clock, PauseGate } from '../../src/runtime/actor.js';
 import { parseConfigText, type YagentConfig } from '../../src/runtime/config/index.js';
 import { StoreService } from '../../src/store/service.js';
 import { realClock } from '../../src/runtime/clock.js';
@@ -84,6 +84,10 @@ export interface HarnessOver {
   spawn?: SpawnChild;
   backstopGraceMs?: number;
   clock?: Clock;
+  /** This run's own pause gate (default: the task's, `Harness.pause`). */
+  pause?: PauseController;
+  /** `ctx.childPause`: a child's own pause by actor name, as a worker mirrors it. */
+  childPause?: (name: string) => PauseGate;
 }
 
 /** `null` = no scripted model: the engine the harness config builds (e.g. pointing at the fake provider). */
@@ -121,6 +125,12 @@ export function makeHarness(settingsOver: Partial<RunSettings> = {}, opts: { roo
   const store = new StoreService({ env: { YAGENT_HOME: join(root, 'home') } });
   const events: Event[] = [];
   const pause = new PauseController();
+  const childGates = new Map<string, PauseController>();
+  const childGate = (name: string): PauseController => {
+    let g = childGates.get(name);
+    if (!g) childGates.set(name, (g = new PauseController()));
+    return g;
+  };
   const config = opts.config ?? harnessConfig();
   const taskId = `task-${randomUUID().slice(0, 8)}`;
   const settings: RunSettings = {
@@ -141,7 +151,9 @@ export function makeHarness(settingsOver: Partial<RunSettings> = {}, opts: { roo
         store,
         publish: (e) => void events.push(e),
         clock: over.clock ?? realClock,
-        pause,
+        pause: over.pause ?? pause,
+        // as a worker mirrors them: one gate per child name, paused only when a test pauses that child alone
+        childPause: over.childPause ?? ((name) => childGate(name)),
         signal,
         authorizer: over.authorizer ?? (() => Promise.resolve({ decision: 'unavailable', reason: 'headless test' })),
         askUser: () => Promise.reject(new Error('nobody to ask')),

@@ -4,6 +4,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Authorizer } from '../../src/actors/tools/authorizer.js';
 import { ManualClock } from '../llm/helpers.js';
+import { PauseController } from '../../src/runtime/pause.js';
+import { runAgent } from '../../src/actors/agents/run-agent.js';
 import { makeHarness, ScriptedModel, exitCall, THOUGHT, toolMessages, type Reply } from './harness.js';
 
 const delegate = (agent: string, task: string): Reply => ({ text: THOUGHT, calls: [{ name: `delegate_${agent}`, args: { task } }] });
@@ -68,6 +70,30 @@ describe('delegation timeouts and breaker', () => {
     });
     await h.run(model, 'go', { backstopGraceMs: 50 });
     expect(toolMessages(model.byAgent('director')[1]).at(-1)).toContain('survived the pause');
+  });
+
+  it("a delegation paused on its own (attach pause TASK CALL_ID) does not trip the parent's backstop either", async () => {
+    const h = makeHarness({ delegateTotalMs: 150 });
+    const child = new PauseController(); // the child's worker gate; the task itself is never paused
+    const named: string[] = [];
+    const model = new ScriptedModel({
+      director: [delegate('repo', 'read it'), { text: 'done' }],
+      repo: [
+        () => {
+          child.pause();
+          setTimeout(() => child.resume(), 400);
+          return read;
+        },
+        exitCall('survived its own pause'),
+      ],
+    });
+    await h.run(model, 'go', {
+      backstopGraceMs: 50,
+      childPause: (name) => (named.push(name), child),
+      spawn: (_name, input, _id, signal) => runAgent(h.env(model, { signal, pause: child }), input),
+    });
+    expect(named).toEqual([expect.stringMatching(/^delegation:.+:repo$/)]);
+    expect(toolMessages(model.byAgent('director')[1]).at(-1)).toContain('survived its own pause');
   });
 
   it('a sub-agent past its total timeout stops with total_timeout: an error note, an error result', async () => {

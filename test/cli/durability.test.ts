@@ -23,4 +23,14 @@ describe('durability errors through the CLI', () => {
     expect(r.stderr).toMatch(/yagent: durability error: store flush: .*EFBIG/);
     expect(r.code).toBe(1);
   });
+
+  it("a failing stop() hook of the store (its final task-memory flush) is named on stderr and exit 1", async () => {
+    sb = sandbox(GOOD_CONFIG);
+    const ws = join(sb.dir, 'ws');
+    mkdirSync(ws, { recursive: true });
+    writeFileSync(join(sb.home, 'tasks'), 'a file where the task memory directory must go\n'); // every task-memory write fails
+    const r = await collect(spawn(process.execPath, [BIN, '-p', 'name?'], { env: withScript(sb, DELEGATING), cwd: ws, stdio: ['ignore', 'pipe', 'pipe'] }));
+    expect(r.stderr).toMatch(/yagent: durability error: .*store stop: task memory flush failed/);
+    expect(r.code).toBe(1);
+  });
 });

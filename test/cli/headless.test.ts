@@ -57,6 +57,8 @@ describe('headless -p', () => {
     expect(r.code).toBe(3);
     expect(JSON.parse(r.stdout).needs_approval.length).toBeGreaterThan(0);
     expect(existsSync(target)).toBe(false);
+    // the user reads what happened and what to do, once
+    expect(r.stderr.match(/^yagent: .*cannot ask.*re-run with -y.*yagent serve.*--attach.*$/gm)).toHaveLength(1);
   });
 
   it('-y bypasses the approval: exit 0 and the file is written', async () => {

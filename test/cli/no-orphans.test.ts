@@ -1,5 +1,6 @@
 // No orphans through the CLI: a run_bash group (`sleep 300` with a backgrounded grandchild) started by the
-// Coding agent is gone 2 s after the CLI exits through -Q, a second Ctrl-C, SIGTERM or SIGHUP. Checked by PID.
+// Coding agent is gone 2 s after the CLI exits through -Q, a second Ctrl-C, SIGTERM, SIGHUP or an uncaught error.
+// Checked by PID.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -16,10 +17,11 @@ afterEach(() => {
   sb?.cleanup();
 });
 
-/** The Director delegates to Coding, whose run_bash records its group id and then sleeps (with a background sleep). */
-function bashScript(pgidFile: string): string {
-  const command = `echo $$ > ${pgidFile}; sleep 300 & sleep 300`;
-  return `
+/** The Director delegates to Coding, whose run_bash starts a background sleep, records its group id and sleeps.
+ *  `extra` is more module code: the fake model runs in the CLI process, so it can fail that process. */
+function bashScript(pgidFile: string, extra = ''): string {
+  const command = `sleep 300 & echo $$ > ${pgidFile}; sleep 300`;
+  return `${extra}
 const call = (name, args) => ({ text: '', toolCalls: [{ name, arguments: JSON.stringify(args) }], finishReason: 'tool_calls' });
 const say = (text) => ({ text, finishReason: 'stop' });
 export default {
@@ -38,11 +40,11 @@ async function until(cond: () => boolean, ms: number, label: string): Promise<vo
 }
 
 /** Starts `yagent -p -y` on the script and resolves once the run_bash group and its grandchild run. */
-async function startWithGroup(extra: string[]): Promise<{ child: ReturnType<typeof start>; done: ReturnType<typeof collect>; pgid: number }> {
+async function startWithGroup(extra: string[], code?: (pgidFile: string) => string): Promise<{ child: ReturnType<typeof start>; done: ReturnType<typeof collect>; pgid: number }> {
   sb = sandbox(GOOD_CONFIG);
   const ws = project(sb, { 'package.json': '{"name":"orphans"}\n' });
   const pgidFile = join(sb.dir, 'pgid');
-  const child = start(['-p', 'run it', '-y', ...extra], { ...withScript(sb, bashScript(pgidFile)), YAGENT_TRACE: '1' }, { cwd: ws });
+  const child = start(['-p', 'run it', '-y', ...extra], { ...withScript(sb, bashScript(pgidFile, code?.(pgidFile))), YAGENT_TRACE: '1' }, { cwd: ws });
   reaper.push(child);
   const done = collect(child);
   await until(() => existsSync(pgidFile) && readFileSync(pgidFile, 'utf8').trim() !== '', 60_000, 'run_bash started');
@@ -92,5 +94,16 @@ describe('no process group outlives the CLI', () => {
     const { code, alive } = await quitWith([], 'SIGHUP');
     expect(code).toBe(130);
     expect(alive).toEqual([]);
+  });
+
+  it('an uncaught error in the CLI process: it exits 1, and the group is killed', async () => {
+    // thrown from a timer of the CLI's main thread once run_bash has started: nothing catches it
+    const crash = (pgidFile: string): string => `import { existsSync } from 'node:fs';
+const poll = setInterval(() => { if (existsSync(${JSON.stringify(pgidFile)})) { clearInterval(poll); throw new Error('uncaught in the CLI process'); } }, 20);`;
+    const { done, pgid } = await startWithGroup([], crash);
+    const r = await done;
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('uncaught in the CLI process');
+    expect(await noLiveMember(pgid, 2000)).toEqual([]);
   });
 });

@@ -30,13 +30,16 @@ const say = (text) => ({ text, finishReason: 'stop' });
 const times = (n, step) => Array.from({ length: n }, () => step);
 `;
 
-/** Director → coding; coding makes `calls` one per step, then exits. */
-function codingDoes(calls: { name: string; args: Record<string, unknown> }[]): string {
+/** Director → coding; coding makes `calls` one per step, then exits. With `log`, every request the model receives
+ *  is appended to it (the fake provider runs in the CLI process): what the model saw, before any redaction. */
+function codingDoes(calls: { name: string; args: Record<string, unknown> }[], log?: string): string {
+  const seen = (step: string): string => (log === undefined ? step : `(req) => (appendFileSync(${JSON.stringify(log)}, JSON.stringify(req.body) + '\\n'), ${step})`);
   return `${PRELUDE}
+import { appendFileSync } from 'node:fs';
 export default {
   director: [call('delegate_coding', { task: 'do it', context_refs: [] }), ...times(6, say('Done.'))],
-  coding: [${calls.map((c) => `call(${JSON.stringify(c.name)}, ${JSON.stringify(c.args)})`).join(', ')},
-    call('agent_exit', { conclusion: 'done', facts: [], artifacts: [], status: 'ok' }), ...times(3, say('done'))],
+  coding: [${calls.map((c) => seen(`call(${JSON.stringify(c.name)}, ${JSON.stringify(c.args)})`)).join(', ')},
+    ${seen("call('agent_exit', { conclusion: 'done', facts: [], artifacts: [], status: 'ok' })")}, ...times(3, say('done'))],
 };
 `;
 }
@@ -72,22 +75,36 @@ describe('the security boundary through the CLI', () => {
   it('an outside read in a run that cannot ask: exit 3, needs_approval, and nothing of the file reaches the rollout', async () => {
     const f = setup();
     sb = f.sb;
-    const r = await runCli(['-p', 'read it', '--output-format', 'json'], withScript(f.sb, codingDoes([{ name: 'read_file', args: { path: '../outside.txt' } }])), { cwd: f.ws });
+    const seen = join(f.sb.dir, 'requests.jsonl');
+    const r = await runCli(['-p', 'read it', '--output-format', 'json'], withScript(f.sb, codingDoes([{ name: 'read_file', args: { path: '../outside.txt' } }], seen)), { cwd: f.ws });
     expect(r.code).toBe(3);
     expect(JSON.parse(r.stdout).needs_approval.join('\n')).toMatch(/read_file/);
     expect(leaks(f.sb, OUTSIDE)).toEqual([]);
+    expect(readFileSync(seen, 'utf8')).not.toContain(OUTSIDE);
   });
 
-  it('with -y the data root stays denied and run_bash `env` shows no key: nothing secret reaches the rollout', async () => {
+  it('with -y the data root stays denied and run_bash `env` shows no key: nothing secret reaches the model or the rollout', async () => {
     const f = setup();
     sb = f.sb;
+    const seen = join(f.sb.dir, 'requests.jsonl');
     const script = codingDoes([
       { name: 'read_file', args: { path: join(f.sb.home, 'config', 'config.toml') } },
-      { name: 'run_bash', args: { command: 'env; cat $YAGENT_HOME/config/config.toml', is_dangerous: false } },
+      { name: 'run_bash', args: { command: 'env', is_dangerous: false } },
+      // the shell's parent is yagent itself, whose environment holds the key
+      { name: 'run_bash', args: { command: 'tr "\\0" "\\n" < /proc/$PPID/environ', is_dangerous: false } },
+      { name: 'read_file', args: { path: '/proc/self/environ' } },
+      { name: 'run_bash', args: { command: 'cat $YAGENT_HOME/config/config.toml', is_dangerous: false } },
       { name: 'read_file', args: { path: '../outside.txt' } },
-    ]);
+    ], seen);
     const r = await runCli(['-p', 'leak it', '-y', '--output-format', 'json'], withScript(f.sb, script), { cwd: f.ws });
     expect(r.code).toBe(0);
+    // the store redacts what it writes, so the rollout alone cannot tell: the model's own requests must lack the key
+    const requests = readFileSync(seen, 'utf8');
+    expect(requests).toMatch(/exit code 0/); // the env output did reach the model
+    expect(requests).toContain('YAGENT_HOME=');
+    expect(requests).not.toContain(KEY);
+    expect(requests).not.toContain(LITERAL);
+    expect(requests).not.toContain('LLM_ACCESS=');
     expect(leaks(f.sb, KEY)).toEqual([]);
     expect(leaks(f.sb, LITERAL)).toEqual([]);
     // the outside read was allowed by -y and recorded: the oracle sees rollouts

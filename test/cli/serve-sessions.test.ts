@@ -54,6 +54,9 @@ describe('serve: follow-ups and memory', () => {
     const attached = await runCli(['-p', 'follow up again', '--resume', first, '--attach', '--output-format', 'json'], sb.env, { cwd: sb.dir });
     expect(attached.code).toBe(0);
     expect(JSON.parse(attached.stdout)).toMatchObject({ session_id: first, result: 'answer two' });
+    const refused = await runCli(['-p', 'x', '--resume', 'nope', '--attach'], sb.env, { cwd: sb.dir });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim().split('\n')).toEqual(['yagent: no session "nope" in this workspace (list them with `yagent sessions`)']);
     const mem = await api('GET', `/api/memory?task=${follow.task_id}`);
     expect(mem.status).toBe(200);
     expect(JSON.stringify(mem.json.memory)).toContain('answer two');
@@ -70,6 +73,42 @@ describe('serve: follow-ups and memory', () => {
     expect(loaded.json.session_id).toBe(first);
     expect((await api('DELETE', `/api/memory?task=${follow.task_id}`)).json.deleted).toBe(true);
     expect((await api('GET', `/api/memory?task=${follow.task_id}`)).status).toBe(404);
+  });
+
+  it('POST /api/send to a running task queues the follow-up: it starts when the turn ends and carries it', async () => {
+    sb = sandbox(GOOD_CONFIG);
+    const release = join(sb.dir, 'release');
+    const asked = join(sb.dir, 'asked');
+    const log = join(sb.dir, 'followup.log');
+    const src = `
+import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
+const all = (req) => JSON.stringify(req.body.messages || []);
+const step = async (req) => {
+  if (all(req).includes('follow up')) { appendFileSync(${JSON.stringify(log)}, all(req) + '\\n'); return { text: 'answer two', finishReason: 'stop' }; }
+  writeFileSync(${JSON.stringify(asked)}, 'x');
+  while (!existsSync(${JSON.stringify(release)})) await new Promise((r) => setTimeout(r, 20));
+  return { text: 'answer one', finishReason: 'stop' };
+};
+export default { director: Array.from({ length: 20 }, () => step) };
+`;
+    const serve = start(['serve'], withScript(sb, src));
+    children.push(serve);
+    const info = await discovered(sb);
+    const api = async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> =>
+      (await (await fetch(`${info.address}${path}`, { method, headers: { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })).json()) as Record<string, unknown>;
+    const outcome = (id: string) => until(async () => ((await api('GET', `/api/task_status?task=${id}`)).outcome as { text: string } | null) ?? undefined, `task ${id}`, SERVE_WAIT_MS);
+    const first = (await api('POST', '/api/start_task', { prompt: 'first question', workspace: sb.dir })).task_id as string;
+    await until(() => (existsSync(asked) ? true : undefined), 'the first model request', SERVE_WAIT_MS);
+    const sent = await api('POST', '/api/send', { task_id: first, message: 'follow up' });
+    expect(sent).toMatchObject({ follows: first, delivered: 'queued', position: 1 });
+    expect(existsSync(log)).toBe(false); // nothing of the follow-up ran while the turn runs
+    writeFileSync(release, 'go');
+    expect((await outcome(first)).text).toBe('answer one');
+    expect((await outcome(sent.task_id as string)).text).toBe('answer two');
+    const firstOfTurn2 = readFileSync(log, 'utf8').split('\n')[0] ?? '';
+    expect(firstOfTurn2).toContain('first question');
+    expect(firstOfTurn2).toContain('answer one');
+    expect((await fetch(`${info.address}/api/send`, { method: 'POST', headers: { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ task_id: 'nope', message: 'x' }) })).status).toBe(404);
   });
 
   it('attach pause TASK AGENT pauses one delegation at its step boundary (the task stays running); continue lets it go on', async () => {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ResultObjectSchema } from '../../bin/cli/stream-json.js';
 import { childReaper, collect, GOOD_CONFIG, project, runCli, sandbox, start, withScript, type Sandbox } from './helpers.js';
+import { FAILING } from './scripts.js';
 
 let sb: Sandbox | undefined;
 const reaper = childReaper();
@@ -69,20 +70,59 @@ describe('sessions (CLI)', () => {
     const { sessions } = JSON.parse(list.stdout) as { sessions: { sessionId: string; turns: number; lastPrompt: string; stopReason: string }[] };
     expect(sessions[0]).toMatchObject({ sessionId: o1.session_id, turns: 2, lastPrompt: 'second question', stopReason: 'plain_text' });
     const text = await runCli(['sessions'], sb.env, { cwd: ws });
-    expect(text.stdout).toMatch(/SESSION +STARTED/);
+    const [head, row] = text.stdout.trim().split('\n');
+    expect(head?.split(/\s{2,}/)).toEqual(['SESSION', 'STARTED (UTC)', 'TURNS', 'STOP', 'TOKENS', 'LAST PROMPT']);
+    expect(row?.split(/\s{2,}/)).toEqual([o1.session_id, expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/), '2', 'plain_text', expect.stringMatching(/^[1-9]\d*$/), 'second question']);
+    // --continue takes the most recent session of the workspace (a newer, unrelated one first)
+    expect((await runCli(['-p', 'unrelated question'], env, { cwd: ws })).code).toBe(0);
+    const r3 = await runCli(['-p', 'third question', '--continue', '--output-format', 'stream-json'], env, { cwd: ws });
+    const lines = r3.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; data: { session_id?: string; result?: string } });
+    const newest = (JSON.parse((await runCli(['sessions', '--json'], sb.env, { cwd: ws })).stdout) as { sessions: { sessionId: string; turns: number }[] }).sessions[0];
+    expect(newest?.turns).toBe(2);
+    expect(newest?.sessionId).not.toBe(o1.session_id);
+    expect(lines[0]?.data.session_id).toBe(newest?.sessionId);
+    expect(lines.at(-1)?.data.session_id).toBe(newest?.sessionId);
   });
 
-  it('an unknown session is exit 1 with the reason in one line; --fork needs a session', async () => {
+  it('an unknown session, and --continue with none, are exit 1 with the reason in one line; --fork needs a session', async () => {
     sb = sandbox(GOOD_CONFIG);
-    const r = await runCli(['-p', 'x', '--resume', 'nope'], withScript(sb, twoTurns(join(sb.dir, 'l'))), { cwd: project(sb) });
+    const env = withScript(sb, twoTurns(join(sb.dir, 'l')));
+    const ws = project(sb);
+    const r = await runCli(['-p', 'x', '--resume', 'nope'], env, { cwd: ws });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/no session "nope" in this workspace/);
-    const bad = await runCli(['-p', 'x', '--fork'], sb.env, { cwd: project(sb) });
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^yagent: no session "nope" in this workspace \(list them with `yagent sessions`\)$/)]);
+    const none = await runCli(['-p', 'x', '--continue', '--output-format', 'json'], env, { cwd: ws });
+    expect(none.code).toBe(1);
+    expect(none.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^yagent: no session to continue in this workspace/)]);
+    const bad = await runCli(['-p', 'x', '--fork'], sb.env, { cwd: ws });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/--fork needs --resume/);
   });
 
-  it('SIGKILL of the whole CLI between tool rounds of a Coding delegation, then --continue: it continues, nothing re-runs', async () => {
+  it('a failed last turn is refused in one line; --fork starts a new session from a copy, the old one unchanged', async () => {
+    sb = sandbox(GOOD_CONFIG);
+    const ws = project(sb);
+    const failed = await runCli(['-p', 'first question', '--output-format', 'json'], withScript(sb, FAILING), { cwd: ws });
+    expect(failed.code).toBe(1);
+    const id = ResultObjectSchema.parse(JSON.parse(failed.stdout)).session_id ?? '';
+    expect(id).not.toBe('');
+    const log = join(sb.dir, 'second.log');
+    const env = withScript(sb, twoTurns(log));
+    const refused = await runCli(['-p', 'second question', '--resume', id], env, { cwd: ws });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim().split('\n')).toEqual([`yagent: session ${id} cannot be resumed: its last turn stopped with llm_error, which is not resumable (only finished, paused, cancelled or interrupted turns are); start a new session or use --fork`]);
+    const forked = await runCli(['-p', 'second question', '--resume', id, '--fork', '--output-format', 'json'], env, { cwd: ws });
+    expect(forked.code).toBe(0);
+    const fork = ResultObjectSchema.parse(JSON.parse(forked.stdout));
+    expect(fork.result).toBe('answer two');
+    expect(fork.session_id).not.toBe(id);
+    expect(readFileSync(log, 'utf8').split('\n')[0]).toContain('first question'); // the copy carries the old turn
+    const { sessions } = JSON.parse((await runCli(['sessions', '--json'], sb.env, { cwd: ws })).stdout) as { sessions: { sessionId: string; turns: number; forkedFrom?: string; stopReason: string }[] };
+    expect(sessions.find((x) => x.sessionId === fork.session_id)).toMatchObject({ turns: 1, forkedFrom: id, stopReason: 'plain_text' });
+    expect(sessions.find((x) => x.sessionId === id)).toMatchObject({ turns: 1, stopReason: 'llm_error' });
+  });
+
+  it('SIGKILL of the whole CLI between tool rounds of a Coding delegation, then --resume: it continues, nothing re-runs', async () => {
     sb = sandbox(GOOD_CONFIG);
     const ws = project(sb);
     const side = join(ws, 'side.txt');
@@ -95,12 +135,17 @@ describe('sessions (CLI)', () => {
     for (let i = 0; i < 600 && !existsSync(stalled); i++) await new Promise((r) => setTimeout(r, 25));
     expect(existsSync(stalled)).toBe(true);
     child.kill('SIGKILL');
-    await done;
+    const killed = await done;
     expect(readFileSync(side, 'utf8')).toBe('ran\n');
+    // stream-json's first line names the session: what the user passes to --resume after the crash
+    const first = JSON.parse(killed.stdout.split('\n')[0] ?? '') as { type: string; data: { session_id?: string } };
+    expect(first.type).toBe('run_start');
+    const id = first.data.session_id ?? '';
+    expect(id).toMatch(/^task-/);
     writeFileSync(flag, 'yes');
-    const r = await runCli(['-p', 'please continue', '-y', '--continue', '--output-format', 'json'], env, { cwd: ws });
+    const r = await runCli(['-p', 'please continue', '-y', '--resume', id, '--output-format', 'json'], env, { cwd: ws });
     expect(r.code).toBe(0);
-    expect(ResultObjectSchema.parse(JSON.parse(r.stdout)).result).toBe('all done');
+    expect(ResultObjectSchema.parse(JSON.parse(r.stdout))).toMatchObject({ result: 'all done', session_id: id });
     expect(readFileSync(side, 'utf8')).toBe('ran\n'); // the recorded run_bash was not run again
   });
 });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Dispatcher, DEFAULT_MAILBOX_CAPACITY } from '../../src/runtime/dispatcher.js';
 import { ManualClock } from '../../src/runtime/clock.js';
 import type { Envelope, EventOf } from '../../src/runtime/protocol/index.js';
-import { FIXTURE, startRuntime, type TestRuntime } from './helpers.js';
+import { FIXTURE, startRuntime, until, type TestRuntime } from './helpers.js';
 
 let env: TestRuntime;
 beforeAll(async () => {
@@ -102,6 +102,27 @@ describe('dispatcher on real workers', () => {
     for (let e = mb.poll(); e; e = mb.poll()) types.push(e.type);
     expect(types).toContain('task_paused');
     expect(types).toContain('task_resumed');
+  });
+});
+
+describe('pausing one actor', () => {
+  it('pauseActors reaches the child and its parent sees it (ctx.childPause: the parent\'s timers for it freeze)', async () => {
+    const { rt } = env;
+    const task = await rt.startTask('pause-one');
+    const mb = rt.dispatcher.subscribe({ name: 'child-pause', filter: { taskId: 'pause-one', types: ['sub_agent_activity'] } });
+    const result = task.spawn({ name: 'parent', module: FIXTURE, input: { mode: 'spawn_child', watchChildPause: true, child: { name: 'delegation:c1:kid', input: { mode: 'wait_stop' } } } }).catch((e: unknown) => e);
+    await until(() => rt.liveActors().includes('delegation:c1:kid'), 5000, 'the child started');
+    const seen = async (): Promise<string> => {
+      const e = (await mb.next()).value?.payload;
+      return e?.type === 'sub_agent_activity' ? e.text : String(e?.type);
+    };
+    expect(rt.pauseActors('pause-one', 'c1', true)).toEqual(['delegation:c1:kid']);
+    expect(await seen()).toBe('child delegation:c1:kid paused');
+    expect(rt.pauseActors('pause-one', 'kid', false)).toEqual(['delegation:c1:kid']);
+    expect(await seen()).toBe('child delegation:c1:kid resumed');
+    await rt.endTask('pause-one');
+    await result;
+    mb.close();
   });
 });
 

@@ -10,7 +10,16 @@ export interface Member {
 
 /** Every process (zombies included) whose process group is `pgid`. */
 export function groupMembers(pgid: number): Member[] {
-  const out: Member[] = [];
+  return processes().filter((m) => m.pgrp === pgid).map(({ pid, state, ppid }) => ({ pid, state, ppid }));
+}
+
+/** Children of `ppid` that exited and were never reaped by it. */
+export function zombieChildren(ppid: number): Member[] {
+  return processes().filter((m) => m.state === 'Z' && m.ppid === ppid).map(({ pid, state }) => ({ pid, state, ppid }));
+}
+
+function processes(): (Member & { pgrp: number })[] {
+  const out: (Member & { pgrp: number })[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     let stat: string;
@@ -21,7 +30,7 @@ export function groupMembers(pgid: number): Member[] {
     }
     // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses, so split after the last ')'
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(fields[2]) === pgid) out.push({ pid: Number(name), state: fields[0] ?? '?', ppid: Number(fields[1]) });
+    out.push({ pid: Number(name), state: fields[0] ?? '?', ppid: Number(fields[1]), pgrp: Number(fields[2]) });
   }
   return out;
 }

@@ -24,14 +24,14 @@ afterAll(async () => {
 type End = 'wait' | 'spin' | 'crash' | 'oom' | 'return' | 'signal_only';
 
 /** Spawns the fixture in a fresh task and waits until its group (sleep + backgrounded sleep) runs. */
-async function startGroup(task: string, end: End, extra: { shutdownMs?: number; oom?: boolean } = {}): Promise<{ pgid: number; result: Promise<unknown> }> {
+async function startGroup(task: string, end: End, extra: { shutdownMs?: number; oom?: boolean; ignoreTerm?: boolean } = {}): Promise<{ pgid: number; result: Promise<unknown> }> {
   const s = slot++;
   const t = await env.rt.startTask(task);
   const result = t
     .spawn({
       name: 'procs',
       module: PROCS,
-      input: { end, slot: s },
+      input: { end, slot: s, ...(extra.ignoreTerm ? { ignoreTerm: true } : {}) },
       shutdownMs: extra.shutdownMs ?? 2000,
       ...(extra.oom ? { resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 8 } } : {}),
     })
@@ -71,6 +71,20 @@ describe('process groups die with their actor', () => {
   it('run() returns while its group still runs: the group is ended and reaped', async () => {
     const { pgid, result } = await startGroup('pg-return', 'return');
     expect(await result).toBe(pgid);
+    expect(await noLiveMember(pgid, 2000)).toEqual([]);
+    expect(ownChildren(pgid)).toEqual([]);
+  });
+
+  it('run() returns while its group ignores SIGTERM: the worker kills it within its grace and reaps it (no zombie)', async () => {
+    const { pgid, result } = await startGroup('pg-trap', 'return', { ignoreTerm: true });
+    expect(await result).toBe(pgid);
+    expect(await noLiveMember(pgid, 2000)).toEqual([]);
+    expect(ownChildren(pgid)).toEqual([]);
+  });
+
+  it('a stop while the group ignores SIGTERM: killed within the grace and reaped (no zombie)', async () => {
+    const { pgid } = await startGroup('pg-trap-stop', 'wait', { ignoreTerm: true });
+    await env.rt.endTask('pg-trap-stop');
     expect(await noLiveMember(pgid, 2000)).toEqual([]);
     expect(ownChildren(pgid)).toEqual([]);
   });

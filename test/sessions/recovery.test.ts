@@ -1,6 +1,7 @@
 // Sessions and recovery in-process: real runtime, workers, store actor; only the model is scripted.
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runTask, type TaskResult } from '../../src/actors/agents/run-task.js';
 import type { StoreApi } from '../../src/store/api.js';
@@ -54,6 +55,20 @@ describe('sessions', () => {
     expect(sessions[0]).toMatchObject({ sessionId: 't1', turns: 2, lastPrompt: 'second question', stopReason: 'plain_text' });
   });
 
+  it('a resumed turn re-reads the project context: the system prompt is fresh, never the old turn\'s', async () => {
+    const doc = join(w.base.workspace, 'AGENTS.md');
+    writeFileSync(doc, '# rules\nRULE-OF-TURN-ONE\n');
+    w.fake.script('director', ...Array.from({ length: 4 }, () => say('answer one')));
+    const r1 = await runTask(w.rt, { ...w.base, prompt: 'first question', taskId: 'ctx-1' });
+    writeFileSync(doc, '# rules\nRULE-OF-TURN-TWO\n');
+    w.fake.script('director', ...Array.from({ length: 4 }, () => say('answer two')));
+    await runTask(w.rt, { ...w.base, prompt: 'second question', taskId: 'ctx-2', session: { resume: r1.session.id } });
+    const turn2 = w.fake.requestsFor('director').find((q) => text(q).includes('second question'));
+    expect(text(turn2 ?? { body: {} })).toContain('RULE-OF-TURN-TWO');
+    expect(text(turn2 ?? { body: {} })).not.toContain('RULE-OF-TURN-ONE');
+    expect(text(turn2 ?? { body: {} })).toContain('answer one');
+  });
+
   it('an unknown session and a failed last turn are refused with the reason in one line', async () => {
     await expect(runTask(w.rt, { ...w.base, prompt: 'x', session: { resume: 'nope' } })).rejects.toThrow(/no session "nope"/);
     w.fake.script('director', ...Array.from({ length: 3 }, () => ({ fault: { kind: 'status' as const, status: 400, message: 'bad' } })));
@@ -103,8 +118,9 @@ describe('recovery', () => {
     expect(existsSync(path)).toBe(true);
   });
 
-  /** Coding runs the side effect, then its next model call stalls; its worker is then stopped from outside
-   *  (as an OOM or a dying worker would end it): the Director's spawn fails with a crash, not a cancel. */
+  /** Coding runs the side effect, then its next model call stalls; its worker then dies under it: `terminate()`,
+   *  with no stop message, ends it as an uncaught throw or an OOM does (no stop hook, no stop record, no checkpoint:
+   *  the ledger holds only what reached the store), and the Director's spawn fails with a crash, not a cancel. */
   async function crashingRun(maxRestarts: number): Promise<TaskResult> {
     w.fake.script('director', call('delegate_coding', { task: 'run the side effect, then finish', context_refs: [] }), say('done after the crash'));
     w.fake.script('coding', call('run_bash', { command: SIDE, is_dangerous: false }), { text: 'x', fault: { kind: 'stall', afterEvents: 1 } }, exit('finished after a restart'));
@@ -113,7 +129,9 @@ describe('recovery', () => {
     for (let i = 0; i < 400 && w.fake.requestsFor('coding').length < 2; i++) await new Promise((r) => setTimeout(r, 25));
     const name = w.rt.liveActors().find((n) => /^delegation:.*:coding$/.test(n));
     expect(name).toBeDefined();
-    await w.rt.task('crash')?.supervisor.terminateChild(name ?? '', 'worker died');
+    const handle = w.rt.task('crash')?.supervisor.handleOf(name ?? '') as { worker?: Worker } | undefined;
+    expect(handle?.worker).toBeDefined();
+    await handle?.worker?.terminate();
     return running;
   }
 
@@ -125,7 +143,10 @@ describe('recovery', () => {
     expect(w.fake.requestsFor('coding')).toHaveLength(3);
     const restarted = w.envelopes.filter((e) => e.payload.type === 'delegation_restarted');
     expect(restarted).toHaveLength(1);
-    expect(restarted[0]?.payload).toMatchObject({ child: 'coding', attempt: 1, maxRestarts: 2, reason: expect.stringMatching(/ACTOR_EXITED/) });
+    expect(restarted[0]?.payload).toMatchObject({ child: 'coding', attempt: 1, maxRestarts: 2, reason: expect.stringMatching(/ACTOR_CRASHED/) });
+    // the crashed run left no checkpoint: B replayed the rollout as the store had it
+    const first = readFileSync(codingRollout(), 'utf8');
+    expect(first).not.toContain('"agent_checkpoint"');
     expect(text(w.fake.requestsFor('director').at(-1) ?? { body: {} })).toContain('finished after a restart');
   });
 

@@ -100,6 +100,14 @@ describe('observation 2: the run_bash heuristic expands $HOME, ${HOME}, ~ and ~u
     }
   });
 
+  it("reading a process's environment from the shell is denied, even with -y: run_bash's parent (yagent) holds the keys", async () => {
+    for (const command of ['tr "\\0" "\\n" < /proc/$PPID/environ', 'cat /proc/self/environ', 'cat /proc/$$/environ', 'cat /proc/*/environ', 'strings /proc/[0-9]*/env*']) {
+      const r = await callTool(call('run_bash', { command, is_dangerous: false }), makeDeps(ws, { yolo: true }), signal);
+      expect(r.status, command).toBe('error');
+      expect(r.content, command).toContain('access_denied');
+    }
+  });
+
   it('a real write to $HOME/... is asked for and does not happen when denied', async () => {
     const asked: string[] = [];
     const r = await callTool(call('run_bash', { command: 'echo escaped > $HOME/planted.txt', is_dangerous: false }), makeDeps(ws, { authorizer: recording(asked) }), signal);
@@ -118,8 +126,36 @@ describe('observation 2: the run_bash heuristic expands $HOME, ${HOME}, ~ and ~u
     expect(await check('echo x > sub/../inside.txt; cat sub/x')).toEqual([]);
   });
 
+  // bash expands an unset variable (and $1, $@ in `bash -c`) to nothing: `$UNSET/tmp/x` is /tmp/x
+  it.each([
+    'echo x > $YAGENT_UNSET_VAR/tmp/planted.txt',
+    'echo x > ${YAGENT_UNSET_VAR}/tmp/planted.txt',
+    'echo x > $1/tmp/planted.txt',
+    'echo x > "$@"/tmp/planted.txt',
+    'echo x > ${YAGENT_UNSET_VAR:-/tmp}/planted.txt',
+    'echo x > ${PWD:+/tmp}/planted.txt',
+    'echo x > ${HOME:0:1}tmp/planted.txt',
+    "echo x > $'\\x2ftmp'/planted.txt",
+  ])('%s asks (an unset, positional or operator expansion cannot hide a path)', async (command) => {
+    expect(await check(command)).not.toEqual([]);
+  });
+
+  it('a variable the shell does not get (a secret-looking name) expands to nothing, as in the shell', async () => {
+    process.env.YAGENT_PATHS_TOKEN = 'inside-dir';
+    try {
+      const asked: string[] = [];
+      const r = await callTool(call('run_bash', { command: `echo escaped > $YAGENT_PATHS_TOKEN${out}/planted.txt`, is_dangerous: false }), makeDeps(ws, { authorizer: recording(asked) }), signal);
+      expect(asked).toHaveLength(1);
+      expect(r.status).toBe('error');
+      expect(existsSync(join(out, 'planted.txt'))).toBe(false);
+    } finally {
+      delete process.env.YAGENT_PATHS_TOKEN;
+    }
+  });
+
   it('variables and ~ that stay inside the workspace do not ask', async () => {
-    expect(await check('echo $PWD/x; ls ./src; echo "$FOO" > out.txt')).toEqual([]);
+    expect(await check('echo $PWD/x; ls ./src; echo "$FOO" > out.txt; echo ${FOO:-x} $1 "$@" > ${PWD}/y.txt')).toEqual([]);
+    expect(await check('ls *; wc -l *.ts src/*.md; rm -f *.o')).toEqual([]); // a glob in the cwd is not the root
     writeFileSync(join(ws, 'notes.txt'), 'n');
     const r = await callTool(call('run_bash', { command: 'cat notes.txt', is_dangerous: false }), makeDeps(ws), signal);
     expect(r.content).toContain('n');

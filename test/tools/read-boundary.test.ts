@@ -114,6 +114,13 @@ describe('the data root and secret stores are denied, even with -y', () => {
     expect(asked).toEqual([]);
   });
 
+  it("a process's environment (/proc/*/environ: yagent's own holds the keys) is denied, even with -y", async () => {
+    for (const path of ['/proc/self/environ', `/proc/${process.pid}/environ`, `/proc/${process.pid}/task/${process.pid}/environ`]) {
+      const r = await run('read_file', { path }, { yolo: true });
+      expect(errKind(r), path).toBe('access_denied');
+    }
+  });
+
   it('YAGENT_HOME is the data root when set', async () => {
     const alt = join(fx.out, 'alt-home');
     mkdirSync(alt);

@@ -29,6 +29,7 @@ export function actorHost(ctx: ActorContext): AgentHost {
     publish: (e) => ctx.publish(e),
     clock: ctx.clock,
     pause: ctx.pause,
+    childPause: (name) => ctx.childPause(name),
     signal: ctx.signal,
     shared: ctx.shared,
     authorizer: actorAuthorizer(ctx),

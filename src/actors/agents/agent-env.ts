@@ -30,6 +30,8 @@ export interface AgentHost {
   publish: Publish;
   clock: Clock;
   pause: PauseGate;
+  /** `ctx.childPause`: a child's own pause (attach pause TASK CALL_ID), mirrored for this run's backstop timers. */
+  childPause?: (name: string) => PauseGate;
   signal: AbortSignal;
   /** ctx.shared: the process-wide llm gate and breakers (absent = per-engine state). */
   shared?: Readonly<Record<string, SharedArrayBuffer>>;
@@ -99,6 +101,7 @@ export function buildAgentEnv(host: AgentHost, config: YagentConfig, seams: Agen
     publish: host.publish,
     clock: host.clock,
     pause: host.pause,
+    ...(host.childPause ? { childPause: host.childPause } : {}),
     signal: host.signal,
     newId,
     projectContext: (ws) => {

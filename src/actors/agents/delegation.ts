@@ -1,6 +1,7 @@
 // Delegation = a fresh actor per call: pool slot, brief, spawn, one note with the full deliverable.
 import type { Clock } from '../../runtime/actor.js';
-import { ActivityClock, type PauseController } from '../../runtime/pause.js';
+import { ActivityClock, anyPaused, PauseController } from '../../runtime/pause.js';
+import type { PauseGate } from '../../runtime/actor.js';
 import { publishWarning } from '../../runtime/log-event.js';
 import type { StoreApi, NoteMeta } from '../../store/api.js';
 import type { ToolOutcome } from '../tools/types.js';
@@ -40,6 +41,8 @@ export interface DelegationDeps {
   backstopGraceMs?: number;
   /** The task's pause gate: the backstop counts active time only, like the child's own clock. */
   pauseGate?: PauseController;
+  /** A child's own pause (`attach pause TASK CALL_ID`), by actor name: the backstop freezes with it too. */
+  childPause?: (name: string) => PauseGate;
   /** The parent run's usage ledger: each child's report (its descendants included) is merged here. */
   usage?: UsageLedger;
   /** Reads a crashed delegation's rollout (recovery.ts `crashRecovery`): replay it (B) or hand over a report (C). */
@@ -141,17 +144,22 @@ export class DelegationManager {
     const onAbort = (): void => ctl.abort(signal.reason);
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
-    // active time, not wall time: a long pause must not let the backstop kill a child whose own clock froze
+    // active time, not wall time: a long pause (of the task, or of this child alone) must not let the backstop kill
+    // a child whose own clock froze
+    const child = d.childPause?.(name);
+    const gates = [d.pauseGate, child instanceof PauseController ? child : undefined].filter((g): g is PauseController => g !== undefined);
+    const paused = anyPaused(gates);
     const backstop = new ActivityClock({
       totalMs: d.settings.delegateTotalMs + (d.backstopGraceMs ?? 10_000),
       clock: d.clock,
-      ...(d.pauseGate ? { gate: d.pauseGate } : {}),
+      gate: paused.gate,
       onTimeout: () => ctl.abort(Object.assign(new Error('delegation total timeout (backstop)'), { code: 'TOTAL_TIMEOUT' })),
     });
     try {
       return await d.spawn(name, input, callId, ctl.signal);
     } finally {
       backstop.dispose();
+      paused.dispose();
       signal.removeEventListener('abort', onAbort);
     }
   }

@@ -50,6 +50,8 @@ export interface AgentEnv {
   publish: Publish;
   clock: Clock;
   pause: PauseGate;
+  /** A child's own pause by its actor name (absent: only the task's pause freezes a backstop). */
+  childPause?: (name: string) => PauseGate;
   signal: AbortSignal;
   newId(): string;
   /** Per-session cache of the root docs and the module-doc list. */
@@ -157,6 +159,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
       ...(tokens ? { countTokens: (text: string) => tokens.countText(text, engine.describe().model) } : {}),
       onCustomAgent: (d) => customs.push(d),
       ...(gate ? { pauseGate: gate } : {}),
+      ...(env.childPause ? { childPause: env.childPause } : {}),
       ...(env.backstopGraceMs !== undefined ? { backstopGraceMs: env.backstopGraceMs } : {}),
       usage: ledger,
       recover: crashRecovery(env.store, s),

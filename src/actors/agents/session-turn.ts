@@ -33,10 +33,18 @@ export class SessionError extends Error {
   readonly code = 'SESSION_NOT_RESUMABLE';
 }
 
-export async function prepareTurn(store: SessionStore, projectId: string, taskId: string, boardId: string | undefined, req: SessionRequest): Promise<PreparedTurn> {
-  if (req.resume === undefined && req.continueLatest !== true) return { sessionId: boardId ?? taskId, boardId: boardId ?? taskId, resumed: false, history: [], plans: [], pending: [] };
+/** The session a turn continues (null: a new one), or the one-line refusal as a SessionError: an unknown session,
+ *  none to continue, a failed last turn (unless forked). The CLI asks it before it boots anything. */
+export async function resolveSession(store: Pick<SessionStore, 'readSession' | 'listSessions'>, projectId: string, req: SessionRequest): Promise<SessionSummary | null> {
+  if (req.resume === undefined && req.continueLatest !== true) return null;
   const s = await findSession(store, projectId, req);
   if (req.fork !== true && !s.resumable.ok) throw new SessionError(`session ${s.sessionId} cannot be resumed: ${s.resumable.reason}`);
+  return s;
+}
+
+export async function prepareTurn(store: SessionStore, projectId: string, taskId: string, boardId: string | undefined, req: SessionRequest): Promise<PreparedTurn> {
+  const s = await resolveSession(store, projectId, req);
+  if (s === null) return { sessionId: boardId ?? taskId, boardId: boardId ?? taskId, resumed: false, history: [], plans: [], pending: [] };
   const heads = await store.taskRollouts(projectId, s.lastTaskId);
   const director = heads.filter((h) => h.meta.delegationId === null).at(-1)?.path ?? s.lastRolloutPath;
   if (director === null) return { ...ids(s, taskId, req), resumed: true, history: [], plans: [], pending: [] };
@@ -53,7 +61,7 @@ function ids(s: SessionSummary, taskId: string, req: SessionRequest): Pick<Prepa
   return req.fork === true ? { sessionId: taskId, boardId: taskId, forkedFrom: s.sessionId } : { sessionId: s.sessionId, boardId: s.sessionId };
 }
 
-async function findSession(store: SessionStore, projectId: string, req: SessionRequest): Promise<SessionSummary> {
+async function findSession(store: Pick<SessionStore, 'readSession' | 'listSessions'>, projectId: string, req: SessionRequest): Promise<SessionSummary> {
   if (req.resume !== undefined) {
     const s = await store.readSession(projectId, req.resume);
     if (!s) throw new SessionError(`no session "${req.resume}" in this workspace (list them with \`yagent sessions\`)`);

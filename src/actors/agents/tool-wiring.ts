@@ -43,7 +43,7 @@ export function buildToolPort(input: AgentRunInputParsed, hooks: ToolHooks, w: T
   return new SurfaceToolPort({
     agent: input.agent,
     surface,
-    guard: new WorkspaceGuard(s.workspace, boundary),
+    guard: new WorkspaceGuard(s.workspace, boundary, w.security.shellEnv),
     grants: new Grants(s.yolo || s.fullYolo, storeProjectGrants(w.grantStore, s.workspace)),
     authorizer: w.authorizer,
     env: {

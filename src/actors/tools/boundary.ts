@@ -20,6 +20,9 @@ export const SECRET_STORES: readonly string[] = ['.ssh', '.aws', '.gnupg', '.con
 /** File names that hold credentials wherever they are (outside the workspace): `.netrc`, `.env*`. */
 export const isSecretFileName = (name: string): boolean => name === '.netrc' || name.startsWith('.env');
 
+/** A process's environment, per process or per thread: yagent's own (the shell's parent) holds the provider keys. */
+export const isProcEnviron = (real: string): boolean => /^\/proc\/[^/]+\/(task\/[^/]+\/)?environ$/.test(real);
+
 /** How a tool touches a path: `read` honours allow_read; `write` never enters a zone; `shell` is treated as read. */
 export type Access = 'read' | 'write' | 'shell';
 
@@ -63,6 +66,7 @@ export class ResolvedBoundary {
   /** Why `real` is denied, or null. A zone that contains the workspace does not deny the workspace itself. */
   denied(real: string, access: Access): string | null {
     if (access !== 'write' && this.allowed.some((a) => isInside(a, real))) return null;
+    if (isProcEnviron(real)) return `${real} is a process's environment (yagent's own holds its keys)`;
     const inWs = this.inside(real);
     for (const z of inWs ? this.zonesInRoot : this.zones) {
       if (isInside(z, real)) return `${real} is inside ${z} (the yagent data root or a secret store)`;

@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { isInside, realpathLoose, realpathPhysical, resolveIn } from './paths.js';
 import { defaultBoundary, type Access, type Boundary, type ResolvedBoundary } from './boundary.js';
 import { shellWords } from './shell-paths.js';
+import { buildShellEnv } from './shell-env.js';
 
 export { pathTokens } from './shell-paths.js';
 
@@ -40,6 +41,9 @@ export class WorkspaceGuard {
   constructor(
     readonly workspace: string,
     boundary?: Boundary,
+    /** run_bash's environment (`ToolEnv.shellEnv`): words expand as that shell expands them. Absent: the same
+     *  fallback run_bash uses (process.env minus secret-looking names), read at each check. */
+    private readonly shellEnv?: NodeJS.ProcessEnv,
   ) {
     this.boundary = boundary ?? defaultBoundary(workspace);
   }
@@ -71,13 +75,24 @@ export class WorkspaceGuard {
 
   private commandReasons(tool: string, command: string, b: ResolvedBoundary): GuardReason[] {
     const reasons: GuardReason[] = [];
-    for (const { token, path } of shellWords(command, { env: process.env, cwd: this.workspace })) {
+    for (const { token, path, unresolved } of shellWords(command, { env: this.shellEnv ?? buildShellEnv(process.env), cwd: this.workspace })) {
+      if (unresolved) {
+        reasons.push({ key: `${tool}:unresolved ${token}`, text: `the command builds a path this check cannot follow ("${token}")` });
+        continue;
+      }
       if (ROOT_TOKEN.test(path)) {
         reasons.push({ key: `${tool}:/`, path: '/', text: `the command names the file-system root ("${token}")` });
         continue;
       }
-      const word = path.replace(/\*.*$/, '') || '/';
+      // a glob's fixed part (`src/*.ts` → `src/`); a bare `*.ts`, or a word that expanded to nothing, is the cwd
+      const word = path.replace(/\*.*$/, '') || '.';
       if (isSafeSystemPath(resolve(this.workspace, word))) continue;
+      // a /proc word with a glob or "env" in it may name a process's environment (globs are not resolved here)
+      const lexical = resolve(this.workspace, path);
+      if (lexical.startsWith('/proc/') && /env|[*?[]/.test(lexical.slice('/proc/'.length))) {
+        reasons.push({ key: `${tool}:${lexical}`, path: lexical, deny: true, text: `the command names "${token}": a process's environment under /proc (yagent's own holds its keys)` });
+        continue;
+      }
       // every word, resolved as the kernel would: a symlink in the workspace can point anywhere
       const real = realpathPhysical(word, this.workspace);
       const denied = b.denied(real, 'shell');

@@ -70,6 +70,8 @@ export const ToWorkerSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('stop'), reason: z.string(), graceMs: z.number() }),
   z.object({ type: z.literal('pause'), paused: z.boolean() }),
+  /** One of this actor's children was paused or resumed on its own (`Runtime.pauseActors`): the parent's timers for it freeze too. */
+  z.object({ type: z.literal('child_pause'), name: z.string(), paused: z.boolean() }),
   z.object({ type: z.literal('credit'), n: z.number().int().nonnegative() }),
   z.object({ type: z.literal('port'), requestId: z.string(), port: PortSchema.optional(), error: SerializedErrorSchema.optional() }),
   z.object({ type: z.literal('accept'), port: PortSchema }),

@@ -13,7 +13,7 @@ export type FixtureInput =
   | { mode: 'oom' }
   | { mode: 'flood'; normal: number; criticalEvery: number; rounds?: number }
   | { mode: 'steps'; steps: number; stepMs: number }
-  | { mode: 'spawn_child'; child: { name: string; input: FixtureInput; restart?: 'permanent' | 'transient' | 'temporary' } }
+  | { mode: 'spawn_child'; child: { name: string; input: FixtureInput; restart?: 'permanent' | 'transient' | 'temporary' }; watchChildPause?: boolean }
   | { mode: 'ask_help'; question: string }
   | { mode: 'call_service'; service: string; method: string; args: unknown[] };
 
@@ -28,6 +28,18 @@ function countStart(ctx: ActorContext, slot: number | undefined): number {
 
 function untilStopped(ctx: ActorContext): Promise<string> {
   return new Promise((r) => ctx.signal.addEventListener('abort', () => r('stopped'), { once: true }));
+}
+
+/** Publishes `child <name> paused` / `resumed` as this actor sees its child's own pause (ctx.childPause). */
+async function watchChildPause(ctx: ActorContext, name: string): Promise<void> {
+  const gate = ctx.childPause(name);
+  while (!ctx.signal.aborted) {
+    while (!gate.paused && !ctx.signal.aborted) await sleep(5);
+    if (ctx.signal.aborted) return;
+    ctx.publish({ type: 'sub_agent_activity', agent: 'fixture', text: `child ${name} paused` });
+    await gate.wait(ctx.signal).catch(() => undefined);
+    if (!ctx.signal.aborted) ctx.publish({ type: 'sub_agent_activity', agent: 'fixture', text: `child ${name} resumed` });
+  }
 }
 
 export default defineActor<FixtureInput, unknown>({
@@ -98,8 +110,11 @@ export default defineActor<FixtureInput, unknown>({
         }
         return { done, aborted: ctx.signal.aborted };
       }
-      case 'spawn_child':
-        return ctx.spawn({ name: input.child.name, module: 'src/runtime/testing/fixture-actor.js', input: input.child.input, restart: input.child.restart, delegationId: input.child.name });
+      case 'spawn_child': {
+        const child = ctx.spawn({ name: input.child.name, module: 'src/runtime/testing/fixture-actor.js', input: input.child.input, restart: input.child.restart, delegationId: input.child.name });
+        if (input.watchChildPause === true) void watchChildPause(ctx, input.child.name);
+        return child;
+      }
       case 'ask_help':
         return ctx.requestUserHelp({ agent: 'fixture', kind: 'question', question: input.question });
       case 'call_service': {

@@ -14,6 +14,8 @@ export interface ProcsInput {
   slot: number;
   /** A slot of `pgids` to wait on (until non-zero) before spawning: lets a test block its own thread first. */
   goSlot?: number;
+  /** The group ignores SIGTERM (`trap '' TERM`): only SIGKILL ends it. */
+  ignoreTerm?: boolean;
 }
 
 export default defineActor<ProcsInput, unknown>({
@@ -24,7 +26,8 @@ export default defineActor<ProcsInput, unknown>({
       const view = new Int32Array(buf);
       while (Atomics.load(view, input.goSlot) === 0) Atomics.wait(view, input.goSlot, 0, 50);
     }
-    const child = spawn('bash', ['-c', 'sleep 300 & sleep 300'], { detached: true, stdio: 'ignore' });
+    const command = `${input.ignoreTerm === true ? "trap '' TERM; " : ''}sleep 300 & sleep 300`;
+    const child = spawn('bash', ['-c', command], { detached: true, stdio: 'ignore' });
     const pgid = child.pid ?? -1;
     trackProcessGroup(pgid, once(child, 'exit'));
     if (buf) Atomics.store(new Int32Array(buf), input.slot, pgid);

@@ -124,7 +124,8 @@ async function run(cmd: Command): Promise<ExitCode> {
   }
 }
 
-async function main(argv: string[]): Promise<ExitCode> {
+/** The CLI: bin/yagent.js calls it (from the code-cached bundle dist/bin/main.cjs, or this compiled module) and exits. */
+export async function main(argv: string[]): Promise<ExitCode> {
   try {
     return await run(parseCommand(argv));
   } catch (err) {
@@ -141,6 +142,3 @@ async function main(argv: string[]): Promise<ExitCode> {
   }
 }
 
-const code = await main(process.argv.slice(2));
-// exit once stdout is flushed: a straggling handle must not keep a finished client alive
-process.stdout.write('', () => process.exit(code));

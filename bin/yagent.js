@@ -1,11 +1,17 @@
 #!/usr/bin/env node
-// Thin launcher: the CLI is compiled TypeScript under dist/ (npm run build).
+// Thin launcher: the CLI is compiled TypeScript under dist/ (npm run build), run from its code-cached CommonJS
+// bundle (dist/bin/main.cjs, src/runtime/code-cache.ts); a plain `tsc` build runs the compiled module instead.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-// the bundle (scripts/bundle-entries.mjs): one file to load instead of ~100 at every start
-const main = new URL('../dist/bin/main.bundle.js', import.meta.url);
-if (!existsSync(fileURLToPath(main))) {
-  process.stderr.write('yagent: not built yet.\n  where: dist/bin/main.bundle.js is missing\n  fix:   run `npm run build` (or `npm ci` then `npm run build`)\n');
+const dist = new URL('../dist/', import.meta.url);
+const file = (rel) => fileURLToPath(new URL(rel, dist));
+if (!existsSync(file('bin/main.js'))) {
+  process.stderr.write('yagent: not built yet.\n  where: dist/bin/main.js is missing\n  fix:   run `npm run build` (or `npm ci` then `npm run build`)\n');
   process.exit(2);
 }
-await import(main.href);
+const cache = await import(new URL('src/runtime/code-cache.js', dist).href);
+const cli = existsSync(file('bin/main.cjs')) ? cache.loadBundle(file('bin/main.cjs')).exports : await import(new URL('bin/main.js', dist).href);
+const code = await cli.main(process.argv.slice(2));
+cache.flushTrainedCaches();
+// exit once stdout is flushed: a straggling handle must not keep a finished client alive
+process.stdout.write('', () => process.exit(code));

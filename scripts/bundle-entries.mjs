@@ -1,50 +1,53 @@
-// Post-build step of `npm run build`: the start-up entry points as bundles beside the compiled files.
-// Node's ESM loader pays per file (resolve, read on the shared libuv pool, compile), and a thread that loads
-// ~120 files at start waits on that more than it computes (bench: `npm run bench -- cli`, src/runtime/AGENTS.md).
-// - dist/bin/main.bundle.js (+ dist/bin/chunks/): the CLI thread; sub-commands stay lazy chunks.
-// - <actor>.bundle.js beside each actor module: an actor worker's own graph in one file. src/runtime/** stays
-//   external (one copy per thread: the worker bootstrap already loaded it, and process-group tables, pause
-//   gates and the protocol must not exist twice), and so do packages (zod is one vendored file already).
+// Post-build step of `npm run build`: each start-up thread's whole graph as ONE CommonJS bundle beside its entry,
+// run through V8's code cache by src/runtime/code-cache.ts (Node 20 keeps no code cache for ES modules, and its ESM
+// loader pays per file: resolve, a read on the shared libuv pool, compile). The threads:
+// - the CLI: dist/bin/main.cjs (what bin/yagent.js runs);
+// - every ThreadBundle the leaf modules declare (AGENT_THREAD, STORE_THREAD): `entry` → `bundle`, e.g. the worker
+//   bootstrap with the agent actor built in. A bundle holds its own copy of src/runtime, so its worker runs only
+//   the modules it carries (spare-boot.ts); the generic worker (actor-worker.js) imports dist/ as before.
+// Packages are inlined, except node builtins, CommonJS packages loaded only on some paths (blessed, piscina, the MCP
+// SDK, js-tiktoken) and a thread's `requires` (the SDKs: bundles of their own, vendor-packages.mjs).
+// Dynamic imports become `require` (no import() may stay: code compiled by node:vm cannot import() without a flag).
+// The last line of each bundle names its build (a hash of its text): a code cache is used only with its own build.
 // Compiled files are never rewritten: tests and tools that import dist/ modules see the tsc output.
-import { existsSync, rmSync } from 'node:fs';
-import { dirname, join, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { writeBundle } from './rolldown-write.mjs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { writeCjs, writeStampedCjs } from './rolldown-write.mjs';
 
-const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
-const runtimeDir = join(dist, 'src', 'runtime') + sep;
-// config/ is runtime code no runtime module imports (only actors and clients do): stateless parsing, so an actor
-// bundle inlines it (~20 files fewer for a worker to load) and the thread still holds one copy
-const configDir = join(runtimeDir, 'config') + sep;
-const isPackage = (source) => !source.startsWith('.') && !source.startsWith('/');
-
-/** Actor modules (relative to dist/) bundled to `<name>.bundle.js` in their own directory. */
-const ACTOR_ENTRIES = ['src/actors/agents/agent-actor.js', 'src/store/store-actor.js'];
-
-const actorExternals = {
-  name: 'actor-externals',
-  resolveId(source, importer) {
-    if (!importer) return null;
-    if (isPackage(source)) return { id: source, external: true };
-    const abs = resolve(dirname(importer), source);
-    return abs.startsWith(runtimeDir) && !abs.startsWith(configDir) ? { id: abs, external: 'relative' } : null;
-  },
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+const need = (rel) => {
+  const f = join(dist, rel);
+  if (!existsSync(f)) throw new Error(`${rel} is missing: run tsc first`);
+  return f;
 };
 
-const packagesExternal = {
-  name: 'packages-external',
-  resolveId: (source, importer) => (importer && isPackage(source) ? { id: source, external: true } : null),
-};
+/** Packages never inlined: CommonJS packages only some commands load (their require resolves from node_modules). */
+const LEFT_OUT = [/^blessed$/, /^piscina$/, /^@modelcontextprotocol\/sdk(\/|$)/, /^js-tiktoken(\/|$)/];
 
-const write = (input, plugin, output) => writeBundle({ input, plugins: [plugin] }, output);
+const { AGENT_THREAD } = await import(pathToFileURL(need('src/actors/agents/agent-module.js')).href);
+const { STORE_THREAD } = await import(pathToFileURL(need('src/store/store-module.js')).href);
 
-for (const entry of ACTOR_ENTRIES) {
-  const file = join(dist, entry);
-  if (!existsSync(file)) throw new Error(`${entry} is missing: run tsc first`);
-  const name = entry.slice(entry.lastIndexOf('/') + 1, -'.js'.length);
-  // written into the entry's own directory, so the external runtime paths stay the entry's relative ones
-  await write({ [name]: file }, actorExternals, { dir: dirname(file), entryFileNames: '[name].bundle.js', codeSplitting: false });
+const threads = [AGENT_THREAD, STORE_THREAD];
+
+// outputs of older builds (ESM bundles, chunks, code caches: train-code-cache.mjs makes them anew) never survive
+rmSync(join(dist, 'bin', 'chunks'), { recursive: true, force: true });
+for (const f of readdirSync(dist, { recursive: true })) if (String(f).endsWith('.v8cache')) rmSync(join(dist, String(f)));
+for (const old of ['bin/main.bundle.js', 'src/actors/agents/agent-actor.bundle.js', 'src/store/store-actor.bundle.js']) rmSync(join(dist, old), { force: true });
+
+for (const t of threads) {
+  const external = [...LEFT_OUT, ...Object.keys(t.requires ?? {}).map((name) => new RegExp(`^${name.replace(/[/.]/g, '\\$&')}$`))];
+  await writeStampedCjs({ input: need(t.entry), external }, join(dist, t.bundle));
 }
 
-rmSync(join(dist, 'bin', 'chunks'), { recursive: true, force: true }); // no chunk of an older build survives
-await write({ 'main.bundle': join(dist, 'bin', 'main.js') }, packagesExternal, { dir: join(dist, 'bin'), entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' });
+// the thread bundles' worker entry as CommonJS too: a worker whose entry is an ES module pays for Node's ESM loader
+// before it runs anything (~15 ms of CPU per worker); this one never starts it
+await writeCjs({ input: need('src/runtime/thread-worker.js') }, join(dist, 'src', 'runtime', 'thread-worker.cjs'));
+
+// the CLI keeps its sub-commands lazy: chunks (each code-cached) that load when a command needs them, so `-p`
+// never reads the TUI, blessed or the MCP SDK
+await writeStampedCjs(
+  { input: { main: need('bin/main.js') }, external: LEFT_OUT },
+  { dir: join(dist, 'bin'), output: { entryFileNames: '[name].cjs', chunkFileNames: 'chunks/[name]-[hash].cjs' } },
+);

@@ -11,18 +11,43 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeBundle } from './rolldown-write.mjs';
+import { writeBundle, writeStampedCjs } from './rolldown-write.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const VENDORED = ['zod', 'openai', '@anthropic-ai/sdk', 'smol-toml', 'tinyglobby', 'diff'];
+/** Also written as one code-cached CommonJS file (index.cjs): what the agent's thread bundle requires (AGENT_THREAD). */
+const CJS_TOO = new Set(['openai', '@anthropic-ai/sdk']);
+// Bumped when what a vendored file contains changes for the same package version (so old builds are redone).
+const RECIPE = 4;
+
+/** zod's `locales` namespace (~240 KB of its 620 KB: every language's error messages) is re-exported by its
+ *  root entry; nothing here reads it, and every thread would parse it. English stays: zod configures it itself. */
+const noZodLocales = {
+  name: 'no-zod-locales',
+  resolveId: (source, importer) =>
+    source === '../locales/index.js' && importer?.includes(`${join('node_modules', 'zod', 'v4')}`) ? { id: '\0zod-locales' } : null,
+  load: (id) => (id === '\0zod-locales' ? 'export {};' : null),
+};
+
+/** Our zod is jitless from its first line: zod decides per schema, when the schema is built, whether to compile a
+ *  `new Function` fast path on its first parse, so a `z.config()` after any module built one is too late for it.
+ *  Our threads parse a few hundred messages each: the generated code costs more than it saves (~3 MB of peak RSS). */
+const jitlessZod = {
+  name: 'jitless-zod',
+  resolveId: (source, importer) => (source === 'zod' && importer === undefined ? { id: '\0zod-entry' } : null),
+  load: (id) => (id === '\0zod-entry' ? "import { config } from 'zod';\nconfig({ jitless: true });\nexport * from 'zod';\nexport { default } from 'zod';\n" : null),
+};
 
 for (const name of VENDORED) {
   const { version } = JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8'));
   const target = join(root, 'dist', 'node_modules', name);
   const manifest = join(target, 'package.json');
-  if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).version === version && existsSync(join(target, 'index.js'))) continue;
+  const old = existsSync(manifest) ? JSON.parse(readFileSync(manifest, 'utf8')) : {};
+  if (old.version === version && old.vendorRecipe === RECIPE && existsSync(join(target, 'index.js'))) continue;
   mkdirSync(target, { recursive: true });
   // the package's own `exports` pick its ESM entry; its dynamic imports are inlined (one file, nothing else to find)
-  await writeBundle({ input: name, cwd: root }, { file: join(target, 'index.js'), codeSplitting: false });
-  writeFileSync(manifest, `${JSON.stringify({ name, version, private: true, type: 'module', exports: { '.': './index.js' } }, null, 2)}\n`);
+  const plugins = name === 'zod' ? [jitlessZod, noZodLocales] : [];
+  await writeBundle({ input: name, cwd: root, plugins }, { file: join(target, 'index.js'), codeSplitting: false });
+  if (CJS_TOO.has(name)) await writeStampedCjs({ input: name, cwd: root, plugins }, join(target, 'index.cjs'));
+  writeFileSync(manifest, `${JSON.stringify({ name, version, vendorRecipe: RECIPE, private: true, type: 'module', exports: { '.': './index.js' } }, null, 2)}\n`);
 }

@@ -1,12 +1,15 @@
 // What the CLI boots first and with which preload: shared by main.ts (prestart) and the runtime port.
-import { AGENT_MODULE } from '../../src/actors/agents/agent-module.js';
+import { AGENT_MODULE, AGENT_THREAD } from '../../src/actors/agents/agent-module.js';
 import { DELEGATE_TARGETS, resolveDisabledAgents } from '../../src/actors/agents/profiles.js';
 import type { YagentConfig } from '../../src/runtime/config/types.js';
-import { prestart } from '../../src/runtime/spare-boot.js';
-import { STORE_MODULE } from '../../src/store/store-module.js';
+import { prestart, type ThreadBundle } from '../../src/runtime/spare-boot.js';
+import { STORE_MODULE, STORE_THREAD } from '../../src/store/store-module.js';
 
 /** The agent actor's path under dist/ (a leaf module: naming it loads nothing else). */
 export const AGENT_ACTOR_MODULE = AGENT_MODULE;
+
+/** The CLI's actor threads start from their code-cached bundles (every runtime and prestart of the CLI passes these). */
+export const THREADS: readonly ThreadBundle[] = [AGENT_THREAD, STORE_THREAD];
 
 /** One spare that preloads the agent actor itself: the Director starts on it with nothing left to import. */
 export const SPARE_PLAN = { preload: [AGENT_ACTOR_MODULE], count: 1 } as const;
@@ -27,8 +30,8 @@ export function delegationPreload(config: Pick<YagentConfig, 'providers'>): stri
 /** Called first thing by commands that run tasks locally: the Director's and the store's workers boot while
  *  the main thread is still loading the CLI, the config and the runtime. */
 export function prestartDirector(): void {
-  prestart({ preload: SPARE_PLAN.preload, count: SPARE_PLAN.count });
-  prestart({ preload: STORE_PRELOAD, count: 1 });
+  prestart({ preload: SPARE_PLAN.preload, count: SPARE_PLAN.count, threads: THREADS });
+  prestart({ preload: STORE_PRELOAD, count: 1, threads: THREADS });
 }
 
 /** False when -d disables every delegation target (a single-agent run): no delegation spare is worth booting. */

@@ -5,7 +5,7 @@ import type { YagentConfig } from '../../src/runtime/config/types.js';
 import { serializeError } from '../../src/runtime/protocol/index.js';
 import type { StoreApi } from '../../src/store/api.js';
 import { STORE_ACTOR, STORE_MODULE, storeInputFromConfig } from '../../src/store/client.js';
-import { SPARE_PLAN, STORE_PRELOAD, canDelegate, delegationPreload } from './boot-plan.js';
+import { SPARE_PLAN, STORE_PRELOAD, THREADS, canDelegate, delegationPreload } from './boot-plan.js';
 import { trace } from './trace.js';
 import { mcpInputFromConfig, mcpServiceSpec } from '../../src/actors/mcp/client.js';
 import { estimateCost } from '../../src/actors/llm/catalogue/prices.js';
@@ -40,7 +40,7 @@ let subscribers = 0;
 export function startRuntime(canAsk: boolean, config: Pick<YagentConfig, 'llm'>): Promise<Runtime> {
   // one buffer for the process: max_in_flight_requests and the circuit breakers hold across every agent worker
   const shared = { [LLM_SHARED_KEY]: createSharedLlmState({ maxInFlightRequests: config.llm.maxInFlightRequests }) };
-  return Runtime.start({ hasResponder: canAsk, preload: [...SPARE_PLAN.preload], spares: SPARE_PLAN.count, deferRefill: true, shared });
+  return Runtime.start({ hasResponder: canAsk, preload: [...SPARE_PLAN.preload], spares: SPARE_PLAN.count, deferRefill: true, shared, threads: THREADS });
 }
 
 export async function openRuntimePort(opts: PortOptions): Promise<RuntimePort> {

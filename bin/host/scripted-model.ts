@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { FakeProvider } from '../../src/actors/llm/fake/server.js';
 import type { FakeStep } from '../../src/actors/llm/fake/script.js';
 import { setKeyInSection } from '../../src/runtime/config/persist.js';
+import { importModule } from '../../src/runtime/import-module.js';
 
 /** A script: steps per agent identity, or a function that scripts the provider itself. */
 export type ModelScript = Record<string, FakeStep[]> | ((fake: FakeProvider) => void);
@@ -17,7 +18,7 @@ export async function startScriptedModel(script: ModelScript): Promise<FakeProvi
 
 /** YAGENT_FAKE_SCRIPT=<module.mjs>: tests and benchmarks run the real CLI on a scripted model. */
 export async function loadScriptModule(path: string): Promise<ModelScript> {
-  const mod = (await import(pathToFileURL(resolve(path)).href)) as { default?: unknown };
+  const mod = (await importModule(pathToFileURL(resolve(path)).href)) as { default?: unknown };
   const script = mod.default;
   if (typeof script === 'function' || (typeof script === 'object' && script !== null)) return script as ModelScript;
   throw new Error(`${path}: the fake script module must export default { agent: [steps] } or (fake) => void`);

@@ -1,6 +1,5 @@
 // Opens an in-process Host for one client command (config, optional scripted model) and always closes it.
 // before the config parse: not in main.ts, where loading zod would delay the workers' prestart by ~25 ms
-import '../../src/runtime/zod-jitless.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FakeProvider } from '../../src/actors/llm/fake/server.js';
@@ -9,7 +8,7 @@ import { CONFIG_TEMPLATE } from '../../src/runtime/config/template.js';
 import type { Streams } from '../cli/output.js';
 import { LocalHost } from './local-host.js';
 import { loadRunConfig, printConfigWarnings } from './run-config.js';
-import { loadScriptModule, scriptedConfigText, startScriptedModel, type ModelScript } from './scripted-model.js';
+import type { ModelScript } from './scripted-model.js';
 import { makeTempDir, type TempDir } from './temp-dir.js';
 import { trace } from './trace.js';
 import type { Host } from './types.js';
@@ -29,21 +28,23 @@ export interface SessionOptions {
 
 export async function withLocalHost<T>(opts: SessionOptions, fn: (host: Host) => Promise<T>): Promise<T> {
   const scriptPath = process.env.YAGENT_FAKE_SCRIPT;
-  const script = opts.script ?? (scriptPath ? await loadScriptModule(scriptPath) : undefined);
+  // the scripted model (a loopback HTTP server) loads only for a script: a real provider's run never reads it
+  const scripted = opts.script !== undefined || scriptPath ? await import('./scripted-model.js') : undefined;
+  const script = opts.script ?? (scriptPath && scripted ? await scripted.loadScriptModule(scriptPath) : undefined);
   let configPath = opts.configPath;
   let fake: FakeProvider | undefined;
   let tmp: TempDir | undefined;
   try {
-    if (script !== undefined) {
+    if (script !== undefined && scripted) {
       let base = CONFIG_TEMPLATE;
       if (opts.baseConfig !== 'template') {
         await loadRunConfig(configPath, true); // a broken user config is still exit 2 under a scripted model
         base = readFileSync(configPath ?? defaultConfigPath(), 'utf8');
       }
-      fake = await startScriptedModel(script);
+      fake = await scripted.startScriptedModel(script);
       tmp = makeTempDir('yagent-scripted-');
       configPath = join(tmp.path, 'config.toml');
-      writeFileSync(configPath, scriptedConfigText(base, fake), { mode: 0o600 });
+      writeFileSync(configPath, scripted.scriptedConfigText(base, fake), { mode: 0o600 });
     }
     const config = await loadRunConfig(configPath, false);
     printConfigWarnings(config, opts.io);

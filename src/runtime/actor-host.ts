@@ -3,7 +3,7 @@ import type { MessagePort, Worker } from 'node:worker_threads';
 import type { ResourceLimits } from './actor.js';
 import type { ChildHandle, Exit } from './child.js';
 import { ACTOR_WORKER, distFile } from './paths.js';
-import { adoptPrestarted, bootWorker, releasePrestarted, startKey, type Booting } from './spare-boot.js';
+import { adoptPrestarted, bootWorker, releasePrestarted, startKey, threadFor, type Booting, type ThreadBundle } from './spare-boot.js';
 import { NamedTasks } from './tasks.js';
 import { GROUP_TABLE_KEY, groupTableBuffer, processGroups } from './process-groups.js';
 import { FromWorkerSchema, serializeError, type Event, type FromWorker, type SerializedError, type ToWorker } from './protocol/index.js';
@@ -32,6 +32,8 @@ export interface HostOptions {
   rpcTimeoutMs?: number;
   shared?: Record<string, SharedArrayBuffer>;
   resourceLimits?: ResourceLimits;
+  /** Thread bundles: a preload one of them serves boots that bundle (code-cached) instead of the generic worker. */
+  threads?: readonly ThreadBundle[];
   requests: ActorRequests;
 }
 
@@ -95,14 +97,19 @@ export class ActorHost {
   }
 
   private boot(limits: ResourceLimits | undefined, preload: string[]): Booting {
-    return adoptPrestarted(startKey(limits, preload)) ?? bootWorker(limits, preload);
+    return adoptPrestarted(startKey(limits, preload)) ?? bootWorker(limits, preload, this.opts.threads);
   }
 
-  private take(limits: ResourceLimits | undefined, preload: string[] | undefined): Booting {
+  /** A spare for `module`: a thread bundle's spare only runs the modules it carries, so another module gets a
+   *  generic worker with the same preload (a fixture spawned where the pool preloads the agent, say). */
+  private take(limits: ResourceLimits | undefined, preload: string[] | undefined, module: string): Booting {
     const eff = limits ?? this.opts.resourceLimits;
     const pre = preload ?? this.poolPreload();
-    const list = this.spares.get(startKey(eff, pre));
-    return list?.shift() ?? this.boot(eff, pre);
+    const list = this.spares.get(startKey(eff, pre)) ?? [];
+    const i = list.findIndex((b) => b.serves === undefined || b.serves.includes(module));
+    if (i >= 0) return list.splice(i, 1)[0] as Booting;
+    const thread = threadFor(pre, this.opts.threads ?? []);
+    return thread && !thread.modules.includes(module) ? bootWorker(eff, pre) : this.boot(eff, pre);
   }
 
   /** Tops the default pool up again; called after a start so the new boot does not compete with it. */
@@ -119,7 +126,7 @@ export class ActorHost {
   async start(spec: ActorStart, signal?: AbortSignal): Promise<ActorHandle> {
     if (this.closed) throw Object.assign(new Error('runtime is shutting down'), { code: 'SHUTTING_DOWN' });
     if (signal?.aborted) throw Object.assign(new Error(`${spec.name}: start cancelled`), { code: 'CANCELLED' });
-    const b = this.take(spec.resourceLimits, spec.preload);
+    const b = this.take(spec.resourceLimits, spec.preload, spec.module);
     const handle = new ActorHandle(b.worker, spec, this.opts.requests);
     this.live.add(handle);
     void handle.exited.then(() => this.live.delete(handle));

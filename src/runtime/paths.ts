@@ -36,3 +36,5 @@ export function distFile(rel: string): string {
 }
 
 export const ACTOR_WORKER = 'src/runtime/actor-worker.js';
+/** The worker entry that runs a thread bundle (spare-boot.ts): thread-worker.ts as CommonJS (scripts/bundle-entries.mjs). */
+export const THREAD_WORKER = 'src/runtime/thread-worker.cjs';

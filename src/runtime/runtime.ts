@@ -2,6 +2,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { Clock, Remote, ResourceLimits, RestartType, SpawnSpec } from './actor.js';
 import { ActorHost, type ActorHandle, type ActorStart } from './actor-host.js';
+import type { ThreadBundle } from './spare-boot.js';
 import type { ChildSpec, Exit, TreeNode } from './child.js';
 import type { Strategy } from './child-spec.js';
 import { realClock } from './clock.js';
@@ -30,6 +31,8 @@ export interface RuntimeOptions {
   connectWaitMs?: number;
   shared?: Record<string, SharedArrayBuffer>;
   resourceLimits?: ResourceLimits;
+  /** Thread bundles (code-cached CommonJS builds of an actor's thread); a spawn whose preload one serves boots it. */
+  threads?: readonly ThreadBundle[];
   /** False for headless runs: requestUserHelp rejects with NO_RESPONDER. */
   hasResponder?: boolean;
   dispatcher?: DispatcherOptions;
@@ -104,6 +107,7 @@ export class Runtime {
       rpcTimeoutMs: opts.rpcTimeoutMs,
       shared: opts.shared,
       resourceLimits: opts.resourceLimits,
+      ...(opts.threads ? { threads: opts.threads } : {}),
       requests: {
         publish: (a, events, dropped) => rt.onPublish(a, events, dropped),
         connect: (_a, target) => rt.brokerPort(target),

@@ -1,14 +1,31 @@
 // Booting actor workers (spares): shared by ActorHost and prestart(), which boots one before the runtime loads.
 import { Worker } from 'node:worker_threads';
-import { pathToFileURL } from 'node:url';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ResourceLimits } from './actor.js';
-import { ACTOR_WORKER, distFile } from './paths.js';
+import { ACTOR_WORKER, THREAD_WORKER, distFile, distRoot } from './paths.js';
+
+/** A thread's whole start-up graph as one CommonJS bundle (scripts/bundle-entries.mjs), run by thread-worker.ts
+ *  through the V8 code cache. It serves only the actor modules and packages it carries. */
+export interface ThreadBundle {
+  /** The compiled entry it is bundled from, and the bundle, both under dist/ (`src/…/x-thread.js`, `….cjs`). */
+  entry: string;
+  bundle: string;
+  /** Actor modules (SpawnSpec.module) built in. */
+  modules: readonly string[];
+  /** Preload package names it carries. */
+  packages: readonly string[];
+  /** Bare specifiers its `require` loads as other code-cached bundles (paths under dist/), e.g. a vendored SDK. */
+  requires?: Readonly<Record<string, string>>;
+}
 
 /** A worker that is booting (or booted): `ready` resolves once its preload is imported. */
 export interface Booting {
   worker: Worker;
   ready: Promise<void>;
   key: string;
+  /** A thread bundle's worker runs only these modules; undefined: any module under dist/. */
+  serves?: readonly string[];
 }
 
 /** Spares are interchangeable only with the same resource limits and the same preload. */
@@ -16,16 +33,20 @@ export function startKey(l: ResourceLimits | undefined, preload: readonly string
   return JSON.stringify([l?.maxOldGenerationSizeMb ?? 0, l?.maxYoungGenerationSizeMb ?? 0, l?.stackSizeMb ?? 0, preload]);
 }
 
-/** A module path under dist/ (what SpawnSpec.module names) becomes a file URL; package names pass through. */
-export function resolvePreload(spec: string): string {
-  return /^src\/.*\.js$/.test(spec) ? pathToFileURL(distFile(spec)).href : spec;
+/** The bundle that serves this preload: its first entry is one of the bundle's actor modules and the rest are
+ *  packages it carries (a plain `tsc` build has no bundle: the generic worker imports from dist/). */
+export function threadFor(preload: readonly string[], threads: readonly ThreadBundle[]): ThreadBundle | undefined {
+  const [first, ...rest] = preload;
+  if (first === undefined) return undefined;
+  return threads.find((t) => t.modules.includes(first) && rest.every((p) => t.packages.includes(p)) && existsSync(join(distRoot(), t.bundle)));
 }
 
-export function bootWorker(limits: ResourceLimits | undefined, preload: readonly string[]): Booting {
-  const worker = new Worker(distFile(ACTOR_WORKER), {
-    workerData: { preload: preload.map(resolvePreload) },
-    resourceLimits: limits ?? {},
-  });
+export function bootWorker(limits: ResourceLimits | undefined, preload: readonly string[], threads: readonly ThreadBundle[] = []): Booting {
+  const thread = threadFor(preload, threads);
+  const requires = Object.fromEntries(Object.entries(thread?.requires ?? {}).map(([k, v]) => [k, join(distRoot(), v)]));
+  const worker = thread
+    ? new Worker(distFile(THREAD_WORKER), { workerData: { bundle: distFile(thread.bundle), packages: requires, preload: [...preload] }, resourceLimits: limits ?? {} })
+    : new Worker(distFile(ACTOR_WORKER), { workerData: { preload: [...preload] }, resourceLimits: limits ?? {} });
   const ready = new Promise<void>((resolve, reject) => {
     // Only the boot signal is read here (by hand: this module stays free of zod so it loads in a blink).
     const onMsg = (m: unknown): void => {
@@ -38,15 +59,15 @@ export function bootWorker(limits: ResourceLimits | undefined, preload: readonly
     worker.once('exit', (code) => reject(new Error(`spare exited with code ${code}`)));
   });
   ready.catch(() => undefined);
-  return { worker, ready, key: startKey(limits, preload) };
+  return { worker, ready, key: startKey(limits, preload), ...(thread ? { serves: thread.modules } : {}) };
 }
 
 const early: Booting[] = [];
 
 /** Boots spares before the runtime module graph is even loaded (a CLI's first lines); the next
  *  ActorHost whose pool has the same preload and limits adopts them instead of booting its own. */
-export function prestart(opts: { preload: readonly string[]; count?: number; resourceLimits?: ResourceLimits }): void {
-  for (let i = 0; i < (opts.count ?? 1); i++) early.push(bootWorker(opts.resourceLimits, opts.preload));
+export function prestart(opts: { preload: readonly string[]; count?: number; resourceLimits?: ResourceLimits; threads?: readonly ThreadBundle[] }): void {
+  for (let i = 0; i < (opts.count ?? 1); i++) early.push(bootWorker(opts.resourceLimits, opts.preload, opts.threads));
 }
 
 /** Takes a prestarted spare with this key, if any. */

@@ -1,10 +1,9 @@
 // Inside an actor worker: loads the actor module and implements ActorContext over the control port.
 import type { MessagePort } from 'node:worker_threads';
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { ActorContext, ActorModule, Remote, SpawnSpec } from './actor.js';
 import { realClock, abortError } from './clock.js';
+import { trace } from './trace.js';
 import { NamedTasks } from './tasks.js';
 import { PauseController } from './pause.js';
 import { LanePublisher } from './publisher.js';
@@ -24,6 +23,14 @@ import {
 } from './protocol/index.js';
 
 type StartMsg = Extract<ToWorker, { type: 'start' }>;
+
+/** How a worker finds the actor module a start message names (worker-bootstrap.ts builds one). */
+export interface ActorModuleLoader {
+  /** The module's namespace; its default export is the ActorModule. */
+  load(spec: string): Promise<{ default?: unknown }>;
+  /** Called right before the worker's last message (done, stopped): the code-cache training run writes then. */
+  onEnd?(): void;
+}
 interface Waiter {
   resolve(v: unknown): void;
   reject(e: Error): void;
@@ -44,7 +51,7 @@ export class WorkerActor {
 
   constructor(
     private readonly port: { postMessage(m: FromWorker, t?: readonly MessagePort[]): void },
-    private readonly distRoot: string,
+    private readonly modules: ActorModuleLoader,
   ) {
     setProcessGroupSink((op, pgid) => this.post({ type: 'process_group', op, pgid }));
   }
@@ -118,7 +125,8 @@ export class WorkerActor {
   private async start(m: StartMsg): Promise<void> {
     attachGroupTable(m.shared[GROUP_TABLE_KEY]);
     try {
-      const loaded = (await import(pathToFileURL(join(this.distRoot, m.module)).href)) as { default?: unknown };
+      trace(`start ${m.name}`);
+      const loaded = await this.modules.load(m.module);
       const mod = loaded.default as ActorModule | undefined;
       if (!mod || typeof mod.kind !== 'string' || (typeof mod.run !== 'function' && typeof mod.serve !== 'function')) {
         throw Object.assign(new Error(`${m.module}: default export is not an actor module (needs kind and run or serve)`), { code: 'INVALID_SPEC' });
@@ -151,6 +159,7 @@ export class WorkerActor {
     // still running are ended and reaped here (the main thread kills their groups once the worker exits).
     await Promise.all([this.tasks?.waitAll(100), endUnreapedChildren(500)]);
     this.publisher?.flush();
+    this.modules.onEnd?.();
     try {
       this.post(outcome);
     } catch (err) {
@@ -171,6 +180,7 @@ export class WorkerActor {
     const [running = []] = await Promise.all([this.tasks?.drain(grace), endUnreapedChildren(grace)]);
     this.publisher?.flush();
     for (const s of this.served) s();
+    this.modules.onEnd?.();
     this.post(error ? { type: 'stopped', running, error } : { type: 'stopped', running });
   }
 

@@ -1,13 +1,14 @@
 // Start-up plan of the CLI: the spare it boots first preloads exactly the module the Director runs in.
 import { afterEach, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve, sep } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { STORE_MODULE } from '../../src/store/client.js';
-import { AGENT_MODULE } from '../../src/actors/agents/agent-module.js';
+import { STORE_MODULE, STORE_THREAD } from '../../src/store/store-module.js';
+import { AGENT_MODULE, AGENT_THREAD } from '../../src/actors/agents/agent-module.js';
+import { BUILD_LINE, cacheFileFor } from '../../src/runtime/code-cache.js';
 import { distRoot } from '../../src/runtime/paths.js';
-import { AGENT_ACTOR_MODULE, SPARE_PLAN, STORE_PRELOAD, canDelegate, delegationPreload } from '../../bin/host/boot-plan.js';
+import { AGENT_ACTOR_MODULE, SPARE_PLAN, STORE_PRELOAD, THREADS, canDelegate, delegationPreload } from '../../bin/host/boot-plan.js';
 import { GOOD_CONFIG, runCli, sandbox, withScript, type Sandbox } from './helpers.js';
 import { DELEGATING } from './scripts.js';
 
@@ -70,23 +71,45 @@ describe('start-up plan', () => {
       expect(resolved).toBe(pathToFileURL(join(distRoot(), 'node_modules', name, 'index.js')).href);
       expect(version(join(distRoot(), 'node_modules', name))).toBe(version(resolve('node_modules', name)));
     }
+    // zod without its locales namespace (every thread parsed 240 KB of other languages' messages; English stays),
+    // and jitless from its first line: a schema built before any z.config() call compiles no fast path either
+    const probe = `const { z } = await import('zod'); const r = z.string().safeParse(1);
+      let compiled = 0; const F = globalThis.Function; globalThis.Function = function (...a) { compiled++; return F(...a); };
+      z.object({ a: z.string(), b: z.number() }).parse({ a: 'x', b: 1 });
+      globalThis.Function = F;
+      process.stdout.write(JSON.stringify([Object.keys(z.locales).length, r.error.issues[0].message, z.config().jitless, compiled]))`;
+    const [locales, message, jitless, compiled] = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', probe], { cwd: join(distRoot(), 'src', 'runtime') }).toString()) as [number, string, boolean, number];
+    expect(locales).toBe(0);
+    expect(message).toBe('Invalid input: expected string, received number');
+    expect(jitless).toBe(true);
+    expect(compiled).toBe(0);
   });
 
-  it('the actor workers and the CLI start from bundles (scripts/bundle-entries.mjs) whose only relative imports are src/runtime files', () => {
-    expect(AGENT_MODULE).toBe('src/actors/agents/agent-actor.bundle.js');
-    expect(STORE_MODULE).toBe('src/store/store-actor.bundle.js');
-    for (const mod of [AGENT_MODULE, STORE_MODULE]) {
-      const file = join(distRoot(), mod);
-      const relative = [...readFileSync(file, 'utf8').matchAll(/^import\s[^;]*?['"](\.[^'"]+)['"]/gm)].map((m) => resolve(dirname(file), m[1] ?? ''));
-      expect(relative.length).toBeGreaterThan(0);
-      // one copy of the runtime per thread: the worker bootstrap loaded these same files already
-      for (const f of relative) {
-        expect(f.startsWith(join(distRoot(), 'src', 'runtime') + sep), f).toBe(true);
-        expect(f.startsWith(join(distRoot(), 'src', 'runtime', 'config') + sep), `${f}: config/ is inlined`).toBe(false);
-        expect(existsSync(f), f).toBe(true);
-      }
+  it('the CLI, the agent and the store start from code-cached CommonJS bundles (scripts/bundle-entries.mjs, train-code-cache.mjs) that V8 accepts', async () => {
+    expect(AGENT_MODULE).toBe('src/actors/agents/agent-actor.js');
+    expect(STORE_MODULE).toBe('src/store/store-actor.js');
+    expect(THREADS).toEqual([AGENT_THREAD, STORE_THREAD]);
+    const bundles = [AGENT_THREAD.bundle, STORE_THREAD.bundle, 'bin/main.cjs', ...Object.values(AGENT_THREAD.requires ?? {})];
+    for (const rel of bundles) {
+      const file = join(distRoot(), rel);
+      const build = BUILD_LINE.exec(readFileSync(file, 'utf8').slice(-64))?.[1];
+      expect(build, `${rel} names its build`).toMatch(/^[0-9a-f]{16}$/);
+      expect(existsSync(cacheFileFor(file, build ?? '')), `${rel} has a trained code cache`).toBe(true);
     }
-    expect(readFileSync(resolve('bin/yagent.js'), 'utf8')).toContain("'../dist/bin/main.bundle.js'");
-    expect(existsSync(join(distRoot(), 'bin', 'main.bundle.js'))).toBe(true);
+    expect(readFileSync(resolve('bin/yagent.js'), 'utf8')).toContain("loadBundle(file('bin/main.cjs'))");
+    // a real run: every thread compiled its bundle from the cache (no miss, no refusal)
+    sb = sandbox(GOOD_CONFIG);
+    const ws = join(sb.dir, 'ws');
+    mkdirSync(ws);
+    const run = await runCli(['-d', 'all', '-p', 'hi?'], { ...withScript(sb, 'export default { director: [{ text: "hello", finishReason: "stop" }] };\n'), YAGENT_TRACE: '1' }, { cwd: ws });
+    expect(run.code).toBe(0);
+    const loads = [...run.stderr.matchAll(/code cache (\w+): (\S+)/g)].map((m) => [m[1], m[2]]);
+    for (const name of ['main.cjs', 'agent-thread.cjs', 'store-thread.cjs']) expect(loads).toContainEqual(['hit', name]);
+    expect(loads.filter(([how]) => how === 'rejected')).toEqual([]);
+    // -p never loads a chunk of the TUI or the MCP client (they stay lazy)
+    const chunks = readdirSync(join(distRoot(), 'bin', 'chunks'));
+    const heavy = chunks.filter((c) => /require\("(blessed|@modelcontextprotocol\/sdk[^"]*)"\)/.test(readFileSync(join(distRoot(), 'bin', 'chunks', c), 'utf8')));
+    expect(heavy.length).toBeGreaterThan(0);
+    for (const c of heavy) expect(loads.map(([, f]) => f)).not.toContain(c);
   });
 });

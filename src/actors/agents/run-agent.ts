@@ -80,15 +80,18 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
   const input = AgentRunInputSchema.parse(raw);
   const s = input.settings;
   const sessionId = env.newId();
-  const handle = await env.store.openRollout(
-    { sessionId, taskId: s.taskId, agent: input.agent, projectId: s.projectId, cwd: s.workspace, delegationId: input.delegationId, parentSessionId: input.parentSessionId, boardId: s.boardId },
-    { agentSuffix: input.delegationId !== null },
-  );
+  const project = env.projectContext(s.workspace);
+  // the rollout opens on the store while the root docs are read: two waits, side by side
+  const [handle, root] = await Promise.all([
+    env.store.openRollout(
+      { sessionId, taskId: s.taskId, agent: input.agent, projectId: s.projectId, cwd: s.workspace, delegationId: input.delegationId, parentSessionId: input.parentSessionId, boardId: s.boardId },
+      { agentSuffix: input.delegationId !== null },
+    ),
+    input.rootContext ?? project.rootContext(),
+  ]);
   const rollout = new StoreRecorder(handle.path, env.store, env.publish);
   // the Director's conversation is the task's memory (saved per step, debounced by the store)
   const recorder = input.role === 'director' ? new TaskMemorySaver(rollout, s.taskId, env.store, env.publish) : rollout;
-  const project = env.projectContext(s.workspace);
-  const root = input.rootContext ?? (await project.rootContext());
   if (input.role === 'director' && root.files.length > 0) env.publish({ type: 'context_loaded', agent: input.agent, files: root.files });
   const flags = flagsFor(input.role === 'custom' ? input.agent : input.role, {
     maxSteps: s.maxStepsOverride,

@@ -9,6 +9,7 @@ import { AGENT_HEADER, lazyRetrying, pick, sdkClientOptions, sortedTools } from 
 import type { RawEngineOptions } from './openai.js';
 import { AnthropicAccumulator } from './anthropic-stream.js';
 import { linkedSignal, readSse } from './sse.js';
+import { traceOnce } from '../../../runtime/trace.js';
 
 /** reasoning_effort → thinking.budget_tokens; any other value means thinking is off. */
 export const THINKING_BUDGETS: Readonly<Record<string, number>> = { minimal: 1024, low: 8192, medium: 24576, high: 32000 };
@@ -74,7 +75,7 @@ export class AnthropicEngine implements LlmEngine {
 
   /** The SDK client, imported and built on first use (see lazyRetrying). */
   private readonly sdk = lazyRetrying(async () => {
-    const { default: Anthropic } = await import('@anthropic-ai/sdk');
+    const { Anthropic } = await import('@anthropic-ai/sdk'); // named, as for openai
     return new Anthropic({
       ...sdkClientOptions(this.provider, this.opts.fetch),
       // we register no tracer provider, yet the SDK would build a (no-op) span and its attributes per call
@@ -109,6 +110,7 @@ export class AnthropicEngine implements LlmEngine {
     const link = linkedSignal(req.signal);
     try {
       // the SDK still builds, authenticates and sends the request (and turns non-2xx into errors); we decode
+      traceOnce('first model request sent');
       const res = await client.messages.create(body, { signal: link.signal, headers: { [AGENT_HEADER]: req.agent } }).asResponse();
       await readSse(res.body, (ev) => acc.onEvent(ev));
     } catch (e) {

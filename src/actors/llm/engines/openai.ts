@@ -8,6 +8,7 @@ import { LlmError } from '../errors.js';
 import { AGENT_HEADER, lazyRetrying, pick, sdkClientOptions, sortedTools } from './common.js';
 import { OpenAiAccumulator } from './openai-stream.js';
 import { linkedSignal, readSse } from './sse.js';
+import { traceOnce } from '../../../runtime/trace.js';
 
 export interface RawEngineOptions {
   /** Injected fetch (tests, benchmarks); defaults to the global one. */
@@ -45,7 +46,7 @@ export class OpenAiEngine implements LlmEngine {
 
   /** The SDK client, imported and built on first use (see lazyRetrying). */
   private readonly sdk = lazyRetrying(async () => {
-    const { default: OpenAI } = await import('openai');
+    const { OpenAI } = await import('openai'); // the named export: one meaning whether ESM or the thread bundle's CommonJS require
     return new OpenAI(sdkClientOptions(this.provider, this.opts.fetch));
   });
 
@@ -76,6 +77,7 @@ export class OpenAiEngine implements LlmEngine {
     const link = linkedSignal(req.signal);
     try {
       // the SDK still builds, authenticates and sends the request (and turns non-2xx into errors); we decode
+      traceOnce('first model request sent');
       const res = await client.chat.completions.create(body, { signal: link.signal, headers: { [AGENT_HEADER]: req.agent } }).asResponse();
       await readSse(res.body, (ev) => acc.onEvent(ev));
     } catch (e) {

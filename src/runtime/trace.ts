@@ -1,0 +1,25 @@
+// YAGENT_TRACE=1: phase timings on stderr from every thread, in ms since the process started (start-up and shutdown
+// costs made visible). Off, a call is one boolean test.
+import { writeSync } from 'node:fs';
+import { isMainThread, threadId } from 'node:worker_threads';
+
+const on = process.env['YAGENT_TRACE'] === '1';
+// the main thread's time origin reaches workers through the env they copy when they are created
+if (on && isMainThread) process.env['YAGENT_TRACE_ORIGIN'] ??= String(performance.timeOrigin);
+const origin = Number(process.env['YAGENT_TRACE_ORIGIN'] ?? performance.timeOrigin);
+
+export function trace(label: string): void {
+  if (!on) return;
+  const ms = performance.timeOrigin + performance.now() - origin;
+  // synchronous: a worker's line must not wait for the main thread to relay it
+  writeSync(2, `[trace] ${ms.toFixed(1)} ms ${isMainThread ? '' : `thread ${threadId}: `}${label}\n`);
+}
+
+const said = new Set<string>();
+
+/** A label's first occurrence in this thread only (e.g. the first model request of a worker). */
+export function traceOnce(label: string): void {
+  if (!on || said.has(label)) return;
+  said.add(label);
+  trace(label);
+}

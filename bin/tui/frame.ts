@@ -1,17 +1,11 @@
 // Frame coalescing: any number of dirty marks between frames become ONE render, at most `fps` per second.
 
-export interface FrameClock {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): { cancel(): void };
-}
+import { realClock, type Clock } from '../../src/runtime/clock.js';
 
-export const realFrameClock: FrameClock = {
-  now: () => performance.now(),
-  setTimeout: (fn, ms) => {
-    const t = setTimeout(fn, ms);
-    return { cancel: () => clearTimeout(t) };
-  },
-};
+export type FrameClock = Clock;
+
+/** The real clock read monotonically: frame pacing must not jump with the wall clock. */
+export const realFrameClock: FrameClock = { ...realClock, now: () => performance.now() };
 
 export class FrameScheduler {
   private pending: { cancel(): void } | null = null;

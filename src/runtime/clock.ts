@@ -1,4 +1,6 @@
-// Injectable clocks: the real one for production, a manual one so tests control time instead of sleeping.
+// The one clock module: `realClock` for production, `ManualClock` so tests control time instead of sleeping.
+// Fake-time semantics (the only ones): advance() fires due timers in due order (ties in scheduling order), including
+// timers a firing timer schedules if they fall due before the end; now() inside a firing timer reads its due time.
 import type { Clock } from './actor.js';
 
 export type { Clock } from './actor.js';
@@ -17,7 +19,7 @@ interface Timer {
   fn: () => void;
 }
 
-/** A clock that moves only when told; timers fire in due order during advance(). */
+/** A clock that moves only when told (store, runtime, llm and agent tests all use this one). */
 export class ManualClock implements Clock {
   private t: number;
   private nextId = 0;

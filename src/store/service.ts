@@ -19,7 +19,7 @@ import { NoteBoard } from './blackboard/notes.js';
 import { noteRandom, type RandomFn } from './blackboard/note-name.js';
 import { resolveRefs } from './blackboard/resolve.js';
 import { blackboardEnabled, indexOptionsFromConfig } from './client-blackboard.js';
-import { realClock } from './clock.js';
+import { realClock } from '../runtime/clock.js';
 import { StoreError } from './errors.js';
 import { dataRoot, notesRoot, type Env } from './paths.js';
 import { GitIdentityReader, type GitReadOptions } from './rollout/identity.js';

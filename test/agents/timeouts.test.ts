@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Authorizer } from '../../src/actors/tools/authorizer.js';
-import { ManualClock } from '../llm/helpers.js';
+import { ManualClock } from '../../src/runtime/clock.js';
 import { PauseController } from '../../src/runtime/pause.js';
 import { runAgent } from '../../src/actors/agents/run-agent.js';
 import { makeHarness, ScriptedModel, exitCall, THOUGHT, toolMessages, type Reply } from './harness.js';

@@ -7,7 +7,8 @@ import { FallbackEngine, weightedOrder } from '../../src/actors/llm/reliability/
 import { LlmError } from '../../src/actors/llm/errors.js';
 import type { LlmEngine, LlmResponse } from '../../src/actors/llm/types.js';
 import type { Event } from '../../src/runtime/protocol/index.js';
-import { ManualClock, request } from './helpers.js';
+import { ManualClock } from '../../src/runtime/clock.js';
+import { request } from './helpers.js';
 
 const ok = (provider: string): LlmResponse => ({
   text: provider,

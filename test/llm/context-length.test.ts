@@ -5,6 +5,7 @@ import { OpenAiEngine } from '../../src/actors/llm/engines/openai.js';
 import { AnthropicEngine } from '../../src/actors/llm/engines/anthropic.js';
 import { ReliableEngine } from '../../src/actors/llm/reliability/reliable.js';
 import { LlmError, classifyError } from '../../src/actors/llm/errors.js';
+import { ManualClock } from '../../src/runtime/clock.js';
 import { providerFor, request } from './helpers.js';
 
 let fake: FakeProvider;
@@ -18,7 +19,7 @@ afterAll(async () => {
 function wrap(format: 'openai' | 'anthropic'): { engine: ReliableEngine; slept: number[] } {
   const slept: number[] = [];
   const inner = format === 'openai' ? new OpenAiEngine(providerFor(fake, format)) : new AnthropicEngine(providerFor(fake, format));
-  const clock = { now: () => Date.now(), setTimeout: () => ({ cancel: () => undefined }) };
+  const clock = new ManualClock(Date.now()); // never advanced: the request timeout never fires
   const engine = new ReliableEngine(inner, { maxRetries: 3, timeoutMs: 5000 }, { clock, gate: null, breaker: null, sleep: async (ms) => void slept.push(ms) });
   return { engine, slept };
 }

@@ -6,7 +6,8 @@ import { buildProviderEngine } from '../../src/actors/llm/build.js';
 import { LlmError } from '../../src/actors/llm/errors.js';
 import { createSharedLlmState, LLM_SHARED_KEY, parseConfigText, type YagentConfig } from '../../src/runtime/config/index.js';
 import type { Event } from '../../src/runtime/protocol/index.js';
-import { closedPort, ManualClock, request } from './helpers.js';
+import { ManualClock } from '../../src/runtime/clock.js';
+import { closedPort, request } from './helpers.js';
 
 let fake: FakeProvider;
 beforeAll(async () => {

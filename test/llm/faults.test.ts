@@ -6,7 +6,7 @@ import { AnthropicEngine } from '../../src/actors/llm/engines/anthropic.js';
 import { ReliableEngine, backoffDelay } from '../../src/actors/llm/reliability/reliable.js';
 import { LlmError } from '../../src/actors/llm/errors.js';
 import { providerFor, request } from './helpers.js';
-import type { Clock } from '../../src/runtime/actor.js';
+import { realClock } from '../../src/runtime/clock.js';
 
 let fake: FakeProvider;
 beforeAll(async () => {
@@ -15,14 +15,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await fake.close();
 });
-
-const realClock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => {
-    const t = setTimeout(fn, ms);
-    return { cancel: () => clearTimeout(t) };
-  },
-};
 
 function wrap(format: 'openai' | 'anthropic', opts: { maxRetries?: number; timeoutMs?: number } = {}) {
   const slept: number[] = [];

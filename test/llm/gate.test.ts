@@ -7,7 +7,8 @@ import { createSharedLlmState } from '../../src/runtime/config/index.js';
 import { InFlightGate } from '../../src/actors/llm/reliability/gate.js';
 import { ReliableEngine } from '../../src/actors/llm/reliability/reliable.js';
 import type { LlmEngine, LlmRequest, LlmResponse } from '../../src/actors/llm/types.js';
-import { ManualClock, request } from './helpers.js';
+import { ManualClock } from '../../src/runtime/clock.js';
+import { request } from './helpers.js';
 
 const tick = () => new Promise((r) => setImmediate(r));
 

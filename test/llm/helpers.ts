@@ -1,4 +1,4 @@
-// Test helpers for the llm area: provider configs pointing at the fake provider, a manual clock.
+// Test helpers for the llm area: provider configs pointing at the fake provider (the manual clock is src/runtime/clock.ts).
 import { createServer } from 'node:net';
 import type { ProviderConfig } from '../../src/runtime/config/index.js';
 import type { LlmRequest } from '../../src/actors/llm/types.js';
@@ -31,30 +31,6 @@ export function request(agent: string, extra: Partial<LlmRequest> = {}): LlmRequ
     agent,
     ...extra,
   };
-}
-
-/** A manual clock: timers fire only when the test advances time. */
-export class ManualClock {
-  private t = 0;
-  private timers: { at: number; fn: () => void; id: number }[] = [];
-  private next = 1;
-  now(): number {
-    return this.t;
-  }
-  setTimeout(fn: () => void, ms: number): { cancel(): void } {
-    const id = this.next++;
-    this.timers.push({ at: this.t + ms, fn, id });
-    return { cancel: () => (this.timers = this.timers.filter((x) => x.id !== id)) };
-  }
-  advance(ms: number): void {
-    this.t += ms;
-    const due = this.timers.filter((x) => x.at <= this.t).sort((a, b) => a.at - b.at);
-    this.timers = this.timers.filter((x) => x.at > this.t);
-    for (const d of due) d.fn();
-  }
-  pending(): number {
-    return this.timers.length;
-  }
 }
 
 /** A loopback port that was free a moment ago and now has no listener: connecting to it is refused. */

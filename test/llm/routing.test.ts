@@ -6,7 +6,8 @@ import { RoutingEngine } from '../../src/actors/llm/routing/router.js';
 import { parseTier } from '../../src/actors/llm/routing/classifier.js';
 import { createSharedLlmState, LLM_SHARED_KEY, parseConfigText, type YagentConfig } from '../../src/runtime/config/index.js';
 import type { Event } from '../../src/runtime/protocol/index.js';
-import { ManualClock, request } from './helpers.js';
+import { ManualClock } from '../../src/runtime/clock.js';
+import { request } from './helpers.js';
 
 let fake: FakeProvider;
 beforeAll(async () => {

@@ -66,6 +66,27 @@ describe('pause gate', () => {
   });
 });
 
+describe('manual clock (the one fake time)', () => {
+  it('fires due timers in due order, chained ones too if due, and now() reads each timer\'s due time', () => {
+    const clock = new ManualClock(1000);
+    const seen: string[] = [];
+    clock.setTimeout(() => seen.push(`b@${clock.now()}`), 20);
+    clock.setTimeout(() => {
+      seen.push(`a@${clock.now()}`);
+      clock.setTimeout(() => seen.push(`chained@${clock.now()}`), 5);
+      clock.setTimeout(() => seen.push(`late@${clock.now()}`), 50);
+    }, 10);
+    const cancelled = clock.setTimeout(() => seen.push('cancelled'), 15);
+    cancelled.cancel();
+    clock.advance(30);
+    expect(seen).toEqual(['a@1010', 'chained@1015', 'b@1020']);
+    expect(clock.now()).toBe(1030);
+    expect(clock.pending()).toBe(1);
+    clock.advance(30);
+    expect(seen.at(-1)).toBe('late@1060');
+  });
+});
+
 describe('activity clock', () => {
   it('idle and total timers freeze while paused and resume pushes the idle baseline', () => {
     const clock = new ManualClock();

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ARTIFACT_ID_RE } from '../../src/store/artifacts.js';
 import { atomicWrite } from '../../src/store/atomic-write.js';
-import { ManualClock } from '../../src/store/clock.js';
+import { ManualClock } from '../../src/runtime/clock.js';
 import { settingsPath } from '../../src/store/paths.js';
 import { createTaskGroup } from '../../src/runtime/tasks.js';
 import { TaskMemoryStore, taskMemoryPath, taskMemoryTaskName } from '../../src/store/task-memory.js';

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/store/clock.js';
+import { ManualClock } from '../../src/runtime/clock.js';
 import { handoff, storeIn, tempRoot } from './helpers.js';
 
 const t = tempRoot();

@@ -7,7 +7,7 @@ import { createTaskGroup } from '../../src/runtime/tasks.js';
 import type { GcReport, StoreApi } from '../../src/store/api.js';
 import { GC_TASK } from '../../src/store/blackboard/gc-schedule.js';
 import { STORE_ACTOR, STORE_MODULE, storeInputFromConfig } from '../../src/store/client.js';
-import { ManualClock } from '../../src/store/clock.js';
+import { ManualClock } from '../../src/runtime/clock.js';
 import { cfg } from '../config/helpers.js';
 import { handoff, storeIn, tempRoot } from './helpers.js';
 

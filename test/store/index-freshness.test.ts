@@ -2,7 +2,7 @@
 import { statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/store/clock.js';
+import { ManualClock } from '../../src/runtime/clock.js';
 import { handoff, storeIn, tempRoot } from './helpers.js';
 
 const t = tempRoot();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LogLine } from '../../src/store/api.js';
 import { storeInputFromConfig } from '../../src/store/client.js';
-import { ManualClock } from '../../src/store/clock.js';
+import { ManualClock } from '../../src/runtime/clock.js';
 import { StoreActorInputSchema } from '../../src/store/store-actor.js';
 import { cfg } from '../config/helpers.js';
 import { meta, handoff, storeIn, tempRoot } from './helpers.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { STOP_REASONS } from '../../src/runtime/protocol/index.js';
 import type { RolloutRecord } from '../../src/store/api.js';
-import { ManualClock } from '../../src/store/clock.js';
+import { ManualClock } from '../../src/runtime/clock.js';
 import { parseRecords } from '../../src/store/rollout/lines.js';
 import type { StoreService } from '../../src/store/service.js';
 import { meta, storeIn, tempRoot } from './helpers.js';

@@ -2,7 +2,7 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { STOP_REASONS, type ChatMessage } from '../../src/runtime/protocol/index.js';
 import type { RolloutRecord } from '../../src/store/api.js';
-import { ManualClock } from '../../src/store/clock.js';
+import { ManualClock } from '../../src/runtime/clock.js';
 import { digestMessages } from '../../src/store/rollout/digest.js';
 import { parseRecords } from '../../src/store/rollout/lines.js';
 import { describeStop, stopState } from '../../src/store/rollout/stop.js';

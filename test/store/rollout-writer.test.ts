@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RolloutRecord } from '../../src/store/api.js';
-import { ManualClock } from '../../src/store/clock.js';
+import { ManualClock } from '../../src/runtime/clock.js';
 import { parseRecords } from '../../src/store/rollout/lines.js';
 import { DEFAULT_POLICY } from '../../src/store/rollout/policy.js';
 import { RolloutWriter } from '../../src/store/rollout/writer.js';

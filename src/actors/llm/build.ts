@@ -1,5 +1,6 @@
 // The one way to build an agent's engine: raw SDK engine → reliability → fallback → routing wrapper.
 import type { Clock } from '../../runtime/actor.js';
+import { realClock } from '../../runtime/clock.js';
 import type { Event } from '../../runtime/protocol/index.js';
 import {
   createSharedLlmState,
@@ -28,14 +29,6 @@ export interface EngineDeps {
   fetch?: typeof fetch;
   rng?: () => number;
 }
-
-const realClock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => {
-    const t = setTimeout(fn, ms);
-    return { cancel: () => clearTimeout(t) };
-  },
-};
 
 /** Without a runtime-provided buffer (tests, one-shot tools) the state is shared by this thread only. */
 const localStates = new Map<number, SharedArrayBuffer>();

@@ -25,6 +25,11 @@ function layerOf(rel) {
   return -1;
 }
 
+/** Test doubles and fixtures: they depend on the code they stand in for, never the reverse. */
+const FAKE_RE = /(^|\/)(fake|testing)\//;
+/** The store's outward modules (what actors import); the store's own internals never go through them. */
+const STORE_CLIENT_RE = /^src\/store\/client[^/]*$/;
+
 function walk(dir, out = []) {
   if (!existsSync(dir)) return out;
   for (const name of readdirSync(dir)) {
@@ -88,6 +93,11 @@ export function checkTree(root) {
         if (rel.startsWith('src/store/') && target.startsWith('src/actors/')) add('import-direction', rel, `store imports actors (${target})`);
         if (rel.startsWith('src/actors/') && target.startsWith('src/store/') && !/^src\/store\/(client|api|types)[^/]*$/.test(target.replace(/\.js$/, '')))
           add('import-direction', rel, `actors may import only the store's client/api/types, not ${target}`);
+        if (rel.startsWith('src/') && !FAKE_RE.test(rel) && FAKE_RE.test(target))
+          add('no-fake-import', rel, `production code imports a test double or fixture (${target}): move what it needs to the production side`);
+        const bare = target.replace(/\.js$/, '');
+        if (rel.startsWith('src/store/') && !STORE_CLIENT_RE.test(rel.replace(/\.ts$/, '')) && !FAKE_RE.test(rel) && STORE_CLIENT_RE.test(bare))
+          add('no-client-in-store', rel, `store internals import the store's own client module (${target}): import the core module it re-exports`);
       }
     }
     // test hygiene

@@ -63,6 +63,20 @@ describe('guards', () => {
     expect(rulesFired({ 'src/actors/a.ts': "import { x } from '../store/rollout-writer.js';\n" })).toContain('import-direction');
     expect(rulesFired({ 'src/actors/a.ts': "import { x } from '../runtime/b.js';\n" })).not.toContain('import-direction');
   });
+  it('no-fake-import: production code under src never imports a fake/ or testing/ module', () => {
+    expect(rulesFired({ 'src/actors/llm/engines/common.ts': "import { AGENT_HEADER } from '../fake/script.js';\n" })).toContain('no-fake-import');
+    expect(rulesFired({ 'src/runtime/a.ts': "export { f } from './testing/fixture-actor.js';\n" })).toContain('no-fake-import');
+    expect(rulesFired({ 'src/actors/llm/fake/server.ts': "import { AGENT_HEADER } from '../engines/common.js';\n" })).not.toContain('no-fake-import');
+    expect(rulesFired({ 'src/actors/llm/fake/server.ts': "import type { FakeStep } from './script.js';\n" })).not.toContain('no-fake-import');
+    expect(rulesFired({ 'bin/demo/script.ts': "import type { FakeStep } from '../../src/actors/llm/fake/script.js';\n" })).not.toContain('no-fake-import');
+  });
+  it('no-client-in-store: store internals never import the store\'s client modules', () => {
+    expect(rulesFired({ 'src/store/blackboard/notes.ts': "import { renderHandoff } from '../client-blackboard.js';\n" })).toContain('no-client-in-store');
+    expect(rulesFired({ 'src/store/service.ts': "import { connectStore } from './client.js';\n" })).toContain('no-client-in-store');
+    expect(rulesFired({ 'src/store/client.ts': "export { renderHandoff } from './client-blackboard.js';\n" })).not.toContain('no-client-in-store');
+    expect(rulesFired({ 'src/store/service.ts': "import { renderHandoff } from './blackboard/handoff-text.js';\n" })).not.toContain('no-client-in-store');
+    expect(rulesFired({ 'src/actors/a.ts': "import { connectStore } from '../store/client.js';\n" })).not.toContain('no-client-in-store');
+  });
   it('test hygiene: .only, bare .skip, no expect', () => {
     expect(rulesFired({ 'test/a.test.ts': "it.only('x', () => { expect(1).toBe(1); });\n" })).toContain('test-hygiene');
     expect(rulesFired({ 'test/a.test.ts': "it.skip('x', () => { expect(1).toBe(1); });\n" })).toContain('test-hygiene');

@@ -2,7 +2,8 @@
 import type { ActorContext, Remote } from '../runtime/actor.js';
 import type { YagentConfig } from '../runtime/config/types.js';
 import type { GcOptions, NoteMeta, StoreApi } from './api.js';
-import { gcOptionsFromConfig, renderHandoff } from './client-blackboard.js';
+import { renderHandoff } from './blackboard/handoff-text.js';
+import { gcOptionsFromConfig } from './blackboard/options.js';
 
 /** The one project-id function (rollout directories): actors reach it here, never through paths.ts. */
 export { projectIdFor } from './paths.js';

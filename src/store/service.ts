@@ -18,7 +18,7 @@ import { buildIndex } from './blackboard/index-build.js';
 import { NoteBoard } from './blackboard/notes.js';
 import { noteRandom, type RandomFn } from './blackboard/note-name.js';
 import { resolveRefs } from './blackboard/resolve.js';
-import { blackboardEnabled, indexOptionsFromConfig } from './client-blackboard.js';
+import { blackboardEnabled, indexOptionsFromConfig } from './blackboard/options.js';
 import { realClock } from '../runtime/clock.js';
 import { StoreError } from './errors.js';
 import { dataRoot, notesRoot, type Env } from './paths.js';

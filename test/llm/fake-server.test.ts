@@ -1,7 +1,7 @@
 // The fake provider's request handlers: tracked while in flight, awaited by close(), errors recorded (no detached promise).
 import { describe, expect, it } from 'vitest';
 import { FakeProvider } from '../../src/actors/llm/fake/server.js';
-import { AGENT_HEADER } from '../../src/actors/llm/fake/script.js';
+import { AGENT_HEADER } from '../../src/actors/llm/engines/common.js';
 
 function post(fake: FakeProvider, agent: string): Promise<Response> {
   return fetch(`${fake.openaiBaseUrl}/chat/completions`, {

@@ -1,6 +1,6 @@
 // The derived, transient board index: the listing is revalidated on every call (never stale), only the newest N decoded.
 import type { BoardIndex, IndexOptions, NoteMeta } from '../api.js';
-import { INDEX_HEADER_PREFIX } from '../client-blackboard.js';
+import { INDEX_HEADER_PREFIX } from './handoff-text.js';
 import type { NoteBoard } from './notes.js';
 
 /** One line per note; however small the budget, the ref (the retrieval handle) survives. */

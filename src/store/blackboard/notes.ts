@@ -6,7 +6,7 @@ import type { Clock } from '../../runtime/actor.js';
 import { HandoffSchema, type Handoff } from '../../runtime/protocol/index.js';
 import type { NoteInput, NoteMeta } from '../api.js';
 import { atomicWrite } from '../atomic-write.js';
-import { renderHandoff } from '../client-blackboard.js';
+import { renderHandoff } from './handoff-text.js';
 import { StoreError } from '../errors.js';
 import { agentDir, boardDir, sanitizeAgent, sanitizeBoardId } from '../paths.js';
 import type { AgentDirectory } from './agents.js';

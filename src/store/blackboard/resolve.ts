@@ -1,6 +1,6 @@
 // context_refs → ContextPack: emphasised notes inlined in full (within a budget), unresolved refs reported.
 import type { ContextPack } from '../api.js';
-import { renderHandoff } from '../client-blackboard.js';
+import { renderHandoff } from './handoff-text.js';
 import type { NoteBoard } from './notes.js';
 
 export const MAX_REFS = 10;

@@ -1,8 +1,8 @@
 // Helpers both engines share: call-option precedence, tool ordering, identity header, tool-call assembly.
 import type { ToolDef } from '../../../runtime/protocol/index.js';
-import { AGENT_HEADER } from '../fake/script.js';
 
-export { AGENT_HEADER };
+/** Header the engines send with the agent identity (the fake provider keys its scripts by it). */
+export const AGENT_HEADER = 'x-yagent-agent';
 
 /** Call options > provider config > omitted; 0 counts as "not set" on both levels. */
 export function pick(call: number | undefined, provider: number | undefined): number | undefined {

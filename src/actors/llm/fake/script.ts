@@ -48,9 +48,6 @@ export interface RecordedRequest {
 
 export type FakeStep = FakeReply | ((req: RecordedRequest) => FakeReply | Promise<FakeReply>);
 
-/** Header the engines send with the agent identity; scripts are keyed by it. */
-export const AGENT_HEADER = 'x-yagent-agent';
-
 export function chunksOf(v: string | string[] | undefined): string[] {
   if (v === undefined) return [];
   return typeof v === 'string' ? (v === '' ? [] : [v]) : v;

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { anthropicErrorBody, anthropicStreamEvents } from './anthropic-wire.js';
 import { openaiErrorBody, openaiJsonBody, openaiStreamEvents } from './openai-wire.js';
-import { AGENT_HEADER, type FakeStep, type RecordedRequest, type WireFormat } from './script.js';
+import { AGENT_HEADER } from '../engines/common.js';
+import type { FakeStep, RecordedRequest, WireFormat } from './script.js';
 
 export interface FakeProviderOptions {
   /** Delay before each SSE event; 0 (the default) is the zero-latency mode used by benchmarks. */

@@ -1,4 +1,5 @@
 // The delegation prefix: the task, emphasised notes in full, and the AGENTS.md of the named directories.
+import { publishWarning, type LogEvent } from '../../runtime/log-event.js';
 import type { StoreApi } from '../../store/api.js';
 import type { ProjectContext } from './project-context.js';
 
@@ -8,6 +9,8 @@ export interface BriefInput {
   boardId: string;
   store: Pick<StoreApi, 'resolveRefs'>;
   projectContext: ProjectContext;
+  /** Where a failure to resolve the refs is said (the brief then names them as unread). */
+  publish: (event: LogEvent) => void;
   /** The note whose @mention asked for this delegation. */
   triggeredBy?: string | undefined;
 }
@@ -16,7 +19,10 @@ export async function buildBrief(b: BriefInput): Promise<string> {
   const parts: string[] = ['# Your task', '', b.task.trim()];
   if (b.triggeredBy) parts.push('', `You were asked for in note ${b.triggeredBy} (included below): answer what it asks of you.`);
   if (b.refs.length > 0) {
-    const pack = await b.store.resolveRefs(b.boardId, [...b.refs]).catch(() => ({ notes: [], unresolved: [...b.refs] }));
+    const pack = await b.store.resolveRefs(b.boardId, [...b.refs]).catch((e: unknown) => {
+      publishWarning(b.publish, 'resolveRefs', `notes ${b.refs.join(', ')} left out of the brief`, e);
+      return { notes: [], unresolved: [...b.refs] };
+    });
     parts.push('', '# Notes you were pointed to');
     for (const n of pack.notes) parts.push('', `## note ${n.ref} (${n.agent})${n.truncated ? ' — truncated, read_note for the rest' : ''}`, '', n.text.trim());
     // paths and artifact ids are not notes: the brief names them and says how to read them

@@ -101,7 +101,7 @@ export class DelegationManager {
     try {
       release = await d.pool.acquire(signal);
       const triggeredBy = this.mentions.consume(target, refs);
-      const brief = resumeFrom ? args.task : await buildBrief({ task: args.task, refs, boardId: d.settings.boardId, store: d.store, projectContext: d.projectContext, triggeredBy });
+      const brief = resumeFrom ? args.task : await buildBrief({ task: args.task, refs, boardId: d.settings.boardId, store: d.store, projectContext: d.projectContext, publish: d.publish, triggeredBy });
       const input: AgentRunInput = {
         agent: target,
         role: custom ? 'custom' : (target as AgentRunInput['role']),

@@ -9,6 +9,11 @@ export type StoreErrorCode =
   | 'SHUT_DOWN'
   | 'FLUSH_FAILED';
 
+/** "No such file": the one read failure a store reader may report as "none"; any other is the caller's error. */
+export function isMissing(err: unknown): boolean {
+  return (err as NodeJS.ErrnoException | null)?.code === 'ENOENT';
+}
+
 export class StoreError extends Error {
   constructor(
     readonly code: StoreErrorCode,

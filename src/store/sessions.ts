@@ -7,6 +7,7 @@ import { StopReasonSchema, UsageSchema, type StopReason } from '../runtime/proto
 import { sanitizeSegment } from './paths.js';
 import { stopState } from './rollout/stop.js';
 import type { SessionEntry, SessionSummary } from './types-session.js';
+import { isMissing } from './errors.js';
 
 export const sessionsDir = (root: string, projectId: string): string => join(root, 'data', 'sessions', sanitizeSegment(projectId, 128, 'unknown'));
 
@@ -32,8 +33,10 @@ export class SessionLedger {
     let text: string;
     try {
       text = await fsp.readFile(this.path(projectId, sessionId), 'utf8');
-    } catch {
-      return null;
+    } catch (err) {
+      // an unreadable ledger is an error, never "no such session"
+      if (isMissing(err)) return null;
+      throw err;
     }
     return summarise(projectId, sessionId, parseEntries(text));
   }
@@ -43,8 +46,9 @@ export class SessionLedger {
     let names: string[];
     try {
       names = (await fsp.readdir(sessionsDir(this.root, projectId))).filter((n) => n.endsWith('.jsonl'));
-    } catch {
-      return [];
+    } catch (err) {
+      if (isMissing(err)) return [];
+      throw err;
     }
     const all = await Promise.all(names.map((n) => this.read(projectId, n.slice(0, -'.jsonl'.length))));
     return all.filter((s): s is SessionSummary => s !== null).sort((a, b) => b.updatedAt - a.updatedAt);

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Settings } from './api.js';
 import { atomicWrite } from './atomic-write.js';
 import { settingsPath } from './paths.js';
+import { isMissing } from './errors.js';
 
 const SettingsSchema = z.looseObject({
   authorized_projects: z.array(z.string()).default([]),
@@ -25,7 +26,7 @@ export class SettingsStore {
     try {
       text = await fsp.readFile(settingsPath(this.root), 'utf8');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { settings: { authorized_projects: [] } };
+      if (isMissing(err)) return { settings: { authorized_projects: [] } };
       throw err;
     }
     try {
@@ -57,7 +58,7 @@ export class SettingsStore {
       await atomicWrite(settingsPath(this.root), `${JSON.stringify(r, null, 2)}\n`, { mode: 0o600 });
       return copy(r);
     });
-    this.chain = run.catch(() => undefined);
+    this.chain = run.catch(() => undefined); // the chain only orders: the caller of authorize() gets run's failure
     return run;
   }
 }

@@ -9,6 +9,7 @@ import { createTaskGroup } from '../runtime/tasks.js';
 import type { FlushReport, MemoryJson } from './api.js';
 import { atomicWrite } from './atomic-write.js';
 import { sanitizeSegment, tasksDir } from './paths.js';
+import { isMissing } from './errors.js';
 
 export const TASK_MEMORY_DEBOUNCE_MS = 5000;
 /** Name of the named task that writes one debounced snapshot: `task-memory:<taskId>`. */
@@ -132,17 +133,22 @@ export class TaskMemoryStore {
     p?.timer.cancel();
     this.pending.delete(taskId);
     await this.chains.get(taskId);
-    const removed = await fsp.rm(taskMemoryPath(this.root, taskId)).then(() => true, () => false);
+    // only a missing file means "nothing to remove"; any other failure reaches the caller (the file is still there)
+    const removed = await fsp.rm(taskMemoryPath(this.root, taskId)).then(() => true, (err: unknown) => (isMissing(err) ? false : Promise.reject(err)));
     return removed || p !== undefined;
   }
 
   async load(taskId: string): Promise<MemoryJson | null> {
     const p = this.pending.get(taskId);
     if (p) return p.memory;
+    let text: string;
     try {
-      return decodeMemory(await fsp.readFile(taskMemoryPath(this.root, taskId), 'utf8'));
-    } catch {
-      return null;
+      text = await fsp.readFile(taskMemoryPath(this.root, taskId), 'utf8');
+    } catch (err) {
+      // no file is no memory; an unreadable one is an error, never reported as "none"
+      if (isMissing(err)) return null;
+      throw err;
     }
+    return decodeMemory(text);
   }
 }

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { TimelineEntry, TimelinePage } from './api.js';
 import { sanitizeSegment, timelineDir } from './paths.js';
 import { PRIVATE_DIR_MODE } from './atomic-write.js';
+import { isMissing } from './errors.js';
 
 export const TimelineEntrySchema = z.discriminatedUnion('type', [
   z.object({ ts: z.string(), type: z.literal('note'), agent: z.string(), ref: z.string(), status: z.string(), conclusion: z.string(), triggeredBy: z.string().optional() }),
@@ -33,8 +34,10 @@ export class TimelineLog {
     let text = '';
     try {
       text = await fsp.readFile(this.path(taskId), 'utf8');
-    } catch {
-      return { taskId, entries: [], total: 0, hasMore: false };
+    } catch (err) {
+      // no file is an empty timeline; an unreadable one is an error
+      if (isMissing(err)) return { taskId, entries: [], total: 0, hasMore: false };
+      throw err;
     }
     const all: { e: TimelineEntry; i: number }[] = [];
     text.split('\n').forEach((line, i) => {

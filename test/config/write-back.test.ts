@@ -59,4 +59,13 @@ describe('config write-back', () => {
     expect(await readlink(link)).toBe(target);
     expect(await readFile(target, 'utf8')).toContain('use_provider = "linked"');
   });
+
+  it('a symlink that cannot be resolved (a loop) is an error, and the link is never replaced by a plain file', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'yagent-writeback-'));
+    const link = join(dir, 'config.toml');
+    await symlink(link, link);
+    await expect(writeConfigText(link, CONFIG_TEMPLATE)).rejects.toThrow(/ELOOP/);
+    expect((await lstat(link)).isSymbolicLink()).toBe(true);
+    expect(await readdir(dir)).toEqual(['config.toml']);
+  });
 });

@@ -146,7 +146,9 @@ export async function writeConfigText(path: string, text: string, opts: WriteBac
     if (!(err instanceof TomlError)) throw err;
     throw new ConfigError(`the new config text does not parse: ${err.message.split('\n')[0] ?? 'invalid TOML'}`, `${path}:${err.line}:${err.column}`, 'nothing was written; fix the TOML syntax of the file first');
   }
-  const target = await realpath(path).catch(() => path);
+  // a new file has no real path yet; any other failure (a symlink loop, an unreadable directory) is the caller's
+  // error: writing `path` itself would silently replace the user's link with a plain file
+  const target = await realpath(path).catch((err: unknown) => ((err as NodeJS.ErrnoException).code === 'ENOENT' ? path : Promise.reject(err)));
   await atomicWrite(target, text, { mode: await modeToKeep(target, opts.warn) });
 }
 

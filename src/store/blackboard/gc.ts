@@ -53,7 +53,7 @@ async function gcBoard(bdir: string, opts: GcOptions, now: number, report: GcRep
       }
       if (!st.isFile()) continue;
       const old = opts.ttlMs > 0 && now - st.mtimeMs > opts.ttlMs;
-      if (n.endsWith(TMP_SUFFIX) && old) await fsp.unlink(p).catch(() => undefined);
+      if (n.endsWith(TMP_SUFFIX) && old) await fsp.unlink(p).catch(() => undefined); // best-effort: a stale tmp is no note; the next pass retries
       if (!n.endsWith(NOTE_EXT)) continue;
       if (old) {
         await fsp.unlink(p);
@@ -73,6 +73,7 @@ async function gcBoard(bdir: string, opts: GcOptions, now: number, report: GcRep
   }
   // only a board emptied by age goes away, and only through rmdir (never a recursive remove)
   if (expiredAny && keep.length === 0) {
+    // rmdir fails when a note landed since the scan (ENOTEMPTY): that dir is kept, which is the point
     for (const adir of agentDirs) await fsp.rmdir(adir).catch(() => undefined);
     if (await fsp.rmdir(bdir).then(() => true, () => false)) report.removedBoards++;
   }

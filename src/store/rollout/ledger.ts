@@ -4,7 +4,7 @@ import { join, resolve, sep } from 'node:path';
 import type { Clock } from '../../runtime/actor.js';
 import type { AgentCheckpoint, CheckpointInput, OpenRolloutOptions, ReplayResult, RolloutHandle, RolloutRecord, SessionStart } from '../api.js';
 import { rolloutDir, rolloutFileName, rolloutRoot } from '../paths.js';
-import { StoreError } from '../errors.js';
+import { isMissing, StoreError } from '../errors.js';
 import type { CpuService } from '../../runtime/cpu-service.js';
 import { fingerprint, FINGERPRINT_JOB_MODULE, type Fingerprint } from './fingerprint-job.js';
 import { GitIdentityReader } from './identity.js';
@@ -113,8 +113,10 @@ export class RolloutLedger {
     const dir = rolloutDir(this.root, projectId);
     try {
       return (await fsp.readdir(dir)).filter((n) => n.endsWith('.jsonl')).sort().map((n) => join(dir, n));
-    } catch {
-      return [];
+    } catch (err) {
+      // a project without rollouts has no directory; an unreadable one is an error, never "no rollouts"
+      if (isMissing(err)) return [];
+      throw err;
     }
   }
 

@@ -2,6 +2,7 @@
 import { promises as fsp } from 'node:fs';
 import type { ReadIssues, RolloutRecord } from '../api.js';
 import { parseRecordLine } from './schema.js';
+import { isMissing } from '../errors.js';
 
 export interface ReadRecords {
   records: RolloutRecord[];
@@ -35,7 +36,7 @@ export async function fileSize(path: string): Promise<number | null> {
   try {
     return (await fsp.stat(path)).size;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if (isMissing(err)) return null;
     throw err;
   }
 }

@@ -176,7 +176,7 @@ export class RolloutWriter {
       if (this.failure) throw this.failure;
       await writeAll(this.fh, data);
     });
-    this.writeTail = w.catch(() => undefined);
+    this.writeTail = w.catch(() => undefined); // the tail only orders writes: w's failure goes to its caller and fail()
     return w;
   }
 

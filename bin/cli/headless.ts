@@ -83,7 +83,8 @@ export async function runHeadlessAttached(client: ControlClient, run: HeadlessRu
   let cancelSent: Promise<unknown> = Promise.resolve();
   const off = onInterrupt(run.forceQuit, () => {
     interrupted = true;
-    // kept and awaited below, so the request is never left detached when the run ends
+    // kept and awaited below, so the request is never left detached when the run ends; a supervisor that cannot take
+    // the cancel is gone, and the event stream and outcome below say so
     cancelSent = client.post('/api/cancel_task', { task_id: taskId }).catch(() => undefined);
   });
   try {

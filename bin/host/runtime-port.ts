@@ -48,13 +48,13 @@ export async function openRuntimePort(opts: PortOptions): Promise<RuntimePort> {
   // the store needs no SDK: its own light worker, prestarted beside the Director's spare (boot-plan); nobody waits for it
   // here (actors' connect waits until it serves), failures surface in runTask and shutdown
   const storeReady = runtime.startService({ name: STORE_ACTOR, module: STORE_MODULE, input: storeInputFromConfig(opts.config), restart: 'permanent', preload: STORE_PRELOAD });
-  storeReady.catch(() => undefined);
+  storeReady.catch(() => undefined); // marks it handled: see the line above
   const storeUp = (): Promise<boolean> => storeReady.then(() => true, () => false);
   // MCP servers connect in the background: agents that see their tools wait for them, nobody else does
   const mcpInput = mcpInputFromConfig(opts.config);
   if (mcpInput !== null) {
     const mcpReady = runtime.startService(mcpServiceSpec(mcpInput));
-    mcpReady.catch(() => undefined);
+    mcpReady.catch(() => undefined); // each agent that sees MCP tools publishes the failure as a warning (mcpToolsFor)
   }
   // the first model call of a run that can delegate is under way (the model now takes its time): boot the
   // spare for delegations; a single-agent run (-d all) never boots it (its CPU and ~25 MB stay free)
@@ -108,6 +108,7 @@ export async function openRuntimePort(opts: PortOptions): Promise<RuntimePort> {
         const stopReason = signal.aborted ? 'cancelled' : 'panic';
         return { taskId, text: '', stopReason, usage: ZERO_USAGE, notes: [], rolloutPath: null, error: signal.aborted ? undefined : serializeError(err) };
       } finally {
+        // its stop-hook failures are kept by stopFailures() and reported by shutdown (exit 1); the outcome is decided
         await runtime.endTask(taskId).catch(() => undefined);
       }
     },

@@ -89,7 +89,7 @@ export function attachedBackend(client: ControlClient, workspace: string, option
         aborts.forEach((a) => a.abort());
       };
     },
-    tree: () => client.get<TreeNode>('/api/tree').catch(() => null),
+    tree: () => client.get<TreeNode>('/api/tree').catch(() => null), // a poll (≤ 2/s): a missed one leaves the Activity list empty until the next
     timeline: (id) => client.get<{ entries: unknown[] }>(`/api/timeline?task=${encodeURIComponent(id)}`).then((r) => r.entries, () => []),
     // an older supervisor without the endpoint: unknown, its start_task refuses an unknown provider anyway
     providers: () => client.get<{ providers: string[] }>('/api/providers').then((r) => r.providers, () => null),

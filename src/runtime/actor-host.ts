@@ -80,6 +80,7 @@ export class ActorHost {
     this.refillHeld = false;
     if (preload) this.preload = [...preload];
     this.prime();
+    // a spare that fails to boot is dropped and replaced when taken; warm() waits for the pool, not for its health
     await Promise.all((this.spares.get(this.poolKey()) ?? []).map((b) => b.ready.catch(() => undefined)));
   }
 
@@ -119,7 +120,7 @@ export class ActorHost {
     if (!list || this.closed || this.refillHeld || list.length >= (this.opts.spares ?? 1)) return;
     const fresh = this.boot(this.opts.resourceLimits, this.poolPreload());
     list.push(fresh);
-    void this.background.go('spare-refill', () => fresh.ready.catch(() => undefined));
+    void this.background.go('spare-refill', () => fresh.ready.catch(() => undefined)); // a failed boot is seen by whoever takes it
   }
 
   /** Starts an actor; resolves once its module is loaded (and serve() resolved for services). */
@@ -201,7 +202,7 @@ export class ActorHandle implements ChildHandle {
     let startedOk!: () => void;
     let startFail!: (e: Error) => void;
     this.started = new Promise((res, rej) => ((startedOk = res), (startFail = rej)));
-    this.started.catch(() => undefined);
+    this.started.catch(() => undefined); // marks it handled: start() awaits it and rethrows
     this.exited = new Promise<Exit>((resolve) => {
       worker.on('message', (raw: unknown) => {
         const m = parseFromWorker(raw);

@@ -58,7 +58,7 @@ export function bootWorker(limits: ResourceLimits | undefined, preload: readonly
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`spare exited with code ${code}`)));
   });
-  ready.catch(() => undefined);
+  ready.catch(() => undefined); // marks it handled: the start that takes this spare awaits it and sees the failure
   return { worker, ready, key: startKey(limits, preload), ...(thread ? { serves: thread.modules } : {}) };
 }
 

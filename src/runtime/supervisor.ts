@@ -185,7 +185,7 @@ export class Supervisor implements ChildHandle {
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.ops.then(fn, fn);
-    this.ops = run.catch(() => undefined);
+    this.ops = run.catch(() => undefined); // the queue only orders: the caller gets run's failure
     return run;
   }
 

@@ -60,7 +60,7 @@ export default defineActor<AgentRunInput, AgentRunOutput>({
     ctx.tasks.go('sdk-prefetch', () => prefetchSdk(config, input.agent));
     const external = await mcpToolsFor((name) => ctx.connect(name), config, input.role, (e) => ctx.publish(e));
     const run = runAgent(buildAgentEnv({ ...actorHost(ctx), external }, config), input);
-    running = run.catch(() => undefined);
+    running = run.catch(() => undefined); // stop() only waits for it: the run's own failure goes back through `return run`
     return run;
   },
   // the signal is already aborted: the loop ends at its next step boundary and writes stop + checkpoint

@@ -69,6 +69,7 @@ export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): 
 
   try {
     while (step < flags.maxSteps) {
+      // rejects only when the signal aborts, which the check right below turns into the cancelled stop
       await deps.pause.wait(deps.signal).catch(() => undefined);
       if (deps.signal.aborted) return stop(abortStopReason(deps.signal), '');
       step++;

@@ -48,6 +48,7 @@ export class ProjectContext {
 
 export async function loadRootContext(workspace: string): Promise<RootContext> {
   // read side by side: this is on the path to the first model request, and most names do not exist
+  // a probe: a name that is missing or unreadable is simply not part of the root context
   const read = await Promise.all(ROOT_DOC_NAMES.map(async (name) => ({ name, text: await readFile(join(workspace, name), 'utf8').catch(() => null) })));
   const found = read.filter((d): d is { name: (typeof ROOT_DOC_NAMES)[number]; text: string } => d.text !== null);
   return { files: found.map((d) => d.name), text: found.map((d) => `<!-- ${d.name} -->\n${d.text.trimEnd()}`).join('\n\n') };
@@ -78,7 +79,7 @@ export async function selectModuleDocs(workspace: string, docPaths: readonly str
   let bytes = 0;
   for (const dir of wanted) {
     const rel = `${dir}/AGENTS.md`;
-    const text = await readFile(join(workspace, rel), 'utf8').catch(() => null);
+    const text = await readFile(join(workspace, rel), 'utf8').catch(() => null); // a probe: most directories have none
     if (text === null) continue;
     const size = Buffer.byteLength(text);
     if (included.length >= MODULE_DOC_MAX_DOCS || bytes + size > MODULE_DOC_MAX_BYTES) {

@@ -10,6 +10,7 @@ export type GrantStore = Pick<StoreApi, 'readSettings' | 'authorizeProject'>;
  *  so a grant given in another run or process counts at once. */
 export function storeProjectGrants(store: GrantStore, workspace: string): ProjectGrants {
   let project: Promise<string> | null = null;
+  // a workspace that cannot be resolved is keyed by its path (the grant then simply does not match a link's target)
   const key = (): Promise<string> => (project ??= realpath(workspace).catch(() => resolve(workspace)));
   return {
     async list() {

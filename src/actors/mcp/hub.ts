@@ -224,7 +224,7 @@ export class McpHub {
       const text = errText(err);
       const seen = wireError !== '' && !text.includes(wireError) ? ` (${wireError})` : '';
       const message = `${text}${seen}${tail !== '' ? ` (stderr: ${tail.split('\n').slice(-3).join(' | ')})` : ''}`;
-      await client?.close().catch(() => undefined);
+      await client?.close().catch(() => undefined); // best-effort cleanup: the start failure above is what is reported
       this.endGroup(c);
       if (c.client === client) c.client = null;
       this.setState(c, 'failed', message);
@@ -310,7 +310,7 @@ export class McpHub {
     const backoff = (this.opts.restartBackoffMs ?? 200) * 2 ** (c.restartsAt.length - 1);
     this.opts.tasks.go(`mcp-restart:${c.spec.name}`, async (signal) => {
       // HTTP: nothing closed the old client (its stream reconnects would go on)
-      await client.close().catch(() => undefined);
+      await client.close().catch(() => undefined); // best-effort: the old client is being replaced
       await sleep(this.clock, backoff, signal);
       c.tools = [];
       await this.connect(c);
@@ -322,7 +322,7 @@ export class McpHub {
     const client = c.client;
     c.client = null;
     if (now) this.endGroup(c);
-    await client?.close().catch(() => undefined);
+    await client?.close().catch(() => undefined); // best-effort: the server is going away either way
     this.endGroup(c);
     this.setState(c, state);
   }

@@ -19,7 +19,7 @@ export default defineTool({
   async execute(args, ctx) {
     if (Buffer.byteLength(args.content) > EDIT_LIMIT_BYTES) return fail('too_large', 'content is over the 10 MB limit.');
     const file = resolveIn(ctx.workspace, args.path);
-    const st = await stat(file).catch(() => null);
+    const st = await stat(file).catch(() => null); // a probe: no file is an answer, not a failure
     if (st?.isDirectory()) return fail('is_directory', `"${args.path}" is a directory.`);
     if (st && !args.overwrite) return fail('exists', `"${args.path}" already exists: use edit_file, or overwrite=true.`);
     await mkdir(dirname(file), { recursive: true });

@@ -12,7 +12,7 @@ export default defineTool({
   tags: writeTags({ pathParams: ['path'], truncation: 'none', brief: (a) => briefArg(a, 'path') }),
   async execute(args, ctx) {
     const file = resolveIn(ctx.workspace, args.path);
-    const st = await stat(file).catch(() => null);
+    const st = await stat(file).catch(() => null); // a probe: no file is an answer, not a failure
     if (!st) return fail('not_found', `No file at "${args.path}".`);
     if (st.isDirectory()) return fail('is_directory', `"${args.path}" is a directory; delete_file removes files only.`);
     await unlink(file);

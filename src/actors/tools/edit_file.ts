@@ -24,7 +24,7 @@ export default defineTool({
   tags: writeTags({ pathParams: ['path'], brief: (a) => briefArg(a, 'path') }),
   async execute(args, ctx) {
     const file = resolveIn(ctx.workspace, args.path);
-    const st = await stat(file).catch(() => null);
+    const st = await stat(file).catch(() => null); // a probe: no file is an answer, not a failure
     if (!st || !st.isFile()) return fail('not_found', `No file at "${args.path}": use create_file for new files.`);
     if (st.size > EDIT_LIMIT_BYTES) return fail('too_large', `"${args.path}" is over the 10 MB edit limit.`);
     const before = await readFile(file, { encoding: 'utf8', signal: ctx.signal });

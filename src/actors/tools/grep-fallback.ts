@@ -31,7 +31,7 @@ export async function builtinGrep(base: string, root: string, q: GrepQuery, sign
     if (out.length >= q.maxResults) return;
     signal.throwIfAborted();
     if (skip(path)) return;
-    const st = await (path === root ? stat(path) : lstat(path)).catch(() => null);
+    const st = await (path === root ? stat(path) : lstat(path)).catch(() => null); // gone or unreadable: not searched
     if (!st) return;
     if (st.isDirectory()) {
       const names = (await readdir(path).catch(() => [] as string[])).sort();

@@ -17,6 +17,7 @@ export default defineTool({
   async execute(args, ctx) {
     const from = resolveIn(ctx.workspace, args.from);
     const to = resolveIn(ctx.workspace, args.to);
+    // probes: each answer is a result the model reads
     if (!(await stat(from).catch(() => null))) return fail('not_found', `No file at "${args.from}".`);
     if (await stat(to).catch(() => null)) return fail('exists', `"${args.to}" already exists; choose another name or delete it first.`);
     await mkdir(dirname(to), { recursive: true });

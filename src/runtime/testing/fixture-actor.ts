@@ -37,7 +37,7 @@ async function watchChildPause(ctx: ActorContext, name: string): Promise<void> {
     while (!gate.paused && !ctx.signal.aborted) await sleep(5);
     if (ctx.signal.aborted) return;
     ctx.publish({ type: 'sub_agent_activity', agent: 'fixture', text: `child ${name} paused` });
-    await gate.wait(ctx.signal).catch(() => undefined);
+    await gate.wait(ctx.signal).catch(() => undefined); // rejects only on abort: the fixture then just ends
     if (!ctx.signal.aborted) ctx.publish({ type: 'sub_agent_activity', agent: 'fixture', text: `child ${name} resumed` });
   }
 }

@@ -55,7 +55,7 @@ export async function readSse(body: ReadableStream<Uint8Array> | null, onEvent: 
     if (endsInCr) parser.feed('\n');
   } finally {
     // stopping early must close the request, or the socket stays busy until the server gives up
-    if (!finished) await reader.cancel().catch(() => undefined);
+    if (!finished) await reader.cancel().catch(() => undefined); // best-effort: the caller already has its error
     reader.releaseLock();
   }
 }

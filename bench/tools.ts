@@ -19,7 +19,7 @@ const FILES = 8;
 const ITER = 100;
 const ROUNDS = 15;
 
-/** Wired like `buildToolPort` (src/actors/agents/tool-wiring.ts): one Boundary for the guard and the walkers. */
+/** Wired like `buildToolRunner` (src/actors/agents/tool-wiring.ts): one Boundary for the guard and the walkers. */
 function deps(ws: string): AdapterDeps {
   const boundary = new Boundary(ws, boundaryPolicy(process.env, []));
   return {

@@ -2,7 +2,7 @@
 import { cpSync, existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { packageRoot } from '../../src/runtime/paths.js';
+import { packageRoot } from '../../src/runtime/dist-paths.js';
 import { DEMO_SCRIPT } from '../demo/script.js';
 import { dataRoot } from './home.js';
 import { withLocalHost } from '../host/session.js';

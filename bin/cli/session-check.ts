@@ -2,7 +2,7 @@
 // (runTask refuses it too, for serve and the TUI; here the user would otherwise read a failed task's report).
 import { resolveSession, SessionError, type SessionRequest } from '../../src/actors/agents/session-turn.js';
 import { SessionLedger } from '../../src/store/sessions.js';
-import { dataRoot, projectIdFor } from '../../src/store/paths.js';
+import { dataRoot, projectIdFor } from '../../src/store/data-paths.js';
 
 /** The session the turn continues (its id goes into stream-json's first line), or the refusal line. Read-only:
  *  the store actor writes the ledger. */

@@ -1,6 +1,6 @@
 // `yagent sessions`: this workspace's sessions, newest first (read-only: the store actor writes the ledger).
 import { SessionLedger } from '../../src/store/sessions.js';
-import { dataRoot, projectIdFor } from '../../src/store/paths.js';
+import { dataRoot, projectIdFor } from '../../src/store/data-paths.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import type { Streams } from './output.js';
 

@@ -1,4 +1,4 @@
-// What the CLI boots first and with which preload: shared by main.ts (prestart) and the runtime port.
+// What the CLI boots first and with which preload: shared by main.ts (prestart) and the runtime adapter.
 import { AGENT_MODULE, AGENT_THREAD } from '../../src/actors/agents/agent-module.js';
 import { DELEGATE_TARGETS, resolveDisabledAgents } from '../../src/actors/agents/profiles.js';
 import type { YagentConfig } from '../../src/runtime/config/types.js';
@@ -14,7 +14,7 @@ export const THREADS: readonly ThreadBundle[] = [AGENT_THREAD, STORE_THREAD];
 /** One spare that preloads the agent actor itself: the Director starts on it with nothing left to import. */
 export const SPARE_PLAN = { preload: [AGENT_ACTOR_MODULE], count: 1 } as const;
 
-/** The store service's worker preloads its module: the runtime port starts the store with this same preload,
+/** The store service's worker preloads its module: the runtime adapter starts the store with this same preload,
  *  so it adopts the prestarted worker (the Director's first act, opening its rollout, waits for the store). */
 export const STORE_PRELOAD = [STORE_MODULE];
 

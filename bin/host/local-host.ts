@@ -1,7 +1,7 @@
-// The in-process Host: task bookkeeping (ids, states, outcomes, cancel) over the runtime port.
+// The in-process Host: task bookkeeping (ids, states, outcomes, cancel) over the runtime adapter.
 import { newTaskId } from './ids.js';
 import { serializeError, type Envelope } from '../../src/runtime/protocol/index.js';
-import { openRuntimePort, type PortOptions, type RuntimePort } from './runtime-port.js';
+import { openRuntimeAdapter, type AdapterOptions, type RuntimeAdapter } from './runtime-adapter.js';
 import type { EventFilter, Host, SendResult, TaskOutcome, TaskSpec, TaskStatus, TreeNode, UserHelpResponse } from './types.js';
 import { FollowUps } from './follow-ups.js';
 
@@ -19,10 +19,10 @@ export class LocalHost implements Host {
   private readonly followUps = new FollowUps((spec) => this.startTask(spec));
   private readonly specs = new Map<string, TaskSpec>();
 
-  private constructor(private readonly port: RuntimePort) {}
+  private constructor(private readonly adapter: RuntimeAdapter) {}
 
-  static async start(opts: PortOptions): Promise<LocalHost> {
-    return new LocalHost(await openRuntimePort(opts));
+  static async start(opts: AdapterOptions): Promise<LocalHost> {
+    return new LocalHost(await openRuntimeAdapter(opts));
   }
 
   startTask(spec: TaskSpec): { taskId: string; done: Promise<TaskOutcome> } {
@@ -31,7 +31,7 @@ export class LocalHost implements Host {
     const abort = new AbortController();
     const status: TaskStatus = { taskId, state: 'running', prompt: spec.prompt, workspace: spec.workspace, startedAt: Date.now(), endedAt: null, outcome: null };
     // failures come back as data: a client always gets an outcome, never a rejection
-    const done = this.port.runTask(spec, taskId, abort.signal).catch(
+    const done = this.adapter.runTask(spec, taskId, abort.signal).catch(
       (err: unknown): TaskOutcome => ({ taskId, text: '', stopReason: abort.signal.aborted ? 'cancelled' : 'panic', usage: ZERO_USAGE, notes: [], rolloutPath: null, error: serializeError(err) }),
     );
     const settled = done.then((outcome) => {
@@ -53,11 +53,11 @@ export class LocalHost implements Host {
   }
 
   providers(): string[] {
-    return this.port.providers();
+    return this.adapter.providers();
   }
 
   subscribe(filter: EventFilter, onEnvelope: (env: Envelope) => void): () => void {
-    return this.port.subscribe(filter, onEnvelope);
+    return this.adapter.subscribe(filter, onEnvelope);
   }
 
   private live(taskId: string): Entry | undefined {
@@ -67,32 +67,32 @@ export class LocalHost implements Host {
 
   pause(taskId: string): boolean {
     const e = this.live(taskId);
-    if (!e || !this.port.pause(taskId)) return false;
+    if (!e || !this.adapter.pause(taskId)) return false;
     e.status.state = 'paused';
     return true;
   }
 
   resume(taskId: string): boolean {
     const e = this.live(taskId);
-    if (!e || !this.port.resume(taskId)) return false;
+    if (!e || !this.adapter.resume(taskId)) return false;
     e.status.state = 'running';
     return true;
   }
 
   pauseActor(taskId: string, actor: string, paused: boolean): string[] {
-    return this.live(taskId) ? this.port.pauseActor(taskId, actor, paused) : [];
+    return this.live(taskId) ? this.adapter.pauseActor(taskId, actor, paused) : [];
   }
 
   cancel(taskId: string): boolean {
     const e = this.live(taskId);
     if (!e) return false;
-    if (e.status.state === 'paused') this.port.resume(taskId); // a paused task must reach a step boundary to stop
+    if (e.status.state === 'paused') this.adapter.resume(taskId); // a paused task must reach a step boundary to stop
     e.abort.abort(new Error('cancelled by the user'));
     return true;
   }
 
   respond(taskId: string, response: UserHelpResponse): boolean {
-    return this.live(taskId) !== undefined && this.port.respond(taskId, response);
+    return this.live(taskId) !== undefined && this.adapter.respond(taskId, response);
   }
 
   status(taskId: string): TaskStatus | null {
@@ -104,19 +104,19 @@ export class LocalHost implements Host {
   }
 
   tree(): TreeNode {
-    return this.port.tree();
+    return this.adapter.tree();
   }
 
   timeline(taskId: string, limit: number): Promise<unknown[]> {
-    return this.port.timeline(taskId, limit);
+    return this.adapter.timeline(taskId, limit);
   }
 
   memory(taskId: string): Promise<unknown> {
-    return this.port.memory(taskId);
+    return this.adapter.memory(taskId);
   }
 
   deleteMemory(taskId: string): Promise<boolean> {
-    return this.port.deleteMemory(taskId);
+    return this.adapter.deleteMemory(taskId);
   }
 
   async drain(timeoutMs: number): Promise<string[]> {
@@ -126,20 +126,20 @@ export class LocalHost implements Host {
     await Promise.race([Promise.all(pending.map((e) => e.done)), timeout]);
     clearTimeout(timer);
     const still = pending.filter((e) => e.status.outcome === null).map((e) => `task:${e.status.taskId}`);
-    return [...still, ...(await this.port.drain(Math.max(0, still.length > 0 ? 0 : timeoutMs)))];
+    return [...still, ...(await this.adapter.drain(Math.max(0, still.length > 0 ? 0 : timeoutMs)))];
   }
 
   writeRunFile(name: string, content: string): Promise<string> {
-    return this.port.writeRunFile(name, content);
+    return this.adapter.writeRunFile(name, content);
   }
 
   removeRunFile(name: string): Promise<void> {
-    return this.port.removeRunFile(name);
+    return this.adapter.removeRunFile(name);
   }
 
   async shutdown(): Promise<void> {
     for (const e of this.entries.values()) if (e.status.outcome === null) e.abort.abort(new Error('supervisor shutting down'));
     await this.drain(5_000);
-    await this.port.shutdown();
+    await this.adapter.shutdown();
   }
 }

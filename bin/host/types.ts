@@ -75,7 +75,7 @@ export interface EventFilter {
   taskId?: string | undefined;
 }
 
-/** What both the Host (clients' view) and the RuntimePort (the runtime adapter under it) offer. */
+/** What both the Host (clients' view) and the RuntimeAdapter under it offer. */
 export interface SupervisorOps {
   /** Delivers every envelope matching the filter, in dispatcher order; returns the unsubscribe. */
   subscribe(filter: EventFilter, onEnvelope: (env: Envelope) => void): () => void;

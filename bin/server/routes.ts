@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Host } from '../host/types.js';
 import type { EventLog } from './event-log.js';
 import { HttpError, readJson, sendJson } from './http-util.js';
-import { streamEvents } from './sse.js';
+import { streamEvents } from './sse-stream.js';
 
 const TaskRef = z.object({ task_id: z.string().min(1) });
 const PauseRef = TaskRef.extend({ actor: z.string().min(1).optional() });

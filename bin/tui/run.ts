@@ -1,6 +1,6 @@
 // `yagent` on a TTY (in-process) and `yagent --attach` (a running `yagent serve`): opens the TUI until /quit.
 import { SessionLedger } from '../../src/store/sessions.js';
-import { dataRoot, projectIdFor } from '../../src/store/paths.js';
+import { dataRoot, projectIdFor } from '../../src/store/data-paths.js';
 import type { ControlClient } from '../attach/client.js';
 import type { SessionFlags } from '../cli/args.js';
 import { CliError, EXIT, type ExitCode } from '../cli/exit-codes.js';

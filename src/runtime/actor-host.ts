@@ -2,7 +2,7 @@
 import type { MessagePort, Worker } from 'node:worker_threads';
 import type { ResourceLimits } from './actor.js';
 import type { ChildHandle, Exit } from './child.js';
-import { ACTOR_WORKER, distFile } from './paths.js';
+import { ACTOR_WORKER, distFile } from './dist-paths.js';
 import { adoptPrestarted, bootWorker, releasePrestarted, startKey, threadFor, type Booting, type ThreadBundle } from './spare-boot.js';
 import { NamedTasks } from './tasks.js';
 import { GROUP_TABLE_KEY, groupTableBuffer, processGroups } from './process-groups.js';

@@ -1,6 +1,6 @@
 // Stateless CPU jobs off the main thread (token counting, fingerprints, diffs): piscina, never for actors.
 import type { Piscina } from 'piscina';
-import { distFile } from './paths.js';
+import { distFile } from './dist-paths.js';
 
 export interface CpuRunOptions {
   /** Named export of the job module (default: `default`). */

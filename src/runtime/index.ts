@@ -8,7 +8,7 @@ export type { Mailbox, MailboxFilter, MailboxStats } from './mailbox.js';
 export { NamedTasks, createTaskGroup } from './tasks.js';
 export { PauseController, ActivityClock, type ActivityTimeout } from './pause.js';
 export { realClock, ManualClock, sleep } from './clock.js';
-export { childController, timeoutSignal, codedError } from './abort.js';
+export { childController, timeoutSignal, codedError } from './abort-chain.js';
 export type { CpuPool } from './cpu-pool.js';
 export { CPU_SERVICE, type CpuJob, type CpuService } from './cpu-service.js';
 export { isSecretName, secretValues, SECRET_NAME_PARTS } from './secrets.js';

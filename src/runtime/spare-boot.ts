@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResourceLimits } from './actor.js';
-import { ACTOR_WORKER, THREAD_WORKER, distFile, distRoot } from './paths.js';
+import { ACTOR_WORKER, THREAD_WORKER, distFile, distRoot } from './dist-paths.js';
 
 /** A thread's whole start-up graph as one CommonJS bundle (scripts/bundle-entries.mjs), run by thread-worker.ts
  *  through the V8 code cache. It serves only the actor modules and packages it carries. */

@@ -1,7 +1,7 @@
 // Named tasks inside one thread (the seeds' supervise.Go + Drain): named, errors caught, awaitable, drainable.
 import type { Clock, TaskGroup } from './actor.js';
 import { realClock } from './clock.js';
-import { childController } from './abort.js';
+import { childController } from './abort-chain.js';
 
 export interface TaskGroupOptions {
   /** Called with every task error (never thrown, never unhandled). */

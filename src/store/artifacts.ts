@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { ArtifactPage } from './api.js';
 import { atomicWrite } from './atomic-write.js';
 import { StoreError } from './errors.js';
-import { artifactsDir } from './paths.js';
+import { artifactsDir } from './data-paths.js';
 
 export const ARTIFACT_ID_RE = /^\d{8}-\d{6}-[0-9a-f]{8}$/;
 export const DEFAULT_PAGE_CHARS = 8000;

@@ -5,10 +5,10 @@ import type { GcOptions, NoteMeta, StoreApi } from './api.js';
 import { renderHandoff } from './blackboard/handoff-text.js';
 import { gcOptionsFromConfig } from './blackboard/options.js';
 
-/** The one project-id function (rollout directories): actors reach it here, never through paths.ts. */
-export { projectIdFor } from './paths.js';
+/** The one project-id function (rollout directories): actors reach it here, never through data-paths.ts. */
+export { projectIdFor } from './data-paths.js';
 /** The data root (user-level skills are read from under it; the store stays the only writer). */
-export { dataRoot } from './paths.js';
+export { dataRoot } from './data-paths.js';
 
 export const STORE_ACTOR = 'store';
 export { STORE_MODULE } from './store-module.js';

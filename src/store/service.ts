@@ -21,7 +21,7 @@ import { resolveRefs } from './blackboard/resolve.js';
 import { blackboardEnabled, indexOptionsFromConfig } from './blackboard/options.js';
 import { realClock } from '../runtime/clock.js';
 import { StoreError } from './errors.js';
-import { dataRoot, notesRoot, type Env } from './paths.js';
+import { dataRoot, notesRoot, type Env } from './data-paths.js';
 import { GitIdentityReader, type GitReadOptions } from './rollout/identity.js';
 import { RolloutLedger } from './rollout/ledger.js';
 import { removeRunFile, writeRunFile } from './run-files.js';

@@ -4,7 +4,7 @@ import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { StopReasonSchema, UsageSchema, type StopReason } from '../runtime/protocol/index.js';
-import { sanitizeSegment } from './paths.js';
+import { sanitizeSegment } from './data-paths.js';
 import { stopState } from './rollout/stop.js';
 import type { SessionEntry, SessionSummary } from './types-session.js';
 import { isMissing } from './errors.js';

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { Settings } from './api.js';
 import { atomicWrite } from './atomic-write.js';
-import { settingsPath } from './paths.js';
+import { settingsPath } from './data-paths.js';
 import { isMissing } from './errors.js';
 
 const SettingsSchema = z.looseObject({

@@ -8,7 +8,7 @@ import { ChatMessageSchema } from '../runtime/protocol/index.js';
 import { createTaskGroup } from '../runtime/tasks.js';
 import type { FlushReport, MemoryJson } from './api.js';
 import { atomicWrite } from './atomic-write.js';
-import { sanitizeSegment, tasksDir } from './paths.js';
+import { sanitizeSegment, tasksDir } from './data-paths.js';
 import { isMissing } from './errors.js';
 
 export const TASK_MEMORY_DEBOUNCE_MS = 5000;

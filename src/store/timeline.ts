@@ -3,7 +3,7 @@ import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { TimelineEntry, TimelinePage } from './api.js';
-import { sanitizeSegment, timelineDir } from './paths.js';
+import { sanitizeSegment, timelineDir } from './data-paths.js';
 import { PRIVATE_DIR_MODE } from './atomic-write.js';
 import { isMissing } from './errors.js';
 

@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { STORE_MODULE, STORE_THREAD } from '../../src/store/store-module.js';
 import { AGENT_MODULE, AGENT_THREAD } from '../../src/actors/agents/agent-module.js';
 import { BUILD_LINE, cacheFileFor } from '../../src/runtime/code-cache.js';
-import { distRoot } from '../../src/runtime/paths.js';
+import { distRoot } from '../../src/runtime/dist-paths.js';
 import { AGENT_ACTOR_MODULE, SPARE_PLAN, STORE_PRELOAD, THREADS, canDelegate, delegationPreload } from '../../bin/host/boot-plan.js';
 import { GOOD_CONFIG, runCli, sandbox, withScript, type Sandbox } from './helpers.js';
 import { DELEGATING } from './scripts.js';
@@ -36,7 +36,7 @@ describe('start-up plan', () => {
     expect(existsSync(join(distRoot(), AGENT_MODULE))).toBe(true);
     // the store's worker is prestarted too, with the preload the runtime port starts the store with (so it is adopted)
     expect(STORE_PRELOAD).toEqual([STORE_MODULE]);
-    expect(readFileSync(resolve('bin/host/runtime-port.ts'), 'utf8')).toMatch(/module: STORE_MODULE,.*preload: STORE_PRELOAD/);
+    expect(readFileSync(resolve('bin/host/runtime-adapter.ts'), 'utf8')).toMatch(/module: STORE_MODULE,.*preload: STORE_PRELOAD/);
   });
 
   it('delegation spares preload only the SDKs the configured providers speak', () => {

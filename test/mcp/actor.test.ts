@@ -34,7 +34,7 @@ function dir(): string {
   return d;
 }
 
-/** A runtime with the store and the mcp actor started as the CLI starts them (bin/host/runtime-port.ts). */
+/** A runtime with the store and the mcp actor started as the CLI starts them (bin/host/runtime-adapter.ts). */
 async function services(servers: McpServerSpec[]): Promise<{ rt: Runtime; mcp: Remote<McpApi>; events: SupervisorEvent[] }> {
   const events: SupervisorEvent[] = [];
   const home = dir();

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { NamedTasks } from '../../src/runtime/tasks.js';
 import { PauseController, ActivityClock, type ActivityTimeout } from '../../src/runtime/pause.js';
 import { ManualClock } from '../../src/runtime/clock.js';
-import { childController, timeoutSignal } from '../../src/runtime/abort.js';
+import { childController, timeoutSignal } from '../../src/runtime/abort-chain.js';
 
 describe('named tasks', () => {
   it('task errors are caught and reported with the task name, never unhandled', async () => {

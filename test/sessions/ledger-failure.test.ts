@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTask } from '../../src/actors/agents/run-task.js';
-import { projectIdFor } from '../../src/store/paths.js';
+import { projectIdFor } from '../../src/store/data-paths.js';
 import { sessionsDir } from '../../src/store/sessions.js';
 import { world, type World } from './helpers.js';
 

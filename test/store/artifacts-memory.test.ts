@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ARTIFACT_ID_RE } from '../../src/store/artifacts.js';
 import { atomicWrite } from '../../src/store/atomic-write.js';
 import { ManualClock } from '../../src/runtime/clock.js';
-import { settingsPath } from '../../src/store/paths.js';
+import { settingsPath } from '../../src/store/data-paths.js';
 import { createTaskGroup } from '../../src/runtime/tasks.js';
 import { TaskMemoryStore, taskMemoryPath, taskMemoryTaskName } from '../../src/store/task-memory.js';
 import { storeIn, tempRoot } from './helpers.js';

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { atomicWrite, tmpPathFor } from '../../src/store/atomic-write.js';
 import {
   boardScope, dataRoot, notesRoot, projectIdFor, rolloutFileName, sanitizeAgent, sanitizeBoardId,
-} from '../../src/store/paths.js';
+} from '../../src/store/data-paths.js';
 import { tempRoot } from './helpers.js';
 
 const t = tempRoot();

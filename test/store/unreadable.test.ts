@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { rolloutDir, timelineDir } from '../../src/store/paths.js';
+import { rolloutDir, timelineDir } from '../../src/store/data-paths.js';
 import { sessionsDir } from '../../src/store/sessions.js';
 import { taskMemoryPath } from '../../src/store/task-memory.js';
 import { storeIn, tempRoot } from './helpers.js';

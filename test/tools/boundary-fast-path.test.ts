@@ -5,7 +5,7 @@
 import { isAbsolute, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { rng } from '../seeded.js';
-import { isInside, isNormalAbsolute } from '../../src/actors/tools/paths.js';
+import { isInside, isNormalAbsolute } from '../../src/actors/tools/path-resolve.js';
 import { ResolvedBoundary } from '../../src/actors/tools/boundary.js';
 
 const SEED = 0x1ad5;

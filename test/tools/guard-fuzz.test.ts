@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rng } from '../seeded.js';
 import { callTool, type ToolResult } from '../../src/actors/tools/adapter.js';
 import type { Authorizer } from '../../src/actors/tools/authorizer.js';
-import { isInside, resolveIn } from '../../src/actors/tools/paths.js';
+import { isInside, resolveIn } from '../../src/actors/tools/path-resolve.js';
 import { call, makeDeps, tempDir } from './helpers.js';
 
 const SEED = 0x5eed10;

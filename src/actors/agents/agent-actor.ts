@@ -22,7 +22,7 @@ function configFor(path: string | undefined): Promise<YagentConfig> {
   return c;
 }
 
-/** The worker's host ports: store over RPC, approvals and questions over the critical lane, children as workers. */
+/** The worker's host services: store over RPC, approvals and questions over the critical lane, children as workers. */
 export function actorHost(ctx: ActorContext): AgentHost {
   return {
     store: connectStore(ctx),

@@ -1,4 +1,4 @@
-// The one builder of an agent run's ports (AgentEnv) from its host: the worker and the in-process test harness share it (pitfalls 33/39).
+// The one builder of an agent run's dependencies (AgentEnv) from its host: the worker and the in-process test harness share it (pitfalls 33/39).
 import { randomUUID } from 'node:crypto';
 import type { Clock, PauseGate, Remote } from '../../runtime/actor.js';
 import type { YagentConfig } from '../../runtime/config/index.js';
@@ -10,12 +10,12 @@ import type { LlmEngine } from '../llm/types.js';
 import type { Authorizer } from '../tools/authorizer.js';
 import { toolSecurity } from '../tools/security.js';
 import type { SpawnChild } from './delegation.js';
-import type { Publish } from './ports.js';
+import type { Publish } from './loop-contract.js';
 import type { GrantStore } from './project-grants.js';
 import { ProjectContext } from './project-context.js';
 import type { AgentEnv, AgentStore } from './run-agent.js';
 import type { AgentRunInputParsed } from './run-types.js';
-import { buildToolPort, paletteNames } from './tool-wiring.js';
+import { buildToolRunner, paletteNames } from './tool-wiring.js';
 import type { ToolDeclaration } from '../tools/types.js';
 import { dataRoot } from '../../store/client.js';
 import { discoverSkills, skillRoots, skillsSection } from '../skills/discover.js';
@@ -24,7 +24,7 @@ import { useSkillTool } from '../skills/use-skill.js';
 /** Everything an agent run reaches in the store: the run's own calls, grants, and the tools' read access. */
 export type HostStore = AgentStore & GrantStore & Pick<Remote<StoreApi>, 'listNotes' | 'readNote' | 'readArtifact'>;
 
-/** What the host provides: a worker's ActorContext in production (`actorHost`), in-process ports in tests. */
+/** What the host provides: a worker's ActorContext in production (`actorHost`), in-process stand-ins in tests. */
 export interface AgentHost {
   store: HostStore;
   publish: Publish;
@@ -84,7 +84,7 @@ export function buildAgentEnv(host: AgentHost, config: YagentConfig, seams: Agen
         ? discoverSkills(skillRoots(host.dataRoot ?? dataRoot(), input.settings.workspace))
         : new Map();
       const wait = <T>(fn: () => Promise<T>): Promise<T> => (hooks.waitingOnUser ? hooks.waitingOnUser(fn) : fn());
-      return buildToolPort(input, hooks, {
+      return buildToolRunner(input, hooks, {
         publish: host.publish,
         authorizer: (req, signal) => wait(() => host.authorizer(req, signal)),
         grantStore: host.store,

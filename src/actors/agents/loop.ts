@@ -2,11 +2,11 @@
 import type { Clock, PauseGate } from '../../runtime/actor.js';
 import type { LlmEngine, LlmResponse } from '../llm/types.js';
 import type { LoopFlags } from './profiles.js';
-import type { LoopResult, Publish, Recorder, ToolPort, ExitHandoff } from './ports.js';
-import type { ChatMessage, StopReason, Usage } from './port-types.js';
+import type { LoopResult, Publish, Recorder, ToolRunner, ExitHandoff } from './loop-contract.js';
+import type { ChatMessage, StopReason, Usage } from './wire-types.js';
 import { parseThought, renderThought, stripThought } from './thought.js';
 import { injectTransient } from './transient.js';
-import { abortStopReason, sleep } from './abort.js';
+import { abortStopReason, sleep } from './abort-reason.js';
 import type { Compressor, Tier } from './compression/compressor.js';
 import { addUsage, ZERO_USAGE, type UsageLedger } from './usage-ledger.js';
 import type { CallUsage } from '../llm/types.js';
@@ -17,7 +17,7 @@ export interface LoopDeps {
   /** The workspace: each turn_context records it (rollout identity). */
   cwd: string;
   engine: LlmEngine;
-  tools: ToolPort;
+  tools: ToolRunner;
   flags: LoopFlags;
   recorder: Recorder;
   publish: Publish;

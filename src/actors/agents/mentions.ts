@@ -1,5 +1,5 @@
 // Pending @mentions: extracted by the store from note bodies, shown to the Director, consumed by a delegation.
-import type { ChatMessage } from './port-types.js';
+import type { ChatMessage } from './wire-types.js';
 import { MENTIONS_HEADER } from './transient.js';
 
 export interface Mention {

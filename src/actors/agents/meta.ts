@@ -1,7 +1,7 @@
 // Meta: one LLM answer as JSON designing a custom agent; zod-validated, retried up to 5 times.
 import type { LlmEngine } from '../llm/types.js';
-import type { ChatMessage, Usage } from './port-types.js';
-import type { Publish, Recorder } from './ports.js';
+import type { ChatMessage, Usage } from './wire-types.js';
+import type { Publish, Recorder } from './loop-contract.js';
 import { CustomAgentDesignSchema, type CustomAgentDesign } from './run-types.js';
 
 export const META_MAX_ATTEMPTS = 5;

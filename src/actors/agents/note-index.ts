@@ -2,8 +2,8 @@
 // No cache here: the store revalidates its board listing per call, so a note written before the call is in it.
 import type { StoreApi } from '../../store/api.js';
 import { publishWarning } from '../../runtime/log-event.js';
-import type { ChatMessage } from './port-types.js';
-import type { Publish } from './ports.js';
+import type { ChatMessage } from './wire-types.js';
+import type { Publish } from './loop-contract.js';
 import { NOTE_INDEX_HEADER } from './transient.js';
 
 export interface IndexSettings {

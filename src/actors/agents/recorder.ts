@@ -1,6 +1,6 @@
 // The rollout through the store actor: appends are coalesced into one ordered RPC at a time, drain awaits them.
 import type { RolloutRecord, StoreApi } from '../../store/api.js';
-import type { Recorder, Publish } from './ports.js';
+import type { Recorder, Publish } from './loop-contract.js';
 
 export class StoreRecorder implements Recorder {
   /** Records not yet handed to the store; sent as one append when the previous one is acknowledged. */

@@ -1,12 +1,12 @@
-// One agent run, wired from injected ports: rollout, prompt, tools, delegations, the loop, the result.
+// One agent run, wired from injected dependencies: rollout, prompt, tools, delegations, the loop, the result.
 import type { Clock, PauseGate } from '../../runtime/actor.js';
 import { ActivityClock, PauseController } from '../../runtime/pause.js';
 import type { StoreApi } from '../../store/api.js';
 import type { TokenCounter } from '../llm/tokens.js';
 import type { LlmEngine } from '../llm/types.js';
 import type { ToolOutcome } from '../tools/types.js';
-import type { ChatMessage } from './port-types.js';
-import type { Publish, ToolPort, LoopResult } from './ports.js';
+import type { ChatMessage } from './wire-types.js';
+import type { Publish, ToolRunner, LoopResult } from './loop-contract.js';
 import { AgentRunInputSchema, type AgentRunInput, type AgentRunInputParsed, type AgentRunOutput, type CustomAgentDesign } from './run-types.js';
 import { flagsFor } from './profiles.js';
 import { assembleSystemPrompt } from './prompts.js';
@@ -18,7 +18,7 @@ import { DelegationManager, type DelegateArgsLike, type SpawnChild } from './del
 import { DelegationBreaker, RunPool } from './pool.js';
 import { noteIndexMessage } from './note-index.js';
 import { metaBrief, runMeta } from './meta.js';
-import { AbortReason } from './abort.js';
+import { AbortReason } from './abort-reason.js';
 import { crashRecovery, recoverDelegations, type RecoveryDeps } from './recovery.js';
 import { repairToolPairs } from './tool-pairs.js';
 import { Compressor } from './compression/compressor.js';
@@ -45,7 +45,7 @@ export interface AgentEnv {
   engineFor(input: AgentRunInputParsed): LlmEngine;
   /** Tier 2's summariser (`[tools.llm]` when set, else the agent's provider); absent = the agent's engine. */
   summarizerFor?(input: AgentRunInputParsed): LlmEngine;
-  toolsFor(input: AgentRunInputParsed, hooks: ToolHooks): ToolPort;
+  toolsFor(input: AgentRunInputParsed, hooks: ToolHooks): ToolRunner;
   spawn: SpawnChild;
   publish: Publish;
   clock: Clock;

@@ -7,7 +7,7 @@ import type { YagentConfig } from '../../runtime/config/index.js';
 import type { NoteMeta, StoreApi } from '../../store/api.js';
 import { STORE_ACTOR, projectIdFor } from '../../store/client.js';
 import { indexOptionsFromConfig } from '../../store/client-blackboard.js';
-import type { StopReason, Usage } from './port-types.js';
+import type { StopReason, Usage } from './wire-types.js';
 import type { UsageEntry } from '../../runtime/protocol/index.js';
 // the path constant only: importing agent-actor.ts here would load the SDKs, tools and loop on the client thread
 import { AGENT_MODULE } from './agent-module.js';

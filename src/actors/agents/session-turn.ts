@@ -2,7 +2,7 @@
 // Director rollout, the source of truth), and the delegations that turn left interrupted (recovery B/C candidates).
 import type { RolloutHead, SessionSummary, StoreApi } from '../../store/api.js';
 import { stopState } from '../../store/client.js';
-import type { ChatMessage } from './port-types.js';
+import type { ChatMessage } from './wire-types.js';
 import type { PendingDelegation } from './run-types.js';
 import { thinklinkFromDetails, type ThinkEntry } from './compression/thinklink.js';
 

@@ -3,7 +3,7 @@
 // The store debounces (5 s, named task `task-memory:<id>`, injectable clock); runTask flushes at the end.
 import type { MemoryJson, RolloutRecord, StoreApi } from '../../store/api.js';
 import { ConversationMemory } from '../../store/types-memory.js';
-import type { Publish, Recorder } from './ports.js';
+import type { Publish, Recorder } from './loop-contract.js';
 
 export class TaskMemorySaver implements Recorder {
   private readonly memory = new ConversationMemory(0);

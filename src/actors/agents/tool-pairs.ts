@@ -1,7 +1,7 @@
 // Repairs a replayed conversation so every tool call has exactly one result, right after its call:
 // the LAST recorded result of a call wins (a resumed delegation's result replaces the earlier "abandoned"),
 // a call without any result gets an explicit "not recorded" result, results without a call are dropped.
-import type { ChatMessage } from './port-types.js';
+import type { ChatMessage } from './wire-types.js';
 
 type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
 

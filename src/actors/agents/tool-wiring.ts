@@ -6,10 +6,10 @@ import type { ToolSecurity } from '../tools/security.js';
 import { Grants } from '../tools/grants.js';
 import type { Authorizer } from '../tools/authorizer.js';
 import type { ToolDeclaration, ToolStoreAccess } from '../tools/types.js';
-import type { Publish, ToolPort } from './ports.js';
+import type { Publish, ToolRunner } from './loop-contract.js';
 import type { ToolHooks } from './run-agent.js';
 import type { AgentRunInputParsed } from './run-types.js';
-import { SurfaceToolPort } from './tool-port.js';
+import { SurfaceToolRunner } from './tool-runner.js';
 import { storeProjectGrants, type GrantStore } from './project-grants.js';
 
 export interface ToolWiring {
@@ -29,7 +29,7 @@ export interface ToolWiring {
   sections?: readonly string[];
 }
 
-export function buildToolPort(input: AgentRunInputParsed, hooks: ToolHooks, w: ToolWiring): ToolPort {
+export function buildToolRunner(input: AgentRunInputParsed, hooks: ToolHooks, w: ToolWiring): ToolRunner {
   const s = input.settings;
   const surface = surfaceFor(input.role, {
     fullYolo: s.fullYolo,
@@ -40,7 +40,7 @@ export function buildToolPort(input: AgentRunInputParsed, hooks: ToolHooks, w: T
   });
   // one boundary for the guard and the walkers (grep, glob) of this run
   const boundary = new Boundary(s.workspace, w.security.policy);
-  return new SurfaceToolPort({
+  return new SurfaceToolRunner({
     agent: input.agent,
     surface,
     guard: new WorkspaceGuard(s.workspace, boundary, w.security.shellEnv),

@@ -1,5 +1,5 @@
 // Transient per-call context (note index, pending mentions): added to one request, idempotent by header.
-import type { ChatMessage } from './port-types.js';
+import type { ChatMessage } from './wire-types.js';
 
 export const NOTE_INDEX_HEADER = '[blackboard index]';
 export const MENTIONS_HEADER = '[pending mentions]';

@@ -3,7 +3,7 @@ import type { Remote } from '../../runtime/actor.js';
 import { publishWarning } from '../../runtime/log-event.js';
 import type { YagentConfig } from '../../runtime/config/types.js';
 import type { ToolDeclaration } from '../tools/types.js';
-import type { Publish } from '../agents/ports.js';
+import type { Publish } from '../agents/loop-contract.js';
 import { MCP_ACTOR, mcpInputFromConfig } from './client.js';
 import type { McpApi } from './mcp-actor.js';
 import { mcpToolDeclarations } from './tools.js';

@@ -3,7 +3,7 @@
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { yagentHome } from '../../runtime/config/env.js';
-import { isInside, realpathLoose } from './paths.js';
+import { isInside, realpathLoose } from './path-resolve.js';
 
 /** What the boundary is built from: the config's allow_read and the process's HOME / data-root variables. */
 export interface BoundaryPolicy {

@@ -3,7 +3,7 @@ import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { briefArg, defineTool, fail, ok, writeTags } from './define.js';
-import { resolveIn } from './paths.js';
+import { resolveIn } from './path-resolve.js';
 import { EDIT_LIMIT_BYTES } from './limits.js';
 
 const schema = z.object({

@@ -2,7 +2,7 @@
 import { stat, unlink } from 'node:fs/promises';
 import { z } from 'zod';
 import { briefArg, defineTool, fail, ok, writeTags } from './define.js';
-import { resolveIn } from './paths.js';
+import { resolveIn } from './path-resolve.js';
 
 const schema = z.object({ path: z.string().min(1).describe('File to delete.') });
 

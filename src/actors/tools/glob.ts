@@ -3,7 +3,7 @@ import { glob as tinyglob } from 'tinyglobby';
 import { isAbsolute, join, relative } from 'node:path';
 import { z } from 'zod';
 import { briefArg, defineTool, fail, ok, readTags } from './define.js';
-import { isInside, resolveIn } from './paths.js';
+import { isInside, resolveIn } from './path-resolve.js';
 import { SEARCH_MAX_RESULTS } from './limits.js';
 import { walkGuard } from './walk-guard.js';
 

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { relative } from 'node:path';
 import { z } from 'zod';
 import { briefArg, defineTool, fail, ok, readTags } from './define.js';
-import { resolveIn } from './paths.js';
+import { resolveIn } from './path-resolve.js';
 import { SEARCH_MAX_RESULTS } from './limits.js';
 import { builtinGrep, type GrepQuery } from './grep-fallback.js';
 import { walkGuard } from './walk-guard.js';

@@ -2,7 +2,7 @@
 import { readdir } from 'node:fs/promises';
 import { z } from 'zod';
 import { briefArg, defineTool, fail, ok, readTags } from './define.js';
-import { resolveIn } from './paths.js';
+import { resolveIn } from './path-resolve.js';
 import { LIST_MAX_ENTRIES } from './limits.js';
 
 const schema = z.object({

@@ -3,7 +3,7 @@ import { readFileSync, statSync, type Stats } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { briefArg, defineTool, fail, ok, readTags } from './define.js';
-import { resolveIn } from './paths.js';
+import { resolveIn } from './path-resolve.js';
 import { READ_HARD_LIMIT_BYTES, READ_MAX_LINES, READ_SOFT_WARN_BYTES, SYNC_READ_MAX_BYTES } from './limits.js';
 
 const schema = z.object({

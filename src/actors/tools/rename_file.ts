@@ -3,7 +3,7 @@ import { mkdir, rename, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { briefArg, defineTool, fail, ok, writeTags } from './define.js';
-import { resolveIn } from './paths.js';
+import { resolveIn } from './path-resolve.js';
 
 const schema = z.object({
   from: z.string().min(1).describe('Current path.'),

@@ -2,7 +2,7 @@
 // credentials files. The root itself was already checked by the guard.
 import { join, relative } from 'node:path';
 import { defaultBoundary, type ResolvedBoundary } from './boundary.js';
-import { realpathLoose } from './paths.js';
+import { realpathLoose } from './path-resolve.js';
 import type { ToolContext } from './types.js';
 
 export interface WalkGuard {

@@ -3,7 +3,7 @@
 // Every tool's pathParams are checked, reads included; only denied zones refuse, the rest is asking.
 import type { ToolDeclaration } from './types.js';
 import { resolve } from 'node:path';
-import { isInside, realpathLoose, realpathPhysical, resolveIn } from './paths.js';
+import { isInside, realpathLoose, realpathPhysical, resolveIn } from './path-resolve.js';
 import { defaultBoundary, type Access, type Boundary, type ResolvedBoundary } from './boundary.js';
 import { shellWords } from './shell-paths.js';
 import { buildShellEnv } from './shell-env.js';

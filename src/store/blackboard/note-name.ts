@@ -1,6 +1,6 @@
 // Note file names `YYYYMMDDTHHMMSSZ_<rand4>-<pid>-<seq6>.md`: unique by counter, not by luck (seed rule 13).
 import { randomBytes } from 'node:crypto';
-import { compactUtc, sanitizeAgent } from '../paths.js';
+import { compactUtc, sanitizeAgent } from '../data-paths.js';
 
 export type RandomFn = () => string;
 

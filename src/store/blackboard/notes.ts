@@ -8,7 +8,7 @@ import type { NoteInput, NoteMeta } from '../api.js';
 import { atomicWrite } from '../atomic-write.js';
 import { renderHandoff } from './handoff-text.js';
 import { StoreError } from '../errors.js';
-import { agentDir, boardDir, sanitizeAgent, sanitizeBoardId } from '../paths.js';
+import { agentDir, boardDir, sanitizeAgent, sanitizeBoardId } from '../data-paths.js';
 import type { AgentDirectory } from './agents.js';
 import { frontExtras, parseHandoff, serializeNote, splitNote } from './front-matter.js';
 import { NOTE_EXT, formatNoteRef, generateNoteStem, noteRandom, parseNoteRef, stemTime, type RandomFn } from './note-name.js';

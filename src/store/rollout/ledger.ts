@@ -3,7 +3,7 @@ import { promises as fsp } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import type { Clock } from '../../runtime/actor.js';
 import type { AgentCheckpoint, CheckpointInput, OpenRolloutOptions, ReplayResult, RolloutHandle, RolloutRecord, SessionStart } from '../api.js';
-import { rolloutDir, rolloutFileName, rolloutRoot } from '../paths.js';
+import { rolloutDir, rolloutFileName, rolloutRoot } from '../data-paths.js';
 import { isMissing, StoreError } from '../errors.js';
 import type { CpuService } from '../../runtime/cpu-service.js';
 import { fingerprint, FINGERPRINT_JOB_MODULE, type Fingerprint } from './fingerprint-job.js';

@@ -1,6 +1,6 @@
 // The `compacted` rollout record for a rewrite: the changed prefix and its replacement; the untouched tail
 // (same message objects) stays as written, so replay rebuilds exactly the compressed list.
-import type { ChatMessage, RolloutRecordLike } from '../port-types.js';
+import type { ChatMessage, RolloutRecordLike } from '../wire-types.js';
 
 export function compactedRecord(before: readonly ChatMessage[], after: readonly ChatMessage[], ts: number): RolloutRecordLike {
   let same = 0;

@@ -1,7 +1,7 @@
 // The compressor one loop owns: the meter, the thinklink store and the escalation over the three tiers.
 import type { LlmEngine } from '../../llm/types.js';
-import type { Publish, Recorder } from '../ports.js';
-import type { ChatMessage } from '../port-types.js';
+import type { Publish, Recorder } from '../loop-contract.js';
+import type { ChatMessage } from '../wire-types.js';
 import type { Thought } from '../thought.js';
 import { compactedRecord } from './compacted.js';
 import { ThinkLink, thinklinkRecord, type ThinkEntry } from './thinklink.js';

@@ -2,7 +2,7 @@
 // history; tier 3 rebuilds from it. Each entry also goes to the rollout (event_msg thinklink_entry), and a
 // resumed run (session follow-up, continued delegation) starts from the entries its rollout holds.
 import { THINKLINK_KIND } from '../../../store/api.js';
-import type { RolloutRecordLike } from '../port-types.js';
+import type { RolloutRecordLike } from '../wire-types.js';
 import { renderThought, type Thought } from '../thought.js';
 
 export { THINKLINK_KIND };

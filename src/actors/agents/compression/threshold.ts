@@ -1,6 +1,6 @@
 // The one threshold rule and the one "are we over it" check every loop calls (seeds §6.5, pitfall 3).
 import { compressionThreshold } from '../../llm/catalogue/catalogue.js';
-import type { ChatMessage } from '../port-types.js';
+import type { ChatMessage } from '../wire-types.js';
 import { tokensOf, tokenUpperBound } from './tokens.js';
 
 export interface CompressionSettings {

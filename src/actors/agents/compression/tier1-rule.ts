@@ -1,5 +1,5 @@
 // Tier 1 (rule): cut old, low-value tool results down to their head, lowest value and oldest first.
-import type { ChatMessage } from '../port-types.js';
+import type { ChatMessage } from '../wire-types.js';
 import { tokensOf } from './tokens.js';
 
 /** Results of these tools are the cheapest to lose: the model can read the file or list the dir again. */

@@ -1,7 +1,7 @@
 // Tier 2 (emergency): the last 3 turns verbatim, everything older summarised by one LLM call; plans are
 // already in the thinklink store, so they are stripped from what the summariser reads.
 import type { LlmEngine } from '../../llm/types.js';
-import type { ChatMessage } from '../port-types.js';
+import type { ChatMessage } from '../wire-types.js';
 import { stripThought } from '../thought.js';
 import { recentStart } from './turns.js';
 

@@ -1,6 +1,6 @@
 // Tier 3 (ultimate): rebuild from the thinklink log — [system, brief + plans + last summary] + the last turn —
 // then hard-truncate until the list fits.
-import type { ChatMessage } from '../port-types.js';
+import type { ChatMessage } from '../wire-types.js';
 import type { ThinkEntry } from './thinklink.js';
 import { cutToTokens } from './tier1-rule.js';
 import { SUMMARY_HEADER } from './tier2-emergency.js';

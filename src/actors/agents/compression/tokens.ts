@@ -2,7 +2,7 @@
 // tiers use to choose what to cut, and a hard upper bound that lets the meter skip a real count.
 // The threshold decision itself uses the real counts (`TokenCounter` via `ContextMeter`), never these.
 import { messageText } from '../../llm/tokens.js';
-import type { ChatMessage } from '../port-types.js';
+import type { ChatMessage } from '../wire-types.js';
 
 const PER_MESSAGE_OVERHEAD = 4;
 const estimates = new WeakMap<ChatMessage, number>();

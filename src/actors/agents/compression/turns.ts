@@ -1,5 +1,5 @@
 // Where the list may be cut: only before an assistant message, so a tool call and its results stay together.
-import type { ChatMessage } from '../port-types.js';
+import type { ChatMessage } from '../wire-types.js';
 
 /** Index where the last `turns` assistant turns begin (each turn = an assistant message + what follows it);
  *  1 (just after the system message) when there are fewer. Cutting here never splits a call from its result. */

@@ -1,7 +1,7 @@
 // Messages SSE events → text, thinking blocks (with signatures), tool calls, usage and stop reason.
 import type { FinishReason, Reasoning, ToolCall, Usage } from '../../../runtime/protocol/index.js';
 import type { LlmRequest } from '../types.js';
-import { num, parseData, rec, str, streamError, type SseEvent } from './sse.js';
+import { num, parseData, rec, str, streamError, type SseEvent } from './sse-decode.js';
 
 export function finishOf(reason: string | null | undefined): FinishReason {
   switch (reason) {

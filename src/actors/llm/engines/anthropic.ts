@@ -8,7 +8,7 @@ import { LlmError } from '../errors.js';
 import { AGENT_HEADER, lazyRetrying, pick, sdkClientOptions, sortedTools } from './common.js';
 import type { RawEngineOptions } from './openai.js';
 import { AnthropicAccumulator } from './anthropic-stream.js';
-import { linkedSignal, readSse } from './sse.js';
+import { linkedSignal, readSse } from './sse-decode.js';
 import { traceOnce } from '../../../runtime/trace.js';
 
 /** reasoning_effort → thinking.budget_tokens; any other value means thinking is off. */

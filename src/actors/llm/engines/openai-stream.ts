@@ -2,7 +2,7 @@
 import type { FinishReason, Usage } from '../../../runtime/protocol/index.js';
 import type { LlmRequest } from '../types.js';
 import { ToolCallAssembler } from './common.js';
-import { num, parseData, rec, str, streamError, type SseEvent } from './sse.js';
+import { num, parseData, rec, str, streamError, type SseEvent } from './sse-decode.js';
 
 export function finishOf(reason: string | null | undefined): FinishReason {
   switch (reason) {

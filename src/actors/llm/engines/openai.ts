@@ -7,7 +7,7 @@ import type { LlmEngine, LlmRequest, LlmResponse } from '../types.js';
 import { LlmError } from '../errors.js';
 import { AGENT_HEADER, lazyRetrying, pick, sdkClientOptions, sortedTools } from './common.js';
 import { OpenAiAccumulator } from './openai-stream.js';
-import { linkedSignal, readSse } from './sse.js';
+import { linkedSignal, readSse } from './sse-decode.js';
 import { traceOnce } from '../../../runtime/trace.js';
 
 export interface RawEngineOptions {

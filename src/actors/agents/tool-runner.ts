@@ -1,7 +1,7 @@
-// The ToolPort over the tools layer: surfaceFor + adapter + batch runner, delegations wired to this run.
+// The ToolRunner over the tools layer: surfaceFor + adapter + batch runner, delegations wired to this run.
 import { z } from 'zod';
-import type { ToolCall, ToolDef } from './port-types.js';
-import type { Publish, ToolCallOutcome, ToolPort } from './ports.js';
+import type { ToolCall, ToolDef } from './wire-types.js';
+import type { Publish, ToolCallOutcome, ToolRunner } from './loop-contract.js';
 import type { ToolDeclaration, ToolEnv, DelegateTarget } from '../tools/types.js';
 import { Surface } from '../tools/surface.js';
 import { runBatch, type BatchResult } from '../tools/batch.js';
@@ -11,7 +11,7 @@ import type { Authorizer } from '../tools/authorizer.js';
 import type { ToolHooks } from './run-agent.js';
 import type { CustomAgentDesign } from './run-types.js';
 
-export interface SurfacePortDeps {
+export interface ToolRunnerDeps {
   agent: string;
   /** The surface from surfaceFor(kind, options): the one wiring production and goldens share. */
   surface: Surface;
@@ -44,11 +44,11 @@ export function customDelegateTool(design: CustomAgentDesign, mutates: boolean, 
   };
 }
 
-export class SurfaceToolPort implements ToolPort {
+export class SurfaceToolRunner implements ToolRunner {
   private surface: Surface;
   private customCount = 0;
 
-  constructor(private readonly deps: SurfacePortDeps) {
+  constructor(private readonly deps: ToolRunnerDeps) {
     this.surface = this.rebuild();
   }
 

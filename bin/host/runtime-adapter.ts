@@ -14,11 +14,11 @@ import type { SupervisorOps, TaskOutcome, TaskSpec } from './types.js';
 import { CliError, EXIT } from '../cli/exit-codes.js';
 import { dataRoot } from '../cli/home.js';
 
-export interface RuntimePort extends SupervisorOps {
+export interface RuntimeAdapter extends SupervisorOps {
   runTask(spec: TaskSpec, taskId: string, signal: AbortSignal): Promise<TaskOutcome>;
 }
 
-export interface PortOptions {
+export interface AdapterOptions {
   config: YagentConfig;
   configPath: string | undefined;
   canAsk: boolean;
@@ -43,7 +43,7 @@ export function startRuntime(canAsk: boolean, config: Pick<YagentConfig, 'llm'>)
   return Runtime.start({ hasResponder: canAsk, preload: [...SPARE_PLAN.preload], spares: SPARE_PLAN.count, deferRefill: true, shared, threads: THREADS });
 }
 
-export async function openRuntimePort(opts: PortOptions): Promise<RuntimePort> {
+export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeAdapter> {
   const runtime = await startRuntime(opts.canAsk, opts.config);
   // the store needs no SDK: its own light worker, prestarted beside the Director's spare (boot-plan); nobody waits for it
   // here (actors' connect waits until it serves), failures surface in runTask and shutdown

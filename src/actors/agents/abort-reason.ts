@@ -1,6 +1,6 @@
 // Abort reasons as stop reasons, and a clock-driven sleep that yields to cancellation.
 import type { Clock } from '../../runtime/actor.js';
-import type { StopReason } from './port-types.js';
+import type { StopReason } from './wire-types.js';
 
 export type AbortCode = 'IDLE_TIMEOUT' | 'TOTAL_TIMEOUT' | 'PAUSED' | 'CANCELLED';
 

@@ -1,5 +1,5 @@
-// Narrow ports the run loop needs (tools, rollout, events); production wiring and tests share them.
-import type { ChatMessage, Event, Handoff, RolloutRecordLike, StopReason, ToolCall, ToolDef, Usage } from './port-types.js';
+// The run loop's contract: the narrow interfaces it needs (tools, rollout, events); production wiring and tests share them.
+import type { ChatMessage, Event, Handoff, RolloutRecordLike, StopReason, ToolCall, ToolDef, Usage } from './wire-types.js';
 
 export type ExitHandoff = Pick<Handoff, 'conclusion' | 'facts' | 'artifacts' | 'status'> & { deliverable?: string };
 
@@ -18,7 +18,7 @@ export interface BatchOptions {
   maxParallel: number;
 }
 
-export interface ToolPort {
+export interface ToolRunner {
   /** The current surface (can grow during a task: custom agents). */
   defs(): readonly ToolDef[];
   /** System-prompt sections this surface adds (deferred-tool catalogue, skills); none = []. */

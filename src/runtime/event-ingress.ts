@@ -1,0 +1,48 @@
+// What reaches the dispatcher from actors and clients: worker event batches (validated, one stamp per batch,
+// invalid ones counted as source drops, credits returned) and user-help requests and their answers.
+import type { Clock } from './actor.js';
+import type { ActorHandle } from './actor-host.js';
+import type { Dispatcher } from './dispatcher.js';
+import type { HelpDesk, HelpResponseInput } from './help-desk.js';
+import { CRITICAL_EVENT_TYPES, EventSchema, type Event, type EventOf } from './protocol/index.js';
+
+export class EventIngress {
+  constructor(
+    private readonly dispatcher: Dispatcher,
+    private readonly help: HelpDesk,
+    private readonly clock: Clock,
+  ) {}
+
+  /** A worker's batch: each event checked with EventSchema on this thread (~0.3 µs of its ~2.4 µs cost). */
+  events(a: ActorHandle, events: unknown[], dropped: Record<string, number>): void {
+    const source = { name: a.name, taskId: a.spec.taskId, delegationId: a.spec.delegationId };
+    let credits = 0;
+    const ts = this.clock.now(); // one stamp per batch: the batch arrived at one instant
+    const invalid: Record<string, number> = { ...dropped };
+    for (const raw of events) {
+      const type = (raw as { type?: unknown } | null)?.type;
+      if (!CRITICAL_EVENT_TYPES.has(type as Event['type'])) credits++;
+      const ev = EventSchema.safeParse(raw);
+      if (ev.success) this.dispatcher.publish(source, ev.data, ts);
+      else invalid[`invalid:${String(type)}`] = (invalid[`invalid:${String(type)}`] ?? 0) + 1;
+    }
+    if (Object.keys(invalid).length > 0) this.dispatcher.recordSourceDrops(source, invalid);
+    a.credit(credits);
+  }
+
+  /** An actor asks the user: the request is published (critical lane) and resolves with the answer event. */
+  async helpRequest(a: ActorHandle, requestId: string, request: Omit<EventOf<'user_help_needed'>, 'type' | 'requestId'>): Promise<Event> {
+    const answer = this.help.open(requestId, a.spec.taskId);
+    this.dispatcher.publish({ name: a.name, taskId: a.spec.taskId, delegationId: a.spec.delegationId }, { type: 'user_help_needed', requestId, ...request });
+    return answer;
+  }
+
+  /** Routes a client's answer to the waiting actor and publishes it; false if nobody waits for that requestId. */
+  helpAnswer(response: HelpResponseInput): boolean {
+    const taskId = this.help.taskOf(response.requestId);
+    const ev = this.help.answer(response);
+    if (!ev) return false;
+    this.dispatcher.publish({ name: 'client', taskId: taskId ?? null, delegationId: null }, ev);
+    return true;
+  }
+}

@@ -73,6 +73,13 @@ export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<v
   });
 }
 
+/** Resolves true after ms (at once for ms ≤ 0), false as soon as the signal aborts: a wait whose end is not an error. */
+export function sleepUnlessAborted(clock: Clock, ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  if (ms <= 0) return Promise.resolve(true);
+  return sleep(clock, ms, signal).then(() => true, () => false); // sleep rejects only when the signal aborts
+}
+
 export function abortError(signal: AbortSignal | undefined): Error {
   const r: unknown = signal?.reason;
   if (r instanceof Error) return r;

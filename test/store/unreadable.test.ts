@@ -18,6 +18,12 @@ function blocked(block: (root: string) => void): ReturnType<typeof storeIn> {
   return storeIn(t.dir);
 }
 
+/** A plain file where a directory should be. */
+function fileAt(path: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, 'x');
+}
+
 describe('unreadable is not missing', () => {
   it('task memory: load and delete fail, and the path is left as it was', async () => {
     const s = blocked((root) => mkdirSync(taskMemoryPath(root, 'T'), { recursive: true }));
@@ -36,7 +42,7 @@ describe('unreadable is not missing', () => {
   });
 
   it('session listing: a file where the directory should be is an error, not an empty list', async () => {
-    const s = blocked((root) => (mkdirSync(dirname(sessionsDir(root, 'p')), { recursive: true }), writeFileSync(sessionsDir(root, 'p'), 'x')));
+    const s = blocked((root) => fileAt(sessionsDir(root, 'p')));
     await expect(s.listSessions('p')).rejects.toThrow(/ENOTDIR/);
     expect(await s.listSessions('q')).toEqual([]);
     await s.shutdown();
@@ -50,7 +56,7 @@ describe('unreadable is not missing', () => {
   });
 
   it('rollouts: an unreadable project directory is an error, not "no rollouts"', async () => {
-    const s = blocked((root) => (mkdirSync(dirname(rolloutDir(root, 'p')), { recursive: true }), writeFileSync(rolloutDir(root, 'p'), 'x')));
+    const s = blocked((root) => fileAt(rolloutDir(root, 'p')));
     await expect(s.listRollouts('p')).rejects.toThrow(/ENOTDIR/);
     expect(await s.listRollouts('q')).toEqual([]);
     await s.shutdown();

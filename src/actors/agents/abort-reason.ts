@@ -1,5 +1,4 @@
-// Abort reasons as stop reasons, and a clock-driven sleep that yields to cancellation.
-import type { Clock } from '../../runtime/actor.js';
+// Abort reasons as stop reasons (the reason a signal aborted with decides the stop the loop records).
 import type { StopReason } from './wire-types.js';
 
 export type AbortCode = 'IDLE_TIMEOUT' | 'TOTAL_TIMEOUT' | 'PAUSED' | 'CANCELLED';
@@ -24,21 +23,4 @@ export function abortStopReason(signal: AbortSignal): StopReason {
     default:
       return 'cancelled';
   }
-}
-
-/** Resolves true after ms, false at once if the signal aborts first. */
-export function sleep(clock: Clock, ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  if (ms <= 0) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const onAbort = (): void => {
-      timer.cancel();
-      resolve(false);
-    };
-    const timer = clock.setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -6,7 +6,8 @@ import type { LoopResult, Publish, Recorder, ToolRunner, ExitHandoff } from './l
 import type { ChatMessage, StopReason, Usage } from './wire-types.js';
 import { parseThought, renderThought, stripThought } from './thought.js';
 import { injectTransient } from './transient.js';
-import { abortStopReason, sleep } from './abort-reason.js';
+import { abortStopReason } from './abort-reason.js';
+import { sleepUnlessAborted } from '../../runtime/clock.js';
 import type { Compressor, Tier } from './compression/compressor.js';
 import { addUsage, ZERO_USAGE, type UsageLedger } from './usage-ledger.js';
 import type { CallUsage } from '../llm/types.js';
@@ -148,7 +149,7 @@ async function callWithRetries(deps: LoopDeps, messages: readonly ChatMessage[],
   let lastError = '';
   for (let attempt = 0; attempt <= deps.flags.stepRetries; attempt++) {
     if (attempt > 0) {
-      const ok = await sleep(deps.clock, (deps.retryBackoffMs ?? 1000) * 2 ** (attempt - 1), deps.signal);
+      const ok = await sleepUnlessAborted(deps.clock, (deps.retryBackoffMs ?? 1000) * 2 ** (attempt - 1), deps.signal);
       if (!ok) break;
     }
     deps.publish({ type: 'ai_stream_start', agent: deps.agent, step });

@@ -18,7 +18,7 @@ import { DEFAULT_SHUTDOWN_MS, RuntimeTree, type TreeCommon } from './runtime-tre
 import { ServiceBroker } from './service-broker.js';
 import { SpawnPath } from './spawn-path.js';
 import type { Supervisor, SupervisorEvent } from './supervisor.js';
-import { TaskRegistry, type TaskHandle } from './task-registry.js';
+import { TaskRegistry, type SupervisionDefaults, type TaskHandle } from './task-registry.js';
 import { NamedTasks } from './tasks.js';
 import type { Event, SerializedError } from './protocol/index.js';
 
@@ -45,7 +45,7 @@ export interface RuntimeOptions {
   hasResponder?: boolean;
   dispatcher?: DispatcherOptions;
   /** Defaults for the task supervisors (OTP default intensity 1 in 5000 ms). */
-  supervision?: { intensity?: number; periodMs?: number; backoff?: { initialMs: number; maxMs: number; jitter: number } };
+  supervision?: SupervisionDefaults;
   clock?: Clock;
   random?: () => number;
   onSupervisorEvent?: (e: SupervisorEvent) => void;

@@ -15,12 +15,18 @@ export interface TaskHandle {
   spawn<I, O>(spec: SpawnSpec<I>, signal?: AbortSignal): Promise<O>;
 }
 
+/** Defaults for the task supervisors (OTP default intensity 1 in 5000 ms). */
+export interface SupervisionDefaults {
+  intensity?: number;
+  periodMs?: number;
+  backoff?: { initialMs: number; maxMs: number; jitter: number };
+}
+
 export interface TaskRegistryDeps {
   /** The tree's `tasks` supervisor (a getter: root replaces it on a restart). */
   tasks(): Supervisor;
   common: TreeCommon;
-  /** Defaults for the task supervisors (OTP default intensity 1 in 5000 ms). */
-  supervision?: { intensity?: number; periodMs?: number; backoff?: { initialMs: number; maxMs: number; jitter: number } } | undefined;
+  supervision?: SupervisionDefaults | undefined;
   dispatcher: Dispatcher;
   help: HelpDesk;
   /** Workers alive now: a pause reaches each of the task's actors. */

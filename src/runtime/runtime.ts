@@ -15,7 +15,7 @@ import { NamedTasks } from './tasks.js';
 import { ServiceBroker } from './service-broker.js';
 import { createCpuPool, type CpuPool } from './cpu-pool.js';
 import { CPU_SERVICE, CpuHub, type CpuService } from './cpu-service.js';
-import { CRITICAL_EVENT_TYPES, EventSchema, RemoteError, SpawnSpecSchema, type Event, type EventOf, type SerializedError } from './protocol/index.js';
+import { CRITICAL_EVENT_TYPES, EventSchema, RemoteError, SpawnSpecSchema, type Event, type SerializedError } from './protocol/index.js';
 
 export interface RuntimeOptions {
   /** Modules every actor worker imports while it waits as a spare (default zod, openai, @anthropic-ai/sdk);
@@ -93,7 +93,7 @@ export class Runtime {
   private constructor(private readonly opts: RuntimeOptions) {
     this.clock = opts.clock ?? realClock;
     this.dispatcher = new Dispatcher({ clock: this.clock, ...opts.dispatcher });
-    this.help = new HelpDesk(opts.hasResponder ?? true);
+    this.help = new HelpDesk(opts.hasResponder ?? true, (source, event) => this.dispatcher.publish(source, event));
     this.broker = new ServiceBroker(this.clock, opts.connectWaitMs ?? 5000);
   }
 
@@ -113,7 +113,7 @@ export class Runtime {
         connect: (_a, target) => rt.brokerPort(target),
         spawn: (a, requestId, spec) => rt.onSpawnRequest(a, requestId, spec),
         spawnCancel: (_a, requestId) => rt.spawnCancels.get(requestId)?.abort(runtimeError('CANCELLED', 'spawn cancelled by parent')),
-        help: (a, requestId, request) => rt.onHelp(a, requestId, request),
+        help: (a, requestId, request) => rt.help.ask(requestId, { name: a.name, taskId: a.spec.taskId, delegationId: a.spec.delegationId }, request),
         helpCancel: (_a, requestId) => rt.help.cancel(requestId),
         stopFailed: (a, error) => void rt.stopErrors.push({ actor: a.name, error }),
       },
@@ -244,8 +244,10 @@ export class Runtime {
     }
     const e = await exit;
     signal?.removeEventListener('abort', onAbort);
+    this.help.actorGone(taskId, spec.name);
     if (e.normal && e.reason === 'normal') return e.value as O;
-    if (cancelled) throw runtimeError('CANCELLED', `${spec.name} cancelled`);
+    // what a cancelled actor returned before it stopped (its usage) travels with the cancel: the caller decides
+    if (cancelled) throw Object.assign(runtimeError('CANCELLED', `${spec.name} cancelled`), { result: e.value });
     const code = e.reason === 'out_of_memory' ? 'ACTOR_OOM' : e.normal ? 'ACTOR_EXITED' : 'ACTOR_CRASHED';
     throw new RemoteError({ name: 'ActorError', message: `${spec.name}: ${e.reason}`, code, cause: e.error });
   }
@@ -267,11 +269,7 @@ export class Runtime {
 
   /** Routes a client's answer to the waiting actor; false if nobody waits for that requestId. */
   respondUserHelp(response: HelpResponseInput): boolean {
-    const taskId = this.help.taskOf(response.requestId);
-    const ev = this.help.answer(response);
-    if (!ev) return false;
-    this.dispatcher.publish({ name: 'client', taskId: taskId ?? null, delegationId: null }, ev);
-    return true;
+    return this.help.answer(response);
   }
 
   pauseTask(taskId: string): boolean {
@@ -390,12 +388,6 @@ export class Runtime {
       this.spawnCancels.delete(requestId);
       if (this.spawnedBy.get(key) === a) this.spawnedBy.delete(key);
     }
-  }
-
-  private async onHelp(a: ActorHandle, requestId: string, request: Omit<EventOf<'user_help_needed'>, 'type' | 'requestId'>): Promise<Event> {
-    const answer = this.help.open(requestId, a.spec.taskId);
-    this.dispatcher.publish({ name: a.name, taskId: a.spec.taskId, delegationId: a.spec.delegationId }, { type: 'user_help_needed', requestId, ...request });
-    return answer;
   }
 
   /** A port to a served actor (the CPU pool is served from this thread). */

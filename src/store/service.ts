@@ -7,6 +7,7 @@ import type {
   Settings, StopFacts, StoreApi, TimelineEntry, TimelinePage, ArtifactPage, LogLine, RolloutHead, SessionEntry, SessionSummary,
 } from './api.js';
 import { makeRedactor, type Redactor } from '../runtime/redact.js';
+import type { UsageEntry } from '../runtime/protocol/index.js';
 import { DEFAULT_LOG_OPTIONS, LogFiles, type LogOptions } from './logs.js';
 import { headsOfTask } from './rollout/heads.js';
 import { SessionLedger } from './sessions.js';
@@ -27,6 +28,7 @@ import { RolloutLedger } from './rollout/ledger.js';
 import { removeRunFile, writeRunFile } from './run-files.js';
 import { DEFAULT_POLICY, type RolloutPolicy } from './rollout/policy.js';
 import { readStopFacts } from './rollout/stop.js';
+import { readRolloutUsage } from './rollout/usage.js';
 import { readRolloutSummary } from './rollout/summary.js';
 import { SettingsStore } from './settings.js';
 import { TaskMemoryStore, TASK_MEMORY_DEBOUNCE_MS } from './task-memory.js';
@@ -126,6 +128,11 @@ export class StoreService implements StoreApi {
     // the terminal record may still be buffered here: reading our own writes needs a drain first
     await this.rollouts.drain(abs);
     return readStopFacts(abs);
+  }
+  async readUsage(path: string): Promise<UsageEntry[]> {
+    const abs = this.rollouts.checkPath(path);
+    await this.rollouts.drain(abs);
+    return readRolloutUsage(abs);
   }
   async readSummary(path: string): Promise<RolloutSummary> {
     const abs = this.rollouts.checkPath(path);

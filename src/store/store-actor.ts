@@ -36,7 +36,7 @@ export type StoreActorInput = z.input<typeof StoreActorInputSchema>;
 
 /** The served surface: a closed list, so internals of the service never become RPC methods. */
 const METHODS = {
-  openRollout: true, appendRollout: true, drain: true, writeCheckpoint: true, readReplay: true, readStopFacts: true,
+  openRollout: true, appendRollout: true, drain: true, writeCheckpoint: true, readReplay: true, readStopFacts: true, readUsage: true,
   readSummary: true, listRollouts: true, writeNote: true, listNotes: true, readNote: true, buildIndex: true,
   resolveRefs: true, gcNotes: true, registerAgent: true, recordTimeline: true, timeline: true, writeArtifact: true,
   readArtifact: true, saveTaskMemory: true, loadTaskMemory: true, flushTaskMemory: true, readSettings: true,

@@ -14,6 +14,7 @@ import { AGENT_MODULE } from './agent-module.js';
 import { resolveDisabledAgents } from './profiles.js';
 import type { AgentRunInput, AgentRunOutput, RunSettings } from './run-types.js';
 import { prepareTurn, type PreparedTurn, type SessionRequest } from './session-turn.js';
+import { cancelledRun } from './cancelled-turn.js';
 
 export type { SessionRequest } from './session-turn.js';
 
@@ -152,7 +153,17 @@ export async function runTask(runtime: Runtime, o: RunTaskOptions): Promise<Task
     const signal = o.signal ? AbortSignal.any([o.signal, ledger.signal]) : ledger.signal;
     const director = async (): Promise<AgentRunOutput> =>
       (await runtime.startTask(taskId)).spawn<AgentRunInput, AgentRunOutput>({ name: 'director', module: AGENT_MODULE, input, delegationId: null }, signal);
-    [out] = await Promise.all([director(), recorded]);
+    // a turn the user cancelled ends like any other (ledger, task_end), with the tokens it spent
+    const cancelled = async (err: unknown): Promise<AgentRunOutput> => {
+      if (o.signal?.aborted !== true) throw err;
+      const spent = await cancelledRun(err, store, projectId, taskId).catch((e: unknown) => {
+        runtime.publish({ name: 'director', taskId }, warnEvent('readUsage', 'the tokens of the cancelled turn could not be read from its rollouts', e));
+        return null;
+      });
+      if (spent === null) throw err;
+      return spent;
+    };
+    [out] = await Promise.all([director().catch(cancelled), recorded]);
   } catch (err) {
     end(o.signal?.aborted === true ? 'cancelled' : 'panic');
     throw err;

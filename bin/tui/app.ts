@@ -121,9 +121,11 @@ export class TuiApp {
       case 'task_end':
         this.dropHelps(() => true);
         break;
-      case 'user_help_response': {
+      // answered here or by another client, or withdrawn (its asker gave up or is gone): the dialog closes
+      case 'user_help_response':
+      case 'user_help_withdrawn': {
         const i = this.helps.findIndex((h) => h.requestId === p.requestId);
-        if (i >= 0) this.helps.splice(i, 1); // answered here or by another client
+        if (i >= 0) this.helps.splice(i, 1);
         break;
       }
       case 'task_paused':

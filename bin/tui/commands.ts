@@ -38,7 +38,7 @@ export function runSlash(app: TuiApp, line: string): void {
       return;
     case '/clear':
       app.conv.clear();
-      app.scroll = 0;
+      app.follow();
       return;
     case '/notes':
       return show(app, 'notes', app.side.data.notes.length ? app.side.data.notes.join('\n') : '(no notes written yet)');

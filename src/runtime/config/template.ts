@@ -26,8 +26,8 @@ api_key = "${PLACEHOLDER_API_KEY}"
 
 # [agents.llm]                   # per-agent providers: director coding repo chat devops browser meta
 # coding.use_provider = "openai"
-# [tools.llm]                    # per-tool providers (micro_agent, thinking, deepthinking, design; compression = the tier-2 summary)
-# micro_agent.use_provider = "local"
+# [tools.llm]                    # per-tool providers; compression (the tier-2 summary) is the one tool with a model of its own
+# compression.use_provider = "local"
 
 [agent]
 director_max_steps = 100

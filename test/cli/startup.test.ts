@@ -83,6 +83,8 @@ describe('start-up plan', () => {
     expect(message).toBe('Invalid input: expected string, received number');
     expect(jitless).toBe(true);
     expect(compiled).toBe(0);
+    // tinyglobby's fdir loads no picomatch of its own at start (tinyglobby matches with its inlined copy)
+    expect(readFileSync(join(distRoot(), 'node_modules', 'tinyglobby', 'index.js'), 'utf8')).not.toMatch(/require\("picomatch"\)/);
   });
 
   it('the CLI, the agent and the store start from code-cached CommonJS bundles (scripts/bundle-entries.mjs, train-code-cache.mjs) that V8 accepts', async () => {

@@ -86,7 +86,7 @@ describe('browser discovery', () => {
     const input = { agent: 'director', role: 'director' as const, brief: '', settings: h.settings, delegationId: null, parentSessionId: null, palette: [] };
     const tools = h.env(null).toolsFor(input, noHooks);
     const def = tools.defs().find((d) => d.name === 'delegate_browser');
-    expect(def?.description).toMatch(/^UNAVAILABLE — The browser agent is unavailable on this machine: `\[browser\] executable = "\/nonexistent\/chrome"`/);
+    expect(def?.description).toMatch(/^UNAVAILABLE — The Browser agent is unavailable on this machine: `\[browser\] executable = "\/nonexistent\/chrome"`/);
     const [out] = (await tools.runBatch([{ id: 'c1', name: 'delegate_browser', arguments: '{"task":"open x"}' }], { signal: new AbortController().signal, maxParallel: 1 })).outcomes;
     expect(out?.ok).toBe(false);
     expect(out?.content).toContain('agent_unavailable');

@@ -75,7 +75,8 @@ function degraded(d: ToolDeclaration, unavailable: Readonly<Record<string, strin
   const target = d.tags.effect === 'delegate' ? d.tags.target : undefined;
   const why = target !== undefined ? unavailable?.[target] : undefined;
   if (why === undefined) return d;
-  const message = `The ${target ?? ''} agent is unavailable on this machine: ${why}. Do not call ${d.name}; tell the user what is missing.`;
+  const title = (target ?? '').charAt(0).toUpperCase() + (target ?? '').slice(1);
+  const message = `The ${title} agent is unavailable on this machine: ${why}. Do not call ${d.name}; tell the user what is missing.`;
   return { ...d, description: `UNAVAILABLE — ${message}\n\n(When available: ${d.description})`, execute: () => Promise.resolve({ kind: 'error', error: { kind: 'agent_unavailable', message } }) };
 }
 

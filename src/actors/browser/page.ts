@@ -19,6 +19,8 @@ export interface Snapshot {
   cut: boolean;
 }
 
+export const VIEWPORT = { width: 1280, height: 800 } as const;
+
 /** Characters of page text the snapshot collects (the tool result also carries the header and notes). */
 export const SNAPSHOT_MAX_CHARS = 30_000;
 
@@ -65,6 +67,8 @@ export class Page {
     const r = await conn.send('Target.attachToTarget', { targetId, flatten: true }, opts(b));
     const sessionId = String(r.sessionId);
     await conn.send('Page.enable', {}, { ...opts(b), sessionId });
+    // a fixed viewport: screenshots and "what is visible" do not depend on the window decorations of a build
+    await conn.send('Emulation.setDeviceMetricsOverride', { ...VIEWPORT, deviceScaleFactor: 1, mobile: false }, { ...opts(b), sessionId });
     const tree = await conn.send('Page.getFrameTree', {}, { ...opts(b), sessionId });
     const frame = (tree.frameTree as { frame: { id: string } }).frame.id;
     return new Page(conn, targetId, sessionId, frame, note);

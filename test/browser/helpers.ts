@@ -2,7 +2,7 @@
 // that clean up after themselves. Only machines without Chromium skip these tests; CI (CI=true) must have it.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { discoverBrowser } from '../../src/actors/browser/discover.js';
@@ -140,6 +140,23 @@ export async function until(cond: () => boolean, what: string, ms = 10_000): Pro
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** Live browser processes that are direct children of this process (in-process runs start them here). */
+export function childBrowsers(): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(ppid) === process.pid && state !== 'Z' && /chrom/i.test(comm)) out.push(Number(name));
+    } catch {
+      // exited while we looked
+    }
+  }
+  return out;
 }
 
 /** One call's options: a fresh signal and a deadline. */

@@ -46,6 +46,16 @@ describe.skipIf(!chromiumFound)('browser driver faults (real Chromium)', () => {
     expect(s.pid).toBe(pid);
   });
 
+  it('a page that never finishes loading: open waits for the load until its budget, then shows what arrived and says so', async () => {
+    const { s } = pool.open(w);
+    const r = await settle(s.open(site.url('/partial'), call(1500)));
+    expect(r.ok).toBe(true);
+    expect(r.value).toContain('# Partial page');
+    expect(r.value).toContain('the page had not finished loading when the time was up (loading was stopped)');
+    expect(r.ms).toBeGreaterThanOrEqual(1400); // it waited for the load, not just for the first bytes
+    expect(await s.open(site.url('/about'), call())).toContain('Founded in 1999.');
+  });
+
   it('a hung renderer: one timeout error, the browser is stopped (no process of its group left), the next call starts a fresh one and says so', async () => {
     const { s } = pool.open(w, { snapshotTimeoutMs: 1500 });
     await s.open(site.url('/about'), call());

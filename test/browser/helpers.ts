@@ -47,7 +47,8 @@ export interface Site {
   close(): Promise<void>;
 }
 
-/** A local site on 127.0.0.1 (an OS-chosen port); `/hang` accepts and never answers, `/search?q=` echoes. */
+/** A local site on 127.0.0.1 (an OS-chosen port); `/hang` accepts and never answers, `/partial` never finishes its
+ *  body, `/search?q=` echoes. */
 export async function startSite(): Promise<Site> {
   const sockets = new Set<Socket>();
   const held = new Map<string, ServerResponse>();
@@ -57,6 +58,7 @@ export async function startSite(): Promise<Site> {
     const u = new URL(req.url ?? '/', 'http://x');
     seen.push(u.pathname);
     if (u.pathname === '/hang') return; // the response never comes
+    if (u.pathname === '/partial') return void res.writeHead(200, { 'content-type': 'text/html' }).write('<!doctype html><title>Partial</title><h1>Partial page</h1>'); // never ends
     if (u.pathname.startsWith('/release/')) {
       const name = u.pathname.slice('/release/'.length);
       if (released.has(name)) res.end('go');

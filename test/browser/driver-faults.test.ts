@@ -1,7 +1,11 @@
 // The driver when things go wrong, against a real Chromium: a server that never answers, a hung renderer, a
 // browser killed from outside, a cancelled call. Each call ends with exactly one outcome, within its budget, and
 // no browser process is left behind (checked by pid).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { sweepStaleProfiles } from '../../src/actors/browser/launch.js';
 import { noLiveMember } from '../runtime/proc-helpers.js';
 import { call, chromiumFound, sessions, startSite, until, world, type Site, type World } from './helpers.js';
 
@@ -124,5 +128,20 @@ describe.skipIf(!chromiumFound)('browser driver faults (real Chromium)', () => {
     expect(r.ms).toBeLessThan(5000);
     const missing = pool.open(w, { availability: { ok: false, reason: 'no Chromium or Chrome was found' } }).s;
     await expect(missing.snapshot(call())).rejects.toMatchObject({ kind: 'browser_unavailable', message: expect.stringContaining('no Chromium') });
+  });
+});
+
+describe('profile dirs left by a worker that could not clean up', () => {
+  it('are removed by the next launch when their browser is gone (or they never got one and are old); live ones stay', () => {
+    const root = join(w.dir, 'sweep');
+    const dirs = { dead: join(root, 'yagent-browser-dead'), live: join(root, 'yagent-browser-live'), fresh: join(root, 'yagent-browser-fresh'), old: join(root, 'yagent-browser-old'), other: join(root, 'unrelated') };
+    for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
+    const gone = spawnSync('true').pid; // exited and reaped: nobody has this pid now
+    writeFileSync(join(dirs.dead, '.yagent-owner'), String(gone));
+    writeFileSync(join(dirs.live, '.yagent-owner'), String(process.pid));
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(dirs.old, hourAgo, hourAgo);
+    expect(sweepStaleProfiles(root).sort()).toEqual([dirs.dead, dirs.old].sort());
+    expect([dirs.live, dirs.fresh, dirs.other].every((d) => existsSync(d))).toBe(true);
   });
 });

@@ -66,7 +66,9 @@ describe.skipIf(!chromiumFound)('browser driver (real Chromium)', () => {
     const again = await s.back(call());
     const typed = await s.type(refOf(again, /input "Query"/), 'blue', { submit: false, clear: true }, call());
     expect(typed).toMatch(/input "Query" value="blue"/);
-    expect(await s.press('Enter', call())).toContain('# Results for blue');
+    const more = await s.type(refOf(typed, /input "Query"/), ' jeans', { submit: false, clear: false }, call());
+    expect(more).toMatch(/input "Query" value="blue jeans"/);
+    expect(await s.press('Enter', call())).toContain('# Results for blue jeans');
   });
 
   it('numbers are checked: an unknown one, one whose element left the page, one of a document that is gone', async () => {

@@ -90,12 +90,17 @@ export default {
   browser: [call('browser_open', { url: ${JSON.stringify(site.url('/hang'))}, timeout_seconds: 120 }), ...times(3, say('done'))],
 };
 `;
-    const child = start(['-p', 'open the slow page'], withScript(sb, script), { cwd: project(sb) });
+    // secrets in the CLI's environment must not reach the browser (it gets run_bash's built env)
+    const child = start(['-p', 'open the slow page'], { ...withScript(sb, script), MY_SERVICE_API_KEY: 'sk-browser-must-not-see', DEPLOY_TOKEN: 'tok-browser-must-not-see' }, { cwd: project(sb) });
     const done = collect(child);
     const tmp = join(sb.dir, 'tmp');
     await until(() => (hangs() > before ? true : undefined), 'the browser asked for the page', 60_000);
     const pids = processesNaming(tmp);
     expect(pids.length).toBeGreaterThan(0);
+    const environ = readFileSync(`/proc/${pids[0] ?? 0}/environ`, 'utf8').split('\0');
+    expect(environ.some((v) => v.includes('must-not-see'))).toBe(false);
+    expect(environ.find((v) => v.startsWith('HOME='))).toMatch(new RegExp(`^HOME=${tmp}/yagent-browser-`));
+    expect(environ.some((v) => v.startsWith('PATH='))).toBe(true);
     child.kill('SIGTERM');
     await done;
     await until(() => (processesNaming(tmp).length === 0 ? true : undefined), 'every browser process gone', 3000);

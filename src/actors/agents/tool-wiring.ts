@@ -48,7 +48,9 @@ export function buildToolPort(input: AgentRunInputParsed, hooks: ToolHooks, w: T
   const boundary = new Boundary(s.workspace, w.security.policy);
   // one browser per Browser run, started by its first browser call, with run_bash's built env and this boundary
   const browser =
-    input.role === 'browser' && w.browser ? new BrowserSession({ availability: w.browser, env: w.security.shellEnv, boundary, runSignal: w.runSignal }) : undefined;
+    input.role === 'browser' && w.browser
+      ? new BrowserSession({ availability: w.browser, env: w.security.shellEnv, boundary, runSignal: w.runSignal, resumed: input.resumeFrom !== undefined })
+      : undefined;
   return new SurfaceToolPort({
     agent: input.agent,
     surface,

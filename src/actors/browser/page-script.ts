@@ -148,10 +148,13 @@ const HELPERS = `{
       if (el.disabled || el.readOnly) return { error: 'not_actionable', why: 'it is disabled or read-only' };
       el.scrollIntoView({ block: 'center', behavior: 'instant' });
       el.focus();
-      if (clear) {
-        if (el.isContentEditable) { const range = document.createRange(); range.selectNodeContents(el); const sel = getSelection(); sel.removeAllRanges(); sel.addRange(range); }
-        else if (typeof el.select === 'function') el.select();
-      }
+      if (el.isContentEditable) {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        if (!clear) range.collapse(false);
+        const sel = getSelection(); sel.removeAllRanges(); sel.addRange(range);
+      } else if (clear) el.select();
+      else { try { const n = el.value.length; el.setSelectionRange(n, n); } catch (e) { /* email/number inputs have no selection */ } }
       return { ok: true, empty: !(el.value || el.textContent) };
     },
     choose: (n, option) => {

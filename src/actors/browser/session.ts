@@ -24,6 +24,8 @@ export interface BrowserSessionOptions {
   snapshotTimeoutMs?: number;
   /** Profile dirs (default: the OS temp dir). */
   tmpRoot?: string;
+  /** A delegation continued in a new worker (recovery B): its first browser is fresh, and the result says so. */
+  resumed?: boolean;
 }
 
 interface Live {
@@ -54,6 +56,7 @@ export class BrowserSession implements BrowserPort {
 
   constructor(private readonly o: BrowserSessionOptions) {
     this.files = new FilePolicy(o.boundary);
+    if (o.resumed === true) this.lost = 'this delegation was continued in a new worker after its old one ended';
     if (o.runSignal.aborted) this.closed = true;
     else o.runSignal.addEventListener('abort', this.onRunAbort, { once: true });
   }

@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, type AdapterDeps, type ToolResult } from '../../src/actors/tools/adapter.js';
 import type { Authorizer, AuthRequest } from '../../src/actors/tools/authorizer.js';
 import { Grants } from '../../src/actors/tools/grants.js';
+import type { BrowserSession } from '../../src/actors/browser/session.js';
 import { surfaceFor } from '../../src/actors/tools/profiles.js';
 import { WorkspaceGuard } from '../../src/actors/tools/workspace-guard.js';
 import { toolStoreAccess } from '../../src/store/client.js';
@@ -43,7 +44,7 @@ afterAll(async () => {
 });
 
 /** Deps wired as tool-wiring.ts does, for the Browser agent's surface; `asked` collects every approval request. */
-function deps(o: { yolo?: boolean; decide?: 'approve' | 'none' } = {}): { d: AdapterDeps; asked: AuthRequest[] } {
+function deps(o: { yolo?: boolean; decide?: 'approve' | 'none' } = {}): { d: AdapterDeps; asked: AuthRequest[]; session: BrowserSession } {
   const asked: AuthRequest[] = [];
   const authorizer: Authorizer = (req) => {
     asked.push(req);
@@ -57,7 +58,7 @@ function deps(o: { yolo?: boolean; decide?: 'approve' | 'none' } = {}): { d: Ada
     authorizer,
     env: makeEnv(w.workspace, { agent: 'browser', boundary: w.boundary, browser: s, store: toolStoreAccess(store) }),
   };
-  return { d, asked };
+  return { d, asked, session: s };
 }
 
 const run = (d: AdapterDeps, name: string, args: unknown): Promise<ToolResult> => callTool(call(name, args), d, new AbortController().signal);
@@ -95,7 +96,7 @@ describe.skipIf(!chromiumFound)('browser tools (adapter + real Chromium)', () =>
     expect(r.content).toContain('authorization_unavailable');
     expect(r.content).toContain('is a file outside the workspace');
     expect(headless.asked).toHaveLength(1);
-    expect((headless.d.env.browser as { pid: number | null }).pid).toBeNull(); // no browser was even started
+    expect(headless.session.pid).toBeNull(); // no browser was even started
     const approving = deps({ decide: 'approve' });
     const ok = await run(approving.d, 'browser_open', { url });
     expect(ok.status).toBe('ok');

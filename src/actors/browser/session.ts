@@ -117,6 +117,8 @@ export class BrowserSession implements BrowserPort {
   async close(): Promise<void> {
     this.closed = true;
     this.o.runSignal.removeEventListener('abort', this.onRunAbort);
+    // a start in flight finishes first (it sees `closed` and stops what it launched)
+    await this.starting?.catch(() => undefined);
     this.retire(null, false);
     await Promise.all([...this.retiring]);
   }
@@ -193,6 +195,7 @@ export class BrowserSession implements BrowserPort {
       const first = targets.targetInfos.find((t) => t.type === 'page');
       const targetId = first?.targetId ?? String(((await send('Target.createTarget', { url: 'about:blank' })) as { targetId: string }).targetId);
       const page = await Page.attach(conn, targetId, (t) => this.notes.push(t), b);
+      if (this.closed) throw new BrowserError('browser_closed', 'the run ended while its browser was starting');
       this.live = { proc, page };
       if (this.lost !== null) this.notes.push(`this is a fresh browser: ${this.lost}; its pages, cookies and logins are gone`);
       this.lost = null;

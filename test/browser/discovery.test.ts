@@ -67,6 +67,8 @@ describe('browser discovery', () => {
     // the config loader hands the configured value through (`~/` expanded, a relative path refused: file.test.ts)
     expect(harnessConfig(`[browser]\nexecutable = "${join(d, 'my-chrome')}"\n`).browser.executable).toBe(join(d, 'my-chrome'));
     expect(harnessConfig('[browser]\nexecutable = "~/bin/chrome"\n', { HOME: '/home/u' }).browser.executable).toBe('/home/u/bin/chrome');
+    // checked at load like every section: a misspelt key is one warning with the key it meant
+    expect(harnessConfig('[browser]\nexecutabel = "/usr/bin/chromium"\n').warnings.join('\n')).toMatch(/executabel.*did you mean.*executable/);
   });
 
   it('[browser] enable = false removes the Browser agent (like -d browser): no delegate_browser, a call is tool_disabled', async () => {

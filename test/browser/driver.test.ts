@@ -102,6 +102,15 @@ describe.skipIf(!chromiumFound)('browser driver (real Chromium)', () => {
     expect(view).toContain('Founded in 1999.');
   });
 
+  it('downloads are refused: a click on an attachment leaves the page where it was and writes no file anywhere', async () => {
+    const { s } = pool.open(w);
+    const page = await s.open(site.url('/download'), call());
+    const view = await s.click(refOf(page, /link "Get the report"/), call());
+    expect(view).toContain(`URL: ${site.url('/download')}`);
+    await until(() => site.seen().includes('/report.bin'), 'the browser asked for the attachment');
+    expect(filesUnder(w.dir).filter((f) => /report\.bin/.test(f))).toEqual([]);
+  });
+
   it('an alert is accepted and reported in the next view; the page goes on', async () => {
     const { s } = pool.open(w);
     const page = await s.open(site.url('/dialog'), call());
@@ -154,6 +163,11 @@ describe.skipIf(!chromiumFound)('browser driver (real Chromium)', () => {
     await expect(s.snapshot(call())).rejects.toMatchObject({ kind: 'browser_closed' });
   });
 });
+
+/** Every file path below `dir` (a download would land somewhere in the profile). */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => `${e.parentPath}/${e.name}`);
+}
 
 /** TCP sockets in LISTEN state held by any process of `pgid`'s group (by socket inode). */
 function listeningSocketsOf(pgid: number): string[] {

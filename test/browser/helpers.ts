@@ -29,6 +29,7 @@ const PAGES: Record<string, string> = {
 <div style="display:none"><button>Invisible</button></div>`,
   '/about': `<!doctype html><title>About</title><h1>About the shop</h1><p>Founded in 1999.</p><a href="/">Home</a>`,
   '/loop': `<!doctype html><title>Busy</title><p>spinning</p><script>setTimeout(() => { for (;;) {} }, 0)</script>`,
+  '/download': `<!doctype html><title>Downloads</title><a href="/report.bin">Get the report</a>`,
   '/tab': `<!doctype html><title>Opener</title><a href="/about" target="_blank">About in a new tab</a>`,
   '/dialog': `<!doctype html><title>Dialog</title><button onclick="alert('hello there'); document.body.append('after alert')">Alert</button>`,
   // changes itself once the test releases it, then tells the server (so the test knows it happened)
@@ -66,6 +67,7 @@ export async function startSite(): Promise<Site> {
       return;
     }
     if (u.pathname.startsWith('/done/')) return void res.end('ok');
+    if (u.pathname === '/report.bin') return void res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="report.bin"' }).end('DOWNLOADED-BYTES');
     if (u.pathname === '/search') {
       const q = (u.searchParams.get('q') ?? '').replace(/[<>&]/g, '');
       res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>Results</title><h1>Results for ${q}</h1>`);

@@ -49,7 +49,8 @@ describe('start-up plan', () => {
     expect(canDelegate([])).toBe(true);
     expect(canDelegate(['repo,coding,devops'])).toBe(true);
     expect(canDelegate(['all'])).toBe(false);
-    expect(canDelegate(['repo,coding,chat,devops,meta'])).toBe(false);
+    expect(canDelegate(['repo,coding,chat,devops,meta'])).toBe(true); // the Browser agent is still there
+    expect(canDelegate(['repo,coding,chat,devops,browser,meta'])).toBe(false);
     sb = sandbox(GOOD_CONFIG);
     const ws = join(sb.dir, 'ws');
     mkdirSync(ws);

@@ -1,68 +1,22 @@
 // The runtime facade: the only way to start workers, tasks and background promises in yagent.
 import type { MessagePort } from 'node:worker_threads';
-import type { Clock, Remote, ResourceLimits, RestartType, SpawnSpec } from './actor.js';
+import type { Clock, Remote, RestartType, SpawnSpec } from './actor.js';
 import { ActorHost, type ActorHandle, type ActorStart } from './actor-host.js';
-import type { ThreadBundle } from './spare-boot.js';
 import type { ChildSpec, Exit, TreeNode } from './child.js';
 import type { Strategy } from './child-spec.js';
 import { realClock } from './clock.js';
-import { Dispatcher, type DispatcherOptions } from './dispatcher.js';
+import { Dispatcher } from './dispatcher.js';
 import { HelpDesk, type HelpResponseInput } from './help-desk.js';
 import { PauseController } from './pause.js';
 import { RpcClient, runtimeError } from './rpc.js';
-import { Supervisor, type SupervisorEvent } from './supervisor.js';
+import { Supervisor } from './supervisor.js';
 import { NamedTasks } from './tasks.js';
 import { ServiceBroker } from './service-broker.js';
 import { createCpuPool, type CpuPool } from './cpu-pool.js';
 import { CPU_SERVICE, CpuHub, type CpuService } from './cpu-service.js';
 import { CRITICAL_EVENT_TYPES, EventSchema, RemoteError, SpawnSpecSchema, type Event, type SerializedError } from './protocol/index.js';
-
-export interface RuntimeOptions {
-  /** Modules every actor worker imports while it waits as a spare (default zod, openai, @anthropic-ai/sdk);
-   *  package names or module paths under dist/ (`src/….js`, e.g. the agent actor itself). */
-  preload?: string[];
-  /** Spares booted at start (in the background: start() does not wait for them; warm() does). */
-  spares?: number;
-  /** True: taking a spare does not boot its replacement until the next warm() (a latency-critical first start). */
-  deferRefill?: boolean;
-  creditWindow?: number;
-  rpcTimeoutMs?: number;
-  /** How long a connect waits for a served actor that is (re)starting. */
-  connectWaitMs?: number;
-  shared?: Record<string, SharedArrayBuffer>;
-  resourceLimits?: ResourceLimits;
-  /** Thread bundles (code-cached CommonJS builds of an actor's thread); a spawn whose preload one serves boots it. */
-  threads?: readonly ThreadBundle[];
-  /** False for headless runs: requestUserHelp rejects with NO_RESPONDER. */
-  hasResponder?: boolean;
-  dispatcher?: DispatcherOptions;
-  /** Defaults for the task supervisors (OTP default intensity 1 in 5000 ms). */
-  supervision?: { intensity?: number; periodMs?: number; backoff?: { initialMs: number; maxMs: number; jitter: number } };
-  clock?: Clock;
-  random?: () => number;
-  onSupervisorEvent?: (e: SupervisorEvent) => void;
-}
-
-export interface ServiceSpec<I = unknown> {
-  name: string;
-  module: string;
-  input?: I;
-  restart?: RestartType;
-  shutdownMs?: number;
-  resourceLimits?: ResourceLimits;
-  /** Its own preload (e.g. [] for a service that needs no SDK): a fresh worker booted at once, not a spare. */
-  preload?: string[];
-  /** Its own restart budget: it runs under a supervisor of its own (temporary under `services`), so a crash loop
-   *  of it ends with it down instead of escalating and restarting its siblings (the store). */
-  isolate?: { intensity: number; periodMs: number };
-}
-
-export interface TaskHandle {
-  readonly id: string;
-  readonly supervisor: Supervisor;
-  readonly pause: PauseController;
-  spawn<I, O>(spec: SpawnSpec<I>, signal?: AbortSignal): Promise<O>;
-}
+import type { RuntimeOptions, ServiceSpec, TaskHandle } from './runtime-types.js';
+export type { RuntimeOptions, ServiceSpec, TaskHandle };
 
 export const DEFAULT_SHUTDOWN_MS = 5000;
 

@@ -242,6 +242,8 @@ export interface StoreApi {
   recordTimeline(taskId: string, entry: TimelineEntry): Promise<void>;
   timeline(taskId: string, opts?: { limit?: number; offset?: number }): Promise<TimelinePage>;
   writeArtifact(content: string): Promise<string>;
+  /** A PNG image (browser screenshots) stored as an artifact; other bytes are refused (BAD_INPUT). */
+  writeImageArtifact(png: Uint8Array): Promise<string>;
   readArtifact(id: string, offset?: number, limit?: number): Promise<ArtifactPage>;
   saveTaskMemory(taskId: string, memory: MemoryJson): Promise<void>;
   loadTaskMemory(taskId: string): Promise<MemoryJson | null>;

@@ -221,6 +221,11 @@ export class StoreService implements StoreApi {
     this.live();
     return this.artifacts.write(this.redact.text(content));
   }
+  /** PNG only (checked): pixels cannot pass the text redactor, and nothing else may skip it. */
+  async writeImageArtifact(png: Uint8Array): Promise<string> {
+    this.live();
+    return this.artifacts.writeImage(png);
+  }
   async readArtifact(id: string, offset?: number, limit?: number): Promise<ArtifactPage> {
     return this.artifacts.read(id, offset, limit);
   }

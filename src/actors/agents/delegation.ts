@@ -10,6 +10,7 @@ import type { Publish } from './ports.js';
 import type { ProjectContext } from './project-context.js';
 import { AgentRunOutputSchema, type AgentRunInput, type AgentRunOutput, type CustomAgentDesign, type RunSettings } from './run-types.js';
 import { isBuiltin } from './profiles.js';
+import { disabledHow } from '../tools/profiles.js';
 import type { DelegationBreaker, RunPool } from './pool.js';
 import { buildBrief, summarize } from './brief.js';
 import { MentionBook } from './mentions.js';
@@ -107,7 +108,7 @@ export class DelegationManager {
     const custom = this.customs.get(target);
     if (!isBuiltin(target) && !custom) return err('unknown_agent', `no agent named "${target}"`);
     // the surface already withholds the tool: this guards every other path to a disabled agent
-    if (d.settings.disabledAgents.includes(target)) return err('agent_disabled', `The ${target} agent is disabled for this run (-d); do the work another way or tell the user.`);
+    if (d.settings.disabledAgents.includes(target)) return err('agent_disabled', `The ${target} agent is disabled for this run (${disabledHow(target)}); do the work another way or tell the user.`);
     if (!d.breaker.allow()) {
       return err('circuit_open', 'Several delegations failed in a row; delegation is paused for a while. Report the failures to the user or try a different approach.');
     }

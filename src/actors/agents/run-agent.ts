@@ -24,6 +24,7 @@ import { repairToolPairs } from './tool-pairs.js';
 import { Compressor } from './compression/compressor.js';
 import { thinklinkRecord } from './compression/thinklink.js';
 import { UsageLedger } from './usage-ledger.js';
+import { publishWarning } from '../../runtime/log-event.js';
 
 export type AgentStore = Pick<
   StoreApi,
@@ -130,6 +131,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
           ...(gate ? { gate } : {}),
           onTimeout: (kind) => ctl.abort(new AbortReason(kind === 'idle_timeout' ? 'IDLE_TIMEOUT' : 'TOTAL_TIMEOUT', `delegation ${kind.replace('_', ' ')}`)),
         });
+  let closeTools: (() => Promise<void>) | undefined;
   try {
     if (input.role === 'meta') {
       const initial: ChatMessage[] = [{ role: 'system', content: system }, { role: 'user', content: metaBrief(input.brief, input.palette) }];
@@ -172,6 +174,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
       ...(activity ? { waitingOnUser: <T>(wait: () => Promise<T>) => activity.during(wait) } : {}),
     };
     const tools = env.toolsFor(input, hooks);
+    closeTools = tools.close ? () => tools.close?.() ?? Promise.resolve() : undefined;
     const isDirector = input.role === 'director';
     const reminder = undelegatedReminder(s.disabledAgents);
     // the deferred-tool catalogue (MCP) and the skills list follow the role prompt: stable for the whole run
@@ -246,6 +249,8 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
   } finally {
     activity?.dispose();
     env.signal.removeEventListener('abort', onAbort);
+    // the Browser agent's browser ends with its run, whatever ended the run
+    await closeTools?.().catch((e: unknown) => publishWarning(env.publish, 'tools.close', `${input.agent}: its tools did not close cleanly`, e));
   }
 }
 

@@ -93,7 +93,8 @@ export function settingsFrom(o: RunTaskOptions, taskId: string, boardId: string)
     maxParallelReadOnlyTools: a.maxParallelReadonlyTools,
     indexMaxNotes: index.maxNotes,
     indexLineChars: index.maxLineChars,
-    disabledAgents: resolveDisabledAgents(o.disabledAgents ?? []),
+    // `[browser] enable = false` removes the Browser agent like -d browser does
+    disabledAgents: resolveDisabledAgents([...(o.disabledAgents ?? []), ...(o.config.browser.enabled ? [] : ['browser'])]),
     ...(o.provider !== undefined ? { providerOverride: knownProvider(o.config, o.provider) } : {}),
     resume: o.config.resume.enabled,
     maxReplayMessages: o.config.resume.maxReplayMessages,

@@ -131,6 +131,8 @@ export interface YagentConfig {
     /** Every provider's api_key_env (not a key of its own): run_bash's child never sees these. */
     keyEnvNames: string[];
   };
+  /** `[browser]`: the Browser agent's Chromium/Chrome. `executable` '' = look on PATH (actors/browser/discover.ts). */
+  browser: { enabled: boolean; executable: string };
   /** Human warnings gathered at load (removed keys with their replacement, unknown values). */
   warnings: string[];
 }

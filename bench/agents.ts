@@ -100,7 +100,7 @@ const suite: Suite = {
         }
       }
       process.stderr.write(`agents: harness gap ${oursGaps.map(round).join(' ')} | reference ${refGaps.map(round).join(' ')}\n`);
-      const resume = await resumeLatencyFigure(rt, model.fake, { workspace: p.ws, config, configPath: p.config });
+      const resume = await resumeLatencyFigure();
       return [
         pairedFigure('harness_gap_per_step', 'ms', oursGaps, refGaps, '<= 3x the reference agent loop', (v, b) => v <= 3 * b, 'reference agent loop (own process, same fake model): tool-call reply written -> next request received, median of 20 steps (pair with the median ratio)'),
         ...(await compressionFigures()),

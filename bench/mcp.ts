@@ -72,7 +72,7 @@ function toolCtx(callId: string, signal: AbortSignal): ToolContext {
   const no = (): Promise<never> => Promise.reject(new Error('not in bench'));
   return {
     workspace: process.cwd(), signal, agent: 'coding', taskId: 'bench', delegationId: null, boardId: 'bench', callId,
-    askUser: no, store: { listNotes: no, readNote: no, readArtifact: no, writeArtifact: no }, delegate: no, loadTool: () => null,
+    askUser: no, store: { listNotes: no, readNote: no, readArtifact: no, writeArtifact: no, writeImageArtifact: no }, delegate: no, loadTool: () => null,
   };
 }
 

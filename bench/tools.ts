@@ -30,7 +30,7 @@ function deps(ws: string): AdapterDeps {
     env: {
       workspace: ws, agent: 'repo', taskId: 'bench', delegationId: null, boardId: 'bench', boundary,
       askUser: () => Promise.reject(new Error('no user')),
-      store: { listNotes: () => Promise.resolve(''), readNote: () => Promise.resolve(''), readArtifact: () => Promise.resolve(''), writeArtifact: () => Promise.resolve('') },
+      store: { listNotes: () => Promise.resolve(''), readNote: () => Promise.resolve(''), readArtifact: () => Promise.resolve(''), writeArtifact: () => Promise.resolve(''), writeImageArtifact: () => Promise.resolve('') },
       delegate: () => Promise.resolve({ kind: 'error', error: { kind: 'none', message: 'no delegation in bench' } }),
     },
   };

@@ -1,6 +1,6 @@
 // yagent CLI entry: parses the sub-command, hands off to the matching client, maps failures to exit codes.
 import { readFileSync } from 'node:fs';
-import { parseCommand, type Command } from './cli/args.js';
+import { parseCommand, runsLocalTasks, type Command } from './cli/args.js';
 import type { Streams } from './cli/output.js';
 import { subcommandUsage, usage } from './cli/usage.js';
 import { CliError, ConfigExit, EXIT, formatCliError, type ExitCode } from './cli/exit-codes.js';
@@ -34,6 +34,8 @@ const io: Streams = {
 };
 
 async function run(cmd: Command): Promise<ExitCode> {
+  // the launcher has usually done it already (bin/host/early-boot.ts); once per process
+  if (runsLocalTasks(cmd, { stdin: process.stdin.isTTY === true, stdout: process.stdout.isTTY === true })) await prestartDirector();
   switch (cmd.kind) {
     case 'version':
       io.stdout(`${pkg.version}\n`);
@@ -48,7 +50,6 @@ async function run(cmd: Command): Promise<ExitCode> {
           return EXIT.ok;
         }
         // a bare `yagent` on a terminal: the interactive TUI (in-process, or on a running supervisor with --attach)
-        if (!cmd.attach) await prestartDirector();
         const { runTuiAttached, runTuiLocal } = await import('./tui/run.js');
         const { resolveBindings } = await import('./tui/keys.js');
         // [tui.keybindings] was validated at load (a bad entry is exit 2 before the screen opens)
@@ -63,7 +64,6 @@ async function run(cmd: Command): Promise<ExitCode> {
         if (cmd.attach) return runTuiAttached((await import('./attach/client.js')).ControlClient.discover(), tui);
         return runTuiLocal({ configPath: cmd.flags.config, io, canAsk: true }, tui);
       }
-      if (!cmd.attach) await prestartDirector();
       const { readPrompt } = await import('./cli/prompt-input.js');
       const { runHeadlessAttached, runHeadlessLocal } = await import('./cli/headless.js');
       const prompt = await readPrompt(cmd.prompt, process.stdin);
@@ -88,10 +88,8 @@ async function run(cmd: Command): Promise<ExitCode> {
       return withLocalHost({ configPath: cmd.flags.config, io, verbose: cmd.flags.verbose }, (host) => runHeadlessLocal(host, run));
     }
     case 'demo':
-      await prestartDirector();
       return (await import('./cli/demo.js')).runDemo({ flags: cmd.flags, keep: cmd.keep, io });
     case 'batch': {
-      await prestartDirector();
       const { runBatch, defaultOut } = await import('./cli/batch.js');
       const out = cmd.out ?? defaultOut(cmd.file);
       return withLocalHost({ configPath: cmd.flags.config, io, verbose: cmd.flags.verbose }, (host) =>
@@ -107,7 +105,6 @@ async function run(cmd: Command): Promise<ExitCode> {
       );
     }
     case 'serve': {
-      await prestartDirector();
       const { runServe } = await import('./server/serve.js');
       return withLocalHost({ configPath: cmd.flags.config, io, canAsk: true, verbose: cmd.flags.verbose }, (host) =>
         runServe(host, { port: cmd.port, version: pkg.version, io, forceQuit: cmd.flags.forceQuit }),

@@ -10,7 +10,11 @@ if (!existsSync(file('bin/main.js'))) {
   process.exit(2);
 }
 const cache = await import(new URL('src/runtime/code-cache.js', dist).href);
-const cli = existsSync(file('bin/main.cjs')) ? cache.loadBundle(file('bin/main.cjs')).exports : await import(new URL('bin/main.js', dist).href);
+const bundled = existsSync(file('bin/main.cjs'));
+// a command that runs agents here starts their workers first, while the CLI loads (bin/host/early-boot.ts)
+const early = bundled ? cache.loadBundle(file('bin/early-boot.cjs')).exports : await import(new URL('bin/host/early-boot.js', dist).href);
+early.bootEarly(process.argv.slice(2));
+const cli = bundled ? cache.loadBundle(file('bin/main.cjs')).exports : await import(new URL('bin/main.js', dist).href);
 const code = await cli.main(process.argv.slice(2));
 cache.flushTrainedCaches();
 // exit once stdout is flushed: a straggling handle must not keep a finished client alive

@@ -46,8 +46,9 @@ for (const t of threads) {
 await writeCjs({ input: need('src/runtime/thread-worker.js') }, join(dist, 'src', 'runtime', 'thread-worker.cjs'));
 
 // the CLI keeps its sub-commands lazy: chunks (each code-cached) that load when a command needs them, so `-p`
-// never reads the TUI, blessed or the MCP SDK
+// never reads the TUI, blessed or the MCP SDK; early-boot.cjs (what bin/yagent.js runs first) shares its chunks,
+// so the launcher and the CLI hold one prestart registry
 await writeStampedCjs(
-  { input: { main: need('bin/main.js') }, external: LEFT_OUT },
+  { input: { main: need('bin/main.js'), 'early-boot': need('bin/host/early-boot.js') }, external: LEFT_OUT },
   { dir: join(dist, 'bin'), output: { entryFileNames: '[name].cjs', chunkFileNames: 'chunks/[name]-[hash].cjs' } },
 );

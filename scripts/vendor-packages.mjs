@@ -18,7 +18,7 @@ const VENDORED = ['zod', 'openai', '@anthropic-ai/sdk', 'smol-toml', 'tinyglobby
 /** Also written as one code-cached CommonJS file (index.cjs): what the agent's thread bundle requires (AGENT_THREAD). */
 const CJS_TOO = new Set(['openai', '@anthropic-ai/sdk']);
 // Bumped when what a vendored file contains changes for the same package version (so old builds are redone).
-const RECIPE = 4;
+const RECIPE = 5;
 
 /** zod's `locales` namespace (~240 KB of its 620 KB: every language's error messages) is re-exported by its
  *  root entry; nothing here reads it, and every thread would parse it. English stays: zod configures it itself. */
@@ -38,6 +38,19 @@ const jitlessZod = {
   load: (id) => (id === '\0zod-entry' ? "import { config } from 'zod';\nconfig({ jitless: true });\nexport * from 'zod';\nexport { default } from 'zod';\n" : null),
 };
 
+/** fdir (inside tinyglobby) requires picomatch at load, in a try, for its own glob() builder, which tinyglobby never
+ *  calls (it matches with its own picomatch, inlined): four files through the CommonJS loader in every thread that
+ *  globs. The build fails if fdir's code changes shape, so a new version is looked at, not silently mis-patched. */
+const fdirNoOptionalPicomatch = {
+  name: 'fdir-no-optional-picomatch',
+  transform(code, id) {
+    if (!/[\\/]fdir[\\/]dist[\\/]index\.mjs$/.test(id)) return null;
+    const out = code.replace(/__require\.resolve\("picomatch"\);\s*pm = __require\("picomatch"\);/, '');
+    if (out === code) throw new Error(`${id}: fdir's optional picomatch require not found: check the vendoring of tinyglobby`);
+    return out;
+  },
+};
+
 for (const name of VENDORED) {
   const { version } = JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8'));
   const target = join(root, 'dist', 'node_modules', name);
@@ -46,7 +59,7 @@ for (const name of VENDORED) {
   if (old.version === version && old.vendorRecipe === RECIPE && existsSync(join(target, 'index.js'))) continue;
   mkdirSync(target, { recursive: true });
   // the package's own `exports` pick its ESM entry; its dynamic imports are inlined (one file, nothing else to find)
-  const plugins = name === 'zod' ? [jitlessZod, noZodLocales] : [];
+  const plugins = name === 'zod' ? [jitlessZod, noZodLocales] : name === 'tinyglobby' ? [fdirNoOptionalPicomatch] : [];
   await writeBundle({ input: name, cwd: root, plugins }, { file: join(target, 'index.js'), codeSplitting: false });
   if (CJS_TOO.has(name)) await writeStampedCjs({ input: name, cwd: root, plugins }, join(target, 'index.cjs'));
   writeFileSync(manifest, `${JSON.stringify({ name, version, vendorRecipe: RECIPE, private: true, type: 'module', exports: { '.': './index.js' } }, null, 2)}\n`);

@@ -235,3 +235,18 @@ function sessionFlags(resume: string | undefined, continueLatest: boolean, fork:
   if (resume === undefined && !continueLatest) return {};
   return { session: { ...(resume !== undefined ? { resume } : { continueLatest: true }), ...(fork ? { fork: true } : {}) } };
 }
+
+/** Whether `cmd` runs agents in this process (their Director's and store's workers are prestarted). */
+export function runsLocalTasks(cmd: Command, tty: { stdin: boolean; stdout: boolean }): boolean {
+  switch (cmd.kind) {
+    case 'headless':
+      // a bare `yagent` whose stdout is not a terminal prints the usage; --attach runs on another process
+      return !cmd.attach && (cmd.explicit || !tty.stdin || tty.stdout);
+    case 'demo':
+    case 'batch':
+    case 'serve':
+      return true;
+    default:
+      return false;
+  }
+}

@@ -29,6 +29,8 @@ export function describeEnvelope(env: Envelope): string | null {
       return `${who} needs ${p.kind === 'authorization' ? 'approval' : 'an answer'} [${p.requestId}]: ${clip(p.question)}`;
     case 'user_help_response':
       return `request ${p.requestId} ${p.approved ? 'approved' : 'denied'}`;
+    case 'user_help_withdrawn':
+      return `request ${p.requestId} withdrawn: ${clip(p.reason, 80)}`;
     case 'note_written':
       return `${who} wrote note ${p.ref} (${p.status})`;
     case 'llm_retry':

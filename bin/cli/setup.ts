@@ -1,6 +1,7 @@
 // `yagent setup`: writes a provider block through the comment-preserving write-back; works on a broken config.
 import { existsSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
+import { Writable } from 'node:stream';
 import { defaultConfigPath, ensureConfigExists } from '../../src/runtime/config/loader.js';
 import { setKeyInSection, writeConfigText } from '../../src/runtime/config/persist.js';
 import { setupState } from '../../src/runtime/config/setup-state.js';
@@ -50,18 +51,47 @@ export interface SetupTerminal {
   output: NodeJS.WritableStream;
 }
 
+/** An environment variable's name (what `api_key_env` takes); anything else typed at the key question is the key. */
+const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
+
+/** The key question's answer → where the key lives: a variable named in the config, or the key itself (0600 file). */
+export function keyAnswer(answer: string): Pick<ProviderBlock, 'apiKeyEnv' | 'apiKey'> {
+  const a = answer.trim();
+  if (a === '') return { apiKeyEnv: undefined, apiKey: undefined };
+  return ENV_NAME.test(a) ? { apiKeyEnv: a, apiKey: undefined } : { apiKeyEnv: undefined, apiKey: a };
+}
+
+/** The terminal's output with echo that can be switched off, so a pasted key is never shown. */
+function maskable(out: NodeJS.WritableStream): { stream: Writable; mute: (on: boolean) => void } {
+  let muted = false;
+  const stream = new Writable({
+    write(chunk: Buffer | string, _enc, done) {
+      if (!muted) out.write(chunk);
+      done();
+    },
+  });
+  return { stream, mute: (on) => void (muted = on) };
+}
+
 async function ask(found: FoundServer[], io: Streams, term: SetupTerminal): Promise<ProviderBlock | null> {
-  const rl = createInterface({ input: term.input, output: term.output, terminal: (term.input as { isTTY?: boolean }).isTTY === true });
+  const out = maskable(term.output);
+  const rl = createInterface({ input: term.input, output: out.stream, terminal: (term.input as { isTTY?: boolean }).isTTY === true });
   // readline pauses on Ctrl-C when nobody listens and leaves a pending question hanging on Ctrl-D (EOF)
   const cancel = new AbortController();
   rl.on('SIGINT', () => cancel.abort());
   rl.on('close', () => cancel.abort());
-  const question = async (q: string): Promise<string> => {
+  const question = async (q: string, hidden = false): Promise<string> => {
+    // a hidden answer: the prompt goes straight to the terminal, readline's echo (and its redraws) are muted
+    out.mute(hidden);
+    if (hidden) term.output.write(q);
     try {
-      return await rl.question(q, { signal: cancel.signal });
+      return await rl.question(hidden ? '' : q, { signal: cancel.signal });
     } catch (err) {
       if (cancel.signal.aborted) throw new SetupCancelled('setup cancelled');
       throw err;
+    } finally {
+      out.mute(false);
+      if (hidden) term.output.write('\n');
     }
   };
   try {
@@ -77,9 +107,9 @@ async function ask(found: FoundServer[], io: Streams, term: SetupTerminal): Prom
     const format = (await question('api format [openai|anthropic] (openai): ')).trim() || 'openai';
     const baseUrl = (await question('api base url: ')).trim();
     const model = (await question('model: ')).trim();
-    const apiKeyEnv = (await question('environment variable holding the key (e.g. OPENAI_API_KEY): ')).trim();
+    const key = keyAnswer(await question('API key, or the environment variable holding it (e.g. OPENAI_API_KEY; input hidden): ', true));
     if (!name || !baseUrl || !model || (format !== 'openai' && format !== 'anthropic')) return null;
-    return { name, format, baseUrl, model, apiKeyEnv: apiKeyEnv || undefined, apiKey: undefined };
+    return { name, format, baseUrl, model, ...key };
   } finally {
     rl.close();
   }

@@ -64,7 +64,8 @@ const TOPICS: Record<HelpTopic, string> = {
   Clients: yagent attach …, yagent -p … --attach`,
   setup: `usage: yagent setup [--provider NAME --base-url URL --model MODEL [--api-key-env VAR] [--format openai|anthropic]] [--no-probe]
   Writes a provider into the config (comments kept) and makes it global.llm.use_provider; works on a broken config.
-  Without flags on a terminal it asks; Ctrl-C or Ctrl-D cancels (exit 130, nothing written).
+  Without flags on a terminal it asks; the key question takes the key itself (not echoed; kept in the 0600 config)
+  or the name of the variable holding it. The key is never taken from argv. Ctrl-C or Ctrl-D cancels (exit 130).
   --no-probe              do not look for local OpenAI-compatible servers on loopback`,
 };
 

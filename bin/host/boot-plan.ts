@@ -4,6 +4,7 @@ import { DELEGATE_TARGETS, resolveDisabledAgents } from '../../src/actors/agents
 import type { YagentConfig } from '../../src/runtime/config/types.js';
 import { prestart, type ThreadBundle } from '../../src/runtime/spare-boot.js';
 import { STORE_MODULE, STORE_THREAD } from '../../src/store/store-module.js';
+import { trace } from './trace.js';
 
 /** The agent actor's path under dist/ (a leaf module: naming it loads nothing else). */
 export const AGENT_ACTOR_MODULE = AGENT_MODULE;
@@ -27,11 +28,17 @@ export function delegationPreload(config: Pick<YagentConfig, 'providers'>): stri
   return [AGENT_ACTOR_MODULE, ...[...sdks].sort()];
 }
 
-/** Called first thing by commands that run tasks locally: the Director's and the store's workers boot while
- *  the main thread is still loading the CLI, the config and the runtime. */
+let prestarted = false;
+
+/** Called first thing by commands that run tasks locally (by the launcher already, bin/host/early-boot.ts): the
+ *  Director's and the store's workers boot while the main thread is still loading the CLI, the config and the
+ *  runtime. Once per process. */
 export function prestartDirector(): void {
+  if (prestarted) return;
+  prestarted = true;
   prestart({ preload: SPARE_PLAN.preload, count: SPARE_PLAN.count, threads: THREADS });
   prestart({ preload: STORE_PRELOAD, count: 1, threads: THREADS });
+  trace('workers prestarted (Director, store)');
 }
 
 /** False when -d disables every delegation target (a single-agent run): no delegation spare is worth booting. */

@@ -34,7 +34,7 @@ export class EventLog {
     const p = env.payload;
     if (p.type === 'user_help_needed') {
       this.pending.set(p.requestId, { taskId: env.taskId, delegationId: env.delegationId, source: env.source, seq: env.seq, request: p });
-    } else if (p.type === 'user_help_response') {
+    } else if (p.type === 'user_help_response' || p.type === 'user_help_withdrawn') {
       this.pending.delete(p.requestId);
     } else if (p.type === 'task_end') {
       for (const [id, a] of this.pending) if (a.taskId === env.taskId) this.pending.delete(id);

@@ -11,6 +11,7 @@ import { InputBuffer } from './input.js';
 import { actionFor, type Action, type Bindings } from './keys.js';
 import { TuiScreen, type Frame, type ScreenIO } from './screen.js';
 import type { SetupDialog } from './setup-dialog.js';
+import type { Anchor } from './anchor.js';
 import { answerSetup, openSetup } from './setup-flow.js';
 import { SideState } from './side-state.js';
 import { TreeView } from './tree-view.js';
@@ -63,7 +64,12 @@ export class TuiApp {
   /** `/model NAME`: the provider the next turns use (null = routing decides), once `modelCheck` settled. */
   provider: string | null = null;
   modelCheck: Promise<void> = Promise.resolve();
+  /** Lines below the stream's window (`↑N`; 0 = following the newest), set by each frame from `anchor`. */
   scroll = 0;
+  /** Scrolled up: the entry and line at the window's top, so lines arriving below never move the view. */
+  anchor: Anchor | null = null;
+  /** PgUp / PgDn asked for this scroll from the bottom; the next frame (which knows the layout) anchors it. */
+  scrollTo: number | null = null;
   /** Lines PgUp / PgDn move (set by each frame from the stream's height). */
   page = 5;
   /** Pending help requests, oldest first; the head is the open dialog. */
@@ -121,9 +127,11 @@ export class TuiApp {
       case 'task_end':
         this.dropHelps(() => true);
         break;
-      case 'user_help_response': {
+      // answered here or by another client, or withdrawn (its asker gave up or is gone): the dialog closes
+      case 'user_help_response':
+      case 'user_help_withdrawn': {
         const i = this.helps.findIndex((h) => h.requestId === p.requestId);
-        if (i >= 0) this.helps.splice(i, 1); // answered here or by another client
+        if (i >= 0) this.helps.splice(i, 1);
         break;
       }
       case 'task_paused':
@@ -232,13 +240,21 @@ export class TuiApp {
       case 'tree':
         return new TreeView(this).open();
       default:
+        if (full === 'end') this.follow(); // End also returns the stream to the newest lines, as in a terminal
         editInput(this.input, ch, full);
     }
   }
 
   /** PgUp / PgDn: a page (the stream's height less two lines of context) up or down. */
   private scrollBy(pages: number): void {
-    this.scroll = Math.max(0, this.scroll + pages * this.page);
+    this.scrollTo = Math.max(0, (this.scrollTo ?? this.scroll) + pages * this.page);
+  }
+
+  /** Back to following the newest lines. */
+  follow(): void {
+    this.scroll = 0;
+    this.anchor = null;
+    this.scrollTo = null;
   }
 
   cancelOrWarn(): void {
@@ -276,7 +292,7 @@ export class TuiApp {
       return;
     }
     this.conv.addUser(t);
-    this.scroll = 0;
+    this.follow();
     this.run = 'running';
     this.notice = '';
     this.taskId = null; // until the backend names the new task, no command may reach the previous one

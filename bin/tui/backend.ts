@@ -7,6 +7,8 @@ import type { Host, TaskOptions, TaskOutcome, TreeNode, UserHelpResponse } from 
 export interface TuiBackend {
   /** Shown in the status line: 'local' or the supervisor's address. */
   readonly where: string;
+  /** Attached: the `yagent serve` process this TUI drives (it owns the config its tasks run on). */
+  readonly supervisor?: { pid: number; address: string };
   /** Starts one turn; `session` continues that session (absent = a new one). */
   start(prompt: string, session: string | undefined, provider?: string): Promise<{ taskId: string; done: Promise<TaskOutcome | null> }>;
   /** Commands; the app runs each as a named task (never a detached promise). */
@@ -58,6 +60,7 @@ export function attachedBackend(client: ControlClient, workspace: string, option
   };
   return {
     where: client.server.address,
+    supervisor: { pid: client.server.pid, address: client.server.address },
     start: async (prompt, session, provider) => {
       // the same turn spec as the in-process path: `/model` override and the session this turn continues
       const { task_id: taskId } = await client.post<{ task_id: string }>('/api/start_task', {

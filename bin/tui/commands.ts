@@ -38,7 +38,7 @@ export function runSlash(app: TuiApp, line: string): void {
       return;
     case '/clear':
       app.conv.clear();
-      app.scroll = 0;
+      app.follow();
       return;
     case '/notes':
       return show(app, 'notes', app.side.data.notes.length ? app.side.data.notes.join('\n') : '(no notes written yet)');
@@ -61,10 +61,15 @@ export function runSlash(app: TuiApp, line: string): void {
       return model(app, rest[0]);
     case '/resume':
       return resume(app, rest[0]);
-    case '/setup':
+    case '/setup': {
+      // the supervisor loaded its config once, for every client's tasks: rewriting it from here would change the
+      // file under running tasks and still not reach the serve process, so say exactly what works instead
+      const sup = app.opts.backend.supervisor;
+      if (sup) return show(app, 'setup', `/setup cannot reconfigure an attached supervisor: yagent serve (pid ${sup.pid}) runs every client's tasks on the config it loaded at start; run \`yagent setup\` in a terminal, then restart \`yagent serve\` and attach again.`);
       if (app.run !== 'idle') return void (app.notice = '/setup is refused while a task runs');
       if (!app.opts.setup) return show(app, 'setup', 'Quit and run `yagent setup` in this terminal; a new config takes effect at the next start.');
       return app.openSetup();
+    }
     default:
       app.notice = `unknown command ${cmd} (/help lists them)`;
   }

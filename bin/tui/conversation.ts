@@ -112,6 +112,9 @@ export class Conversation {
       case 'user_help_response':
         this.entries.push({ kind: 'info', agent: '', slot: '', depth: 0, text: `${p.approved ? '✓ approved' : '✗ denied'} (${p.scope})` });
         return true;
+      case 'user_help_withdrawn':
+        this.entries.push({ kind: 'info', agent: '', slot: '', depth: 0, text: `· request withdrawn: ${firstLine(p.reason)}` });
+        return true;
       case 'conversation_error':
         return line('error', `${agent}: ${p.error.message}`);
       case 'task_end':

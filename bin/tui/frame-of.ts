@@ -4,6 +4,7 @@ import type { TuiApp } from './app.js';
 import { computeLayout } from './layout.js';
 import type { Frame } from './screen.js';
 import { dialogBox, inputLines, inputView, sidebarLines, statusLine, streamLines, streamScrolled } from './view.js';
+import { anchorAt, scrollOf } from './anchor.js';
 
 export function frameOf(app: TuiApp): Frame {
   const cols = app.screen.cols;
@@ -19,7 +20,13 @@ export function frameOf(app: TuiApp): Frame {
   const input = inputLines(typed, layout.input.width, layout.input.height);
   // the terminal's cursor sits in the input box unless a dialog that takes keys itself is open
   const typing = app.info === null && (help === undefined || help.question);
-  const stream = streamLines(app.conv.entries, layout.stream.width, layout.stream.height, app.scroll);
+  const { width, height } = layout.stream;
+  const entries = app.conv.entries;
+  // PgUp / PgDn: anchor the asked window at its top line; anchored, new lines below only grow the scroll
+  if (app.scrollTo !== null) [app.anchor, app.scrollTo] = [anchorAt(entries, width, height, app.scrollTo), null];
+  const below = app.anchor ? scrollOf(entries, width, height, app.anchor) : 0;
+  if (!below) app.anchor = null; // at the bottom again (or its entry is gone): follow
+  const stream = streamLines(entries, width, height, below ?? 0);
   app.scroll = streamScrolled(); // never past the top: PgDn comes back at once
   app.page = Math.max(1, layout.stream.height - 2);
   return {

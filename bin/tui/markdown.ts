@@ -1,15 +1,19 @@
-// Markdown answers → plain terminal lines no wider than `width` (marked's lexer tokenizes; text.ts wraps).
+// Markdown answers → terminal lines no wider than `width` (marked's lexer tokenizes; text.ts wraps). Bold and
+// emphasis are zero-width style marks (`MARK`) the screen turns into blessed tags; everything else is plain text.
 import { Lexer, type Token, type Tokens } from 'marked';
-import { clip, strWidth, wrap, wrapWords } from './text.js';
+import { clip, MARK, MARKS_RE, strWidth, wrap, wrapWords } from './text.js';
 
-/** Inline tokens → one string: emphasis markers dropped, code keeps its backticks, links read `text (url)`. */
+/** Inline tokens → one string: `**bold**` and `*em*` / `_em_` between style marks (their markers dropped), code
+ *  keeps its backticks (and no style), links read `text (url)`. */
 function inline(tokens: readonly Token[] | undefined, fallback = ''): string {
   if (!tokens) return fallback;
   return tokens
     .map((t): string => {
       switch (t.type) {
         case 'strong':
+          return `${MARK.boldOn}${inline(t.tokens, t.text)}${MARK.boldOff}`;
         case 'em':
+          return `${MARK.emOn}${inline(t.tokens, t.text)}${MARK.emOff}`;
         case 'del':
           return inline(t.tokens, t.text);
         case 'codespan':
@@ -46,7 +50,7 @@ function blocks(tokens: readonly Token[], width: number): string[] {
         break;
       case 'heading': {
         const text = inline(t.tokens, t.text);
-        out.push(...wrapWords(text, width));
+        out.push(...wrapWords(`${MARK.boldOn}${text}${MARK.boldOff}`, width));
         // h1/h2 are underlined so they stand out without colours
         if (t.depth <= 2) out.push((t.depth === 1 ? '═' : '─').repeat(Math.min(width, Math.max(1, strWidth(text)))));
         break;
@@ -98,8 +102,26 @@ function list(l: Tokens.List, width: number): string[] {
 /** The rendered lines of a Markdown text; every line is at most `width` cells. */
 export function markdownLines(text: string, width: number): string[] {
   if (width <= 0) return [];
-  const lines = blocks(new Lexer().lex(text), width);
+  // the model's text never carries a style mark of its own
+  const lines = carryStyles(blocks(new Lexer().lex(text.replace(MARKS_RE, '')), width));
   while (lines.length && lines[lines.length - 1] === '') lines.pop();
   // markers and gutters of deep nesting can outgrow a tiny width: clip rather than overflow
   return lines.map((l) => (strWidth(l) > width ? clip(l, width) : l));
+}
+
+/** Each line stands alone at the screen (`tagged` closes what is open at its end): a bold or emphasised span wrapped
+ *  onto the next lines is opened again there, after their indentation. */
+function carryStyles(lines: string[]): string[] {
+  let bold = false;
+  let em = false;
+  return lines.map((l) => {
+    const open = `${bold ? MARK.boldOn : ''}${em ? MARK.emOn : ''}`;
+    for (const ch of l) {
+      if (ch === MARK.boldOn || ch === MARK.boldOff) bold = ch === MARK.boldOn;
+      else if (ch === MARK.emOn || ch === MARK.emOff) em = ch === MARK.emOn;
+    }
+    if (open === '' || l === '') return l;
+    const indent = /^ */.exec(l)?.[0].length ?? 0;
+    return `${l.slice(0, indent)}${open}${l.slice(indent)}`;
+  });
 }

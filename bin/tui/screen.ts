@@ -3,6 +3,7 @@
 import blessed from 'blessed';
 import { KEY_CHARS, PASTE_OFF, PASTE_ON, translatedInput } from './key-input.js';
 import type { Layout } from './layout.js';
+import { tagged } from './text.js';
 
 export interface ScreenIO {
   input: NodeJS.ReadableStream;
@@ -56,8 +57,9 @@ export class TuiScreen {
     });
     // UTF-8 line drawing, never the ACS charset: tmux/capture-pane (and some terminals) show ACS as 'qqq'
     (this.screen as unknown as { tput: { brokenACS: boolean } }).tput.brokenACS = true;
+    // only the stream holds blessed tags (Markdown bold / emphasis from `tagged`, every brace escaped there)
     const box = (name: BoxName, style: Record<string, unknown> = {}): blessed.Widgets.BoxElement => {
-      const b = blessed.box({ parent: this.screen, tags: false, wrap: false, scrollable: false, style } as blessed.Widgets.BoxOptions);
+      const b = blessed.box({ parent: this.screen, tags: name === 'stream', wrap: false, scrollable: false, style } as blessed.Widgets.BoxOptions);
       // the screen's cells still hold what an unchanged box drew last: skip its draw (the dialog, in front, draws
       // again whenever anything under it did)
       const el = b as unknown as { render(): unknown; lpos: unknown };
@@ -161,9 +163,10 @@ export class TuiScreen {
     const shown = lines.length > r.height ? lines.slice(0, r.height) : lines;
     this.shown.set(name, { rect, lines: shown });
     if (last && same(last.lines, shown)) return;
-    // no clearing first (noClear): the box draws every cell of its region anyway (no transparency, no padding), so
-    // unchanged cells, the input's rule say, stay clean and are not sent again
-    (b.setContent as (text: string, noClear: boolean) => void).call(b, shown.join('\n'), true);
+    // no clearing first (noClear): the box draws every cell of its region anyway (no transparency, no padding; a
+    // stream line's tags take no cells), so unchanged cells, the input's rule say, stay clean and are not sent again
+    const text = name === 'stream' ? shown.map(tagged).join('\n') : shown.join('\n');
+    (b.setContent as (text: string, noClear: boolean) => void).call(b, text, true);
     this.stale.add(name);
   }
 

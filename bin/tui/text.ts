@@ -1,8 +1,13 @@
 // Hard-wrapping and fitting plain text to a cell budget: line counts are taken AFTER wrapping (seeds pitfall 30).
 
+/** Style marks inside rendered lines (Markdown bold / emphasis): zero cells wide, kept by word wrapping, turned into
+ *  blessed tags by `tagged` at the screen. Model text can never carry them: `markdownLines` and `plain` drop them. */
+export const MARK = { boldOn: '\x01', boldOff: '\x02', emOn: '\x03', emOff: '\x04' } as const;
+export const MARKS_RE = /[\x01-\x04]/g;
+
 /** Terminal cell width of one code point (wide East Asian / emoji = 2, combining = 0). */
 export function cellWidth(cp: number): number {
-  if (cp === 0 || (cp >= 0x300 && cp <= 0x36f) || cp === 0x200b) return 0;
+  if (cp <= 4 || (cp >= 0x300 && cp <= 0x36f) || cp === 0x200b) return 0;
   if (
     (cp >= 0x1100 && cp <= 0x115f) ||
     (cp >= 0x2e80 && cp <= 0xa4cf) ||
@@ -20,7 +25,7 @@ export function cellWidth(cp: number): number {
 
 /** Every UTF-16 unit a BMP code point of one cell (cellWidth's complement, surrogates left out): such a string's
  *  width is its length, and it wraps by slicing (no per-character walk). */
-const NARROW = /^[\x01-\u02ff\u0370-\u10ff\u1160-\u200a\u200c-\u2e7f\ua4d0-\uabff\ud7a4-\ud7ff\ue000-\uf8ff\ufb00-\ufe2f\ufe50-\ufeff\uff61-\uffdf\uffe7-\uffff]*$/;
+const NARROW = /^[\x05-\u02ff\u0370-\u10ff\u1160-\u200a\u200c-\u2e7f\ua4d0-\uabff\ud7a4-\ud7ff\ue000-\uf8ff\ufb00-\ufe2f\ufe50-\ufeff\uff61-\uffdf\uffe7-\uffff]*$/;
 
 export function strWidth(s: string): number {
   if (NARROW.test(s)) return s.length;
@@ -29,11 +34,12 @@ export function strWidth(s: string): number {
   return w;
 }
 
-/** Splits on newlines and hard-wraps every line at `width` cells (tabs become two spaces, controls dropped). */
-export function wrap(text: string, width: number): string[] {
+/** Splits on newlines and hard-wraps every line at `width` cells (tabs become two spaces, controls dropped; `marks`:
+ *  the style marks stay, a long styled word of an answer keeps its style). */
+export function wrap(text: string, width: number, marks = false): string[] {
   const out: string[] = [];
   if (width <= 0) return out;
-  const clean = text.replace(/\t/g, '  ').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '');
+  const clean = text.replace(/\t/g, '  ').replace(marks ? /[\x00\x05-\x08\x0b-\x1f\x7f]/g : /[\x00-\x08\x0b-\x1f\x7f]/g, '');
   for (const line of clean.split('\n')) {
     if (NARROW.test(line)) {
       // one cell per UTF-16 unit: cut every `width` units (an empty line stays one empty line)
@@ -121,11 +127,35 @@ function breakWords(line: string, width: number): string[] {
       continue;
     }
     if (cur.trim() !== '') out.push(cur.trimEnd());
-    const pieces = wrap(word, width);
+    const pieces = wrap(word, width, true);
     for (let i = 0; i < pieces.length - 1; i++) out.push(pieces[i] as string);
     cur = pieces[pieces.length - 1] ?? '';
     w = strWidth(cur);
   }
   out.push(w > width ? cur.trimEnd() : cur);
   return out;
+}
+
+const TAGGED_RE = /[{}\x01-\x04]/;
+
+/** A rendered line as blessed content: braces escaped (model text never becomes a tag), style marks as tags. Every
+ *  line stands alone: a style still open at its end is closed, and a change resets (`{/}`) then re-opens what is on,
+ *  since blessed's closing tag re-applies the other open style without turning its own off. */
+export function tagged(line: string): string {
+  if (!TAGGED_RE.test(line)) return line;
+  let bold = false;
+  let em = false;
+  let out = '';
+  const styled = (): string => `{/}${bold ? '{bold}' : ''}${em ? '{underline}' : ''}`;
+  for (const ch of line) {
+    if (ch === '{') out += '{open}';
+    else if (ch === '}') out += '{close}';
+    else if (ch === MARK.boldOn || ch === MARK.boldOff || ch === MARK.emOn || ch === MARK.emOff) {
+      const was = `${bold}${em}`;
+      if (ch === MARK.boldOn || ch === MARK.boldOff) bold = ch === MARK.boldOn;
+      else em = ch === MARK.emOn;
+      if (was !== `${bold}${em}`) out += styled();
+    } else out += ch;
+  }
+  return bold || em ? `${out}{/}` : out;
 }

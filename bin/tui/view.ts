@@ -46,7 +46,7 @@ const PREFIX: Record<Entry['kind'], string> = { user: '› ', text: '', tool: ''
  *  width and whether it opens with a header are unchanged: a frame re-renders only the entries whose text grew. */
 const rendered = new WeakMap<Entry, { text: string; width: number; head: boolean; lines: string[] }>();
 
-function entryLines(e: Entry, prev: Entry | undefined, width: number): string[] {
+export function entryLines(e: Entry, prev: Entry | undefined, width: number): string[] {
   // an agent header opens where the slot changes (two parallel delegations of one agent are two slots)
   const head = e.kind === 'text' && e.text !== '' && e.slot !== prev?.slot;
   const hit = rendered.get(e);

@@ -189,6 +189,8 @@ export class ActorHandle implements ChildHandle {
   private outcome: Exit | undefined;
   private stopping: string | undefined;
   private fault: Exit | undefined;
+  /** What run() returned while a stop was under way (from `done` or `stopped`): the shutdown exit keeps it. */
+  private returned: { value: unknown } | undefined;
   private readonly pending = new Set<string>();
   /** Owner key of this worker's process groups in the main-thread registry. */
   private readonly groupOwner = `actor#${++handleSeq}`;
@@ -219,7 +221,7 @@ export class ActorHandle implements ChildHandle {
         this.gone = true;
         processGroups.killOwner(this.groupOwner);
         const exit =
-          this.stopping !== undefined ? { normal: true, reason: 'shutdown' }
+          this.stopping !== undefined ? this.shutdownExit()
           : this.outcome ?? this.fault ?? { normal: false, reason: `exited with code ${code}`, error: { name: 'ActorExited', message: `worker exited with code ${code}`, code: 'ACTOR_EXITED' } };
         startFail(Object.assign(new Error(`${spec.name} failed to start: ${exit.reason}`), { code: exit.error?.code ?? 'ACTOR_EXITED', cause: exit.error }));
         resolve(exit);
@@ -267,6 +269,7 @@ export class ActorHandle implements ChildHandle {
         return;
       case 'stopped':
         if (m.error) this.req.stopFailed?.(this, m.error);
+        if (m.value !== undefined) this.returned = { value: m.value };
         void this.worker.terminate();
         return;
       case 'connect':
@@ -306,6 +309,12 @@ export class ActorHandle implements ChildHandle {
       (v) => (this.pending.delete(id), reply(true, v)),
       (e: unknown) => (this.pending.delete(id), reply(false, undefined, serializeError(e))),
     );
+  }
+
+  /** A requested stop still hands over what run() returned before the worker ended (a cancelled agent's usage). */
+  private shutdownExit(): Exit {
+    const returned = this.outcome?.normal === true ? { value: this.outcome.value } : this.returned;
+    return returned !== undefined && returned.value !== undefined ? { normal: true, reason: 'shutdown', value: returned.value } : { normal: true, reason: 'shutdown' };
   }
 
   /** Ends a start that has not finished; the exit reads as a requested shutdown. */

@@ -26,7 +26,8 @@ export interface TreeNode {
 
 export interface ChildHandle {
   readonly exited: Promise<Exit>;
-  /** Asks politely, then forces after shutdownMs; resolves once exited. */
+  /** Asks politely, then forces after shutdownMs; resolves once exited. Idempotent: asked again, it waits for the
+   *  same exit (terminateChild asks at once and again from its queue). */
   stop(reason: string, shutdownMs: number): Promise<void>;
   /** Optional details for the tree snapshot (kind, mailbox depth, drops, children). */
   describe?(): Partial<Pick<TreeNode, 'kind' | 'mailboxDepth' | 'drops' | 'children'>>;

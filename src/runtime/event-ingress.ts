@@ -3,8 +3,8 @@
 import type { Clock } from './actor.js';
 import type { ActorHandle } from './actor-host.js';
 import type { Dispatcher } from './dispatcher.js';
-import type { HelpDesk, HelpResponseInput } from './help-desk.js';
-import { CRITICAL_EVENT_TYPES, EventSchema, type Event, type EventOf } from './protocol/index.js';
+import type { HelpDesk, HelpRequest, HelpResponseInput } from './help-desk.js';
+import { CRITICAL_EVENT_TYPES, EventSchema, type Event } from './protocol/index.js';
 
 export class EventIngress {
   constructor(
@@ -30,19 +30,13 @@ export class EventIngress {
     a.credit(credits);
   }
 
-  /** An actor asks the user: the request is published (critical lane) and resolves with the answer event. */
-  async helpRequest(a: ActorHandle, requestId: string, request: Omit<EventOf<'user_help_needed'>, 'type' | 'requestId'>): Promise<Event> {
-    const answer = this.help.open(requestId, a.spec.taskId);
-    this.dispatcher.publish({ name: a.name, taskId: a.spec.taskId, delegationId: a.spec.delegationId }, { type: 'user_help_needed', requestId, ...request });
-    return answer;
+  /** An actor asks the user: the help desk publishes the request (critical lane) and resolves with the answer event. */
+  helpRequest(a: ActorHandle, requestId: string, request: HelpRequest): Promise<Event> {
+    return this.help.ask(requestId, { name: a.name, taskId: a.spec.taskId, delegationId: a.spec.delegationId }, request);
   }
 
-  /** Routes a client's answer to the waiting actor and publishes it; false if nobody waits for that requestId. */
+  /** Routes a client's answer to the waiting actor (the help desk publishes it); false if nobody waits for it. */
   helpAnswer(response: HelpResponseInput): boolean {
-    const taskId = this.help.taskOf(response.requestId);
-    const ev = this.help.answer(response);
-    if (!ev) return false;
-    this.dispatcher.publish({ name: 'client', taskId: taskId ?? null, delegationId: null }, ev);
-    return true;
+    return this.help.answer(response);
   }
 }

@@ -1,11 +1,23 @@
-// User-help round trips: pairs user_help_needed with user_help_response by requestId across clients.
-import { RemoteError, type EventOf } from './protocol/index.js';
+// User-help round trips: pairs user_help_needed with user_help_response by requestId across clients, and says so
+// (user_help_withdrawn) when a request ends without an answer, so that every client closes its dialog.
+import { RemoteError, type Event, type EventOf } from './protocol/index.js';
+
+/** Who published a help event: the asking actor (its task and delegation), or the answering client. */
+export interface HelpSource {
+  name: string;
+  taskId: string | null;
+  delegationId: string | null;
+}
+
+export type HelpPublish = (source: HelpSource, event: Event) => void;
 
 interface PendingHelp {
-  taskId: string | null;
+  source: HelpSource;
   resolve(ev: EventOf<'user_help_response'>): void;
   reject(err: Error): void;
 }
+
+export type HelpRequest = Omit<EventOf<'user_help_needed'>, 'type' | 'requestId'>;
 
 export type HelpResponseInput = Omit<EventOf<'user_help_response'>, 'type' | 'scope'> & {
   scope?: EventOf<'user_help_response'>['scope'];
@@ -14,44 +26,72 @@ export type HelpResponseInput = Omit<EventOf<'user_help_response'>, 'type' | 'sc
 export class HelpDesk {
   private readonly pending = new Map<string, PendingHelp>();
 
-  constructor(public hasResponder: boolean) {}
+  constructor(
+    public hasResponder: boolean,
+    private readonly publish: HelpPublish,
+  ) {}
 
-  /** Registers a request; rejects with NO_RESPONDER at once when nobody can answer (headless). */
-  open(requestId: string, taskId: string | null): Promise<EventOf<'user_help_response'>> {
+  /** Registers a request and publishes it; rejects with NO_RESPONDER at once when nobody can answer (headless: the
+   *  client still sees the request, which is how it knows an approval was needed). */
+  ask(requestId: string, source: HelpSource, request: HelpRequest): Promise<EventOf<'user_help_response'>> {
+    const answer = this.open(requestId, source);
+    this.publish(source, { type: 'user_help_needed', requestId, ...request });
+    return answer;
+  }
+
+  private open(requestId: string, source: HelpSource): Promise<EventOf<'user_help_response'>> {
     if (!this.hasResponder) {
       return Promise.reject(new RemoteError({ name: 'NoResponder', message: 'no client can answer user help (headless run)', code: 'NO_RESPONDER' }));
     }
-    return new Promise((resolve, reject) => this.pending.set(requestId, { taskId, resolve, reject }));
+    return new Promise((resolve, reject) => this.pending.set(requestId, { source, resolve, reject }));
   }
 
-  /** Routes a response; false when no request with that id is waiting (already answered or cancelled). */
-  answer(input: HelpResponseInput): EventOf<'user_help_response'> | null {
+  /** Routes a response and publishes it (every other client closes its dialog); false when no request with that id is
+   *  waiting (already answered or withdrawn). */
+  answer(input: HelpResponseInput): boolean {
     const p = this.pending.get(input.requestId);
-    if (!p) return null;
+    if (!p) return false;
     this.pending.delete(input.requestId);
     const ev: EventOf<'user_help_response'> = { type: 'user_help_response', scope: 'once', ...input };
     p.resolve(ev);
-    return ev;
+    this.publish({ name: 'client', taskId: p.source.taskId, delegationId: null }, ev);
+    return true;
   }
 
-  taskOf(requestId: string): string | null | undefined {
-    return this.pending.get(requestId)?.taskId;
-  }
-
+  /** The asker gave up (its run was cancelled or timed out while it waited). */
   cancel(requestId: string): void {
+    const p = this.pending.get(requestId);
+    if (!p) return;
     this.pending.delete(requestId);
+    p.reject(new RemoteError({ name: 'HelpCancelled', message: 'the asker gave up', code: 'CANCELLED' }));
+    this.withdrawn(requestId, p.source, 'cancelled by the agent that asked');
+  }
+
+  /** The asking actor's worker is gone (crashed, stopped, killed): nobody waits for its requests any more. */
+  actorGone(taskId: string, name: string): void {
+    for (const [id, p] of [...this.pending]) {
+      if (p.source.taskId !== taskId || p.source.name !== name) continue;
+      this.pending.delete(id);
+      p.reject(new RemoteError({ name: 'HelpCancelled', message: `${name} is gone`, code: 'CANCELLED' }));
+      this.withdrawn(id, p.source, `${name} is gone`);
+    }
   }
 
   /** Rejects every request of a task (or all when taskId is undefined). */
   failAll(taskId: string | null | undefined, code: string, message: string): void {
     for (const [id, p] of [...this.pending]) {
-      if (taskId !== undefined && p.taskId !== taskId) continue;
+      if (taskId !== undefined && p.source.taskId !== taskId) continue;
       this.pending.delete(id);
       p.reject(new RemoteError({ name: 'HelpCancelled', message, code }));
+      this.withdrawn(id, p.source, message);
     }
   }
 
   waiting(): string[] {
     return [...this.pending.keys()];
+  }
+
+  private withdrawn(requestId: string, source: HelpSource, reason: string): void {
+    this.publish(source, { type: 'user_help_withdrawn', requestId, reason });
   }
 }

@@ -85,10 +85,16 @@ export class Runtime {
     this.clock = opts.clock ?? realClock;
     this.common = { clock: opts.clock, random: opts.random, onEvent: opts.onSupervisorEvent };
     this.dispatcher = new Dispatcher({ clock: this.clock, ...opts.dispatcher });
-    this.help = new HelpDesk(opts.hasResponder ?? true);
+    this.help = new HelpDesk(opts.hasResponder ?? true, (source, event) => this.dispatcher.publish(source, event));
     this.broker = new ServiceBroker(this.clock, opts.connectWaitMs ?? 5000);
     this.ingress = new EventIngress(this.dispatcher, this.help, this.clock);
-    this.spawner = new SpawnPath({ host: () => this.host, tasks: () => this.registry, broker: this.broker, background: this.tasks });
+    this.spawner = new SpawnPath({
+      host: () => this.host,
+      tasks: () => this.registry,
+      broker: this.broker,
+      background: this.tasks,
+      actorGone: (taskId, name) => this.help.actorGone(taskId, name),
+    });
     this.registry = new TaskRegistry({
       tasks: () => this.tree.tasks,
       common: this.common,

@@ -16,6 +16,8 @@ export interface SpawnDeps {
   broker: ServiceBroker;
   /** The main thread's named tasks: a cancel's terminate runs there. */
   background: NamedTasks;
+  /** An actor's run ended: the help requests it left open are withdrawn. */
+  actorGone(taskId: string, name: string): void;
 }
 
 const childKey = (taskId: string, name: string): string => `${taskId}\n${name}`;
@@ -71,8 +73,10 @@ export class SpawnPath {
     }
     const e = await exit;
     signal?.removeEventListener('abort', onAbort);
+    this.deps.actorGone(taskId, spec.name);
     if (e.normal && e.reason === 'normal') return e.value as O;
-    if (cancelled) throw runtimeError('CANCELLED', `${spec.name} cancelled`);
+    // what a cancelled actor returned before it stopped (its usage) travels with the cancel: the caller decides
+    if (cancelled) throw Object.assign(runtimeError('CANCELLED', `${spec.name} cancelled`), { result: e.value });
     const code = e.reason === 'out_of_memory' ? 'ACTOR_OOM' : e.normal ? 'ACTOR_EXITED' : 'ACTOR_CRASHED';
     throw new RemoteError({ name: 'ActorError', message: `${spec.name}: ${e.reason}`, code, cause: e.error });
   }

@@ -107,6 +107,23 @@ export class Supervisor implements ChildHandle {
   }
 
   terminateChild(id: string, reason = 'shutdown'): Promise<void> {
+    // The stop request goes out at once, not behind the queue: a parent whose own stop is queued first waits for
+    // this child (what it returns), so queueing this stop would hold both until the parent's grace ran out.
+    // Its waiters (the spawn) get the exit as soon as it happens, and it leaves the tree; the queued stop below then
+    // finds nothing left to do.
+    const now = this.children.find((c) => c.spec.id === id);
+    const h = now?.handle;
+    if (now && h && now.state === 'running') {
+      now.state = 'stopping';
+      void h.stop(reason, now.spec.shutdownMs);
+      void h.exited.then((exit) => {
+        if (now.handle !== h) return;
+        now.handle = undefined;
+        now.state = 'stopped';
+        this.remove(now);
+        this.finish(now, exit);
+      });
+    }
     return this.serial(async () => {
       const child = this.children.find((c) => c.spec.id === id);
       if (!child) return;

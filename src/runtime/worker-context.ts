@@ -45,6 +45,11 @@ export class WorkerActor {
   private publisher: LanePublisher | undefined;
   private tasks: NamedTasks | undefined;
   private readonly waiters = new Map<string, Waiter>();
+  /** Spawns this actor cancelled whose reply (the child's cancel, with what it returned) is still awaited. */
+  private readonly cancelling = new Map<string, () => void>();
+  private givenUp = false;
+  /** What run() returned: a stop that raced the run's end still hands it over (`stopped.value`). */
+  private returned: { value: unknown } | undefined;
   private readonly served: (() => void)[] = [];
   private serveTarget: object | undefined;
   private readonly backlog: MessagePort[] = [];
@@ -103,23 +108,36 @@ export class WorkerActor {
     else w.reject(new RemoteError(r.error ?? { name: 'Error', message: 'request failed' }));
   }
 
-  /** Sends a request to the main thread and waits for the reply paired by requestId. */
-  private request(build: (requestId: string) => FromWorker, signal?: AbortSignal, onAbort?: (id: string) => void): Promise<unknown> {
+  /** Sends a request to the main thread and waits for the reply paired by requestId. `awaitCancel` (spawn): an abort
+   *  sends the cancel and still waits for the reply, so what the stopped child returned (its usage) reaches this actor
+   *  on the abort error (`result`); a stopping worker waits so for half its grace at most. */
+  private request(build: (requestId: string) => FromWorker, signal?: AbortSignal, onAbort?: (id: string) => void, awaitCancel = false): Promise<unknown> {
     const requestId = randomUUID();
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(abortError(signal));
+      let aborted = false;
       const abort = (): void => {
-        if (!this.waiters.delete(requestId)) return;
+        if (!this.waiters.has(requestId)) return;
         onAbort?.(requestId);
-        reject(abortError(signal));
+        if (!awaitCancel) return void (this.waiters.delete(requestId), reject(abortError(signal)));
+        aborted = true;
+        this.cancelling.set(requestId, () => this.settle(requestId, { ok: false }));
+        if (this.givenUp) this.giveUpCancelled();
       };
+      const done = (): void => (signal?.removeEventListener('abort', abort), void this.cancelling.delete(requestId));
       this.waiters.set(requestId, {
-        resolve: (v) => (signal?.removeEventListener('abort', abort), resolve(v)),
-        reject: (e) => (signal?.removeEventListener('abort', abort), reject(e)),
+        resolve: (v) => (done(), aborted ? reject(withResult(abortError(signal), v)) : resolve(v)),
+        reject: (e) => (done(), reject(aborted ? withResult(abortError(signal), (e as { result?: unknown }).result) : e)),
       });
       signal?.addEventListener('abort', abort, { once: true });
       this.post(build(requestId));
     });
+  }
+
+  /** A stopping worker stops waiting for its cancelled children: its own run must end within its grace. */
+  private giveUpCancelled(): void {
+    this.givenUp = true;
+    for (const give of [...this.cancelling.values()]) give();
   }
 
   private async start(m: StartMsg): Promise<void> {
@@ -144,7 +162,9 @@ export class WorkerActor {
       const run = mod.run as NonNullable<ActorModule['run']>;
       let outcome: FromWorker;
       try {
-        outcome = { type: 'done', ok: true, value: await run(ctx, m.input) };
+        const value = await run(ctx, m.input);
+        this.returned = { value };
+        outcome = { type: 'done', ok: true, value };
       } catch (err) {
         outcome = { type: 'done', ok: false, error: serializeError(err) };
       }
@@ -168,6 +188,7 @@ export class WorkerActor {
   }
 
   private async stop(reason: string, graceMs: number): Promise<void> {
+    setTimeout(() => this.giveUpCancelled(), Math.max(0, graceMs / 2)).unref();
     this.ctl.abort(Object.assign(new Error(`stopping: ${reason}`), { name: 'AbortError', code: 'CANCELLED' }));
     let error: SerializedError | undefined;
     try {
@@ -176,12 +197,16 @@ export class WorkerActor {
       // A failing stop hook must not keep the actor alive, nor go unheard: the main thread reports it.
       error = serializeError(err);
     }
+    // a stop hook that waited for the run resolves a few microtasks before start() records what run() returned:
+    // one macrotask later every microtask has run, so `returned` is set if the run has ended
+    await new Promise((r) => setImmediate(r));
     const grace = Math.max(0, graceMs - 10);
     const [running = []] = await Promise.all([this.tasks?.drain(grace), endUnreapedChildren(grace)]);
     this.publisher?.flush();
     for (const s of this.served) s();
     this.modules.onEnd?.();
-    this.post(error ? { type: 'stopped', running, error } : { type: 'stopped', running });
+    const value = this.returned?.value;
+    this.post({ type: 'stopped', running, ...(error ? { error } : {}), ...(value !== undefined ? { value } : {}) });
   }
 
   /** Mirrors of the pause state of this actor's children (one small controller per child name, never removed). */
@@ -236,7 +261,7 @@ export class WorkerActor {
         if (!checked.success) throw runtimeError('INVALID_SPEC', `spawn ${spec.name}: ${checked.error.issues.map((i) => i.message).join('; ')}`);
         const sig = signal ? AbortSignal.any([signal, this.ctl.signal]) : this.ctl.signal;
         return (await this.request((requestId) => ({ type: 'spawn', requestId, spec }), sig, (requestId) =>
-          this.post({ type: 'spawn_cancel', requestId }),
+          this.post({ type: 'spawn_cancel', requestId }), true,
         )) as O;
       },
       requestUserHelp: async (request, signal) => {
@@ -252,4 +277,10 @@ export class WorkerActor {
     this.ctx = ctx;
     return ctx;
   }
+}
+
+/** The same abort error, carrying what the cancelled child returned (a copy: the abort reason is shared). */
+function withResult(err: Error, result: unknown): Error {
+  if (result === undefined) return err;
+  return Object.assign(new Error(err.message, { cause: err }), { name: err.name, code: (err as { code?: unknown }).code, result });
 }

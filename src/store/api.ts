@@ -1,6 +1,6 @@
 // The store actor's public surface: every write under the data root goes through these calls.
 // Actors reach it by RPC; this file holds types only so actors may import it (guard: import-direction).
-import type { ChatMessage, Handoff, StopReason } from '../runtime/protocol/index.js';
+import type { ChatMessage, Handoff, StopReason, UsageEntry } from '../runtime/protocol/index.js';
 import type { RolloutHead, SessionEntry, SessionSummary } from './types-session.js';
 
 export type { RolloutHead, SessionEntry, SessionSummary } from './types-session.js';
@@ -9,7 +9,7 @@ export type RolloutRecord =
   | { type: 'session_meta'; ts: number; payload: SessionMeta }
   | { type: 'turn_context'; ts: number; payload: { model: string; provider: string; cwd: string; step?: number } }
   | { type: 'response_item'; ts: number; payload: ChatMessage }
-  | { type: 'event_msg'; ts: number; payload: { kind: string; stopReason?: StopReason; detail?: string } }
+  | { type: 'event_msg'; ts: number; payload: { kind: string; stopReason?: StopReason; detail?: string; usage?: UsageEntry } }
   | { type: 'compacted'; ts: number; payload: { replacesCount: number; messages: ChatMessage[] } }
   | { type: 'agent_checkpoint'; ts: number; payload: AgentCheckpoint };
 
@@ -61,6 +61,10 @@ export interface ReadIssues {
   /** Lines before the tail that did not parse: skipped and counted. */
   corruptLines: number;
 }
+
+/** The `event_msg` kind of one answered provider call of the rollout's agent (`usage`): what a run spent, even one that
+ *  never returned its result (killed past its grace). */
+export const LLM_USAGE_KIND = 'llm_usage';
 
 /** The `event_msg` kind of a plan in context compression's thinklink store (`detail` = "step N\n<plan>"). */
 export const THINKLINK_KIND = 'thinklink_entry';
@@ -217,6 +221,8 @@ export interface StoreApi {
   /** Exact rebuild for resume (drains `path` first when it is open here). */
   readReplay(path: string): Promise<ReplayResult>;
   readStopFacts(path: string): Promise<StopFacts>;
+  /** The tokens a rollout's agent recorded (its `llm_usage` records, summed by provider × model; drains `path` first). */
+  readUsage(path: string): Promise<UsageEntry[]>;
   readSummary(path: string): Promise<RolloutSummary>;
   listRollouts(projectId: string): Promise<string[]>;
   /** The rollouts (Director and delegations) whose session_meta names `taskId`, in time order. */
@@ -236,6 +242,8 @@ export interface StoreApi {
   recordTimeline(taskId: string, entry: TimelineEntry): Promise<void>;
   timeline(taskId: string, opts?: { limit?: number; offset?: number }): Promise<TimelinePage>;
   writeArtifact(content: string): Promise<string>;
+  /** A PNG image (browser screenshots) stored as an artifact; other bytes are refused (BAD_INPUT). */
+  writeImageArtifact(png: Uint8Array): Promise<string>;
   readArtifact(id: string, offset?: number, limit?: number): Promise<ArtifactPage>;
   saveTaskMemory(taskId: string, memory: MemoryJson): Promise<void>;
   loadTaskMemory(taskId: string): Promise<MemoryJson | null>;

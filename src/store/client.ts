@@ -36,9 +36,10 @@ export function formatNoteLine(m: NoteMeta): string {
 }
 
 /** What the notes/artifact tools show the model, built over the store API. */
-export function toolStoreAccess(store: Pick<Remote<StoreApi>, 'listNotes' | 'readNote' | 'readArtifact' | 'writeArtifact'>) {
+export function toolStoreAccess(store: Pick<Remote<StoreApi>, 'listNotes' | 'readNote' | 'readArtifact' | 'writeArtifact' | 'writeImageArtifact'>) {
   return {
     writeArtifact: (content: string): Promise<string> => store.writeArtifact(content),
+    writeImageArtifact: (png: Uint8Array): Promise<string> => store.writeImageArtifact(png),
     async listNotes(boardId: string, opts: { agent?: string; limit?: number }): Promise<string> {
       const notes = await store.listNotes(boardId, opts);
       return notes.length === 0 ? '(no notes on this board)' : notes.map(formatNoteLine).join('\n');

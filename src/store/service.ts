@@ -7,6 +7,7 @@ import type {
   Settings, StopFacts, StoreApi, TimelineEntry, TimelinePage, ArtifactPage, LogLine, RolloutHead, SessionEntry, SessionSummary,
 } from './api.js';
 import { makeRedactor, type Redactor } from '../runtime/redact.js';
+import type { UsageEntry } from '../runtime/protocol/index.js';
 import { DEFAULT_LOG_OPTIONS, LogFiles, type LogOptions } from './logs.js';
 import { headsOfTask } from './rollout/heads.js';
 import { SessionLedger } from './sessions.js';
@@ -27,6 +28,7 @@ import { RolloutLedger } from './rollout/ledger.js';
 import { removeRunFile, writeRunFile } from './run-files.js';
 import { DEFAULT_POLICY, type RolloutPolicy } from './rollout/policy.js';
 import { readStopFacts } from './rollout/stop.js';
+import { readRolloutUsage } from './rollout/usage.js';
 import { readRolloutSummary } from './rollout/summary.js';
 import { SettingsStore } from './settings.js';
 import { TaskMemoryStore, TASK_MEMORY_DEBOUNCE_MS } from './task-memory.js';
@@ -127,6 +129,11 @@ export class StoreService implements StoreApi {
     await this.rollouts.drain(abs);
     return readStopFacts(abs);
   }
+  async readUsage(path: string): Promise<UsageEntry[]> {
+    const abs = this.rollouts.checkPath(path);
+    await this.rollouts.drain(abs);
+    return readRolloutUsage(abs);
+  }
   async readSummary(path: string): Promise<RolloutSummary> {
     const abs = this.rollouts.checkPath(path);
     await this.rollouts.drain(abs);
@@ -213,6 +220,11 @@ export class StoreService implements StoreApi {
   async writeArtifact(content: string): Promise<string> {
     this.live();
     return this.artifacts.write(this.redact.text(content));
+  }
+  /** PNG only (checked): pixels cannot pass the text redactor, and nothing else may skip it. */
+  async writeImageArtifact(png: Uint8Array): Promise<string> {
+    this.live();
+    return this.artifacts.writeImage(png);
   }
   async readArtifact(id: string, offset?: number, limit?: number): Promise<ArtifactPage> {
     return this.artifacts.read(id, offset, limit);

@@ -10,7 +10,8 @@ const prompt = (agent: string, disabledAgents: string[]): string => assembleSyst
 describe('disabled agents (-d)', () => {
   it('-d takes names, comma lists and all; unknown names are refused', () => {
     expect(resolveDisabledAgents(['coding, devops'])).toEqual(['coding', 'devops']);
-    expect(resolveDisabledAgents(['all'])).toEqual(['repo', 'coding', 'chat', 'devops', 'meta']);
+    expect(resolveDisabledAgents(['all'])).toEqual(['repo', 'coding', 'chat', 'devops', 'browser', 'meta']);
+    expect(resolveDisabledAgents(['browser'])).toEqual(['browser']);
     expect(resolveDisabledAgents([])).toEqual([]);
     expect(() => resolveDisabledAgents(['coder'])).toThrow(/unknown agent "coder"/);
     expect(() => resolveDisabledAgents(['director'])).toThrow(/unknown agent/);
@@ -26,8 +27,13 @@ describe('disabled agents (-d)', () => {
     for (const rule of ['No hallucination', 'Coding is separate', 'Delegation is mandatory', 'Thought before action']) expect(p).toContain(rule);
     expect(prompt('director', [])).not.toContain('Agents disabled');
     const all = prompt('director', ['all'].flatMap((a) => resolveDisabledAgents([a])));
-    expect(all).not.toMatch(/delegate_(repo|coding|chat|devops|meta)/);
+    expect(all).not.toMatch(/delegate_(repo|coding|chat|devops|browser|meta)/);
     expect(all).not.toContain('## Your team');
+    // -d browser drops its whole team entry (continuation lines included) and names it
+    const noBrowser = prompt('director', ['browser']);
+    expect(noBrowser).not.toContain('delegate_browser');
+    expect(noBrowser).not.toContain('start no server for it');
+    expect(noBrowser).toContain('disabled these agents for this run: Browser');
   });
 
   it('Repo\'s prompt drops delegate_devops when DevOps is disabled, and nothing else', () => {
@@ -57,7 +63,7 @@ describe('disabled agents (-d)', () => {
   });
 
   it('with every agent disabled the Director answers at once: no un-delegated reminder it could not follow', async () => {
-    const h = makeHarness({ disabledAgents: ['repo', 'coding', 'chat', 'devops', 'meta'] });
+    const h = makeHarness({ disabledAgents: ['repo', 'coding', 'chat', 'devops', 'browser', 'meta'] });
     const model = new ScriptedModel({ director: [{ text: 'Answer from what I know.' }, { text: 'never' }] });
     const out = await h.run(model, 'hi');
     expect(out).toMatchObject({ stopReason: 'plain_text', text: 'Answer from what I know.' });

@@ -19,7 +19,7 @@ function golden(name: string, actual: string): void {
 }
 
 describe('assembled system prompts are pinned by golden files', () => {
-  for (const agent of ['director', 'coding', 'repo', 'chat', 'devops', 'meta']) {
+  for (const agent of ['director', 'coding', 'repo', 'chat', 'devops', 'browser', 'meta']) {
     it(`${agent} system prompt matches its golden`, () => {
       golden(agent, assembleSystemPrompt({ agent, projectContext: CONTEXT, fullYolo: false, lang: 'English' }));
     });
@@ -65,11 +65,19 @@ describe('prompt assembly rules', () => {
     }
   });
   it('every sub-agent prompt states its agent_exit output contract', () => {
-    for (const agent of ['coding', 'repo', 'chat', 'devops']) {
+    for (const agent of ['coding', 'repo', 'chat', 'devops', 'browser']) {
       const p = assembleSystemPrompt({ agent, projectContext: '', fullYolo: false, lang: 'English' });
       expect(p, agent).toContain('## Output contract');
       expect(p, agent).toContain('agent_exit');
     }
+  });
+});
+
+describe('the <thought> contract (seeds §10: Director, Coding and Browser enforce it)', () => {
+  it('exactly the agents whose loop requires a thought block explain it in their prompt', () => {
+    const requiring = Object.entries(AGENT_FLAGS).filter(([, f]) => f.requireThought).map(([a]) => a).sort();
+    expect(requiring).toEqual(['browser', 'coding', 'director']);
+    for (const agent of requiring) expect(assembleSystemPrompt({ agent, projectContext: '', fullYolo: false, lang: 'English' }), agent).toContain('## The `<thought>` block');
   });
 });
 

@@ -48,7 +48,8 @@ describe('cli arguments', () => {
   });
 
   it('-d resolves through the agents resolver: all expands, an unknown agent exits 2 naming it', () => {
-    expect(parseCommand(['-p', 'x', '-d', 'ALL'])).toMatchObject({ flags: { disabledAgents: ['repo', 'coding', 'chat', 'devops', 'meta'] } });
+    expect(parseCommand(['-p', 'x', '-d', 'ALL'])).toMatchObject({ flags: { disabledAgents: ['repo', 'coding', 'chat', 'devops', 'browser', 'meta'] } });
+    expect(parseCommand(['-p', 'x', '-d', 'browser'])).toMatchObject({ flags: { disabledAgents: ['browser'] } });
     let caught: unknown;
     try {
       parseCommand(['batch', 't.jsonl', '-d', 'repo,wizard']);

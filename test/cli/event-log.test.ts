@@ -49,6 +49,16 @@ describe('event log', () => {
     expect(log.ended('t')).toBe(true);
   });
 
+  it('a withdrawn request (its asker gave up or is gone) leaves the pending approvals while the task runs on', () => {
+    const log = new EventLog();
+    const ask = (id: string): Event => ({ type: 'user_help_needed', agent: 'coding', requestId: id, kind: 'question', question: 'which?' });
+    log.append(env('w', ask('q1'), 'c1'));
+    log.append(env('w', ask('q2'), 'c2'));
+    log.append(env('w', { type: 'user_help_withdrawn', requestId: 'q1', reason: 'delegation:c1:coding is gone' }, 'c1'));
+    expect(log.approvals().map((a) => a.request.requestId)).toEqual(['q2']);
+    expect(log.ended('w')).toBe(false);
+  });
+
   it('the per-task log is capped', () => {
     const log = new EventLog(10);
     for (let i = 0; i < 25; i++) log.append(env('cap', chunk(String(i))));

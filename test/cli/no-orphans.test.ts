@@ -1,7 +1,7 @@
 // No orphans through the CLI: a run_bash group (`sleep 300` with a backgrounded grandchild) started by the
 // Coding agent is gone 2 s after the CLI exits through -Q, a second Ctrl-C, SIGTERM, SIGHUP or an uncaught error.
 // Checked by PID.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { noLiveMember, groupMembers, type Member } from '../runtime/proc-helpers.js';
@@ -97,10 +97,12 @@ describe('no process group outlives the CLI', () => {
   });
 
   it('an uncaught error in the CLI process: it exits 1, and the group is killed', async () => {
-    // thrown from a timer of the CLI's main thread once run_bash has started: nothing catches it
+    // thrown from a timer of the CLI's main thread once the test has seen the run_bash group: nothing catches it
+    // (a throw on the pgid file alone could kill the group before the test saw it, under load)
     const crash = (pgidFile: string): string => `import { existsSync } from 'node:fs';
-const poll = setInterval(() => { if (existsSync(${JSON.stringify(pgidFile)})) { clearInterval(poll); throw new Error('uncaught in the CLI process'); } }, 20);`;
+const poll = setInterval(() => { if (existsSync(${JSON.stringify(`${pgidFile}.go`)})) { clearInterval(poll); throw new Error('uncaught in the CLI process'); } }, 20);`;
     const { done, pgid } = await startWithGroup([], crash);
+    writeFileSync(join(sb?.dir ?? '', 'pgid.go'), '');
     const r = await done;
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('uncaught in the CLI process');

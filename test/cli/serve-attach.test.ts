@@ -100,6 +100,43 @@ describe('serve and attach', () => {
   });
 });
 
+describe('a withdrawn help request', () => {
+  it('is an event every attached client sees, before its delegation and task end, and leaves `attach approvals`', async () => {
+    sb = sandbox(GOOD_CONFIG);
+    const s = sb;
+    const env = withScript(s, writingOutside(join(s.dir, 'outside.txt')));
+    const serve = start(['serve'], env);
+    children.push(serve);
+    await until(() => discoveryFile(s), 'the discovery file');
+    // client 1 sends the task and streams it; client 2 follows the same task
+    const sender = start(['-p', 'write the report', '--attach', '--output-format', 'stream-json'], env, { cwd: project(s, {}) });
+    children.push(sender);
+    const sent = collect(sender);
+    const taskId = await until(async () => {
+      const r = await runCli(['attach', 'tasks', '--json'], env);
+      return (JSON.parse(r.stdout || '{"tasks":[]}') as { tasks: { taskId: string }[] }).tasks[0]?.taskId;
+    }, 'the task');
+    const watcher = start(['attach', 'logs', '-f', taskId, '--json'], env);
+    children.push(watcher);
+    const watched = collect(watcher);
+    const approvals = async (): Promise<{ request: { requestId: string } }[]> =>
+      (JSON.parse((await runCli(['attach', 'approvals', '--json'], env)).stdout || '{"approvals":[]}') as { approvals: { request: { requestId: string } }[] }).approvals;
+    const requestId = await until(async () => (await approvals())[0]?.request.requestId, 'a pending approval');
+    // the asking Coding run is cancelled while it waits: its request is withdrawn, not answered
+    expect((await runCli(['attach', 'cancel', taskId], env)).code).toBe(0);
+    const order = (out: string): string[] =>
+      out.trim().split('\n').map((l) => JSON.parse(l) as { type: string; data?: Record<string, unknown>; payload?: Record<string, unknown> })
+        .filter((e) => ['user_help_withdrawn', 'user_help_response', 'delegation_end', 'task_end'].includes(e.type))
+        .map((e) => (e.type === 'user_help_withdrawn' ? `withdrawn:${String((e.data ?? e.payload)?.['requestId'])}` : e.type));
+    const [r1, r2] = await Promise.all([sent, watched]);
+
+    expect(order(r1.stdout)).toEqual([`withdrawn:${requestId}`, 'delegation_end', 'task_end']);
+    expect(order(r2.stdout)).toEqual([`withdrawn:${requestId}`, 'delegation_end', 'task_end']);
+    expect(await approvals()).toEqual([]);
+    serve.kill('SIGINT');
+  });
+});
+
 describe('attach without a supervisor', () => {
   it('attach with no running supervisor says how to start one (exit 1)', async () => {
     sb = sandbox(GOOD_CONFIG);

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PassThrough } from 'node:stream';
 import { probeLocal } from '../../bin/cli/probe.js';
 import { runSetup } from '../../bin/cli/setup.js';
@@ -94,4 +94,53 @@ describe('yagent setup', () => {
       expect(readFileSync(cfg, 'utf8')).toBe('# untouched\n');
     });
   }
+
+  /** Answers each interactive question as it appears (an answer typed early would be lost), returns what was shown. */
+  async function interactiveSetup(answers: [string, string][]): Promise<{ code: number; shown: string; config: string; mode: number }> {
+    sb = sandbox('# kept\n');
+    const cfg = join(sb.home, 'config', 'config.toml');
+    const input = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => undefined });
+    const output = new PassThrough();
+    let shown = '';
+    const pending = [...answers];
+    output.on('data', (d: Buffer) => {
+      shown += d.toString().replace(/\x1b\[[0-9;]*[A-Za-z]/g, ''); // readline's cursor moves, not text
+      const next = pending[0];
+      if (next !== undefined && shown.endsWith(next[0])) {
+        pending.shift();
+        setImmediate(() => input.write(`${next[1]}\r`)); // typed after the prompt is shown, as a person would
+      }
+    });
+    const flags = { provider: undefined, baseUrl: undefined, model: undefined, apiKeyEnv: undefined, format: undefined, probe: false };
+    const code = await runSetup(cfg, flags, { stdout: () => undefined, stderr: () => undefined }, true, { input, output });
+    return { code, shown, config: readFileSync(cfg, 'utf8'), mode: statSync(cfg).mode & 0o777 };
+  }
+  const endpoint = (key: string): [string, string][] => [
+    ['choose: ', '1'],
+    ['provider name (e.g. openai): ', 'acme'],
+    ['api format [openai|anthropic] (openai): ', ''],
+    ['api base url: ', 'https://llm.acme.test/v1'],
+    ['model: ', 'acme-coder'],
+    ['(e.g. OPENAI_API_KEY; input hidden): ', key],
+  ];
+
+  it('the key question takes the key itself: written to the 0600 config, never echoed', async () => {
+    const r = await interactiveSetup(endpoint('sk-acme-0123456789'));
+    expect(r.code).toBe(0);
+    expect(r.config).toContain('api_key = "sk-acme-0123456789"');
+    expect(r.config).not.toContain('api_key_env');
+    expect(r.config).toContain('# kept');
+    expect(r.mode).toBe(0o600);
+    expect(r.shown).toContain('model: acme-coder'); // ordinary answers are echoed…
+    expect(r.shown).not.toContain('sk-acme'); // …the key is not
+  });
+
+  it('the key question takes the name of a variable instead: written as api_key_env', async () => {
+    vi.stubEnv('ACME_API_KEY', 'sk-from-env'); // set, so the written config loads
+    const r = await interactiveSetup(endpoint('ACME_API_KEY'));
+    vi.unstubAllEnvs();
+    expect(r.code).toBe(0);
+    expect(r.config).toContain('api_key_env = "ACME_API_KEY"');
+    expect(r.config).not.toMatch(/^api_key = /m);
+  });
 });

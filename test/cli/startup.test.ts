@@ -10,6 +10,7 @@ import { BUILD_LINE, cacheFileFor } from '../../src/runtime/code-cache.js';
 import { distRoot } from '../../src/runtime/dist-paths.js';
 import { AGENT_ACTOR_MODULE, SPARE_PLAN, STORE_PRELOAD, THREADS, canDelegate, delegationPreload } from '../../bin/host/boot-plan.js';
 import { GOOD_CONFIG, runCli, sandbox, withScript, type Sandbox } from './helpers.js';
+import { parseCommand, runsLocalTasks } from '../../bin/cli/args.js';
 import { DELEGATING } from './scripts.js';
 
 let sb: Sandbox | undefined;
@@ -49,7 +50,8 @@ describe('start-up plan', () => {
     expect(canDelegate([])).toBe(true);
     expect(canDelegate(['repo,coding,devops'])).toBe(true);
     expect(canDelegate(['all'])).toBe(false);
-    expect(canDelegate(['repo,coding,chat,devops,meta'])).toBe(false);
+    expect(canDelegate(['repo,coding,chat,devops,meta'])).toBe(true); // the Browser agent is still there
+    expect(canDelegate(['repo,coding,chat,devops,browser,meta'])).toBe(false);
     sb = sandbox(GOOD_CONFIG);
     const ws = join(sb.dir, 'ws');
     mkdirSync(ws);
@@ -83,6 +85,8 @@ describe('start-up plan', () => {
     expect(message).toBe('Invalid input: expected string, received number');
     expect(jitless).toBe(true);
     expect(compiled).toBe(0);
+    // tinyglobby's fdir loads no picomatch of its own at start (tinyglobby matches with its inlined copy)
+    expect(readFileSync(join(distRoot(), 'node_modules', 'tinyglobby', 'index.js'), 'utf8')).not.toMatch(/require\("picomatch"\)/);
   });
 
   it('the CLI, the agent and the store start from code-cached CommonJS bundles (scripts/bundle-entries.mjs, train-code-cache.mjs) that V8 accepts', async () => {
@@ -111,5 +115,30 @@ describe('start-up plan', () => {
     const heavy = chunks.filter((c) => /require\("(blessed|@modelcontextprotocol\/sdk[^"]*)"\)/.test(readFileSync(join(distRoot(), 'bin', 'chunks', c), 'utf8')));
     expect(heavy.length).toBeGreaterThan(0);
     for (const c of heavy) expect(loads.map(([, f]) => f)).not.toContain(c);
+  });
+
+  it('the launcher boots the workers of a command that runs agents before the CLI bundle loads, once; other commands boot none', async () => {
+    const tty = { stdin: false, stdout: false };
+    const runs = (argv: string[], t = tty): boolean => runsLocalTasks(parseCommand(argv), t);
+    expect(runs(['-p', 'x'])).toBe(true);
+    expect(runs(['-p', 'x', '--attach'])).toBe(false);
+    expect(runs([], { stdin: true, stdout: true })).toBe(true); // the TUI
+    expect(runs([], { stdin: true, stdout: false })).toBe(false); // prints the usage
+    expect(runs(['demo'])).toBe(true);
+    expect(runs(['serve'])).toBe(true);
+    expect(runs(['batch', 'f.jsonl'])).toBe(true);
+    for (const argv of [['--version'], ['sessions'], ['mcp', 'list'], ['attach', 'ps'], ['setup']]) expect(runs(argv), argv.join(' ')).toBe(false);
+    sb = sandbox(GOOD_CONFIG);
+    const ws = join(sb.dir, 'ws');
+    mkdirSync(ws);
+    const run = await runCli(['-d', 'all', '-p', 'hi?'], { ...withScript(sb, 'export default { director: [{ text: "hello", finishReason: "stop" }] };\n'), YAGENT_TRACE: '1' }, { cwd: ws });
+    expect(run.code).toBe(0);
+    const lines = run.stderr.split('\n');
+    const at = (re: RegExp): number => lines.findIndex((l) => re.test(l));
+    expect(lines.filter((l) => l.includes('workers prestarted'))).toHaveLength(1);
+    expect(at(/workers prestarted/)).toBeGreaterThanOrEqual(0);
+    expect(at(/workers prestarted/)).toBeLessThan(at(/code cache hit: main\.cjs/));
+    const version = await runCli(['--version'], { ...sb.env, YAGENT_TRACE: '1' });
+    expect(version.stderr).not.toContain('workers prestarted');
   });
 });

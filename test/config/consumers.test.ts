@@ -202,7 +202,7 @@ describe('[agent] and [blackboard] keys reach the run settings', () => {
   const settings = (extra: string, env: Record<string, string> = {}) => settingsFrom({ prompt: 'x', workspace: '/tmp', config: cfg(extra, env) }, 't', 'b');
 
   const AGENT: [string, string, string, (s: ReturnType<typeof settings>) => unknown, unknown][] = [
-    ...(['director', 'coding', 'repo', 'chat', 'devops'] as const).map(
+    ...(['director', 'coding', 'repo', 'chat', 'devops', 'browser'] as const).map(
       (a): [string, string, string, (s: ReturnType<typeof settings>) => unknown, unknown] => [
         `${a}_max_steps`, `${a}_max_steps = 7`, `${a}_max_steps = 9`, (s) => flagsFor(a, { maxSteps: s.maxStepsOverride }).maxSteps, 7,
       ],

@@ -81,6 +81,7 @@ describe('config file', () => {
     ['bad duration', '[agent]\ndelegate_idle_timeout = "soon"'],
     ['undefined provider', '[agents.llm]\ncoding.use_provider = "ghost"'],
     ['missing model', '[global.llm.providers.main]\n'],
+    ['relative browser executable (it would depend on the cwd)', '[browser]\nexecutable = "bin/chrome"'],
   ])('every broken config is three human lines, where starting at the file (%s)', async (_kind, extra) => {
     const path = join(dir, 'broken.toml');
     // 'missing model' reopens BASE's provider without its keys: a duplicate table is itself broken TOML, so write a fresh one

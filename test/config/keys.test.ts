@@ -111,6 +111,7 @@ describe('config key table (key → consumer → test, or reserved for a named f
       mcp: 'test/mcp/agent-mcp.test.ts',
       skills: 'test/mcp/skills.test.ts',
       tui: 'test/tui/e2e.test.ts',
+      browser: 'test/browser/discovery.test.ts',
     };
     const missing: string[] = [];
     for (const [key, row] of Object.entries(KEY_TABLE)) {

@@ -36,6 +36,14 @@ describe('config checks at load', () => {
     expect(w).toContain('unknown config key "agent.circuit_breaker_threshold": did you mean "llm.circuit_breaker_threshold"?');
   });
 
+  it('[tools.llm] names only tools with a model of their own: another name warns with the closest tool', () => {
+    const w = warningsOf('[tools.llm]\nuse_provider = "main"\ncompresion.use_provider = "main"\nfrobnicator.use_provider = "main"\ncompression.use_provider = "main"\n');
+    expect(w).toEqual([
+      'unknown tool "tools.llm.compresion": did you mean "tools.llm.compression"?',
+      'unknown tool "tools.llm.frobnicator": no tool has a model of its own by that name (only compression does); it is ignored',
+    ]);
+  });
+
   it('removed keys are named with their replacement only, not also as unknown', () => {
     const w = warningsOf('[agent]\nmeta_max_steps = 3\n');
     expect(w).toHaveLength(1);

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { AGENT_KINDS, surfaceFor, type AgentKind, type SurfaceOptions } from '../../src/actors/tools/profiles.js';
 import { renderParameters } from '../../src/actors/tools/define.js';
+import { discoverBrowser } from '../../src/actors/browser/discover.js';
 
 const DIR = join(dirname(fileURLToPath(import.meta.url)), 'surfaces');
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
@@ -17,7 +18,14 @@ const VARIANTS: { file: string; agent: AgentKind; options: SurfaceOptions }[] = 
   { file: 'coding.full-yolo', agent: 'coding', options: { fullYolo: true } },
   { file: 'director.disabled-coding-devops', agent: 'director', options: { disabledAgents: ['coding', 'devops'] } },
   { file: 'custom.reader', agent: 'custom', options: { tools: ['read_file', 'grep', 'glob', 'list_dir', 'ask_user_for_help'] } },
+  // no browser on this machine: delegate_browser stays, saying why and how to fix it (production's reason text)
+  { file: 'director.browser-unavailable', agent: 'director', options: { unavailableAgents: { browser: noBrowserReason() } } },
 ];
+
+function noBrowserReason(): string {
+  const r = discoverBrowser({ enabled: true, executable: '' }, { PATH: '' });
+  return r.ok ? '' : r.reason;
+}
 
 function render(agent: AgentKind, options: SurfaceOptions): string {
   const s = surfaceFor(agent, options);

@@ -1,4 +1,5 @@
 // Actor host rules on real workers: terminate after shutdownMs, crash isolation, exit reasons, RPC, help.
+import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventOf } from '../../src/runtime/protocol/index.js';
 import { FIXTURE, SERVICE, codeOf, failure, startRuntime, until, type TestRuntime } from './helpers.js';
@@ -137,6 +138,26 @@ describe('context round trips', () => {
     expect(env.rt.respondUserHelp({ requestId: payload.requestId, approved: true, answer: 'yes' })).toBe(true);
     expect(await answer).toMatchObject({ type: 'user_help_response', requestId: payload.requestId, approved: true, answer: 'yes' });
     expect((await mb.next()).value?.type).toBe('user_help_response');
+    mb.close();
+  });
+
+  it('a request whose asker is cancelled, or whose worker dies, is withdrawn on the critical lane (never left open)', async () => {
+    const task = await env.rt.startTask('withdrawn');
+    const mb = env.rt.dispatcher.subscribe({ name: 'ui2', filter: { taskId: 'withdrawn', types: ['user_help_needed', 'user_help_withdrawn'] } });
+    const ctl = new AbortController();
+    const cancelled = failure(task.spawn({ name: 'asker', module: FIXTURE, input: { mode: 'ask_help', question: 'cancel me?' } }, ctl.signal));
+    const first = (await mb.next()).value?.payload as EventOf<'user_help_needed'>;
+    ctl.abort(new Error('user cancelled'));
+    const gone = (await mb.next()).value;
+    expect(gone?.lane).toBe('critical');
+    expect(gone?.payload).toMatchObject({ type: 'user_help_withdrawn', requestId: first.requestId });
+    expect(codeOf(await cancelled)).toBe('CANCELLED');
+    const killed = failure(task.spawn({ name: 'asker2', module: FIXTURE, input: { mode: 'ask_help', question: 'kill me?' } }));
+    const second = (await mb.next()).value?.payload as EventOf<'user_help_needed'>;
+    await (task.supervisor.handleOf('asker2') as { worker?: Worker } | undefined)?.worker?.terminate();
+    expect((await mb.next()).value?.payload).toMatchObject({ type: 'user_help_withdrawn', requestId: second.requestId, reason: 'asker2 is gone' });
+    await killed;
+    expect(env.rt.help.waiting()).toEqual([]);
     mb.close();
   });
 

@@ -37,7 +37,10 @@ describe('spawn cancellation', () => {
     const result = failure(task.spawn({ name: 'waiter', module: FIXTURE, input: { mode: 'wait_stop', slot: 2 } }, ctl.signal));
     await until(() => Atomics.load(env.starts, 2) === 1, 5000, 'waiter running');
     ctl.abort(new Error('user cancelled'));
-    expect(codeOf(await result)).toBe('CANCELLED');
+    const err = await result;
+    expect(codeOf(err)).toBe('CANCELLED');
+    // what run() returned while it stopped travels with the cancel (a cancelled agent's usage reaches its caller)
+    expect((err as { result?: unknown }).result).toBe('stopped');
     await until(() => !env.rt.liveActors().includes('waiter'), 2000, 'waiter worker gone');
     expect(children('cancel-run')).toEqual([]);
   });

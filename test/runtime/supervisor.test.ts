@@ -113,6 +113,36 @@ function fakeChild(o: { crashAfterMs?: number; log?: string[]; id?: string } = {
   });
 }
 
+describe('terminateChild', () => {
+  it('a child stopped while its parent\'s stop is queued first is stopped at once and its waiters get its exit', async () => {
+    // the parent's stop waits for what its child returns (a cancelled Director waits for its delegation's usage):
+    // a child stop queued behind the parent's would hold both
+    const sup = await Supervisor.start({ name: 'nested-stop' });
+    let childExit!: (e: Exit) => void;
+    const childExited = new Promise<Exit>((r) => (childExit = r));
+    const child: ChildHandle = { exited: childExited, stop: () => (childExit({ normal: true, reason: 'shutdown', value: 'child usage' }), Promise.resolve()) };
+    let parentExit!: (e: Exit) => void;
+    const parentExited = new Promise<Exit>((r) => (parentExit = r));
+    const childSeen: Exit[] = [];
+    let stopping: Promise<void> | undefined;
+    const parent: ChildHandle = {
+      exited: parentExited,
+      // idempotent, like every real handle: asked again, it waits for the same exit
+      stop: () =>
+        (stopping ??= (async () => {
+          void sup.terminateChild('child', 'cancelled'); // the parent cancels its child while it stops
+          childSeen.push(await sup.awaitChild('child'));
+          parentExit({ normal: true, reason: 'shutdown' });
+        })()),
+    };
+    await sup.startChild({ id: 'parent', restart: 'temporary', shutdownMs: 60_000, start: () => Promise.resolve(parent) });
+    await sup.startChild({ id: 'child', restart: 'temporary', shutdownMs: 60_000, start: () => Promise.resolve(child) });
+    await sup.terminateChild('parent', 'cancelled');
+    expect(childSeen).toEqual([{ normal: true, reason: 'shutdown', value: 'child usage' }]);
+    await sup.stop();
+  });
+});
+
 describe('supervision as data', () => {
   it('invalid child specs are rejected with a message naming the field', async () => {
     const bad = { id: 'x', restart: 'sometimes', shutdownMs: -1, start: () => fakeChild() } as unknown as ChildSpec;

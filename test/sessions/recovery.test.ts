@@ -159,4 +159,19 @@ describe('recovery', () => {
     expect(body).toContain('run_bash ×1');
     expect(w.envelopes.some((e) => e.payload.type === 'delegation_restarted')).toBe(false);
   });
+
+  it('a killed delegation returned no usage: its calls are counted from what its rollout recorded', async () => {
+    const u = (input: number, output: number) => ({ usage: { input, output } });
+    w.fake.script('director', { ...call('delegate_coding', { task: 'run the side effect, then finish', context_refs: [] }), ...u(1000, 10) }, { ...say('done after the crash'), ...u(1000, 10) });
+    // the killed incarnation answered one call (200/20) and stalled on the next; the restarted one exits (30/3)
+    w.fake.script('coding', { ...call('run_bash', { command: SIDE, is_dangerous: false }), ...u(200, 20) }, { text: 'x', fault: { kind: 'stall', afterEvents: 1 } }, { ...exit('finished after a restart'), ...u(30, 3) });
+    const running = runTask(w.rt, { ...w.base, prompt: 'do the work', taskId: 'crash', yolo: true });
+    for (let i = 0; i < 400 && w.fake.requestsFor('coding').length < 2; i++) await new Promise((r) => setTimeout(r, 25));
+    const name = w.rt.liveActors().find((n) => /^delegation:.*:coding$/.test(n)) ?? '';
+    await (w.rt.task('crash')?.supervisor.handleOf(name) as { worker?: Worker } | undefined)?.worker?.terminate();
+    const r = await running;
+    expect(r.stopReason).toBe('plain_text');
+    const by = Object.fromEntries(r.usageByAgent.map((e) => [e.agent, [e.calls, e.usage.inputTokens, e.usage.outputTokens]]));
+    expect(by).toEqual({ director: [2, 2000, 20], coding: [2, 230, 23] });
+  });
 });

@@ -26,6 +26,27 @@ describe('artifacts', () => {
     expect(p4).toMatchObject({ text: text.slice(900), nextOffset: null });
   });
 
+  it('a PNG image (a screenshot) is stored as its bytes, 0600, and read back as a one-line description, never as bytes; other bytes are refused', async () => {
+    const s = storeIn(t.dir);
+    // signature, then the IHDR chunk: length 13, type, width 1280, height 800 (what the store reads back)
+    const png = Buffer.alloc(64, 7);
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(png, 0);
+    png.writeUInt32BE(13, 8);
+    png.write('IHDR', 12, 'latin1');
+    png.writeUInt32BE(1280, 16);
+    png.writeUInt32BE(800, 20);
+    const id = await s.writeImageArtifact(png);
+    expect(id).toMatch(ARTIFACT_ID_RE);
+    const file = join(t.dir, 'data', 'artifacts', id);
+    expect(readFileSync(file).equals(png)).toBe(true);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const page = await s.readArtifact(id);
+    expect(page).toMatchObject({ nextOffset: null });
+    expect(page.text).toBe(`[artifact ${id} is a PNG image, 1280×800 px, ${png.length} bytes: it has no text to read]`);
+    // only images may skip the text redactor
+    await expect(s.writeImageArtifact(Buffer.from('api_key = sk-not-an-image-at-all-but-long-enough'))).rejects.toMatchObject({ code: 'BAD_INPUT' });
+  });
+
   it('refuses ids that are not artifact ids (no path traversal) and reports missing ones', async () => {
     const s = storeIn(t.dir);
     await expect(s.readArtifact('../../settings.json')).rejects.toMatchObject({ code: 'BAD_INPUT' });

@@ -11,18 +11,13 @@ import { actorAuthorizer } from '../../src/actors/tools/authorizer.js';
 import { callTool } from '../../src/actors/tools/adapter.js';
 import { call, makeDeps, memoryProjectGrants, tempDir } from './helpers.js';
 
-/** requestUserHelp wired exactly like Runtime.onHelp: open on the help desk, publish user_help_needed. */
+/** requestUserHelp wired exactly like the Runtime: the help desk publishes user_help_needed on the dispatcher. */
 function helpWiring(hasResponder: boolean): { dispatcher: Dispatcher; help: HelpDesk; ctx: Pick<ActorContext, 'requestUserHelp'> } {
   const dispatcher = new Dispatcher();
-  const help = new HelpDesk(hasResponder);
+  const help = new HelpDesk(hasResponder, (source, event) => dispatcher.publish(source, event));
   let n = 0;
   const ctx: Pick<ActorContext, 'requestUserHelp'> = {
-    requestUserHelp: (request) => {
-      const requestId = `req-${++n}`;
-      const answer = help.open(requestId, 'task-1');
-      dispatcher.publish({ name: 'delegation:c1:coding', taskId: 'task-1', delegationId: 'd1' }, { type: 'user_help_needed', requestId, ...request });
-      return answer;
-    },
+    requestUserHelp: (request) => help.ask(`req-${++n}`, { name: 'delegation:c1:coding', taskId: 'task-1', delegationId: 'd1' }, request),
   };
   return { dispatcher, help, ctx };
 }

@@ -30,6 +30,7 @@ export function makeEnv(workspace: string, over: Partial<ToolEnv> = {}): ToolEnv
       readNote: (_b, ref) => Promise.resolve(`note ${ref}`),
       readArtifact: (id) => Promise.resolve(`artifact ${id}`),
       writeArtifact: () => Promise.resolve('artifact-1'),
+      writeImageArtifact: () => Promise.resolve('artifact-image-1'),
     },
     delegate: (agent, args) => Promise.resolve({ kind: 'ok', content: `${agent} did ${args.task}` }),
     ...over,

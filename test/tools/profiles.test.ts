@@ -20,11 +20,21 @@ describe('profiles', () => {
   });
 
   it('director delegates to every sub-agent; only repo also gets delegate_devops, run serially there', () => {
-    expect(names('director').filter((n) => n.startsWith('delegate_'))).toEqual(['delegate_chat', 'delegate_coding', 'delegate_devops', 'delegate_meta', 'delegate_repo']);
+    expect(names('director').filter((n) => n.startsWith('delegate_'))).toEqual(['delegate_browser', 'delegate_chat', 'delegate_coding', 'delegate_devops', 'delegate_meta', 'delegate_repo']);
     expect(names('repo').filter((n) => n.startsWith('delegate_'))).toEqual(['delegate_devops']);
     expect(surfaceFor('repo').get('delegate_devops')?.tags.serial).toBe(true);
     expect(surfaceFor('director').get('delegate_repo')?.tags.serial).toBe(false);
-    for (const a of ['coding', 'chat', 'devops', 'meta'] as const) expect(names(a).some((n) => n.startsWith('delegate_'))).toBe(false);
+    for (const a of ['coding', 'chat', 'devops', 'browser', 'meta'] as const) expect(names(a).some((n) => n.startsWith('delegate_'))).toBe(false);
+  });
+
+  it('the browser agent reaches the world only through its browser: no file tools, no shell; no other agent gets a browser tool', () => {
+    const browser = surfaceFor('browser').list();
+    expect(browser.some((d) => ['read', 'fs_write', 'shell'].includes(d.tags.effect))).toBe(false);
+    expect(browser.filter((d) => d.name.startsWith('browser_')).map((d) => d.name)).toEqual(['browser_back', 'browser_click', 'browser_open', 'browser_press', 'browser_screenshot', 'browser_snapshot', 'browser_type']);
+    expect(browser.map((d) => d.name)).toEqual(expect.arrayContaining(['agent_exit', 'list_notes', 'read_note', 'read_artifact']));
+    for (const a of AGENT_KINDS.filter((k) => k !== 'browser' && k !== 'custom')) expect(names(a).some((n) => n.startsWith('browser_')), a).toBe(false);
+    // a custom agent picks from the Director's palette, which has no network tool
+    expect(directorPalette().some((d) => d.tags.effect === 'network')).toBe(false);
   });
 
   it('chat has no file access, devops has shell but no file writes, meta has nothing', () => {
@@ -70,9 +80,10 @@ describe('profiles', () => {
   });
 
   it('-d withholds the disabled agents\' delegate_* tools on every surface, by the target tag', () => {
-    expect(names('director', { disabledAgents: ['coding', 'devops'] }).filter((n) => n.startsWith('delegate_'))).toEqual(['delegate_chat', 'delegate_meta', 'delegate_repo']);
+    expect(names('director', { disabledAgents: ['coding', 'devops'] }).filter((n) => n.startsWith('delegate_'))).toEqual(['delegate_browser', 'delegate_chat', 'delegate_meta', 'delegate_repo']);
     expect(names('repo', { disabledAgents: ['devops'] }).some((n) => n.startsWith('delegate_'))).toBe(false);
-    expect(names('director', { disabledAgents: ['repo', 'coding', 'chat', 'devops', 'meta'] }).some((n) => n.startsWith('delegate_'))).toBe(false);
+    expect(names('director', { disabledAgents: ['repo', 'coding', 'chat', 'devops', 'browser', 'meta'] }).some((n) => n.startsWith('delegate_'))).toBe(false);
+    expect(surfaceFor('director', { disabledAgents: ['browser'] }).withheldReason('delegate_browser')).toMatch(/browser agent is disabled for this run \(-d browser, or \[browser\] enable = false\)/);
     const s = surfaceFor('director', { disabledAgents: ['coding'] });
     expect(s.withheldReason('delegate_coding')).toMatch(/coding agent is disabled/);
     expect(s.withheldReason('delegate_repo')).toBeUndefined();

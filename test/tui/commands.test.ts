@@ -52,6 +52,18 @@ describe('TUI slash commands', () => {
     expect(s.calls).toEqual(['start: next session=task-20261201083700-aaaa']);
   });
 
+  it('/setup while attached says in one line why it cannot reconfigure the supervisor and what to do, even while a task runs', async () => {
+    const s = await scripted(200, 24, { supervisor: { pid: 4242, address: 'http://127.0.0.1:1' } });
+    open.push(s);
+    await s.step('go\r'); // a running turn: the answer is the same
+    await s.step('/setup\r');
+    // the dialog's body, its wrapped rows joined: one sentence
+    const body = s.term.screenText().split('\n').map((l) => /│ (.*?) +│/.exec(l)?.[1] ?? '').filter((t) => t !== '').join(' ');
+    expect(body).toContain('/setup cannot reconfigure an attached supervisor: yagent serve (pid 4242) runs every client\'s tasks on the config it loaded at start; run `yagent setup` in a terminal, then restart `yagent serve` and attach again.');
+    await s.step('x'); // any key closes the dialog
+    expect(s.term.screenText()).not.toContain('/setup cannot');
+  });
+
   it('/resume with no sessions says so; an unknown command says so', async () => {
     const s = await scripted(80, 24, {}, { listSessions: () => Promise.resolve([]) });
     open.push(s);

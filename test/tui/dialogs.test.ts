@@ -49,6 +49,21 @@ describe('TUI dialogs', () => {
     expect(answers.map((a) => [a.requestId, a.approved, a.answer])).toEqual([['q1', true, 'blue'], ['q2', false, undefined]]);
   });
 
+  it('a withdrawn request (its asker gave up or is gone) closes its dialog while the delegation runs on; the next one shows', async () => {
+    const { s, answers } = await withAnswers();
+    ask(s, 'r1', 'c1');
+    ask(s, 'r2', 'c2');
+    await s.step('');
+    expect(s.term.screenText()).toContain('request r1?');
+    s.deliver({ type: 'user_help_withdrawn', requestId: 'r1', reason: 'delegation:c1:coding is gone' }, 'c1');
+    await s.step('');
+    expect(s.term.screenText()).not.toContain('request r1?');
+    expect(s.term.screenText()).toContain('┌─ repo needs approval');
+    expect(s.term.screenText()).toContain('request withdrawn: delegation:c1:coding is gone');
+    await s.step('y');
+    expect(answers.map((a) => a.requestId)).toEqual(['r2']);
+  });
+
   it('the dialog of a request whose delegation ended (nested ones too) or whose task ended closes by itself', async () => {
     const { s, answers } = await withAnswers();
     ask(s, 'r1', 'c2');

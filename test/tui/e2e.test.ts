@@ -86,6 +86,12 @@ describe('TUI in a real terminal', () => {
     pane.text('ANSWER attached');
     pane.keys('Enter');
     await pane.waitFor((s) => s.includes('The answer is 42.') && s.includes(' ready │ '), 'the attached answer');
+    // /setup cannot rewrite the config of the serve process: the dialog says why and what to do
+    pane.text('/setup');
+    pane.keys('Enter');
+    await pane.waitFor((s) => s.includes('/setup cannot reconfigure an attached') && s.includes('(pid '), 'the attached /setup answer');
+    pane.keys('x');
+    await pane.waitFor((s) => !s.includes('/setup cannot'), 'the dialog closed');
     pane.text('WRITE the report');
     pane.keys('Enter');
     await pane.waitFor((s) => s.includes('coding needs approval'), 'the attached approval dialog');

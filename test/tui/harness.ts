@@ -16,6 +16,8 @@ export interface Term {
   /** Row y as text, trailing spaces kept (exactly `cols` cells). */
   row(y: number): string;
   rows(): string[];
+  /** Row y's cell styles, one character per cell: `b` bold, `u` underline, `B` both, `.` neither. */
+  styles(y: number): string;
   screenText(): string;
   /** Where the terminal's cursor is (cell column, row). */
   cursor(): { x: number; y: number };
@@ -48,6 +50,16 @@ export function makeTerm(cols: number, rows: number): Term {
     },
     row,
     rows: () => Array.from({ length: t.height }, (_, y) => row(y)),
+    styles: (y) => {
+      const line = term.buffer.active.getLine(y);
+      let out = '';
+      for (let x = 0; x < term.cols; x++) {
+        const c = line?.getCell(x);
+        const [b, u] = [c?.isBold() ? 1 : 0, c?.isUnderline() ? 1 : 0];
+        out += b && u ? 'B' : b ? 'b' : u ? 'u' : '.';
+      }
+      return out;
+    },
     cursor: () => ({ x: term.buffer.active.cursorX, y: term.buffer.active.cursorY }),
     screenText: () => Array.from({ length: t.height }, (_, y) => row(y).trimEnd()).join('\n'),
     resize: (c, r) => {

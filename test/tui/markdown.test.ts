@@ -6,7 +6,7 @@ import { DEFAULT_BINDINGS } from '../../bin/tui/keys.js';
 import { markdownLines } from '../../bin/tui/markdown.js';
 import type { Envelope } from '../../src/runtime/protocol/index.js';
 import { strWidth } from '../../bin/tui/text.js';
-import { makeTerm } from './harness.js';
+import { makeTerm, type Term } from './harness.js';
 
 const ANSWER = [
   '# Plan',
@@ -30,7 +30,11 @@ afterEach(async () => {
 });
 
 /** Paints one Director answer (published as ai_response) into a cols×rows terminal; returns its rows. */
-async function paint(cols: number, rows: number): Promise<string[]> {
+async function paint(cols: number, rows: number, text = ANSWER): Promise<string[]> {
+  return (await painted(cols, rows, text)).rows();
+}
+
+async function painted(cols: number, rows: number, text: string): Promise<Term> {
   let emit: (env: Envelope) => void = () => undefined;
   let answer = (): void => undefined;
   const backend: TuiBackend = {
@@ -49,14 +53,14 @@ async function paint(cols: number, rows: number): Promise<string[]> {
   const term = makeTerm(cols, rows);
   const app = new TuiApp({ backend, bindings: DEFAULT_BINDINGS, io: term.io });
   apps.push(app);
-  const payload = { type: 'ai_response', agent: 'director', text: ANSWER } as Envelope['payload'];
+  const payload = { type: 'ai_response', agent: 'director', text } as Envelope['payload'];
   answer = (): void => emit({ seq: 1, taskId: 't', delegationId: null, source: 'director', type: 'ai_response', lane: 'normal', ts: 0, payload });
   term.type('go\r');
   await term.settle();
   await new Promise((r) => setImmediate(r));
   app.frames.flush();
   await term.settle();
-  return term.rows();
+  return term;
 }
 
 const AT_40 = [
@@ -90,6 +94,30 @@ describe('Markdown answers', () => {
     const rows = await paint(cols, 30);
     expect(rows.slice(0, expected.length).map((r) => r.slice(0, stream))).toEqual(expected.map((l) => l.padEnd(stream)));
     expect(rows[expected.length]?.slice(0, stream)).toBe(' '.repeat(stream));
+  });
+
+  it('**bold** is bold and *emphasis* / _emphasis_ underlined, also where a span wraps; code and plain text are not', async () => {
+    const term = await painted(40, 20, 'Plain **bold words that run past the end of the line** then *em* and _un_ `**c**`.');
+    const rows = term.rows().slice(3, 5).map((r) => r.trimEnd());
+    expect(rows).toEqual(['Plain bold words that run past the end', 'of the line then em and un `**c**`.']);
+    const [a, b] = [term.styles(3), term.styles(4)];
+    expect(a.slice(0, 39)).toBe('......' + 'b'.repeat(33));
+    const second = rows[1] ?? '';
+    const at = (word: string): number => second.indexOf(word);
+    expect(b.slice(0, at(' then'))).toBe('b'.repeat(at(' then'))); // the span goes on after the wrap
+    expect(b.slice(at('em and'), at('em and') + 2)).toBe('uu');
+    expect(b.slice(at('un `'), at('un `') + 3)).toBe('uu.');
+    expect(b.slice(at('`'))).toMatch(/^\.+$/);
+    // the heading of an answer is bold too
+    expect((await painted(40, 12, '# Title')).styles(3).slice(0, 5)).toBe('bbbbb');
+  });
+
+  it('a brace in model text is text, never a blessed tag: {bold}, {/}, {open} and {red-fg} show as typed, unstyled', async () => {
+    const text = 'Keep {bold}this{/bold} and {/} and {open} and {red-fg}x{/red-fg} and \x01 as they are.';
+    const term = await painted(80, 12, text);
+    const shown = term.rows().slice(3, 5).map((r) => r.slice(0, 56).trimEnd()).join(' ');
+    expect(shown).toBe('Keep {bold}this{/bold} and {/} and {open} and {red-fg}x{/red-fg} and  as they are.');
+    expect(term.styles(3) + term.styles(4)).toMatch(/^\.+$/);
   });
 
   it('no rendered line is wider than its width, from 1 to 80 cells', () => {

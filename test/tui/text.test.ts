@@ -11,10 +11,10 @@ const ref = {
     for (const ch of s) w += cellWidth(ch.codePointAt(0) ?? 0);
     return w;
   },
-  wrap(text: string, width: number): string[] {
+  wrap(text: string, width: number, marks = false): string[] {
     const out: string[] = [];
     if (width <= 0) return out;
-    const clean = text.replace(/\t/g, '  ').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '');
+    const clean = text.replace(/\t/g, '  ').replace(marks ? /[\x00\x05-\x08\x0b-\x1f\x7f]/g : /[\x00-\x08\x0b-\x1f\x7f]/g, '');
     for (const line of clean.split('\n')) {
       let cur = '';
       let w = 0;
@@ -43,7 +43,7 @@ const ref = {
           continue;
         }
         if (cur.trim() !== '') out.push(cur.trimEnd());
-        const pieces = ref.wrap(word, width);
+        const pieces = ref.wrap(word, width, true); // a styled word of an answer keeps its (zero-width) marks
         out.push(...pieces.slice(0, -1));
         cur = pieces[pieces.length - 1] ?? '';
       }

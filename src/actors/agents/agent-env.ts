@@ -20,9 +20,10 @@ import type { ToolDeclaration } from '../tools/types.js';
 import { dataRoot } from '../../store/client.js';
 import { discoverSkills, skillRoots, skillsSection } from '../skills/discover.js';
 import { useSkillTool } from '../skills/use-skill.js';
+import { discoverBrowser } from '../browser/discover.js';
 
 /** Everything an agent run reaches in the store: the run's own calls, grants, and the tools' read access. */
-export type HostStore = AgentStore & GrantStore & Pick<Remote<StoreApi>, 'listNotes' | 'readNote' | 'readArtifact'>;
+export type HostStore = AgentStore & GrantStore & Pick<Remote<StoreApi>, 'listNotes' | 'readNote' | 'readArtifact' | 'writeImageArtifact'>;
 
 /** What the host provides: a worker's ActorContext in production (`actorHost`), in-process stand-ins in tests. */
 export interface AgentHost {
@@ -95,6 +96,8 @@ export function buildAgentEnv(host: AgentHost, config: YagentConfig, seams: Agen
         security,
         ...(host.external && host.external.length > 0 ? { external: host.external } : {}),
         ...(skills.size > 0 ? { runtimeTools: [useSkillTool(skills)], sections: [skillsSection(skills)] } : {}),
+        // looked up per run, cheap (a few stats): an install between two runs is seen by the next one
+        ...(input.role === 'director' || input.role === 'browser' ? { browser: discoverBrowser(config.browser, process.env) } : {}),
       });
     },
     spawn: host.spawn,

@@ -8,8 +8,9 @@ import type { ToolOutcome } from '../tools/types.js';
 import type { ChatMessage, HandoffStatus, StopReason } from './wire-types.js';
 import type { Publish } from './loop-contract.js';
 import type { ProjectContext } from './project-context.js';
-import type { AgentRunInput, AgentRunOutput, CustomAgentDesign, RunSettings } from './run-types.js';
+import { AgentRunOutputSchema, type AgentRunInput, type AgentRunOutput, type CustomAgentDesign, type RunSettings } from './run-types.js';
 import { isBuiltin } from './profiles.js';
+import { disabledHow } from '../tools/profiles.js';
 import type { DelegationBreaker, RunPool } from './pool.js';
 import { buildBrief, summarize } from './brief.js';
 import { MentionBook } from './mentions.js';
@@ -17,7 +18,7 @@ import type { UsageLedger } from './usage-ledger.js';
 import { degradedReport, type Assessment } from './recovery.js';
 import type { ThinkEntry } from './compression/thinklink.js';
 
-export type DelegationStore = Pick<StoreApi, 'writeNote' | 'resolveRefs' | 'writeArtifact' | 'recordTimeline' | 'registerAgent'>;
+export type DelegationStore = Pick<StoreApi, 'writeNote' | 'resolveRefs' | 'writeArtifact' | 'recordTimeline' | 'registerAgent' | 'taskRollouts' | 'readUsage'>;
 
 export type SpawnChild = (name: string, input: AgentRunInput, delegationId: string, signal: AbortSignal) => Promise<AgentRunOutput>;
 
@@ -63,6 +64,10 @@ export class DelegationManager {
   private started = 0;
   /** Restarts per delegation call after crashes (`[resume] max_restarts` bounds them). */
   private readonly restarts = new Map<string, number>();
+  /** Child rollouts whose usage is merged already (a returned result or a ledger read): none is counted twice. */
+  private readonly counted = new Set<string>();
+  /** Delegations still running: a cancelled tool call returns at once, its delegation winds down behind it. */
+  private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(private readonly deps: DelegationDeps) {}
 
@@ -83,13 +88,27 @@ export class DelegationManager {
   }
 
   /** `resumeFrom` (recovery B): the same delegation continued from its repaired replay instead of a fresh brief. */
-  async delegate(callId: string, target: string, args: DelegateArgsLike, signal: AbortSignal, resumeFrom?: { messages: ChatMessage[]; plans: ThinkEntry[] }): Promise<ToolOutcome> {
+  delegate(callId: string, target: string, args: DelegateArgsLike, signal: AbortSignal, resumeFrom?: { messages: ChatMessage[]; plans: ThinkEntry[] }): Promise<ToolOutcome> {
+    const p = this.run(callId, target, args, signal, resumeFrom);
+    this.inFlight.add(p);
+    const forget = (): void => void this.inFlight.delete(p);
+    p.then(forget, forget);
+    return p;
+  }
+
+  /** Resolves once every delegation of this run has ended (a cancelled one included: its child's usage is merged by
+   *  then and its delegation_end published). Bounded: a stopping worker gives up on its children within its grace. */
+  async settled(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async run(callId: string, target: string, args: DelegateArgsLike, signal: AbortSignal, resumeFrom?: { messages: ChatMessage[]; plans: ThinkEntry[] }): Promise<ToolOutcome> {
     const d = this.deps;
     const refs = args.context_refs ?? [];
     const custom = this.customs.get(target);
     if (!isBuiltin(target) && !custom) return err('unknown_agent', `no agent named "${target}"`);
     // the surface already withholds the tool: this guards every other path to a disabled agent
-    if (d.settings.disabledAgents.includes(target)) return err('agent_disabled', `The ${target} agent is disabled for this run (-d); do the work another way or tell the user.`);
+    if (d.settings.disabledAgents.includes(target)) return err('agent_disabled', `The ${target} agent is disabled for this run (${disabledHow(target)}); do the work another way or tell the user.`);
     if (!d.breaker.allow()) {
       return err('circuit_open', 'Several delegations failed in a row; delegation is paused for a while. Report the failures to the user or try a different approach.');
     }
@@ -116,12 +135,13 @@ export class DelegationManager {
       };
       const out = await this.spawnWithBackstop(name, input, callId, signal);
       // spent whatever the outcome, abandoned runs included
-      d.usage?.merge(out.usageByAgent ?? []);
+      this.spent(out);
       if (ABANDONED.has(out.stopReason) || signal.aborted) return await this.abandoned(callId, target, out.stopReason);
       const outcome = await this.finish(callId, target, out, triggeredBy);
       if (out.design && target === 'meta') return await this.runDesigned(callId, out.design, args, signal, outcome);
       return outcome;
     } catch (e) {
+      await this.spentBy(callId, e);
       if (signal.aborted) return await this.abandoned(callId, target, 'cancelled');
       const message = e instanceof Error ? `${(e as { code?: string }).code ?? e.name}: ${e.message}` : String(e);
       if (d.recover && isCrash(e)) {
@@ -135,6 +155,29 @@ export class DelegationManager {
       return err('delegation_failed', `The ${target} delegation failed (${message}). Its work is lost; the task can go on.`);
     } finally {
       release?.();
+    }
+  }
+
+  private spent(out: AgentRunOutput): void {
+    this.counted.add(out.rolloutPath);
+    this.deps.usage?.merge(out.usageByAgent ?? []);
+  }
+
+  /** A child that failed still spent tokens: a cancelled one hands its result over on the error (`result`); one that
+   *  returned nothing (killed past its grace, crashed) is counted from what its rollout recorded. */
+  private async spentBy(callId: string, e: unknown): Promise<void> {
+    const d = this.deps;
+    if (!d.usage) return;
+    const returned = AgentRunOutputSchema.safeParse((e as { result?: unknown } | null)?.result);
+    if (returned.success) return this.spent(returned.data);
+    try {
+      const heads = await d.store.taskRollouts(d.settings.projectId, d.settings.taskId);
+      const head = heads.filter((h) => h.meta.delegationId === callId && !this.counted.has(h.path)).at(-1);
+      if (!head) return;
+      this.counted.add(head.path);
+      d.usage.merge(await d.store.readUsage(head.path));
+    } catch (err) {
+      publishWarning(d.publish, 'readUsage', `the tokens of delegation ${callId} could not be read from its rollout`, err);
     }
   }
 

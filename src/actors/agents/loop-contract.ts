@@ -23,6 +23,8 @@ export interface ToolRunner {
   defs(): readonly ToolDef[];
   /** System-prompt sections this surface adds (deferred-tool catalogue, skills); none = []. */
   contextSections?(): string[];
+  /** Ends what the tools of this run hold (the Browser agent's browser); called once when the run ends. */
+  close?(): Promise<void>;
   /** One outcome per call, in order; `fatal` set when a call failed fatally (the turn ends). */
   runBatch(calls: readonly ToolCall[], opts: BatchOptions): Promise<{ outcomes: ToolCallOutcome[]; fatal: string | null }>;
 }

@@ -1,9 +1,9 @@
 // Every agent's loop flags, stated in full per agent: no hidden central default (pitfall 16).
 
-export type BuiltinAgent = 'director' | 'coding' | 'repo' | 'chat' | 'devops' | 'meta';
-export const BUILTIN_AGENTS: readonly BuiltinAgent[] = ['director', 'coding', 'repo', 'chat', 'devops', 'meta'];
+export type BuiltinAgent = 'director' | 'coding' | 'repo' | 'chat' | 'devops' | 'browser' | 'meta';
+export const BUILTIN_AGENTS: readonly BuiltinAgent[] = ['director', 'coding', 'repo', 'chat', 'devops', 'browser', 'meta'];
 /** Sub-agents the Director can delegate to by a built-in `delegate_<name>` tool. */
-export const DELEGATE_TARGETS: readonly BuiltinAgent[] = ['repo', 'coding', 'chat', 'devops', 'meta'];
+export const DELEGATE_TARGETS: readonly BuiltinAgent[] = ['repo', 'coding', 'chat', 'devops', 'browser', 'meta'];
 
 export interface LoopFlags {
   /** agent_exit ends the loop at once (false: the exit is acknowledged and the loop goes on). */
@@ -36,6 +36,8 @@ export const AGENT_FLAGS: Readonly<Record<BuiltinAgent | 'custom', LoopFlags>> =
   // Chat's plain reply is its answer: no reminder.
   chat: { stopOnFinish: true, stepRetries: 2, noActionRetryLimit: 0, maxParallelReadOnlyTools: 1, maxSteps: 50, requireThought: false },
   devops: { stopOnFinish: true, stepRetries: 2, noActionRetryLimit: 2, maxParallelReadOnlyTools: 4, maxSteps: 50, requireThought: false },
+  // Browser: one page, so its actions run one at a time; up to 200 steps (clicking through a site takes many).
+  browser: { stopOnFinish: true, stepRetries: 2, noActionRetryLimit: 2, maxParallelReadOnlyTools: 1, maxSteps: 200, requireThought: true },
   // Meta answers once with JSON; its retries (up to 5) are validation retries in meta.ts, not loop steps.
   meta: { stopOnFinish: true, stepRetries: 2, noActionRetryLimit: 0, maxParallelReadOnlyTools: 1, maxSteps: 1, requireThought: false },
   custom: { stopOnFinish: true, stepRetries: 2, noActionRetryLimit: 1, maxParallelReadOnlyTools: 4, maxSteps: 15, requireThought: false },

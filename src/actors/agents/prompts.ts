@@ -63,7 +63,7 @@ export function assembleSystemPrompt(o: AssembleOptions): string {
   return parts.join('\n\n') + '\n';
 }
 
-const AGENT_TITLES: Readonly<Record<string, string>> = { repo: 'Repo', coding: 'Coding', chat: 'Chat', devops: 'DevOps', meta: 'Meta' };
+const AGENT_TITLES: Readonly<Record<string, string>> = { repo: 'Repo', coding: 'Coding', chat: 'Chat', devops: 'DevOps', browser: 'Browser', meta: 'Meta' };
 
 /** Drops every list item or paragraph naming a disabled agent's `delegate_*` tool, and says once why. */
 function withoutDisabled(role: string, disabled: readonly string[]): string[] {

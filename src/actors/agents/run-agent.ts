@@ -1,7 +1,7 @@
 // One agent run, wired from injected dependencies: rollout, prompt, tools, delegations, the loop, the result.
 import type { Clock, PauseGate } from '../../runtime/actor.js';
 import { ActivityClock, PauseController } from '../../runtime/pause.js';
-import type { StoreApi } from '../../store/api.js';
+import { LLM_USAGE_KIND, type StoreApi } from '../../store/api.js';
 import type { TokenCounter } from '../llm/tokens.js';
 import type { LlmEngine } from '../llm/types.js';
 import type { ToolOutcome } from '../tools/types.js';
@@ -24,11 +24,12 @@ import { repairToolPairs } from './tool-pairs.js';
 import { Compressor } from './compression/compressor.js';
 import { thinklinkRecord } from './compression/thinklink.js';
 import { UsageLedger } from './usage-ledger.js';
+import { publishWarning } from '../../runtime/log-event.js';
 
 export type AgentStore = Pick<
   StoreApi,
   | 'openRollout' | 'appendRollout' | 'drain' | 'buildIndex' | 'writeNote' | 'resolveRefs' | 'writeArtifact' | 'recordTimeline' | 'registerAgent'
-  | 'saveTaskMemory' | 'writeCheckpoint' | 'readReplay' | 'taskRollouts'
+  | 'saveTaskMemory' | 'writeCheckpoint' | 'readReplay' | 'taskRollouts' | 'readUsage'
 >;
 
 export interface ToolHooks {
@@ -109,7 +110,8 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
   });
   const engine = env.engineFor(input);
   const base = { agent: input.agent, rolloutPath: handle.path, sessionId };
-  const ledger = new UsageLedger();
+  // every own call is in the rollout too: a run killed before it returns is still counted from there
+  const ledger = new UsageLedger((usage) => recorder.append([{ type: 'event_msg', ts: env.clock.now(), payload: { kind: LLM_USAGE_KIND, usage } }]));
   const usageOut = (): { usage: AgentRunOutput['usage']; usageByAgent: AgentRunOutput['usageByAgent'] } => ({ usage: ledger.total(), usageByAgent: ledger.list() });
 
   // Sub-agents time themselves (idle and total, frozen while paused); the parent keeps a hard backstop.
@@ -129,14 +131,15 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
           ...(gate ? { gate } : {}),
           onTimeout: (kind) => ctl.abort(new AbortReason(kind === 'idle_timeout' ? 'IDLE_TIMEOUT' : 'TOTAL_TIMEOUT', `delegation ${kind.replace('_', ' ')}`)),
         });
+  let closeTools: (() => Promise<void>) | undefined;
   try {
     if (input.role === 'meta') {
       const initial: ChatMessage[] = [{ role: 'system', content: system }, { role: 'user', content: metaBrief(input.brief, input.palette) }];
       const r = await runMeta({ engine, recorder, publish: env.publish, signal: ctl.signal, now: () => env.clock.now(), palette: input.palette }, initial);
       const stopReason = r.ok ? 'plain_text' : r.cancelled ? 'cancelled' : 'llm_error';
+      ledger.add(input.agent, { ...engine.describe(), usage: r.usage }, r.attempts);
       recorder.append([{ type: 'event_msg', ts: env.clock.now(), payload: { kind: 'stop', stopReason, ...(r.ok ? {} : { detail: r.error }) } }]);
       await recorder.drain();
-      ledger.add(input.agent, { ...engine.describe(), usage: r.usage }, r.attempts);
       return { ...base, stopReason, text: r.ok ? r.text : '', steps: r.attempts, ...usageOut(), thoughtFailures: 0, ...(r.ok ? { design: r.design } : { error: r.error }) };
     }
 
@@ -171,6 +174,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
       ...(activity ? { waitingOnUser: <T>(wait: () => Promise<T>) => activity.during(wait) } : {}),
     };
     const tools = env.toolsFor(input, hooks);
+    closeTools = tools.close ? () => tools.close?.() ?? Promise.resolve() : undefined;
     const isDirector = input.role === 'director';
     const reminder = undelegatedReminder(s.disabledAgents);
     // the deferred-tool catalogue (MCP) and the skills list follow the role prompt: stable for the whole run
@@ -223,6 +227,8 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
       },
       initial,
     );
+    // a cancelled delegate_* call returned at once; its child's report (usage) arrives when the child has stopped
+    await manager.settled();
     await recorder.drain();
     // recovery B reads the last stop point only: one checkpoint, on the terminal path, fingerprinted by the store
     if (s.resume) {
@@ -243,6 +249,8 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
   } finally {
     activity?.dispose();
     env.signal.removeEventListener('abort', onAbort);
+    // the Browser agent's browser ends with its run, whatever ended the run
+    await closeTools?.().catch((e: unknown) => publishWarning(env.publish, 'tools.close', `${input.agent}: its tools did not close cleanly`, e));
   }
 }
 

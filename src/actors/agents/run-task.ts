@@ -14,6 +14,7 @@ import { AGENT_MODULE } from './agent-module.js';
 import { resolveDisabledAgents } from './profiles.js';
 import type { AgentRunInput, AgentRunOutput, RunSettings } from './run-types.js';
 import { prepareTurn, type PreparedTurn, type SessionRequest } from './session-turn.js';
+import { cancelledRun } from './cancelled-turn.js';
 
 export type { SessionRequest } from './session-turn.js';
 
@@ -92,7 +93,8 @@ export function settingsFrom(o: RunTaskOptions, taskId: string, boardId: string)
     maxParallelReadOnlyTools: a.maxParallelReadonlyTools,
     indexMaxNotes: index.maxNotes,
     indexLineChars: index.maxLineChars,
-    disabledAgents: resolveDisabledAgents(o.disabledAgents ?? []),
+    // `[browser] enable = false` removes the Browser agent like -d browser does
+    disabledAgents: resolveDisabledAgents([...(o.disabledAgents ?? []), ...(o.config.browser.enabled ? [] : ['browser'])]),
     ...(o.provider !== undefined ? { providerOverride: knownProvider(o.config, o.provider) } : {}),
     resume: o.config.resume.enabled,
     maxReplayMessages: o.config.resume.maxReplayMessages,
@@ -152,7 +154,17 @@ export async function runTask(runtime: Runtime, o: RunTaskOptions): Promise<Task
     const signal = o.signal ? AbortSignal.any([o.signal, ledger.signal]) : ledger.signal;
     const director = async (): Promise<AgentRunOutput> =>
       (await runtime.startTask(taskId)).spawn<AgentRunInput, AgentRunOutput>({ name: 'director', module: AGENT_MODULE, input, delegationId: null }, signal);
-    [out] = await Promise.all([director(), recorded]);
+    // a turn the user cancelled ends like any other (ledger, task_end), with the tokens it spent
+    const cancelled = async (err: unknown): Promise<AgentRunOutput> => {
+      if (o.signal?.aborted !== true) throw err;
+      const spent = await cancelledRun(err, store, projectId, taskId).catch((e: unknown) => {
+        runtime.publish({ name: 'director', taskId }, warnEvent('readUsage', 'the tokens of the cancelled turn could not be read from its rollouts', e));
+        return null;
+      });
+      if (spent === null) throw err;
+      return spent;
+    };
+    [out] = await Promise.all([director().catch(cancelled), recorded]);
   } catch (err) {
     end(o.signal?.aborted === true ? 'cancelled' : 'panic');
     throw err;

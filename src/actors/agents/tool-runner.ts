@@ -71,6 +71,11 @@ export class SurfaceToolRunner implements ToolRunner {
     return this.current().defs();
   }
 
+  /** End of the run: what the tools hold (the Browser agent's browser) goes. */
+  async close(): Promise<void> {
+    await this.deps.env.browser?.close();
+  }
+
   contextSections(): string[] {
     return [this.current().catalogueSection(), ...(this.deps.sections ?? [])].filter((s) => s !== '');
   }

@@ -11,6 +11,8 @@ import type { ToolHooks } from './run-agent.js';
 import type { AgentRunInputParsed } from './run-types.js';
 import { SurfaceToolRunner } from './tool-runner.js';
 import { storeProjectGrants, type GrantStore } from './project-grants.js';
+import type { BrowserAvailability } from '../browser/discover.js';
+import { BrowserSession } from '../browser/session.js';
 
 export interface ToolWiring {
   publish: Publish;
@@ -27,6 +29,9 @@ export interface ToolWiring {
   external?: readonly ToolDeclaration[];
   runtimeTools?: readonly ToolDeclaration[];
   sections?: readonly string[];
+  /** Director and Browser runs: the browser discovered for this worker. Missing → the Director's delegate_browser
+   *  says so (and how to fix it); the Browser agent's tools return it as their error. */
+  browser?: BrowserAvailability;
 }
 
 export function buildToolRunner(input: AgentRunInputParsed, hooks: ToolHooks, w: ToolWiring): ToolRunner {
@@ -37,9 +42,15 @@ export function buildToolRunner(input: AgentRunInputParsed, hooks: ToolHooks, w:
     ...(input.custom ? { tools: input.custom.tools } : {}),
     ...(w.external ? { external: w.external } : {}),
     ...(w.runtimeTools ? { runtime: w.runtimeTools } : {}),
+    ...(w.browser && !w.browser.ok ? { unavailableAgents: { browser: w.browser.reason } } : {}),
   });
   // one boundary for the guard and the walkers (grep, glob) of this run
   const boundary = new Boundary(s.workspace, w.security.policy);
+  // one browser per Browser run, started by its first browser call, with run_bash's built env and this boundary
+  const browser =
+    input.role === 'browser' && w.browser
+      ? new BrowserSession({ availability: w.browser, env: w.security.shellEnv, boundary, runSignal: w.runSignal, resumed: input.resumeFrom !== undefined })
+      : undefined;
   return new SurfaceToolRunner({
     agent: input.agent,
     surface,
@@ -56,6 +67,7 @@ export function buildToolRunner(input: AgentRunInputParsed, hooks: ToolHooks, w:
       store: w.store,
       boundary,
       shellEnv: w.security.shellEnv,
+      ...(browser ? { browser } : {}),
     },
     hooks,
     publish: w.publish,

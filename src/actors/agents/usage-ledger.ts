@@ -13,8 +13,16 @@ export function addUsage(into: Usage, u: Usage): void {
 export class UsageLedger {
   private readonly entries = new Map<string, UsageEntry>();
 
+  /** onOwn: each of this run's own calls (not a child's report), as the rollout records it (`llm_usage`). */
+  constructor(private readonly onOwn?: (entry: UsageEntry) => void) {}
+
   /** One provider call of `agent`. */
   add(agent: string, call: { provider: string; model: string; usage: Usage }, calls = 1): void {
+    this.onOwn?.({ agent, provider: call.provider, model: call.model, calls, usage: { ...call.usage } });
+    this.count(agent, call, calls);
+  }
+
+  private count(agent: string, call: { provider: string; model: string; usage: Usage }, calls: number): void {
     const key = `${agent}\u0000${call.provider}\u0000${call.model}`;
     let e = this.entries.get(key);
     if (e === undefined) {
@@ -27,7 +35,7 @@ export class UsageLedger {
 
   /** A child run's report (its own entries and its descendants'). */
   merge(report: readonly UsageEntry[]): void {
-    for (const e of report) this.add(e.agent, e, e.calls);
+    for (const e of report) this.count(e.agent, e, e.calls);
   }
 
   list(): UsageEntry[] {

@@ -104,7 +104,7 @@ export function buildAgentEngine(cfg: YagentConfig, agent: string, deps: EngineD
   });
 }
 
-/** Tools with their own model (micro_agent, thinking, …) resolve tool → tools.llm → agent → … . */
+/** Tools with their own model (compression's summary) resolve tool → tools.llm → agent → … . */
 export function buildToolEngine(cfg: YagentConfig, tool: string, agent: string | undefined, deps: EngineDeps): LlmEngine {
   return buildProviderEngine(cfg, resolveProviderName(cfg, { tool, agent }), deps);
 }

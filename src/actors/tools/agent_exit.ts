@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ModelHandoffStatusSchema } from '../../runtime/protocol/index.js';
 import { briefArg, defineTool } from './define.js';
 
-export const SUB_AGENTS: readonly string[] = ['coding', 'repo', 'chat', 'devops', 'custom'];
+export const SUB_AGENTS: readonly string[] = ['coding', 'repo', 'chat', 'devops', 'browser', 'custom'];
 
 const schema = z.object({
   conclusion: z.string().min(1).describe('Your full deliverable, self-contained; stored in full as your note (not a summary).'),

@@ -5,8 +5,8 @@ import { BUILTIN_TOOLS } from './registry.js';
 import loadTool from './load_tool.js';
 import { Surface } from './surface.js';
 
-export type AgentKind = 'director' | 'coding' | 'repo' | 'chat' | 'devops' | 'meta' | 'custom';
-export const AGENT_KINDS: readonly AgentKind[] = ['director', 'coding', 'repo', 'chat', 'devops', 'meta', 'custom'];
+export type AgentKind = 'director' | 'coding' | 'repo' | 'chat' | 'devops' | 'browser' | 'meta' | 'custom';
+export const AGENT_KINDS: readonly AgentKind[] = ['director', 'coding', 'repo', 'chat', 'devops', 'browser', 'meta', 'custom'];
 
 export interface Profile {
   allow: readonly Effect[];
@@ -24,6 +24,8 @@ export const PROFILES: Readonly<Record<Exclude<AgentKind, 'custom'>, Profile>> =
   repo: { allow: ['read', 'memory', 'delegate', 'interact', 'control'], deny: ['fs_write', 'shell'], subAgent: true },
   chat: { allow: ['memory', 'interact', 'control'], deny: ['read', 'fs_write', 'shell'], subAgent: true },
   devops: { allow: ['read', 'shell', 'memory', 'interact', 'control'], deny: ['fs_write'], subAgent: true },
+  // the browser is its only reach: no file tools (file: URLs pass the read boundary in the guard), no shell
+  browser: { allow: ['network', 'memory', 'interact', 'control'], deny: ['read', 'fs_write', 'shell'], subAgent: true },
   meta: { allow: [], deny: ALL_EFFECTS, subAgent: true },
 };
 
@@ -41,6 +43,9 @@ export interface SurfaceOptions {
   runtime?: readonly ToolDeclaration[];
   /** -d: sub-agents disabled for this run; the delegation tools that run them are withheld. */
   disabledAgents?: readonly string[];
+  /** Sub-agents that cannot run here (no browser installed), each with why and how to fix it: their delegation
+   *  tool stays, its description says so and a call returns that as an error (seeds §2.2). */
+  unavailableAgents?: Readonly<Record<string, string>>;
   /** Overrides the built-in registry (registry fixtures only). */
   registry?: readonly ToolDeclaration[];
 }
@@ -58,6 +63,21 @@ function forAgent(d: ToolDeclaration, p: Profile): ToolDeclaration {
 /** Tools a custom agent may be given: the Director's capability-matched tools, minus delegation. */
 export function directorPalette(registry: readonly ToolDeclaration[] = BUILTIN_TOOLS): ToolDeclaration[] {
   return registry.filter((d) => d !== loadTool && d.tags.audience === undefined && matches(d, 'director', PROFILES.director));
+}
+
+/** How an agent gets disabled: `-d`, and for the browser also its config section. */
+export function disabledHow(target: string | undefined): string {
+  return target === 'browser' ? '-d browser, or [browser] enable = false' : '-d';
+}
+
+/** A delegation tool whose agent cannot run: the description leads with why and the fix; a call is that error. */
+function degraded(d: ToolDeclaration, unavailable: Readonly<Record<string, string>> | undefined): ToolDeclaration {
+  const target = d.tags.effect === 'delegate' ? d.tags.target : undefined;
+  const why = target !== undefined ? unavailable?.[target] : undefined;
+  if (why === undefined) return d;
+  const title = (target ?? '').charAt(0).toUpperCase() + (target ?? '').slice(1);
+  const message = `The ${title} agent is unavailable on this machine: ${why}. Do not call ${d.name}; tell the user what is missing.`;
+  return { ...d, description: `UNAVAILABLE — ${message}\n\n(When available: ${d.description})`, execute: () => Promise.resolve({ kind: 'error', error: { kind: 'agent_unavailable', message } }) };
 }
 
 export function surfaceFor(agent: AgentKind, options: SurfaceOptions = {}): Surface {
@@ -84,9 +104,10 @@ export function surfaceFor(agent: AgentKind, options: SurfaceOptions = {}): Surf
   const withheld = new Map<string, string>();
   tools = tools.filter((d) => {
     const off = d.tags.effect === 'delegate' && d.tags.target !== undefined && disabled.has(d.tags.target);
-    if (off) withheld.set(d.name, `the ${d.tags.target ?? ''} agent is disabled for this run (-d)`);
+    if (off) withheld.set(d.name, `the ${d.tags.target ?? ''} agent is disabled for this run (${disabledHow(d.tags.target)})`);
     return !off;
   });
+  tools = tools.map((d) => degraded(d, options.unavailableAgents));
   if (tools.some((d) => d.tags.cold === true)) tools.push(loadTool as ToolDeclaration);
   return new Surface(agent, tools, autonomous, withheld);
 }

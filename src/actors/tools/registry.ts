@@ -24,12 +24,21 @@ import delegateCoding from './delegate_coding.js';
 import delegateChat from './delegate_chat.js';
 import delegateDevops from './delegate_devops.js';
 import delegateMeta from './delegate_meta.js';
+import delegateBrowser from './delegate_browser.js';
+import browserOpen from './browser_open.js';
+import browserSnapshot from './browser_snapshot.js';
+import browserClick from './browser_click.js';
+import browserType from './browser_type.js';
+import browserPress from './browser_press.js';
+import browserBack from './browser_back.js';
+import browserScreenshot from './browser_screenshot.js';
 
 /** Every built-in executor. Adding a tool = its file + its .md + one line here; the validation checks the rest. */
 export const BUILTIN_TOOLS: readonly ToolDeclaration[] = [
   readFile, listDir, glob, grep, createFile, editFile, deleteFile, renameFile, runBash,
   agentExit, askUser, listNotes, readNote, readArtifact, loadTool,
-  delegateRepo, delegateCoding, delegateChat, delegateDevops, delegateMeta,
+  delegateRepo, delegateCoding, delegateChat, delegateDevops, delegateBrowser, delegateMeta,
+  browserOpen, browserSnapshot, browserClick, browserType, browserPress, browserBack, browserScreenshot,
 ] as ToolDeclaration[];
 
 export interface RegistryProblem {
@@ -51,14 +60,14 @@ function checkOne(d: ToolDeclaration, add: (rule: string, message: string) => vo
   if (d.description.trim() === '') add('missing-description', `no ${d.name}.md description`);
   const keys = schemaKeys(d);
   if (keys === null) add('schema-not-object', 'parameters must be a z.object');
-  for (const [tag, names] of [['pathParams', t.pathParams], ['commandParams', t.commandParams ?? []]] as const) {
+  for (const [tag, names] of [['pathParams', t.pathParams], ['commandParams', t.commandParams ?? []], ['urlParams', t.urlParams ?? []]] as const) {
     for (const p of names) if (keys && !keys.includes(p)) add('unknown-param', `${tag} names "${p}", not a schema key`);
   }
   if (t.dangerFlag !== undefined && keys && !keys.includes(t.dangerFlag)) add('unknown-param', `dangerFlag names "${t.dangerFlag}", not a schema key`);
   if (t.effect === 'read' && t.mutates) add('read-effect-mutates', 'effect "read" cannot mutate');
   if ((t.effect === 'fs_write' || t.effect === 'shell') && !t.mutates) add('writer-not-mutating', `effect "${t.effect}" must set mutates`);
   if (t.mutates && !t.serial) add('mutating-not-serial', 'a mutating tool must be serial (it would never run beside others anyway)');
-  if (t.needsAuth && t.pathParams.length === 0 && (t.commandParams ?? []).length === 0 && t.dangerFlag === undefined) {
+  if (t.needsAuth && t.pathParams.length === 0 && (t.commandParams ?? []).length === 0 && (t.urlParams ?? []).length === 0 && t.dangerFlag === undefined) {
     add('auth-without-target', 'needsAuth but nothing for the workspace guard to check');
   }
   if ((t.effect === 'fs_write' || t.effect === 'shell') && !t.needsAuth) add('unguarded-writer', `effect "${t.effect}" must go through the guard`);

@@ -8,7 +8,7 @@ import type { Boundary } from './boundary.js';
 export type Effect = 'read' | 'fs_write' | 'shell' | 'delegate' | 'interact' | 'control' | 'network' | 'memory';
 
 /** Agent kinds a delegation tool can target. */
-export type DelegateTarget = 'repo' | 'coding' | 'chat' | 'devops' | 'meta';
+export type DelegateTarget = 'repo' | 'coding' | 'chat' | 'devops' | 'browser' | 'meta';
 
 export interface CapabilityTags {
   effect: Effect;
@@ -20,6 +20,8 @@ export interface CapabilityTags {
   needsAuth: boolean;
   /** Argument names that hold filesystem paths, checked against the boundary for every tool, reads included. */
   pathParams: readonly string[];
+  /** Argument names that hold a URL: a `file:` URL is checked by the guard as a read of its path (like pathParams). */
+  urlParams?: readonly string[];
   /** Argument names that hold a shell command (absolute path tokens are checked by the guard). */
   commandParams?: readonly string[];
   /** Boolean argument through which the model itself flags the call as dangerous. */
@@ -70,6 +72,36 @@ export interface ToolContext {
   boundary?: Boundary;
   /** run_bash's child environment, built by `buildShellEnv` (absent: process.env minus secret-looking names). */
   shellEnv?: NodeJS.ProcessEnv;
+  /** The Browser agent's browser for this run (started by its first call); absent for every other agent. */
+  browser?: BrowserPort;
+}
+
+export interface BrowserCallOptions {
+  signal: AbortSignal;
+  /** The whole action (navigation, its load, the input events); the page view after it has its own small budget. */
+  timeoutMs: number;
+}
+
+export interface BrowserShot {
+  png: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/** One browser, one current page (actors/browser/session.ts). Actions return the page view (URL, notes, text with
+ *  numbered elements); failures throw a BrowserError whose `kind` the tools return as the error kind. */
+export interface BrowserPort {
+  open(url: string, o: BrowserCallOptions): Promise<string>;
+  snapshot(o: BrowserCallOptions): Promise<string>;
+  click(ref: number, o: BrowserCallOptions): Promise<string>;
+  type(ref: number, text: string, opts: { submit: boolean; clear: boolean }, o: BrowserCallOptions): Promise<string>;
+  press(key: string, o: BrowserCallOptions): Promise<string>;
+  back(o: BrowserCallOptions): Promise<string>;
+  screenshot(fullPage: boolean, o: BrowserCallOptions): Promise<BrowserShot>;
+  /** A file outside the workspace that passed the guard (the user approved it, or -y): the browser may load it. */
+  approveFile(realPath: string): void;
+  /** End of the run: the browser and its temp profile go. */
+  close(): Promise<void>;
 }
 
 /** What the agents layer supplies once per run; the adapter adds the per-call fields. */
@@ -81,6 +113,8 @@ export interface ToolStoreAccess {
   readArtifact(id: string, opts: { offset?: number; limit?: number }): Promise<string>;
   /** Stores a large tool result; returns the artifact id the model reads it back with (read_artifact). */
   writeArtifact(content: string): Promise<string>;
+  /** Stores a PNG image (browser_screenshot); returns its artifact id. The model never gets the bytes. */
+  writeImageArtifact(png: Uint8Array): Promise<string>;
 }
 
 /** A failure the model can act on is a result; `fatal` ends the turn. */

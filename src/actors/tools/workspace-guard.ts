@@ -3,6 +3,7 @@
 // Every tool's pathParams are checked, reads included; only denied zones refuse, the rest is asking.
 import type { ToolDeclaration } from './types.js';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { isInside, realpathLoose, realpathPhysical, resolveIn } from './path-resolve.js';
 import { defaultBoundary, type Access, type Boundary, type ResolvedBoundary } from './boundary.js';
 import { shellWords } from './shell-paths.js';
@@ -60,6 +61,13 @@ export class WorkspaceGuard {
       if (denied !== null) reasons.push({ key: `${decl.name}:${real}`, path: real, deny: true, text: `${key} "${v}": ${denied}` });
       else if (!b.inside(real)) reasons.push({ key: `${decl.name}:${real}`, path: real, text: `${key} "${v}" resolves outside the workspace (${real})` });
     }
+    for (const key of decl.tags.urlParams ?? []) {
+      const real = fileUrlPath(args[key]);
+      if (real === null) continue; // http(s) and the rest: not a path (the tool decides which schemes it opens)
+      const denied = b.denied(real, 'read');
+      if (denied !== null) reasons.push({ key: `${decl.name}:${real}`, path: real, deny: true, text: `${key} "${String(args[key])}": ${denied}` });
+      else if (!b.inside(real)) reasons.push({ key: `${decl.name}:${real}`, path: real, text: `${key} "${String(args[key])}" is a file outside the workspace (${real})` });
+    }
     for (const key of decl.tags.commandParams ?? []) {
       const v = args[key];
       if (typeof v === 'string') reasons.push(...this.commandReasons(decl.name, v, b));
@@ -102,6 +110,16 @@ export class WorkspaceGuard {
       }
     }
     return reasons;
+  }
+}
+
+/** The real path of a `file:` URL argument (read like pathParams), or null for any other value. */
+function fileUrlPath(v: unknown): string | null {
+  if (typeof v !== 'string' || !/^file:/i.test(v.trim())) return null;
+  try {
+    return realpathLoose(fileURLToPath(v.trim()));
+  } catch {
+    return null; // file://host/… is no local path: the tool refuses it
   }
 }
 

@@ -1,4 +1,6 @@
 // Raw TOML → YagentConfig: defaults, 0/absent semantics, env kill switches applied here (not at call sites).
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import { parseDuration } from './duration.js';
 import * as envSwitch from './env.js';
 import { ConfigError } from './errors.js';
@@ -153,6 +155,17 @@ export function normalise(raw: RawConfig, path: string, env: envSwitch.Env): Yag
       shellEnvKeep: raw.security?.shell_env_keep ?? [],
       keyEnvNames: Object.values(raw.global?.llm?.providers ?? {}).flatMap((p) => (p.api_key_env ? [p.api_key_env] : [])),
     },
+    browser: { enabled: defaultTrue(raw.browser, 'enable'), executable: browserExecutable(raw.browser?.executable, path, env) },
     warnings: [...new Set(warnings)],
   };
+}
+
+/** `[browser] executable`: an absolute path, `~/…`, or a bare command name looked up on PATH. A relative path
+ *  would depend on the process's cwd (seeds pitfall 8), so it is a configuration error, never guessed. */
+function browserExecutable(v: string | undefined, path: string, env: envSwitch.Env): string {
+  const exe = (v ?? '').trim();
+  if (exe === '') return '';
+  if (exe === '~' || exe.startsWith('~/')) return join(env['HOME'] ?? homedir(), exe.slice(1));
+  if (isAbsolute(exe) || !exe.includes('/')) return exe;
+  throw new ConfigError(`"${exe}" is a relative path`, `${path}: browser.executable`, 'write an absolute path (e.g. "/usr/bin/chromium") or a command name on PATH (e.g. "chromium")');
 }

@@ -4,7 +4,6 @@ import { CONFIG_TEMPLATE } from './template.js';
 
 /** Dotted path (`*` = any table name) → the later feature that will read it. Mirrored by test/config/key-table.ts. */
 export const RESERVED_KEYS: Readonly<Record<string, string>> = {
-  'agent.browser_max_steps': 'the Browser agent',
   'blackboard.summary_max_runes': 'handoff summaries',
   'resume.replay_token_budget': 'pause / replay / degraded handoff',
   'resume.degrade_on_workspace_change': 'pause / replay / degraded handoff',

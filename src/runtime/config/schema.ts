@@ -119,5 +119,6 @@ export const RawConfigSchema = z.looseObject({
   skills: z.looseObject({ enable: z.boolean().optional(), agents: z.array(z.string()).optional() }).optional(),
   tui: z.looseObject({ keybindings: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional() }).optional(),
   security: z.looseObject({ allow_read: z.array(z.string()).optional(), shell_env_keep: z.array(z.string()).optional() }).optional(),
+  browser: z.looseObject({ enable: z.boolean().optional(), executable: z.string().optional() }).optional(),
 });
 export type RawConfig = z.infer<typeof RawConfigSchema>;

@@ -26,8 +26,8 @@ api_key = "${PLACEHOLDER_API_KEY}"
 
 # [agents.llm]                   # per-agent providers: director coding repo chat devops browser meta
 # coding.use_provider = "openai"
-# [tools.llm]                    # per-tool providers (micro_agent, thinking, deepthinking, design; compression = the tier-2 summary)
-# micro_agent.use_provider = "local"
+# [tools.llm]                    # per-tool providers; compression (the tier-2 summary) is the one tool with a model of its own
+# compression.use_provider = "local"
 
 [agent]
 director_max_steps = 100
@@ -35,7 +35,7 @@ coding_max_steps = 150
 repo_max_steps = 50
 chat_max_steps = 50
 devops_max_steps = 50
-browser_max_steps = 200          # reserved (Browser agent, later issue)
+browser_max_steps = 200
 delegate_idle_timeout = "60s"
 delegate_total_timeout = "20m"
 max_parallel_readonly_tools = 4  # 1 = strictly serial, <= 0 = default 4, > 8 clamped to 8
@@ -89,6 +89,13 @@ max_notes_per_board = 200        # the store's GC keeps the newest this many per
 [security]
 allow_read = []                  # e.g. ["~/.ssh/config"]: data-root / secret-store paths tools may read (still asked; -y skips asking)
 shell_env_keep = []              # e.g. ["GITHUB_TOKEN"]: variables run_bash still sees although secret-looking or named by an api_key_env
+
+# The Browser agent drives a headless Chromium/Chrome over the DevTools protocol on a pipe (no TCP port).
+# Without an executable it is unavailable and delegate_browser says how to fix that.
+[browser]
+enable = true                    # false = no Browser agent (like -d browser)
+# executable = "/usr/bin/chromium"  # absolute path or a command on PATH; default: chromium, chromium-browser,
+#                                   # google-chrome, google-chrome-stable, the first one found on PATH
 
 [logs]                           # ~/.yagent/logs/{app,llm,llm-error,tool,delegate}-YYYY-MM-DD.jsonl, every line redacted
 keep_days = 7                    # files older than this are removed; 0 = keep every file

@@ -3,6 +3,9 @@ import type { McpServerSpec } from './mcp-servers.js';
 import type { TuiAction } from './keybindings.js';
 export const AGENT_NAMES = ['director', 'coding', 'repo', 'chat', 'devops', 'browser', 'meta'] as const;
 export type AgentName = (typeof AGENT_NAMES)[number];
+/** Tools with a model of their own, the names `[tools.llm]` takes (`compression` = context compression's tier-2
+ *  summary). Any other name there is read by nothing, so it is warned at load. */
+export const TOOL_LLM_NAMES = ['compression'] as const;
 /** Agents with a `<name>_max_steps` key; Meta always runs its one fixed step. */
 export type StepAgent = Exclude<AgentName, 'meta'>;
 export type Tier = 'fast' | 'balanced' | 'high';
@@ -128,6 +131,8 @@ export interface YagentConfig {
     /** Every provider's api_key_env (not a key of its own): run_bash's child never sees these. */
     keyEnvNames: string[];
   };
+  /** `[browser]`: the Browser agent's Chromium/Chrome. `executable` '' = look on PATH (actors/browser/discover.ts). */
+  browser: { enabled: boolean; executable: string };
   /** Human warnings gathered at load (removed keys with their replacement, unknown values). */
   warnings: string[];
 }

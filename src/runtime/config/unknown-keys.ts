@@ -2,6 +2,7 @@
 import { closest, distance } from 'fastest-levenshtein';
 import { REMOVED_KEYS } from './removed-keys.js';
 import { SCHEMA_KEYS, schemaKeyPaths, type KeyNode } from './schema-keys.js';
+import { TOOL_LLM_NAMES } from './types.js';
 
 const removed = REMOVED_KEYS.map((k) => k.path.split('.'));
 
@@ -51,5 +52,21 @@ export function unknownKeyWarnings(doc: unknown): string[] {
   if (typeof doc !== 'object' || doc === null) return [];
   const out: string[] = [];
   walk(doc as Record<string, unknown>, SCHEMA_KEYS, [], out);
+  return [...out, ...unknownToolWarnings(doc as Record<string, unknown>)];
+}
+
+/** `[tools.llm]` takes any table name in the schema (`<tool>.use_provider`): a name no tool has is a provider choice
+ *  nothing reads, so it is named with the closest tool that has a model of its own. */
+function unknownToolWarnings(doc: Record<string, unknown>): string[] {
+  const tools = (doc['tools'] as { llm?: unknown } | undefined)?.llm;
+  if (typeof tools !== 'object' || tools === null) return [];
+  const known: string[] = [...TOOL_LLM_NAMES];
+  const out: string[] = [];
+  for (const name of Object.keys(tools)) {
+    if (name === 'use_provider' || known.includes(name)) continue;
+    const near = suggest(name, known);
+    const hint = near !== undefined ? `did you mean "tools.llm.${near}"?` : `no tool has a model of its own by that name (only ${known.join(', ')} does); it is ignored`;
+    out.push(`unknown tool "tools.llm.${name}": ${hint}`);
+  }
   return out;
 }

@@ -7,6 +7,8 @@ export interface SerializedError {
   code?: string | undefined;
   stack?: string | undefined;
   cause?: SerializedError | undefined;
+  /** CANCELLED only: what the stopped actor's run() returned before its worker ended (its usage, say). */
+  result?: unknown;
 }
 
 export const SerializedErrorSchema: z.ZodType<SerializedError> = z.lazy(() =>
@@ -16,6 +18,7 @@ export const SerializedErrorSchema: z.ZodType<SerializedError> = z.lazy(() =>
     code: z.string().optional(),
     stack: z.string().optional(),
     cause: SerializedErrorSchema.optional(),
+    result: z.unknown().optional(),
   }),
 );
 
@@ -24,12 +27,14 @@ export function serializeError(err: unknown, depth = 0): SerializedError {
   if (err instanceof Error) {
     const code = (err as { code?: unknown }).code;
     const cause = (err as { cause?: unknown }).cause;
+    const result = (err as { result?: unknown }).result;
     return {
       name: err.name,
       message: err.message,
       code: typeof code === 'string' ? code : typeof code === 'number' ? String(code) : undefined,
       stack: err.stack,
       cause: cause !== undefined && depth < 4 ? serializeError(cause, depth + 1) : undefined,
+      ...(result !== undefined ? { result } : {}),
     };
   }
   return { name: 'NonError', message: typeof err === 'string' ? err : safeJson(err) };
@@ -47,10 +52,12 @@ function safeJson(v: unknown): string {
 export class RemoteError extends Error {
   readonly code: string | undefined;
   readonly remoteStack: string | undefined;
+  readonly result: unknown;
   constructor(data: SerializedError) {
     super(data.message, data.cause ? { cause: new RemoteError(data.cause) } : undefined);
     this.name = data.name;
     this.code = data.code;
     this.remoteStack = data.stack;
+    this.result = data.result;
   }
 }

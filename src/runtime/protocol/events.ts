@@ -95,6 +95,8 @@ export const EventSchema = z.discriminatedUnion('type', [
     answer: z.string().optional(),
     scope: z.enum(['once', 'session', 'project']).default('once'),
   }),
+  /** A request that ended without an answer (its asker gave up or is gone, its task ended): clients close its dialog. */
+  z.object({ type: z.literal('user_help_withdrawn'), requestId: z.string(), reason: z.string() }),
   z.object({ type: z.literal('context_loaded'), ...agentRef, files: z.array(z.string()) }),
   z.object({
     type: z.enum(['context_compressed', 'context_emergency_compressed', 'context_ultimate_compressed']),
@@ -139,6 +141,7 @@ export type EventOf<T extends EventType> = Extract<Event, { type: T }>;
 export const CRITICAL_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>([
   'user_help_needed',
   'user_help_response',
+  'user_help_withdrawn',
   'task_paused',
   'task_resumed',
   'task_end',

@@ -88,8 +88,9 @@ export const FromWorkerSchema = z.discriminatedUnion('type', [
   /** Events are validated one by one (EventSchema) so one bad event cannot sink a batch. */
   z.object({ type: z.literal('publish'), events: z.array(z.unknown()), dropped: z.record(z.string(), z.number().int()) }),
   z.object({ type: z.literal('done'), ok: z.boolean(), value: z.unknown().optional(), error: SerializedErrorSchema.optional() }),
-  /** error: the actor's stop() hook failed (e.g. the store's final flush): reported, never swallowed. */
-  z.object({ type: z.literal('stopped'), running: z.array(z.string()), error: SerializedErrorSchema.optional() }),
+  /** error: the actor's stop() hook failed (e.g. the store's final flush): reported, never swallowed.
+   *  value: what run() returned before the stop ended (a cancelled agent's usage reaches whoever spawned it). */
+  z.object({ type: z.literal('stopped'), running: z.array(z.string()), error: SerializedErrorSchema.optional(), value: z.unknown().optional() }),
   z.object({ type: z.literal('connect'), requestId: z.string(), target: z.string() }),
   z.object({ type: z.literal('spawn'), requestId: z.string(), spec: z.unknown() }),
   z.object({ type: z.literal('spawn_cancel'), requestId: z.string() }),

@@ -1,6 +1,6 @@
 // zod schemas of rollout records: the boundary where lines read back from disk become typed records.
 import { z } from 'zod';
-import { ChatMessageSchema, StopReasonSchema } from '../../runtime/protocol/index.js';
+import { ChatMessageSchema, StopReasonSchema, UsageEntrySchema } from '../../runtime/protocol/index.js';
 import type { RolloutRecord } from '../api.js';
 
 export const SessionMetaSchema = z.object({
@@ -36,7 +36,7 @@ export const RolloutRecordSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('event_msg'),
     ts,
-    payload: z.object({ kind: z.string(), stopReason: StopReasonSchema.optional(), detail: z.string().optional() }),
+    payload: z.object({ kind: z.string(), stopReason: StopReasonSchema.optional(), detail: z.string().optional(), usage: UsageEntrySchema.optional() }),
   }),
   z.object({
     type: z.literal('compacted'),

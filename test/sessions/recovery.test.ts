@@ -34,7 +34,9 @@ async function interruptedTurn(): Promise<TaskResult | Error> {
 function codingRollout(): string {
   const dirs = readdirSync(join(w.home, 'data', 'rollout'));
   const dir = join(w.home, 'data', 'rollout', dirs[0] ?? '');
-  const files = readdirSync(dir).filter((f) => f.endsWith('_coding.jsonl')).sort();
+  // the first incarnation's: by its session_meta's stamp (two file names made in one second sort by a random id)
+  const started = (f: string): number => (JSON.parse(readFileSync(join(dir, f), 'utf8').split('\n')[0] ?? '{}') as { ts?: number }).ts ?? 0;
+  const files = readdirSync(dir).filter((f) => f.endsWith('_coding.jsonl')).sort((a, b) => started(a) - started(b));
   return join(dir, files[0] ?? '');
 }
 

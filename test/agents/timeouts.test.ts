@@ -13,20 +13,22 @@ const read: Reply = { text: THOUGHT, calls: [{ name: 'read_file', args: { path: 
 
 describe('delegation timeouts and breaker', () => {
   it('the delegation idle timeout is frozen while the task is paused', async () => {
+    const clock = new ManualClock();
     const h = makeHarness({ delegateIdleMs: 100 });
     const model = new ScriptedModel({
       director: [delegate('repo', 'read it'), { text: 'done' }],
-      // the task is paused for 4× the idle timeout between the child's steps
+      // the task is paused for 4× the idle timeout between the child's steps (the manual clock runs every timer due)
       repo: [
         () => {
           h.pause.pause();
-          setTimeout(() => h.pause.resume(), 400);
+          clock.advance(400);
+          h.pause.resume();
           return read;
         },
         exitCall('read after the pause'),
       ],
     });
-    const out = await h.run(model, 'go');
+    const out = await h.run(model, 'go', { clock });
     expect(out.text).toBe('done');
     const [note] = await h.store.listNotes(h.settings.boardId);
     expect(note.handoff.status).toBe('ok');
@@ -56,23 +58,26 @@ describe('delegation timeouts and breaker', () => {
   });
 
   it('the parent\'s backstop past the total timeout counts active time only, like the child\'s clock', async () => {
+    const clock = new ManualClock();
     const h = makeHarness({ delegateTotalMs: 150 });
     const model = new ScriptedModel({
       director: [delegate('repo', 'read it'), { text: 'done' }],
       repo: [
         () => {
           h.pause.pause();
-          setTimeout(() => h.pause.resume(), 400);
+          clock.advance(400);
+          h.pause.resume();
           return read;
         },
         exitCall('survived the pause'),
       ],
     });
-    await h.run(model, 'go', { backstopGraceMs: 50 });
+    await h.run(model, 'go', { backstopGraceMs: 50, clock });
     expect(toolMessages(model.byAgent('director')[1]).at(-1)).toContain('survived the pause');
   });
 
   it("a delegation paused on its own (attach pause TASK CALL_ID) does not trip the parent's backstop either", async () => {
+    const clock = new ManualClock();
     const h = makeHarness({ delegateTotalMs: 150 });
     const child = new PauseController(); // the child's worker gate; the task itself is never paused
     const named: string[] = [];
@@ -81,7 +86,8 @@ describe('delegation timeouts and breaker', () => {
       repo: [
         () => {
           child.pause();
-          setTimeout(() => child.resume(), 400);
+          clock.advance(400);
+          child.resume();
           return read;
         },
         exitCall('survived its own pause'),
@@ -89,17 +95,21 @@ describe('delegation timeouts and breaker', () => {
     });
     await h.run(model, 'go', {
       backstopGraceMs: 50,
+      clock,
       childPause: (name) => (named.push(name), child),
-      spawn: (_name, input, _id, signal) => runAgent(h.env(model, { signal, pause: child }), input),
+      spawn: (_name, input, _id, signal) => runAgent(h.env(model, { signal, pause: child, clock }), input),
     });
     expect(named).toEqual([expect.stringMatching(/^delegation:.+:repo$/)]);
     expect(toolMessages(model.byAgent('director')[1]).at(-1)).toContain('survived its own pause');
   });
 
   it('a sub-agent past its total timeout stops with total_timeout: an error note, an error result', async () => {
+    const clock = new ManualClock();
     const h = makeHarness({ delegateTotalMs: 60 });
-    const model = new ScriptedModel({ director: [delegate('repo', 'slow'), { text: 'reported' }], repo: [{ stall: true }] });
-    const out = await h.run(model, 'go');
+    // the child's call hangs; once it is waiting, its clock passes the total timeout
+    const stallPastTimeout = (): Reply => (setImmediate(() => clock.advance(61)), { stall: true });
+    const model = new ScriptedModel({ director: [delegate('repo', 'slow'), { text: 'reported' }], repo: [stallPastTimeout] });
+    const out = await h.run(model, 'go', { clock });
     expect(out.text).toBe('reported');
     const result = toolMessages(model.byAgent('director')[1]).at(-1) ?? '';
     expect(result).toContain('delegation_failed');

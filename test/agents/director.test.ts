@@ -120,7 +120,7 @@ describe('Director planner', () => {
         const top = a[1].agent === 'repo';
         if (top) peak = Math.max(peak, ++active);
         try {
-          await new Promise((r) => setTimeout(r, 10));
+          await new Promise((r) => setImmediate(r)); // a turn of the event loop: a second repo let through would start now
           return await base.spawn(...a);
         } finally {
           if (top) active--;
@@ -134,6 +134,8 @@ describe('Director planner', () => {
 
   it('a read-only delegation pool of 2 runs two delegations at once', async () => {
     const h = makeHarness({ maxParallelDelegations: 2 });
+    let bothIn: () => void = () => undefined;
+    const both = new Promise<void>((r) => (bothIn = r));
     let active = 0;
     let peak = 0;
     const model = new ScriptedModel({
@@ -145,7 +147,8 @@ describe('Director planner', () => {
       spawn: async (...a: Parameters<typeof base.spawn>) => {
         active++;
         peak = Math.max(peak, active);
-        await new Promise((r) => setTimeout(r, 30));
+        if (active === 2) bothIn();
+        await both; // each waits for the other: a pool of one never lets the second in (the test then times out)
         try {
           return await base.spawn(...a);
         } finally {

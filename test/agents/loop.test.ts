@@ -3,7 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { runAgent } from '../../src/actors/agents/run-agent.js';
 import { CLOSING_REMINDER } from '../../src/actors/agents/loop.js';
 import type { AgentRunInput } from '../../src/actors/agents/run-types.js';
+import { PauseController } from '../../src/runtime/pause.js';
 import { makeHarness, ScriptedModel, exitCall, THOUGHT, type Harness, type Step } from './harness.js';
+
+/** A pause gate that says when a run first waits on it, and whether that wait is still holding the run. */
+class WatchedGate extends PauseController {
+  private hit: () => void = () => undefined;
+  readonly reached = new Promise<void>((r) => (this.hit = r));
+  holding = false;
+  override wait(signal?: AbortSignal): Promise<void> {
+    this.holding = true;
+    this.hit();
+    return super.wait(signal).finally(() => (this.holding = false));
+  }
+}
 
 function sub(h: Harness, role: AgentRunInput['role'], brief = 'do it'): AgentRunInput {
   return { agent: role, role, brief, settings: h.settings, delegationId: 'call_x', parentSessionId: 'parent' };
@@ -131,12 +144,15 @@ describe('run loop', () => {
 
   it('the pause gate blocks at the step boundary and resuming continues without cancelling', async () => {
     const h = makeHarness();
-    h.pause.pause();
+    const gate = new WatchedGate();
+    gate.pause();
     const model = new ScriptedModel({ chat: [{ text: 'after resume' }] });
-    const p = runAgent(h.env(model), sub(h, 'chat'));
-    await new Promise((r) => setTimeout(r, 30));
+    const p = runAgent(h.env(model, { pause: gate }), sub(h, 'chat'));
+    await gate.reached; // the loop is at its step boundary: it called no model before it
+    await new Promise((r) => setImmediate(r));
+    expect(gate.holding).toBe(true); // and the gate holds it there
     expect(model.byAgent('chat')).toHaveLength(0);
-    h.pause.resume();
+    gate.resume();
     expect(await p).toMatchObject({ stopReason: 'plain_text', text: 'after resume' });
   });
 });

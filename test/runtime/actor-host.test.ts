@@ -30,8 +30,7 @@ describe('actor lifecycle', () => {
   it('a worker spinning in for(;;){} is terminated after shutdownMs', async () => {
     const task = await env.rt.startTask('spin');
     const result = task.spawn({ name: 'spinner', module: FIXTURE, input: { mode: 'spin', slot: 0 }, shutdownMs: 300 }).catch((e: unknown) => e);
-    await until(() => Atomics.load(env.starts, 0) === 1, 5000, 'spinner started');
-    await new Promise((r) => setTimeout(r, 30)); // let it enter the loop
+    await until(() => Atomics.load(env.starts, 0) === 1, 5000, 'spinner spinning');
     const t0 = Date.now();
     await task.supervisor.terminateChild('spinner');
     const took = Date.now() - t0;
@@ -72,11 +71,10 @@ describe('actor lifecycle', () => {
   });
 
   it('drain names a stuck actor that outlives the drain timeout', async () => {
-    const { rt } = await startRuntime();
+    const { rt, starts } = await startRuntime();
     await rt.startTask('stuck');
-    void rt.spawn('stuck', { name: 'delegation:call_1:spinner', module: FIXTURE, input: { mode: 'spin' }, shutdownMs: 1500 }).catch(() => undefined);
-    await until(() => rt.snapshot().children[1]?.children[0]?.children[0]?.state === 'running', 5000, 'spinner running');
-    await new Promise((r) => setTimeout(r, 30));
+    void rt.spawn('stuck', { name: 'delegation:call_1:spinner', module: FIXTURE, input: { mode: 'spin', slot: 0 }, shutdownMs: 1500 }).catch(() => undefined);
+    await until(() => Atomics.load(starts, 0) === 1, 5000, 'spinner spinning');
     expect(await rt.drain(200)).toEqual(['delegation:call_1:spinner']);
     expect(await rt.shutdown(3000)).toEqual([]);
   });

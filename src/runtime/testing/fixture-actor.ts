@@ -77,8 +77,8 @@ export default defineActor<FixtureInput, unknown>({
         countStart(ctx, input.slot);
         return untilStopped(ctx);
       case 'spin':
-        countStart(ctx, input.slot);
         await sleep(5);
+        countStart(ctx, input.slot); // counted once nothing but the loop is left: the worker can no longer answer
         for (;;) {
           // Spins forever: only terminate() can end this worker.
         }

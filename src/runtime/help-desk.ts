@@ -1,18 +1,11 @@
 // User-help round trips: pairs user_help_needed with user_help_response by requestId across clients, and says so
 // (user_help_withdrawn) when a request ends without an answer, so that every client closes its dialog.
+import type { PublishSource } from './dispatcher.js';
 import { RemoteError, type Event, type EventOf } from './protocol/index.js';
 
-/** Who published a help event: the asking actor (its task and delegation), or the answering client. */
-export interface HelpSource {
-  name: string;
-  taskId: string | null;
-  delegationId: string | null;
-}
-
-export type HelpPublish = (source: HelpSource, event: Event) => void;
-
 interface PendingHelp {
-  source: HelpSource;
+  /** The asking actor: its help events (the request, its withdrawal) are published as its own. */
+  source: PublishSource;
   resolve(ev: EventOf<'user_help_response'>): void;
   reject(err: Error): void;
 }
@@ -28,18 +21,18 @@ export class HelpDesk {
 
   constructor(
     public hasResponder: boolean,
-    private readonly publish: HelpPublish,
+    private readonly publish: (source: PublishSource, event: Event) => void,
   ) {}
 
   /** Registers a request and publishes it; rejects with NO_RESPONDER at once when nobody can answer (headless: the
    *  client still sees the request, which is how it knows an approval was needed). */
-  ask(requestId: string, source: HelpSource, request: HelpRequest): Promise<EventOf<'user_help_response'>> {
+  ask(requestId: string, source: PublishSource, request: HelpRequest): Promise<EventOf<'user_help_response'>> {
     const answer = this.open(requestId, source);
     this.publish(source, { type: 'user_help_needed', requestId, ...request });
     return answer;
   }
 
-  private open(requestId: string, source: HelpSource): Promise<EventOf<'user_help_response'>> {
+  private open(requestId: string, source: PublishSource): Promise<EventOf<'user_help_response'>> {
     if (!this.hasResponder) {
       return Promise.reject(new RemoteError({ name: 'NoResponder', message: 'no client can answer user help (headless run)', code: 'NO_RESPONDER' }));
     }
@@ -61,37 +54,31 @@ export class HelpDesk {
   /** The asker gave up (its run was cancelled or timed out while it waited). */
   cancel(requestId: string): void {
     const p = this.pending.get(requestId);
-    if (!p) return;
-    this.pending.delete(requestId);
-    p.reject(new RemoteError({ name: 'HelpCancelled', message: 'the asker gave up', code: 'CANCELLED' }));
-    this.withdrawn(requestId, p.source, 'cancelled by the agent that asked');
+    if (p) this.withdraw(requestId, p, 'CANCELLED', 'the asker gave up', 'cancelled by the agent that asked');
   }
 
   /** The asking actor's worker is gone (crashed, stopped, killed): nobody waits for its requests any more. */
   actorGone(taskId: string, name: string): void {
-    for (const [id, p] of [...this.pending]) {
-      if (p.source.taskId !== taskId || p.source.name !== name) continue;
-      this.pending.delete(id);
-      p.reject(new RemoteError({ name: 'HelpCancelled', message: `${name} is gone`, code: 'CANCELLED' }));
-      this.withdrawn(id, p.source, `${name} is gone`);
-    }
+    this.withdrawWhere((s) => s.taskId === taskId && s.name === name, 'CANCELLED', `${name} is gone`);
   }
 
   /** Rejects every request of a task (or all when taskId is undefined). */
   failAll(taskId: string | null | undefined, code: string, message: string): void {
-    for (const [id, p] of [...this.pending]) {
-      if (taskId !== undefined && p.source.taskId !== taskId) continue;
-      this.pending.delete(id);
-      p.reject(new RemoteError({ name: 'HelpCancelled', message, code }));
-      this.withdrawn(id, p.source, message);
-    }
+    this.withdrawWhere((s) => taskId === undefined || s.taskId === taskId, code, message);
   }
 
   waiting(): string[] {
     return [...this.pending.keys()];
   }
 
-  private withdrawn(requestId: string, source: HelpSource, reason: string): void {
-    this.publish(source, { type: 'user_help_withdrawn', requestId, reason });
+  private withdrawWhere(match: (source: PublishSource) => boolean, code: string, message: string): void {
+    for (const [id, p] of [...this.pending]) if (match(p.source)) this.withdraw(id, p, code, message);
+  }
+
+  /** Ends a request unanswered: the asker's wait rejects, every client closes its dialog. */
+  private withdraw(requestId: string, p: PendingHelp, code: string, message: string, reason = message): void {
+    this.pending.delete(requestId);
+    p.reject(new RemoteError({ name: 'HelpCancelled', message, code }));
+    this.publish(p.source, { type: 'user_help_withdrawn', requestId, reason });
   }
 }

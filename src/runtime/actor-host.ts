@@ -2,6 +2,7 @@
 import type { MessagePort, Worker } from 'node:worker_threads';
 import type { ResourceLimits } from './actor.js';
 import type { ChildHandle, Exit } from './child.js';
+import type { PublishSource } from './dispatcher.js';
 import { ACTOR_WORKER, distFile } from './dist-paths.js';
 import { adoptPrestarted, bootWorker, releasePrestarted, startKey, threadFor, type Booting, type ThreadBundle } from './spare-boot.js';
 import { NamedTasks } from './tasks.js';
@@ -231,6 +232,11 @@ export class ActorHandle implements ChildHandle {
 
   get name(): string {
     return this.spec.name;
+  }
+
+  /** Who its events and help requests are published as. */
+  get source(): PublishSource {
+    return { name: this.spec.name, taskId: this.spec.taskId, delegationId: this.spec.delegationId };
   }
 
   send(m: ToWorker, transfer?: readonly MessagePort[]): void {

@@ -1,21 +1,19 @@
-// What reaches the dispatcher from actors and clients: worker event batches (validated, one stamp per batch,
-// invalid ones counted as source drops, credits returned) and user-help requests and their answers.
+// What reaches the dispatcher from actors: worker event batches (validated, one stamp per batch, invalid ones
+// counted as source drops, credits returned).
 import type { Clock } from './actor.js';
 import type { ActorHandle } from './actor-host.js';
 import type { Dispatcher } from './dispatcher.js';
-import type { HelpDesk, HelpRequest, HelpResponseInput } from './help-desk.js';
 import { CRITICAL_EVENT_TYPES, EventSchema, type Event } from './protocol/index.js';
 
 export class EventIngress {
   constructor(
     private readonly dispatcher: Dispatcher,
-    private readonly help: HelpDesk,
     private readonly clock: Clock,
   ) {}
 
   /** A worker's batch: each event checked with EventSchema on this thread (~0.3 µs of its ~2.4 µs cost). */
   events(a: ActorHandle, events: unknown[], dropped: Record<string, number>): void {
-    const source = { name: a.name, taskId: a.spec.taskId, delegationId: a.spec.delegationId };
+    const source = a.source;
     let credits = 0;
     const ts = this.clock.now(); // one stamp per batch: the batch arrived at one instant
     const invalid: Record<string, number> = { ...dropped };
@@ -28,15 +26,5 @@ export class EventIngress {
     }
     if (Object.keys(invalid).length > 0) this.dispatcher.recordSourceDrops(source, invalid);
     a.credit(credits);
-  }
-
-  /** An actor asks the user: the help desk publishes the request (critical lane) and resolves with the answer event. */
-  helpRequest(a: ActorHandle, requestId: string, request: HelpRequest): Promise<Event> {
-    return this.help.ask(requestId, { name: a.name, taskId: a.spec.taskId, delegationId: a.spec.delegationId }, request);
-  }
-
-  /** Routes a client's answer to the waiting actor (the help desk publishes it); false if nobody waits for it. */
-  helpAnswer(response: HelpResponseInput): boolean {
-    return this.help.answer(response);
   }
 }

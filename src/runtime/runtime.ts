@@ -87,7 +87,7 @@ export class Runtime {
     this.dispatcher = new Dispatcher({ clock: this.clock, ...opts.dispatcher });
     this.help = new HelpDesk(opts.hasResponder ?? true, (source, event) => this.dispatcher.publish(source, event));
     this.broker = new ServiceBroker(this.clock, opts.connectWaitMs ?? 5000);
-    this.ingress = new EventIngress(this.dispatcher, this.help, this.clock);
+    this.ingress = new EventIngress(this.dispatcher, this.clock);
     this.spawner = new SpawnPath({
       host: () => this.host,
       tasks: () => this.registry,
@@ -122,7 +122,7 @@ export class Runtime {
         connect: (_a, target) => rt.brokerPort(target),
         spawn: (a, requestId, spec) => rt.spawner.request(a, requestId, spec),
         spawnCancel: (_a, requestId) => rt.spawner.cancel(requestId),
-        help: (a, requestId, request) => rt.ingress.helpRequest(a, requestId, request),
+        help: (a, requestId, request) => rt.help.ask(requestId, a.source, request),
         helpCancel: (_a, requestId) => rt.help.cancel(requestId),
         stopFailed: (a, error) => void rt.stopErrors.push({ actor: a.name, error }),
       },
@@ -204,7 +204,7 @@ export class Runtime {
 
   /** Routes a client's answer to the waiting actor; false if nobody waits for that requestId. */
   respondUserHelp(response: HelpResponseInput): boolean {
-    return this.ingress.helpAnswer(response);
+    return this.help.answer(response);
   }
 
   pauseTask(taskId: string): boolean {

@@ -191,7 +191,7 @@ export class ActorHandle implements ChildHandle {
   private stopping: string | undefined;
   private fault: Exit | undefined;
   /** What run() returned while a stop was under way (from `done` or `stopped`): the shutdown exit keeps it. */
-  private returned: { value: unknown } | undefined;
+  private returned: unknown;
   private readonly pending = new Set<string>();
   /** Owner key of this worker's process groups in the main-thread registry. */
   private readonly groupOwner = `actor#${++handleSeq}`;
@@ -275,7 +275,7 @@ export class ActorHandle implements ChildHandle {
         return;
       case 'stopped':
         if (m.error) this.req.stopFailed?.(this, m.error);
-        if (m.value !== undefined) this.returned = { value: m.value };
+        this.returned = m.value;
         void this.worker.terminate();
         return;
       case 'connect':
@@ -319,8 +319,8 @@ export class ActorHandle implements ChildHandle {
 
   /** A requested stop still hands over what run() returned before the worker ended (a cancelled agent's usage). */
   private shutdownExit(): Exit {
-    const returned = this.outcome?.normal === true ? { value: this.outcome.value } : this.returned;
-    return returned !== undefined && returned.value !== undefined ? { normal: true, reason: 'shutdown', value: returned.value } : { normal: true, reason: 'shutdown' };
+    const value = this.outcome?.normal === true ? this.outcome.value : this.returned;
+    return value !== undefined ? { normal: true, reason: 'shutdown', value } : { normal: true, reason: 'shutdown' };
   }
 
   /** Ends a start that has not finished; the exit reads as a requested shutdown. */

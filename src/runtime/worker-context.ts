@@ -49,7 +49,7 @@ export class WorkerActor {
   private readonly cancelling = new Map<string, () => void>();
   private givenUp = false;
   /** What run() returned: a stop that raced the run's end still hands it over (`stopped.value`). */
-  private returned: { value: unknown } | undefined;
+  private returned: unknown;
   private readonly served: (() => void)[] = [];
   private serveTarget: object | undefined;
   private readonly backlog: MessagePort[] = [];
@@ -163,7 +163,7 @@ export class WorkerActor {
       let outcome: FromWorker;
       try {
         const value = await run(ctx, m.input);
-        this.returned = { value };
+        this.returned = value;
         outcome = { type: 'done', ok: true, value };
       } catch (err) {
         outcome = { type: 'done', ok: false, error: serializeError(err) };
@@ -205,8 +205,7 @@ export class WorkerActor {
     this.publisher?.flush();
     for (const s of this.served) s();
     this.modules.onEnd?.();
-    const value = this.returned?.value;
-    this.post({ type: 'stopped', running, ...(error ? { error } : {}), ...(value !== undefined ? { value } : {}) });
+    this.post({ type: 'stopped', running, ...(error ? { error } : {}), ...(this.returned !== undefined ? { value: this.returned } : {}) });
   }
 
   /** Mirrors of the pause state of this actor's children (one small controller per child name, never removed). */

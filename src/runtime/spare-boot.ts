@@ -43,9 +43,11 @@ export function threadFor(preload: readonly string[], threads: readonly ThreadBu
 
 export function bootWorker(limits: ResourceLimits | undefined, preload: readonly string[], threads: readonly ThreadBundle[] = []): Booting {
   const thread = threadFor(preload, threads);
-  const requires = Object.fromEntries(Object.entries(thread?.requires ?? {}).map(([k, v]) => [k, join(distRoot(), v)]));
+  const root = distRoot();
+  const requires = Object.fromEntries(Object.entries(thread?.requires ?? {}).map(([k, v]) => [k, join(root, v)]));
+  // the bundle's path is not checked again (distFile): threadFor has just seen it exist
   const worker = thread
-    ? new Worker(distFile(THREAD_WORKER), { workerData: { bundle: distFile(thread.bundle), packages: requires, preload: [...preload] }, resourceLimits: limits ?? {} })
+    ? new Worker(distFile(THREAD_WORKER), { workerData: { bundle: join(root, thread.bundle), packages: requires, preload: [...preload] }, resourceLimits: limits ?? {} })
     : new Worker(distFile(ACTOR_WORKER), { workerData: { preload: [...preload] }, resourceLimits: limits ?? {} });
   const ready = new Promise<void>((resolve, reject) => {
     // Only the boot signal is read here (by hand: this module stays free of zod so it loads in a blink).

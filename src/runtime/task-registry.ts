@@ -54,15 +54,13 @@ export class TaskRegistry {
   async start(taskId: string, opts: { strategy?: Strategy } = {}): Promise<TaskHandle> {
     const existing = this.map.get(taskId);
     if (existing) return existing;
-    const { common, dispatcher } = this.deps;
+    const { dispatcher } = this.deps;
     const sup = await Supervisor.start({
       name: `task:${taskId}`,
       kind: 'task',
       strategy: opts.strategy ?? 'one_for_one',
       ...this.deps.supervision,
-      clock: common.clock,
-      random: common.random,
-      onEvent: common.onEvent,
+      ...this.deps.common,
       describe: () => dispatcher.scopeStats(taskId),
     });
     const pause = this.reserved.get(taskId) ?? new PauseController();

@@ -5,31 +5,30 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { rolldown } from 'rolldown';
 
-export async function writeBundle(input, output) {
+/** Runs `use` on a rolldown bundle of `input`, closing it even when `use` fails. */
+async function withBundle(input, use) {
   const bundle = await rolldown({ platform: 'node', logLevel: 'warn', ...input });
   try {
-    await bundle.write({ format: 'esm', ...output });
+    return await use(bundle);
   } finally {
     await bundle.close();
   }
 }
 
+export function writeBundle(input, output) {
+  return withBundle(input, (bundle) => bundle.write({ format: 'esm', ...output }));
+}
+
 /** A plain CommonJS file that Node's own loader runs (the thread workers' entry): its import() stays import(). */
-export async function writeCjs(input, file) {
-  const bundle = await rolldown({ platform: 'node', logLevel: 'warn', ...input });
-  try {
-    await bundle.write({ format: 'cjs', file, codeSplitting: false, dynamicImportInCjs: true, exports: 'named' });
-  } finally {
-    await bundle.close();
-  }
+export function writeCjs(input, file) {
+  return writeBundle(input, { format: 'cjs', file, codeSplitting: false, dynamicImportInCjs: true, exports: 'named' });
 }
 
 /** CommonJS for src/runtime/code-cache.ts, one file (`out.file`) or an entry with chunks (`out.dir`, file names):
  *  dynamic imports become `require` with none left (node:vm could not run them), and each file's last line names
  *  its build (a hash of its text), which keys its code cache. */
-export async function writeStampedCjs(input, out) {
-  const bundle = await rolldown({ platform: 'node', logLevel: 'warn', ...input });
-  try {
+export function writeStampedCjs(input, out) {
+  return withBundle(input, async (bundle) => {
     const single = typeof out === 'string';
     const { output } = await bundle.generate({ format: 'cjs', dynamicImportInCjs: false, exports: 'named', ...(single ? { codeSplitting: false } : out.output) });
     const chunks = output.filter((o) => o.type === 'chunk');
@@ -41,9 +40,7 @@ export async function writeStampedCjs(input, out) {
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, `${chunk.code.replace(/\n?$/, '\n')}//# yagent-build ${build}\n`);
     }
-  } finally {
-    await bundle.close();
-  }
+  });
 }
 
 /** The code without string literals and comments (an error message may say "import(" without importing anything). */

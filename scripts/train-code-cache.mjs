@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
 const CACHE = /^(.+\.cjs)\.([0-9a-f]{16})\.(?:\d+\.\d+\.)?v8cache$/;
-const { BUILD_LINE } = await import(new URL('../dist/src/runtime/code-cache.js', import.meta.url).href);
+const { BUILD_LINE, cacheFileFor } = await import(new URL('../dist/src/runtime/code-cache.js', import.meta.url).href);
 
 /** Every file under dir (dist is small: a few hundred files). */
 function files(dir, out = []) {
@@ -65,7 +65,7 @@ function place(out) {
     const build = BUILD_LINE.exec(readFileSync(bundle, 'utf8').slice(-64))?.[1];
     const found = build === undefined ? undefined : best.get(build);
     if (!found) continue;
-    copyFileSync(join(out, found.name), `${bundle}.${build}.v8cache`);
+    copyFileSync(join(out, found.name), cacheFileFor(bundle, build));
     placed.push(`${relative(root, bundle)} (${Math.round(found.size / 1024)} KB)`);
   }
   for (const name of readdirSync(out)) rmSync(join(out, name));

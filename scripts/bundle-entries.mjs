@@ -10,7 +10,7 @@
 // Dynamic imports become `require` (no import() may stay: code compiled by node:vm cannot import() without a flag).
 // The last line of each bundle names its build (a hash of its text): a code cache is used only with its own build.
 // Compiled files are never rewritten: tests and tools that import dist/ modules see the tsc output.
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { writeCjs, writeStampedCjs } from './rolldown-write.mjs';
@@ -31,9 +31,8 @@ const { STORE_THREAD } = await import(pathToFileURL(need('src/store/store-module
 
 const threads = [AGENT_THREAD, STORE_THREAD];
 
-// outputs of older builds (ESM bundles, chunks, code caches: train-code-cache.mjs makes them anew) never survive
+// outputs of older builds (ESM bundles, chunks) never survive; code caches are train-code-cache.mjs's to sweep and remake
 rmSync(join(dist, 'bin', 'chunks'), { recursive: true, force: true });
-for (const f of readdirSync(dist, { recursive: true })) if (String(f).endsWith('.v8cache')) rmSync(join(dist, String(f)));
 for (const old of ['bin/main.bundle.js', 'src/actors/agents/agent-actor.bundle.js', 'src/store/store-actor.bundle.js']) rmSync(join(dist, old), { force: true });
 
 for (const t of threads) {

@@ -55,7 +55,7 @@ export interface SetupTerminal {
 const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
 
 /** The key question's answer → where the key lives: a variable named in the config, or the key itself (0600 file). */
-export function keyAnswer(answer: string): Pick<ProviderBlock, 'apiKeyEnv' | 'apiKey'> {
+function keyAnswer(answer: string): Pick<ProviderBlock, 'apiKeyEnv' | 'apiKey'> {
   const a = answer.trim();
   if (a === '') return { apiKeyEnv: undefined, apiKey: undefined };
   return ENV_NAME.test(a) ? { apiKeyEnv: a, apiKey: undefined } : { apiKeyEnv: undefined, apiKey: a };

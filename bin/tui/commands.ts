@@ -124,7 +124,7 @@ function resume(app: TuiApp, id: string | undefined): void {
 const two = (n: number): string => String(n).padStart(2, '0');
 
 /** One timeline entry as a line: local time, kind, agent, then its other fields' values (ids, phase, status…). */
-export function timelineLine(e: unknown): string {
+function timelineLine(e: unknown): string {
   if (typeof e !== 'object' || e === null) return String(e);
   const { ts, type, agent, ...rest } = e as Record<string, unknown>;
   const d = typeof ts === 'string' || typeof ts === 'number' ? new Date(ts) : null;

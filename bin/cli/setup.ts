@@ -55,34 +55,28 @@ export interface SetupTerminal {
 const ENV_NAME = /^[A-Z_][A-Z0-9_]*$/;
 
 /** The key question's answer → where the key lives: a variable named in the config, or the key itself (0600 file). */
-export function keyAnswer(answer: string): Pick<ProviderBlock, 'apiKeyEnv' | 'apiKey'> {
+function keyAnswer(answer: string): Pick<ProviderBlock, 'apiKeyEnv' | 'apiKey'> {
   const a = answer.trim();
-  if (a === '') return { apiKeyEnv: undefined, apiKey: undefined };
-  return ENV_NAME.test(a) ? { apiKeyEnv: a, apiKey: undefined } : { apiKeyEnv: undefined, apiKey: a };
-}
-
-/** The terminal's output with echo that can be switched off, so a pasted key is never shown. */
-function maskable(out: NodeJS.WritableStream): { stream: Writable; mute: (on: boolean) => void } {
-  let muted = false;
-  const stream = new Writable({
-    write(chunk: Buffer | string, _enc, done) {
-      if (!muted) out.write(chunk);
-      done();
-    },
-  });
-  return { stream, mute: (on) => void (muted = on) };
+  return ENV_NAME.test(a) ? { apiKeyEnv: a, apiKey: undefined } : { apiKeyEnv: undefined, apiKey: a || undefined };
 }
 
 async function ask(found: FoundServer[], io: Streams, term: SetupTerminal): Promise<ProviderBlock | null> {
-  const out = maskable(term.output);
-  const rl = createInterface({ input: term.input, output: out.stream, terminal: (term.input as { isTTY?: boolean }).isTTY === true });
+  // readline writes through this: muted while a hidden answer is typed, so a pasted key is never shown
+  let muted = false;
+  const output = new Writable({
+    write(chunk: Buffer | string, _enc, done) {
+      if (!muted) term.output.write(chunk);
+      done();
+    },
+  });
+  const rl = createInterface({ input: term.input, output, terminal: (term.input as { isTTY?: boolean }).isTTY === true });
   // readline pauses on Ctrl-C when nobody listens and leaves a pending question hanging on Ctrl-D (EOF)
   const cancel = new AbortController();
   rl.on('SIGINT', () => cancel.abort());
   rl.on('close', () => cancel.abort());
   const question = async (q: string, hidden = false): Promise<string> => {
     // a hidden answer: the prompt goes straight to the terminal, readline's echo (and its redraws) are muted
-    out.mute(hidden);
+    muted = hidden;
     if (hidden) term.output.write(q);
     try {
       return await rl.question(hidden ? '' : q, { signal: cancel.signal });
@@ -90,7 +84,7 @@ async function ask(found: FoundServer[], io: Streams, term: SetupTerminal): Prom
       if (cancel.signal.aborted) throw new SetupCancelled('setup cancelled');
       throw err;
     } finally {
-      out.mute(false);
+      muted = false;
       if (hidden) term.output.write('\n');
     }
   };

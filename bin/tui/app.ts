@@ -122,7 +122,7 @@ export class TuiApp {
       }
       // an ended delegation (or task) withdrew its open questions: their dialogs close
       case 'delegation_end':
-        this.dropHelps((h) => h.delegationId !== null && this.conv.inside(h.delegationId, p.callId));
+        this.dropHelps((h) => this.conv.inside(h.delegationId, p.callId));
         break;
       case 'task_end':
         this.dropHelps(() => true);

@@ -121,12 +121,13 @@ function resume(app: TuiApp, id: string | undefined): void {
   });
 }
 
+const two = (n: number): string => String(n).padStart(2, '0');
+
 /** One timeline entry as a line: local time, kind, agent, then its other fields' values (ids, phase, status…). */
-export function timelineLine(e: unknown): string {
+function timelineLine(e: unknown): string {
   if (typeof e !== 'object' || e === null) return String(e);
   const { ts, type, agent, ...rest } = e as Record<string, unknown>;
   const d = typeof ts === 'string' || typeof ts === 'number' ? new Date(ts) : null;
-  const two = (n: number): string => String(n).padStart(2, '0');
   const time = d && !Number.isNaN(d.getTime()) ? `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}` : '';
   const values = Object.values(rest).filter((v) => v !== undefined && v !== null && v !== '').map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
   return [time, type, agent, ...values].filter((v) => typeof v === 'string' && v !== '').join('  ');
@@ -136,6 +137,5 @@ export function timelineLine(e: unknown): string {
 function when(ms: number | undefined): string {
   if (ms === undefined) return '';
   const d = new Date(ms);
-  const two = (n: number): string => String(n).padStart(2, '0');
   return `${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}  `;
 }

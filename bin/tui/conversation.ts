@@ -132,13 +132,8 @@ export class Conversation {
     return d;
   }
 
-  /** Whether delegation `group` is `root` or nested inside it. */
-  inside(group: string, root: string): boolean {
-    return this.within(group, root);
-  }
-
-  /** Whether `group` is `root` or inside it. */
-  private within(group: string | null, root: string): boolean {
+  /** Whether delegation `group` is `root` or nested inside it (null, the Director's level, is inside none). */
+  inside(group: string | null, root: string): boolean {
     for (let g = group, n = 0; g !== null && n < 16; g = this.parentOf.get(g) ?? null, n++) if (g === root) return true;
     return false;
   }
@@ -150,7 +145,7 @@ export class Conversation {
     const opener = this.openerOf.get(group);
     for (let i = this.entries.length - 1; i >= 0; i--) {
       const e = this.entries[i] as Entry;
-      if (e === opener || this.within(this.groupOf.get(e) ?? null, group)) return i + 1;
+      if (e === opener || this.inside(this.groupOf.get(e) ?? null, group)) return i + 1;
     }
     return this.entries.length;
   }

@@ -20,16 +20,9 @@ const EDIT: Readonly<Record<string, (b: InputBuffer) => void>> = {
   'C-d': (b) => b.deleteForward(),
 };
 
-/** Applies an editing key or types a printable character; false = the key is not an input key. */
-export function editInput(b: InputBuffer, ch: string | undefined, full: string): boolean {
+/** Applies an editing key or types a printable character; any other key does nothing. */
+export function editInput(b: InputBuffer, ch: string | undefined, full: string): void {
   const edit = EDIT[full];
-  if (edit) {
-    edit(b);
-    return true;
-  }
-  if (ch !== undefined && ch.length > 0 && !full.startsWith('C-') && !full.startsWith('M-') && ch >= ' ') {
-    b.insert(ch);
-    return true;
-  }
-  return false;
+  if (edit) edit(b);
+  else if (ch !== undefined && ch.length > 0 && !full.startsWith('C-') && !full.startsWith('M-') && ch >= ' ') b.insert(ch);
 }

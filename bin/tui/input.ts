@@ -46,25 +46,33 @@ export class InputBuffer {
     if (this.cursor < this.text.length) this.cursor += (this.text.codePointAt(this.cursor) ?? 0) > 0xffff ? 2 : 1;
   }
 
+  /** Where the line holding `at` starts, and where it ends (its line break, or the text's end). */
+  private lineStart(at = this.cursor): number {
+    return this.text.lastIndexOf('\n', at - 1) + 1;
+  }
+
+  private lineEnd(at = this.cursor): number {
+    const nl = this.text.indexOf('\n', at);
+    return nl === -1 ? this.text.length : nl;
+  }
+
   /** Start / end of the cursor's line (Home, End, Ctrl-A, Ctrl-E). */
   home(): void {
-    this.cursor = this.text.lastIndexOf('\n', this.cursor - 1) + 1;
+    this.cursor = this.lineStart();
   }
 
   end(): void {
-    const nl = this.text.indexOf('\n', this.cursor);
-    this.cursor = nl === -1 ? this.text.length : nl;
+    this.cursor = this.lineEnd();
   }
 
   /** Ctrl-U: deletes from the line's start to the cursor; Ctrl-K: from the cursor to the line's end. */
   killBefore(): void {
-    const start = this.text.lastIndexOf('\n', this.cursor - 1) + 1;
+    const start = this.lineStart();
     this.set(this.text.slice(0, start) + this.text.slice(this.cursor), start);
   }
 
   killAfter(): void {
-    const nl = this.text.indexOf('\n', this.cursor);
-    this.set(this.text.slice(0, this.cursor) + (nl === -1 ? '' : this.text.slice(nl)), this.cursor);
+    this.set(this.text.slice(0, this.cursor) + this.text.slice(this.lineEnd()), this.cursor);
   }
 
   /** Ctrl-W / Alt+Backspace: deletes the word before the cursor. */
@@ -84,18 +92,15 @@ export class InputBuffer {
 
   /** Up / Down inside multi-line text: the same column of the line above / below (clamped to its length). */
   lineUp(): void {
-    const start = this.text.lastIndexOf('\n', this.cursor - 1) + 1;
+    const start = this.lineStart();
     if (start === 0) return;
-    const prevStart = this.text.lastIndexOf('\n', start - 2) + 1;
-    this.cursor = Math.min(prevStart + (this.cursor - start), start - 1);
+    this.cursor = Math.min(this.lineStart(start - 1) + (this.cursor - start), start - 1);
   }
 
   lineDown(): void {
-    const nl = this.text.indexOf('\n', this.cursor);
-    if (nl === -1) return;
-    const start = this.text.lastIndexOf('\n', this.cursor - 1) + 1;
-    const nextEnd = this.text.indexOf('\n', nl + 1);
-    this.cursor = Math.min(nl + 1 + (this.cursor - start), nextEnd === -1 ? this.text.length : nextEnd);
+    const end = this.lineEnd();
+    if (end === this.text.length) return;
+    this.cursor = Math.min(end + 1 + (this.cursor - this.lineStart()), this.lineEnd(end + 1));
   }
 
   /** Takes the buffer (Enter): remembered in history unless empty, equal to the last entry or not to be kept. */

@@ -28,7 +28,7 @@ export interface SetupResult {
 export class SetupDialog {
   private readonly answers: Partial<Record<Field, string>> = {};
   /** The key answer: the name of a set environment variable (written as api_key_env), else the key itself. */
-  private key: { env: string } | { value: string } | null = null;
+  private key: Pick<ProviderBlock, 'apiKeyEnv' | 'apiKey'> = { apiKeyEnv: undefined, apiKey: undefined };
   private readonly steps: Field[];
   private local: FoundServer | undefined;
   private error = '';
@@ -97,7 +97,7 @@ export class SetupDialog {
     if (v === '') return this.retry('an api key is needed (a server that takes none: type any word, e.g. none)');
     const name = /^\$?([A-Z][A-Z0-9_]*)$/.exec(v)?.[1];
     if (name !== undefined && !this.env[name]) return this.retry(`${name} is not set in this terminal's environment: type the key itself, or quit, export ${name} and start yagent again`);
-    this.key = name !== undefined ? { env: name } : { value: v };
+    this.key = name !== undefined ? { apiKeyEnv: name, apiKey: undefined } : { apiKeyEnv: undefined, apiKey: v };
     this.steps.shift();
     return this.write();
   }
@@ -110,8 +110,7 @@ export class SetupDialog {
   private block(): ProviderBlock {
     const a = this.answers;
     if (this.local) return { name: this.local.name, format: 'openai', baseUrl: this.local.baseUrl, model: a.model ?? '', apiKeyEnv: undefined, apiKey: 'local' };
-    const k = this.key;
-    return { name: a.name ?? '', format: a.format === 'anthropic' ? 'anthropic' : 'openai', baseUrl: a.baseUrl ?? '', model: a.model ?? '', apiKeyEnv: k && 'env' in k ? k.env : undefined, apiKey: k && 'value' in k ? k.value : undefined };
+    return { name: a.name ?? '', format: a.format === 'anthropic' ? 'anthropic' : 'openai', baseUrl: a.baseUrl ?? '', model: a.model ?? '', ...this.key };
   }
 
   private async write(): Promise<SetupResult> {

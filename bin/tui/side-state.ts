@@ -82,7 +82,7 @@ export class SideState {
 }
 
 /** A rendered thought (`renderThought`) as the plan panel shows it: the plan items, else the current step. */
-export function planLines(thought: string): string[] {
+function planLines(thought: string): string[] {
   const lines = thought.split('\n');
   const at = lines.indexOf('plan:');
   const items = at >= 0 ? lines.slice(at + 1).filter((l) => l.trim() !== '') : [];
@@ -92,7 +92,7 @@ export function planLines(thought: string): string[] {
 }
 
 /** Running actors worth showing: the Director and delegations, with their state. */
-export function activityOf(root: TreeNode): string[] {
+function activityOf(root: TreeNode): string[] {
   const out: string[] = [];
   const walk = (n: TreeNode): void => {
     if (/director|delegation|agent/i.test(n.name) && n.state !== 'stopped') out.push(`${n.name.replace(/^delegation:[^:]*:/, '')} ${n.state}`);

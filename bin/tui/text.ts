@@ -34,12 +34,18 @@ export function strWidth(s: string): number {
   return w;
 }
 
-/** Splits on newlines and hard-wraps every line at `width` cells (tabs become two spaces, controls dropped; `marks`:
- *  the style marks stay, a long styled word of an answer keeps its style). */
+/** Tabs as two spaces, other control characters dropped (`marks`: the style marks kept): a cell count must be what
+ *  the terminal shows. */
+export function plain(s: string, marks = false): string {
+  return s.replace(/\t/g, '  ').replace(marks ? /[\x00\x05-\x08\x0b-\x1f\x7f]/g : /[\x00-\x08\x0b-\x1f\x7f]/g, '');
+}
+
+/** Splits on newlines and hard-wraps every line at `width` cells (`plain` first; `marks`: the style marks stay, a
+ *  long styled word of an answer keeps its style). */
 export function wrap(text: string, width: number, marks = false): string[] {
   const out: string[] = [];
   if (width <= 0) return out;
-  const clean = text.replace(/\t/g, '  ').replace(marks ? /[\x00\x05-\x08\x0b-\x1f\x7f]/g : /[\x00-\x08\x0b-\x1f\x7f]/g, '');
+  const clean = plain(text, marks);
   for (const line of clean.split('\n')) {
     if (NARROW.test(line)) {
       // one cell per UTF-16 unit: cut every `width` units (an empty line stays one empty line)

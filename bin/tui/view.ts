@@ -1,10 +1,7 @@
 // Pure renderers: state → exactly-sized lines per region (the blessed layer only places them).
 import type { Entry } from './conversation.js';
 import { markdownLines } from './markdown.js';
-import { clip, pad, strWidth, wrap, wrapWords } from './text.js';
-
-/** Tabs as two spaces, other control characters dropped: a cell count must be what the terminal shows. */
-const plain = (s: string): string => s.replace(/\t/g, '  ').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '');
+import { clip, pad, plain, strWidth, wrap, wrapWords } from './text.js';
 
 export type RunState = 'idle' | 'running' | 'paused';
 

@@ -21,7 +21,6 @@ const THOUGHT = '<thought>\\ngoal: report what the page says\\nstep: the next br
 /** Director → delegate_browser; Browser: open, find "Reveal" in the view, click it, read the revealed word, exit. */
 function browsingScript(url: string): string {
   return `${PRELUDE}
-const lastTool = (req) => { const m = (req.body.messages || []).filter((x) => x.role === 'tool'); return String(m[m.length - 1]?.content ?? ''); };
 const T = ${JSON.stringify(THOUGHT)};
 export default {
   director: [
@@ -112,7 +111,6 @@ describe('without a browser (PATH without chromium)', () => {
   it("the Director's delegate_browser says the Browser agent is unavailable and how to fix it; the call is a tool error, the run goes on", async () => {
     sb = sandbox(GOOD_CONFIG);
     const script = `${PRELUDE}
-const lastTool = (req) => { const m = (req.body.messages || []).filter((x) => x.role === 'tool'); return String(m[m.length - 1]?.content ?? ''); };
 let answer = say('none yet');
 const described = (req) => (req.body.tools || []).map((t) => t.function || t).find((f) => f.name === 'delegate_browser')?.description ?? 'NO delegate_browser';
 export default {

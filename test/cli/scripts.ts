@@ -7,6 +7,7 @@ const say = (text) => ({ text, finishReason: 'stop' });
 const times = (n, step) => Array.from({ length: n }, () => step);
 const lastUser = (req) => { const m = (req.body.messages || []).filter((x) => x.role === 'user'); const c = m[m.length - 1]?.content; return typeof c === 'string' ? c : JSON.stringify(c ?? ''); };
 const firstUser = (req) => { const m = (req.body.messages || []).find((x) => x.role === 'user'); return typeof m?.content === 'string' ? m.content : JSON.stringify(m?.content ?? ''); };
+const lastTool = (req) => { const m = (req.body.messages || []).filter((x) => x.role === 'tool'); return String(m[m.length - 1]?.content ?? ''); };
 `;
 
 /** Director delegates to Repo (one read), Repo exits, Director answers (extra answers absorb reminders). */

@@ -1,10 +1,10 @@
 // serve + attach as real processes: token required, 0600 discovery, a nested approval answered by another client.
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StreamLineSchema } from '../../bin/cli/stream-json.js';
-import { childReaper, collect, GOOD_CONFIG, project, runCli, sandbox, start, until, withScript, type Sandbox } from './helpers.js';
+import { childReaper, collect, GOOD_CONFIG, project, runCli, sandbox, start, until, withScript, type CliResult, type Sandbox } from './helpers.js';
 import { writingOutside } from './scripts.js';
 
 let sb: Sandbox | undefined;
@@ -19,6 +19,31 @@ function discoveryFile(s: Sandbox, pid?: number): string | undefined {
   const re = pid === undefined ? /^supervisor-\d+\.json$/ : new RegExp(`^supervisor-${pid}\\.json$`);
   const name = existsSync(dir) ? readdirSync(dir).find((n) => re.test(n)) : undefined;
   return name ? join(dir, name) : undefined; // .json only: the store's tmp file ends in .tmp
+}
+
+interface Approval { taskId: string; delegationId: string | null; request: { requestId: string; agent: string } }
+
+/** `yagent attach approvals --json`: the supervisor's pending requests. */
+async function approvals(env: NodeJS.ProcessEnv): Promise<Approval[]> {
+  return (JSON.parse((await runCli(['attach', 'approvals', '--json'], env)).stdout || '{"approvals":[]}') as { approvals: Approval[] }).approvals;
+}
+
+/** A supervisor; client 1 sends it a task and streams it (stream-json), client 2 follows that task's events from the
+ *  start (`attach logs -f`). */
+async function sentAndWatched(s: Sandbox, env: NodeJS.ProcessEnv, cwd: string): Promise<{ serve: ChildProcess; taskId: string; sent: Promise<CliResult>; watched: Promise<CliResult> }> {
+  const serve = start(['serve'], env);
+  children.push(serve);
+  await until(() => discoveryFile(s), 'the discovery file');
+  const sender = start(['-p', 'write the report', '--attach', '--output-format', 'stream-json'], env, { cwd });
+  children.push(sender);
+  const sent = collect(sender);
+  const taskId = await until(async () => {
+    const r = await runCli(['attach', 'tasks', '--json'], env);
+    return (JSON.parse(r.stdout || '{"tasks":[]}') as { tasks: { taskId: string }[] }).tasks[0]?.taskId;
+  }, 'the task');
+  const watcher = start(['attach', 'logs', '-f', taskId, '--json'], env);
+  children.push(watcher);
+  return { serve, taskId, sent, watched: collect(watcher) };
 }
 
 describe('serve and attach', () => {
@@ -59,26 +84,10 @@ describe('serve and attach', () => {
     const ws = project(s, {});
     const target = join(s.dir, 'outside.txt');
     const env = withScript(s, writingOutside(target));
-    const serve = start(['serve'], env);
-    children.push(serve);
-    await until(() => discoveryFile(s), 'the discovery file');
-    // client 1 sends the task and streams it
-    const sender = start(['-p', 'write the report', '--attach', '--output-format', 'stream-json'], env, { cwd: ws });
-    children.push(sender);
-    const sent = collect(sender);
-    const taskId = await until(async () => {
-      const r = await runCli(['attach', 'tasks', '--json'], env);
-      return (JSON.parse(r.stdout || '{"tasks":[]}') as { tasks: { taskId: string }[] }).tasks[0]?.taskId;
-    }, 'the task');
-    // client 3 follows the same task's events from the start
-    const watcher = start(['attach', 'logs', '-f', taskId, '--json'], env);
-    children.push(watcher);
-    const watched = collect(watcher);
+    // client 1 sends the task and streams it, client 3 follows the same task's events from the start
+    const { serve, taskId, sent, watched } = await sentAndWatched(s, env, ws);
     // client 2 sees the pending request of the nested Coding agent and approves it
-    const pending = await until(async () => {
-      const r = await runCli(['attach', 'approvals', '--json'], env);
-      return (JSON.parse(r.stdout || '{"approvals":[]}') as { approvals: { taskId: string; delegationId: string | null; request: { requestId: string; agent: string } }[] }).approvals[0];
-    }, 'a pending approval');
+    const pending = await until(async () => (await approvals(env))[0], 'a pending approval');
     expect(pending.taskId).toBe(taskId);
     expect(pending.request.agent).toBe('coding');
     expect(pending.delegationId).not.toBeNull();
@@ -105,23 +114,9 @@ describe('a withdrawn help request', () => {
     sb = sandbox(GOOD_CONFIG);
     const s = sb;
     const env = withScript(s, writingOutside(join(s.dir, 'outside.txt')));
-    const serve = start(['serve'], env);
-    children.push(serve);
-    await until(() => discoveryFile(s), 'the discovery file');
     // client 1 sends the task and streams it; client 2 follows the same task
-    const sender = start(['-p', 'write the report', '--attach', '--output-format', 'stream-json'], env, { cwd: project(s, {}) });
-    children.push(sender);
-    const sent = collect(sender);
-    const taskId = await until(async () => {
-      const r = await runCli(['attach', 'tasks', '--json'], env);
-      return (JSON.parse(r.stdout || '{"tasks":[]}') as { tasks: { taskId: string }[] }).tasks[0]?.taskId;
-    }, 'the task');
-    const watcher = start(['attach', 'logs', '-f', taskId, '--json'], env);
-    children.push(watcher);
-    const watched = collect(watcher);
-    const approvals = async (): Promise<{ request: { requestId: string } }[]> =>
-      (JSON.parse((await runCli(['attach', 'approvals', '--json'], env)).stdout || '{"approvals":[]}') as { approvals: { request: { requestId: string } }[] }).approvals;
-    const requestId = await until(async () => (await approvals())[0]?.request.requestId, 'a pending approval');
+    const { serve, taskId, sent, watched } = await sentAndWatched(s, env, project(s, {}));
+    const requestId = await until(async () => (await approvals(env))[0]?.request.requestId, 'a pending approval');
     // the asking Coding run is cancelled while it waits: its request is withdrawn, not answered
     expect((await runCli(['attach', 'cancel', taskId], env)).code).toBe(0);
     const order = (out: string): string[] =>
@@ -132,7 +127,7 @@ describe('a withdrawn help request', () => {
 
     expect(order(r1.stdout)).toEqual([`withdrawn:${requestId}`, 'delegation_end', 'task_end']);
     expect(order(r2.stdout)).toEqual([`withdrawn:${requestId}`, 'delegation_end', 'task_end']);
-    expect(await approvals()).toEqual([]);
+    expect(await approvals(env)).toEqual([]);
     serve.kill('SIGINT');
   });
 });

@@ -9,7 +9,7 @@ import { AGENT_MODULE, AGENT_THREAD } from '../../src/actors/agents/agent-module
 import { BUILD_LINE, cacheFileFor } from '../../src/runtime/code-cache.js';
 import { distRoot } from '../../src/runtime/dist-paths.js';
 import { AGENT_ACTOR_MODULE, SPARE_PLAN, STORE_PRELOAD, THREADS, canDelegate, delegationPreload } from '../../bin/host/boot-plan.js';
-import { GOOD_CONFIG, runCli, sandbox, withScript, type Sandbox } from './helpers.js';
+import { GOOD_CONFIG, runCli, sandbox, withScript, type CliResult, type Sandbox } from './helpers.js';
 import { parseCommand, runsLocalTasks } from '../../bin/cli/args.js';
 import { DELEGATING } from './scripts.js';
 
@@ -29,6 +29,14 @@ const provider = (apiFormat: ProviderConfig['apiFormat']): ProviderConfig => ({
   reasoningEffort: undefined,
   fallbackProviders: [],
 });
+
+/** A traced single-agent run (-d all) whose model answers "hello", in a fresh sandbox's workspace. */
+async function tracedHello(): Promise<CliResult> {
+  sb = sandbox(GOOD_CONFIG);
+  const ws = join(sb.dir, 'ws');
+  mkdirSync(ws);
+  return runCli(['-d', 'all', '-p', 'hi?'], { ...withScript(sb, 'export default { director: [{ text: "hello", finishReason: "stop" }] };\n'), YAGENT_TRACE: '1' }, { cwd: ws });
+}
 
 describe('start-up plan', () => {
   it('the prestarted spare preloads the module runTask spawns the Director from', () => {
@@ -102,10 +110,7 @@ describe('start-up plan', () => {
     }
     expect(readFileSync(resolve('bin/yagent.js'), 'utf8')).toContain("loadBundle(file('bin/main.cjs'))");
     // a real run: every thread compiled its bundle from the cache (no miss, no refusal)
-    sb = sandbox(GOOD_CONFIG);
-    const ws = join(sb.dir, 'ws');
-    mkdirSync(ws);
-    const run = await runCli(['-d', 'all', '-p', 'hi?'], { ...withScript(sb, 'export default { director: [{ text: "hello", finishReason: "stop" }] };\n'), YAGENT_TRACE: '1' }, { cwd: ws });
+    const run = await tracedHello();
     expect(run.code).toBe(0);
     const loads = [...run.stderr.matchAll(/code cache (\w+): (\S+)/g)].map((m) => [m[1], m[2]]);
     for (const name of ['main.cjs', 'agent-thread.cjs', 'store-thread.cjs']) expect(loads).toContainEqual(['hit', name]);
@@ -128,17 +133,14 @@ describe('start-up plan', () => {
     expect(runs(['serve'])).toBe(true);
     expect(runs(['batch', 'f.jsonl'])).toBe(true);
     for (const argv of [['--version'], ['sessions'], ['mcp', 'list'], ['attach', 'ps'], ['setup']]) expect(runs(argv), argv.join(' ')).toBe(false);
-    sb = sandbox(GOOD_CONFIG);
-    const ws = join(sb.dir, 'ws');
-    mkdirSync(ws);
-    const run = await runCli(['-d', 'all', '-p', 'hi?'], { ...withScript(sb, 'export default { director: [{ text: "hello", finishReason: "stop" }] };\n'), YAGENT_TRACE: '1' }, { cwd: ws });
+    const run = await tracedHello();
     expect(run.code).toBe(0);
     const lines = run.stderr.split('\n');
     const at = (re: RegExp): number => lines.findIndex((l) => re.test(l));
     expect(lines.filter((l) => l.includes('workers prestarted'))).toHaveLength(1);
     expect(at(/workers prestarted/)).toBeGreaterThanOrEqual(0);
     expect(at(/workers prestarted/)).toBeLessThan(at(/code cache hit: main\.cjs/));
-    const version = await runCli(['--version'], { ...sb.env, YAGENT_TRACE: '1' });
+    const version = await runCli(['--version'], { ...(sb as Sandbox).env, YAGENT_TRACE: '1' });
     expect(version.stderr).not.toContain('workers prestarted');
   });
 });

@@ -2,19 +2,15 @@
 // /resume's picker shows when, how long and what each session was, and refuses one that cannot continue.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PickerSession } from '../../bin/tui/app.js';
-import { scripted, type Scripted } from './scripted-backend.js';
+import { quitScripted, scripted, type Scripted } from './scripted-backend.js';
 
-const open: Scripted[] = [];
-afterEach(async () => {
-  for (const s of open.splice(0)) await s.app.quit();
-});
+afterEach(quitScripted);
 
 const statusOf = (s: Scripted): string => s.term.rows().at(-1) ?? '';
 
 describe('TUI slash commands', () => {
   it('/model NAME refuses a provider the configuration does not have, at once; a known one starts the next turn; /model lists them', async () => {
     const s = await scripted(120, 24, { providers: () => Promise.resolve(['fake', 'other']) });
-    open.push(s);
     await s.step('/model nope\r');
     expect(statusOf(s)).toContain('/model: no provider "nope" (configured providers: fake, other)');
     await s.step('hi\r');
@@ -37,7 +33,6 @@ describe('TUI slash commands', () => {
       { sessionId: 'task-20261201080000-bbbb', lastPrompt: 'broken one', turns: 1, updatedAt: at, resumable: { ok: false, reason: 'its last turn ended in llm_error' } },
     ];
     const s = await scripted(120, 24, {}, { listSessions: () => Promise.resolve(sessions) });
-    open.push(s);
     await s.step('/resume\r');
     const screen = s.term.screenText();
     expect(screen).toContain('1  12-01 08:37  3 turns  fix the build');
@@ -54,7 +49,6 @@ describe('TUI slash commands', () => {
 
   it('/setup while attached says in one line why it cannot reconfigure the supervisor and what to do, even while a task runs', async () => {
     const s = await scripted(200, 24, { supervisor: { pid: 4242, address: 'http://127.0.0.1:1' } });
-    open.push(s);
     await s.step('go\r'); // a running turn: the answer is the same
     await s.step('/setup\r');
     // the dialog's body, its wrapped rows joined: one sentence
@@ -66,7 +60,6 @@ describe('TUI slash commands', () => {
 
   it('/resume with no sessions says so; an unknown command says so', async () => {
     const s = await scripted(80, 24, {}, { listSessions: () => Promise.resolve([]) });
-    open.push(s);
     await s.step('/resume\r');
     expect(s.term.screenText()).toContain('(no sessions in this workspace yet)');
     await s.step('x'); // any key closes the dialog
@@ -78,7 +71,6 @@ describe('TUI slash commands', () => {
     const at = new Date(2026, 11, 1, 9, 19, 45).toISOString();
     const entries = [{ ts: at, type: 'note', agent: 'repo', ref: 'repo/n1', status: 'ok', conclusion: 'looked' }, { ts: at, type: 'delegation', agent: 'repo', callId: 'p11', phase: 'start' }];
     const s = await scripted(120, 24, { timeline: () => Promise.resolve(entries) });
-    open.push(s);
     await s.step('/timeline\r');
     expect(s.term.screenText()).toContain('(no task yet)');
     await s.step('x');

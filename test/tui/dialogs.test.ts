@@ -2,17 +2,13 @@
 // answered with one key per scope; a question answered in the input box; a withdrawn request's dialog closes.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { UserHelpResponse } from '../../bin/host/types.js';
-import { scripted, type Scripted } from './scripted-backend.js';
+import { quitScripted, scripted, type Scripted } from './scripted-backend.js';
 
-const open: Scripted[] = [];
-afterEach(async () => {
-  for (const s of open.splice(0)) await s.app.quit();
-});
+afterEach(quitScripted);
 
 async function withAnswers(): Promise<{ s: Scripted; answers: UserHelpResponse[] }> {
   const answers: UserHelpResponse[] = [];
   const s = await scripted(100, 30, { respond: (_t, r) => (answers.push(r), Promise.resolve()) });
-  open.push(s);
   await s.step('go\r');
   s.deliver({ type: 'delegation_start', agent: 'director', callId: 'c1', child: 'coding', task: 'write' });
   s.deliver({ type: 'delegation_start', agent: 'coding', callId: 'c2', child: 'repo', task: 'look' }, 'c1');

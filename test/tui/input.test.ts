@@ -5,18 +5,9 @@ import { translateKeys } from '../../bin/tui/key-input.js';
 import { TuiScreen } from '../../bin/tui/screen.js';
 import { canonicalKey } from '../../src/runtime/config/keybindings.js';
 import { makeTerm } from './harness.js';
-import { scripted, type Scripted } from './scripted-backend.js';
+import { quitScripted, scripted, type Scripted } from './scripted-backend.js';
 
-const open: Scripted[] = [];
-afterEach(async () => {
-  for (const s of open.splice(0)) await s.app.quit();
-});
-
-async function tui(cols: number, rows: number): Promise<Scripted> {
-  const s = await scripted(cols, rows);
-  open.push(s);
-  return s;
-}
+afterEach(quitScripted);
 
 /** The typed rows: between the input's rule and the status line. */
 function typed(s: Scripted): string[] {
@@ -27,7 +18,7 @@ function typed(s: Scripted): string[] {
 
 describe('TUI input box', () => {
   it('Alt+Enter and Shift+Enter start a new line in every form a terminal sends them; a lone Esc still clears; Enter sends', async () => {
-    const s = await tui(60, 20);
+    const s = await scripted(60, 20);
     // ESC CR (xterm, tmux), CSI-u Shift+Enter (kitty), modifyOtherKeys Shift+Enter (xterm), CSI-u Alt+Enter
     await s.step('one\x1b\rtwo\x1b[13;2uthree\x1b[27;2;13~four\x1b[13;3ufive');
     expect(typed(s)).toEqual(['> one', 'two', 'three', 'four', 'five']);
@@ -39,7 +30,7 @@ describe('TUI input box', () => {
   });
 
   it('a bracketed paste is text: its line breaks and tabs are typed, not Enter; one read may split it', async () => {
-    const s = await tui(60, 20);
+    const s = await scripted(60, 20);
     await s.step('\x1b[200~first line\r\nsecond\tline\rthird');
     await s.step(' line\x1b[201~!');
     expect(s.app.input.text).toBe('first line\nsecond  line\nthird line!');
@@ -53,7 +44,7 @@ describe('TUI input box', () => {
     [40, 12, 60],
     [80, 50, 200],
   ])('%ix%i, %i words: a long line grows the box by its wrapped rows (up to a third of the screen, 8 at most); the cursor follows the text', async (w, h, words) => {
-    const s = await tui(w, h);
+    const s = await scripted(w, h);
     const text = Array.from({ length: words }, (_, i) => `word${i}`).join(' ');
     await s.step(text);
     const rows = typed(s);
@@ -67,7 +58,7 @@ describe('TUI input box', () => {
   });
 
   it('edits in place: ←/→, Home/End, Ctrl-A/E, Delete, Ctrl-U/K/W; the terminal cursor stands where the next character goes', async () => {
-    const s = await tui(60, 20);
+    const s = await scripted(60, 20);
     const input = s.term.height - 2;
     await s.step('hello world');
     await s.step('\x01'); // Ctrl-A
@@ -88,7 +79,7 @@ describe('TUI input box', () => {
   });
 
   it('Up/Down move between the lines of a multi-line draft, and browse the history from its first / last line', async () => {
-    const s = await tui(60, 20);
+    const s = await scripted(60, 20);
     await s.step('sent before\r');
     s.end(null);
     await s.step('top\x1b\rbottom');

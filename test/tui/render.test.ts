@@ -4,7 +4,7 @@ import { TuiApp } from '../../bin/tui/app.js';
 import type { TuiBackend } from '../../bin/tui/backend.js';
 import { DEFAULT_BINDINGS } from '../../bin/tui/keys.js';
 import { makeTerm, type Term } from './harness.js';
-import { scripted } from './scripted-backend.js';
+import { quitScripted, scripted } from './scripted-backend.js';
 
 /** A supervisor with no task yet: layout tests need no model at all. */
 const idle: TuiBackend = {
@@ -23,6 +23,7 @@ const idle: TuiBackend = {
 const apps: TuiApp[] = [];
 afterEach(async () => {
   for (const a of apps.splice(0)) await a.quit();
+  await quitScripted();
 });
 
 async function open(cols: number, rows: number): Promise<{ app: TuiApp; term: Term }> {
@@ -55,7 +56,6 @@ describe('TUI layout', () => {
 
   it.each(sizes)('%ix%i: an approval dialog keeps both borders and its key line; the input box and the status line stay visible', async (w, h) => {
     const s = await scripted(w, h);
-    apps.push(s.app);
     await s.step('go\r');
     s.deliver({ type: 'user_help_needed', agent: 'coding', requestId: 'r1', kind: 'authorization', question: `Allow create_file (/tmp/x/${'deep/'.repeat(12)}notes.txt)? ${'the path resolves outside the workspace. '.repeat(6)}`, tool: 'create_file', detail: '{"path":"/tmp/x/notes.txt","content":"v0.1"}' });
     await s.step('');

@@ -22,6 +22,13 @@ export interface Scripted {
   step(keys: string): Promise<void>;
 }
 
+const opened: TuiApp[] = [];
+
+/** Quits every app `scripted` opened (a test file's afterEach). */
+export async function quitScripted(): Promise<void> {
+  for (const app of opened.splice(0)) await app.quit();
+}
+
 export async function scripted(cols: number, rows: number, over: Partial<TuiBackend> = {}, opts: Partial<TuiOptions> = {}): Promise<Scripted> {
   let on: (env: Envelope) => void = () => undefined;
   let seq = 0;
@@ -46,6 +53,7 @@ export async function scripted(cols: number, rows: number, over: Partial<TuiBack
   };
   const term = makeTerm(cols, rows);
   const app = new TuiApp({ backend, bindings: DEFAULT_BINDINGS, io: term.io, ...opts });
+  opened.push(app);
   const settle = async (): Promise<void> => {
     for (let i = 0; i < 2; i++) {
       for (let j = 0; j < 5; j++) await new Promise((r) => setImmediate(r));

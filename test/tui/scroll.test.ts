@@ -2,12 +2,9 @@
 // PgDn to the bottom or End follows the newest lines again.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Envelope } from '../../src/runtime/protocol/index.js';
-import { scripted, type Scripted } from './scripted-backend.js';
+import { quitScripted, scripted, type Scripted } from './scripted-backend.js';
 
-const open: Scripted[] = [];
-afterEach(async () => {
-  for (const s of open.splice(0)) await s.app.quit();
-});
+afterEach(quitScripted);
 
 const PGUP = '\x1b[5~';
 const PGDN = '\x1b[6~';
@@ -23,7 +20,6 @@ const up = (s: Scripted): string => /↑(\d+) PgDn/.exec(s.term.screenText())?.[
 describe('TUI scrollback', () => {
   it('scrolled up, new lines do not move the view and count in ↑N; PgDn to the bottom and End follow again', async () => {
     const s = await scripted(60, 20);
-    open.push(s);
     await s.step('go\r');
     for (let i = 1; i <= 80; i++) s.deliver(line(i)); // more than three pages: no PgUp below reaches the top
     await s.step('');

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TuiApp } from '../../bin/tui/app.js';
+import { TuiApp, type TuiOptions } from '../../bin/tui/app.js';
 import type { TuiBackend } from '../../bin/tui/backend.js';
 import { DEFAULT_BINDINGS } from '../../bin/tui/keys.js';
 import type { TaskOutcome } from '../../bin/host/types.js';
@@ -32,33 +32,37 @@ function backend(name: string, starts: string[]): TuiBackend & { end(): void } {
   };
 }
 
+/** A TUI on `old` whose /setup writes `config` (a fresh file); `step` types keys and waits until they are painted. */
+function setupApp(config: string, old: TuiBackend, setup: Omit<NonNullable<TuiOptions['setup']>, 'configPath'>): { cfg: string; app: TuiApp; step: (keys: string) => Promise<string> } {
+  const dir = mkdtempSync(join(tmpdir(), 'yagent-tui-setup-'));
+  dirs.push(dir);
+  const cfg = join(dir, 'config.toml');
+  writeFileSync(cfg, config);
+  const term = makeTerm(100, 30);
+  const app = new TuiApp({ backend: old, bindings: DEFAULT_BINDINGS, io: term.io, setup: { configPath: cfg, ...setup } });
+  apps.push(app);
+  const step = async (keys: string): Promise<string> => {
+    term.type(keys);
+    for (let i = 0; i < 3; i++) {
+      for (let j = 0; j < 5; j++) await new Promise((r) => setImmediate(r));
+      app.frames.flush();
+      await term.settle();
+    }
+    return term.screenText();
+  };
+  return { cfg, app, step };
+}
+
 describe('/setup in the TUI', () => {
   it('is refused while a task runs; then offers the probed server, writes it keeping comments, and the next turn uses the new config', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'yagent-tui-setup-'));
-    dirs.push(dir);
-    const cfg = join(dir, 'config.toml');
-    writeFileSync(cfg, '# my comment\n[global.llm]\nuse_provider = "p"\n\n[global.llm.providers.p]\napi_format = "openai"\napi_base_url = "http://127.0.0.1:9/v1"\nmodel = "m"\napi_key = "k"\n');
     const starts: string[] = [];
     const old = backend('old', starts);
     let reconfigured = 0;
     const fresh = backend('new', starts);
-    const term = makeTerm(100, 30);
-    const app = new TuiApp({
-      backend: old,
-      bindings: DEFAULT_BINDINGS,
-      io: term.io,
-      setup: { configPath: cfg, probe: () => Promise.resolve([{ name: 'ollama', baseUrl: 'http://127.0.0.1:11434/v1', models: ['llama3'] }]), reconfigure: () => (reconfigured++, Promise.resolve(fresh)) },
+    const { cfg, step } = setupApp('# my comment\n[global.llm]\nuse_provider = "p"\n\n[global.llm.providers.p]\napi_format = "openai"\napi_base_url = "http://127.0.0.1:9/v1"\nmodel = "m"\napi_key = "k"\n', old, {
+      probe: () => Promise.resolve([{ name: 'ollama', baseUrl: 'http://127.0.0.1:11434/v1', models: ['llama3'] }]),
+      reconfigure: () => (reconfigured++, Promise.resolve(fresh)),
     });
-    apps.push(app);
-    const step = async (keys: string): Promise<string> => {
-      term.type(keys);
-      for (let i = 0; i < 2; i++) {
-        for (let j = 0; j < 5; j++) await new Promise((r) => setImmediate(r));
-        app.frames.flush();
-        await term.settle();
-      }
-      return term.screenText();
-    };
     await step('first\r');
     expect(await step('/setup\r')).toContain('/setup is refused while a task runs');
     old.end();
@@ -83,23 +87,11 @@ describe('/setup in the TUI', () => {
   });
 
   it('the key question takes a set environment variable or the key itself (typed as dots, kept out of the history); an unset variable is asked again', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'yagent-tui-setup-'));
-    dirs.push(dir);
-    const cfg = join(dir, 'config.toml');
-    writeFileSync(cfg, '[global.llm]\nuse_provider = "p"\n\n[global.llm.providers.p]\napi_format = "openai"\napi_base_url = "http://127.0.0.1:9/v1"\nmodel = "m"\napi_key = "REPLACE_WITH_YOUR_API_KEY"\n');
     const fresh = backend('new', []);
-    const term = makeTerm(100, 30);
-    const app = new TuiApp({ backend: backend('old', []), bindings: DEFAULT_BINDINGS, io: term.io, setup: { configPath: cfg, probe: () => Promise.resolve([]), reconfigure: () => Promise.resolve(fresh) } });
-    apps.push(app);
-    const step = async (keys: string): Promise<string> => {
-      term.type(keys);
-      for (let i = 0; i < 3; i++) {
-        for (let j = 0; j < 5; j++) await new Promise((r) => setImmediate(r));
-        app.frames.flush();
-        await term.settle();
-      }
-      return term.screenText();
-    };
+    const { cfg, app, step } = setupApp('[global.llm]\nuse_provider = "p"\n\n[global.llm.providers.p]\napi_format = "openai"\napi_base_url = "http://127.0.0.1:9/v1"\nmodel = "m"\napi_key = "REPLACE_WITH_YOUR_API_KEY"\n', backend('old', []), {
+      probe: () => Promise.resolve([]),
+      reconfigure: () => Promise.resolve(fresh),
+    });
     await step('/setup\r');
     for (const answer of ['mine', '', 'http://127.0.0.1:8/v1', 'm1']) await step(`${answer}\r`);
     expect(await step('YAGENT_TEST_UNSET_KEY\r')).toContain('YAGENT_TEST_UNSET_KEY is not set in this terminal');

@@ -2,12 +2,9 @@
 // context bar, compressions, the latest plan, the running actors and the notes share one height budget.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TreeNode } from '../../bin/host/types.js';
-import { scripted, type Scripted } from './scripted-backend.js';
+import { quitScripted, scripted, type Scripted } from './scripted-backend.js';
 
-const open: Scripted[] = [];
-afterEach(async () => {
-  for (const s of open.splice(0)) await s.app.quit();
-});
+afterEach(quitScripted);
 
 const node = (name: string, state: string, children: TreeNode[] = []): TreeNode => ({ name, kind: 'actor', state, ageMs: 0, restarts: 0, mailboxDepth: 0, drops: 0, children });
 const THOUGHT = 'goal: ship it\nstep: read the code\nreason: the task says so\nplan:\n[x] list the files\n[>] read the code\n[ ] write the fix';
@@ -15,7 +12,6 @@ const THOUGHT = 'goal: ship it\nstep: read the code\nreason: the task says so\np
 /** A turn that called gpt-4o once (12k in, 2k of them cached, 500 out), compressed once, planned and wrote a note. */
 async function busy(cols: number, rows: number): Promise<Scripted> {
   const s = await scripted(cols, rows);
-  open.push(s);
   s.tree.node = node('root', 'running', [node('tasks', 'running', [node('task:t', 'running', [node('director', 'running'), node('delegation:c1:repo', 'running')])])]);
   await s.step('go\r');
   s.deliver({ type: 'model_info', agent: 'director', provider: 'openai', model: 'gpt-4o', contextWindow: 128000 });

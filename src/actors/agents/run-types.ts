@@ -120,3 +120,9 @@ export const AgentRunOutputSchema = z.object({
   thoughtFailures: z.number().int(),
 });
 export type AgentRunOutput = z.infer<typeof AgentRunOutputSchema>;
+
+/** The output a stopped run handed over on its error (`result`: a cancel within its grace), or null when it gave none. */
+export function resultOnError(err: unknown): AgentRunOutput | null {
+  const r = AgentRunOutputSchema.safeParse((err as { result?: unknown } | null)?.result);
+  return r.success ? r.data : null;
+}

@@ -18,12 +18,12 @@ export function newArtifactId(nowMs: number): string {
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-export function isPng(data: Uint8Array): boolean {
+function isPng(data: Uint8Array): boolean {
   return data.length >= 24 && Buffer.from(data.buffer, data.byteOffset, 8).equals(PNG_SIGNATURE);
 }
 
 /** Width and height from the IHDR chunk (always first, bytes 16–23). */
-export function pngSize(data: Uint8Array): { width: number; height: number } {
+function pngSize(data: Uint8Array): { width: number; height: number } {
   const b = Buffer.from(data.buffer, data.byteOffset, data.length);
   return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
 }

@@ -8,7 +8,7 @@ import type { ToolOutcome } from '../tools/types.js';
 import type { ChatMessage, HandoffStatus, StopReason } from './wire-types.js';
 import type { Publish } from './loop-contract.js';
 import type { ProjectContext } from './project-context.js';
-import { AgentRunOutputSchema, type AgentRunInput, type AgentRunOutput, type CustomAgentDesign, type RunSettings } from './run-types.js';
+import { resultOnError, type AgentRunInput, type AgentRunOutput, type CustomAgentDesign, type RunSettings } from './run-types.js';
 import { isBuiltin } from './profiles.js';
 import { disabledHow } from '../tools/profiles.js';
 import type { DelegationBreaker, RunPool } from './pool.js';
@@ -168,8 +168,8 @@ export class DelegationManager {
   private async spentBy(callId: string, e: unknown): Promise<void> {
     const d = this.deps;
     if (!d.usage) return;
-    const returned = AgentRunOutputSchema.safeParse((e as { result?: unknown } | null)?.result);
-    if (returned.success) return this.spent(returned.data);
+    const returned = resultOnError(e);
+    if (returned !== null) return this.spent(returned);
     try {
       const heads = await d.store.taskRollouts(d.settings.projectId, d.settings.taskId);
       const head = heads.filter((h) => h.meta.delegationId === callId && !this.counted.has(h.path)).at(-1);

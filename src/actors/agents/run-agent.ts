@@ -131,7 +131,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
           ...(gate ? { gate } : {}),
           onTimeout: (kind) => ctl.abort(new AbortReason(kind === 'idle_timeout' ? 'IDLE_TIMEOUT' : 'TOTAL_TIMEOUT', `delegation ${kind.replace('_', ' ')}`)),
         });
-  let closeTools: (() => Promise<void>) | undefined;
+  let tools: ToolRunner | undefined;
   try {
     if (input.role === 'meta') {
       const initial: ChatMessage[] = [{ role: 'system', content: system }, { role: 'user', content: metaBrief(input.brief, input.palette) }];
@@ -173,8 +173,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
       // a sub-agent waiting for the user's approval or answer is not idle: its timeouts must not fire meanwhile
       ...(activity ? { waitingOnUser: <T>(wait: () => Promise<T>) => activity.during(wait) } : {}),
     };
-    const tools = env.toolsFor(input, hooks);
-    closeTools = tools.close ? () => tools.close?.() ?? Promise.resolve() : undefined;
+    tools = env.toolsFor(input, hooks);
     const isDirector = input.role === 'director';
     const reminder = undelegatedReminder(s.disabledAgents);
     // the deferred-tool catalogue (MCP) and the skills list follow the role prompt: stable for the whole run
@@ -250,7 +249,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
     activity?.dispose();
     env.signal.removeEventListener('abort', onAbort);
     // the Browser agent's browser ends with its run, whatever ended the run
-    await closeTools?.().catch((e: unknown) => publishWarning(env.publish, 'tools.close', `${input.agent}: its tools did not close cleanly`, e));
+    await tools?.close?.().catch((e: unknown) => publishWarning(env.publish, 'tools.close', `${input.agent}: its tools did not close cleanly`, e));
   }
 }
 

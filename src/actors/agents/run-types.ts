@@ -1,13 +1,16 @@
 // Input and output of one agent run (what crosses the spawn boundary: plain data, zod-validated).
 import { z } from 'zod';
 import { ChatMessageSchema, StopReasonSchema, UsageSchema, UsageEntrySchema, ModelHandoffStatusSchema } from '../../runtime/protocol/index.js';
-import { DELEGATE_TARGETS } from './profiles.js';
+import { BUILTIN_AGENTS, DELEGATE_TARGETS } from './profiles.js';
+
+/** What a run can be: a built-in agent or a custom one (Meta's design). */
+const ROLES = [...BUILTIN_AGENTS, 'custom'] as const;
 
 export const CustomAgentDesignSchema = z.object({
   name: z
     .string()
     .regex(/^[a-z][a-z0-9_]{2,31}$/, 'name must be snake_case, 3-32 chars, starting with a letter')
-    .refine((n) => !['director', 'repo', 'coding', 'devops', 'chat', 'browser', 'meta', 'custom'].includes(n), 'name must not be a built-in agent'),
+    .refine((n) => !(ROLES as readonly string[]).includes(n), 'name must not be a built-in agent'),
   description: z.string().min(1).max(400),
   system_prompt: z.string().min(20),
   tools: z.array(z.string()).max(32),
@@ -67,7 +70,7 @@ const ThinkEntrySchema = z.object({ step: z.number().int(), text: z.string() });
 export const AgentRunInputSchema = z.object({
   /** Identity used for routing, scripts and events: built-in name or the custom agent's name. */
   agent: z.string(),
-  role: z.enum(['director', 'coding', 'repo', 'chat', 'devops', 'browser', 'meta', 'custom']),
+  role: z.enum(ROLES),
   /** The user's prompt (Director) or the delegation prefix (sub-agents). */
   brief: z.string(),
   settings: RunSettingsSchema,
@@ -120,3 +123,9 @@ export const AgentRunOutputSchema = z.object({
   thoughtFailures: z.number().int(),
 });
 export type AgentRunOutput = z.infer<typeof AgentRunOutputSchema>;
+
+/** The output a stopped run handed over on its error (`result`: a cancel within its grace), or null when it gave none. */
+export function resultOnError(err: unknown): AgentRunOutput | null {
+  const r = AgentRunOutputSchema.safeParse((err as { result?: unknown } | null)?.result);
+  return r.success ? r.data : null;
+}

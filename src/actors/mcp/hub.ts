@@ -73,7 +73,7 @@ const CLIENT_INFO = { name: 'yagent', version: '0.1.0' };
 const REVIVE_EVERY_MS = 30_000;
 
 /** An error's message; fetch's "fetch failed" gets its cause (connect ECONNREFUSED …, getaddrinfo ENOTFOUND …). */
-export function errText(err: unknown): string {
+function errText(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
   const cause = err.cause instanceof Error ? err.cause.message : '';
   return cause !== '' && !err.message.includes(cause) ? `${err.message} (${cause})` : err.message;

@@ -21,7 +21,7 @@ export const SECRET_STORES: readonly string[] = ['.ssh', '.aws', '.gnupg', '.con
 export const isSecretFileName = (name: string): boolean => name === '.netrc' || name.startsWith('.env');
 
 /** A process's environment, per process or per thread: yagent's own (the shell's parent) holds the provider keys. */
-export const isProcEnviron = (real: string): boolean => /^\/proc\/[^/]+\/(task\/[^/]+\/)?environ$/.test(real);
+const isProcEnviron = (real: string): boolean => /^\/proc\/[^/]+\/(task\/[^/]+\/)?environ$/.test(real);
 
 /** How a tool touches a path: `read` honours allow_read; `write` never enters a zone; `shell` is treated as read. */
 export type Access = 'read' | 'write' | 'shell';

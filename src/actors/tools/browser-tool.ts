@@ -5,8 +5,8 @@ import { isBrowserError } from '../browser/errors.js';
 import { fail } from './define.js';
 import type { BrowserCallOptions, BrowserPort, CapabilityTags, ToolContext, ToolOutcome } from './types.js';
 
-export const DEFAULT_BROWSER_TIMEOUT_S = 30;
-export const MAX_BROWSER_TIMEOUT_S = 120;
+const DEFAULT_BROWSER_TIMEOUT_S = 30;
+const MAX_BROWSER_TIMEOUT_S = 120;
 
 export const timeoutParam = z
   .number()

@@ -60,14 +60,16 @@ function checkOne(d: ToolDeclaration, add: (rule: string, message: string) => vo
   if (d.description.trim() === '') add('missing-description', `no ${d.name}.md description`);
   const keys = schemaKeys(d);
   if (keys === null) add('schema-not-object', 'parameters must be a z.object');
-  for (const [tag, names] of [['pathParams', t.pathParams], ['commandParams', t.commandParams ?? []], ['urlParams', t.urlParams ?? []]] as const) {
+  // the arguments the workspace guard checks
+  const guarded = [['pathParams', t.pathParams], ['commandParams', t.commandParams ?? []], ['urlParams', t.urlParams ?? []]] as const;
+  for (const [tag, names] of guarded) {
     for (const p of names) if (keys && !keys.includes(p)) add('unknown-param', `${tag} names "${p}", not a schema key`);
   }
   if (t.dangerFlag !== undefined && keys && !keys.includes(t.dangerFlag)) add('unknown-param', `dangerFlag names "${t.dangerFlag}", not a schema key`);
   if (t.effect === 'read' && t.mutates) add('read-effect-mutates', 'effect "read" cannot mutate');
   if ((t.effect === 'fs_write' || t.effect === 'shell') && !t.mutates) add('writer-not-mutating', `effect "${t.effect}" must set mutates`);
   if (t.mutates && !t.serial) add('mutating-not-serial', 'a mutating tool must be serial (it would never run beside others anyway)');
-  if (t.needsAuth && t.pathParams.length === 0 && (t.commandParams ?? []).length === 0 && (t.urlParams ?? []).length === 0 && t.dangerFlag === undefined) {
+  if (t.needsAuth && guarded.every(([, names]) => names.length === 0) && t.dangerFlag === undefined) {
     add('auth-without-target', 'needsAuth but nothing for the workspace guard to check');
   }
   if ((t.effect === 'fs_write' || t.effect === 'shell') && !t.needsAuth) add('unguarded-writer', `effect "${t.effect}" must go through the guard`);

@@ -56,17 +56,12 @@ export class WorkspaceGuard {
     for (const key of decl.tags.pathParams) {
       const v = args[key];
       if (typeof v !== 'string' || v === '') continue;
-      const real = realpathLoose(resolveIn(this.workspace, v));
-      const denied = b.denied(real, accessOf(decl));
-      if (denied !== null) reasons.push({ key: `${decl.name}:${real}`, path: real, deny: true, text: `${key} "${v}": ${denied}` });
-      else if (!b.inside(real)) reasons.push({ key: `${decl.name}:${real}`, path: real, text: `${key} "${v}" resolves outside the workspace (${real})` });
+      reasons.push(...pathReason(decl.name, realpathLoose(resolveIn(this.workspace, v)), accessOf(decl), b, `${key} "${v}"`, 'resolves outside the workspace'));
     }
     for (const key of decl.tags.urlParams ?? []) {
       const real = fileUrlPath(args[key]);
       if (real === null) continue; // http(s) and the rest: not a path (the tool decides which schemes it opens)
-      const denied = b.denied(real, 'read');
-      if (denied !== null) reasons.push({ key: `${decl.name}:${real}`, path: real, deny: true, text: `${key} "${String(args[key])}": ${denied}` });
-      else if (!b.inside(real)) reasons.push({ key: `${decl.name}:${real}`, path: real, text: `${key} "${String(args[key])}" is a file outside the workspace (${real})` });
+      reasons.push(...pathReason(decl.name, real, 'read', b, `${key} "${String(args[key])}"`, 'is a file outside the workspace'));
     }
     for (const key of decl.tags.commandParams ?? []) {
       const v = args[key];
@@ -111,6 +106,13 @@ export class WorkspaceGuard {
     }
     return reasons;
   }
+}
+
+/** A path argument's reason: refused in a denied zone, asked outside the workspace, none inside it. */
+function pathReason(tool: string, real: string, access: Access, b: ResolvedBoundary, arg: string, outside: string): GuardReason[] {
+  const denied = b.denied(real, access);
+  if (denied !== null) return [{ key: `${tool}:${real}`, path: real, deny: true, text: `${arg}: ${denied}` }];
+  return b.inside(real) ? [] : [{ key: `${tool}:${real}`, path: real, text: `${arg} ${outside} (${real})` }];
 }
 
 /** The real path of a `file:` URL argument (read like pathParams), or null for any other value. */

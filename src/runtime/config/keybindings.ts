@@ -46,10 +46,6 @@ export function canonicalKey(k: string): string | null {
   return ok ? prefix + name : null;
 }
 
-export function isValidKey(k: string): boolean {
-  return canonicalKey(k) !== null;
-}
-
 /** The overrides as given (only listed actions); an unknown action or a malformed key is a ConfigError (exit 2). */
 export function parseKeybindings(raw: Record<string, string | string[]> | undefined, path: string): Partial<Record<TuiAction, string[]>> {
   const out: Partial<Record<TuiAction, string[]>> = {};

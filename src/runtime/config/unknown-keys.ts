@@ -19,9 +19,16 @@ function suggest(name: string, candidates: string[]): string | undefined {
   return near ? best : undefined;
 }
 
+/** `did you mean …?` with the last name of `path` replaced by the nearest candidate, or undefined. */
+function didYouMean(path: string[], candidates: string[]): string | undefined {
+  const near = suggest(path.at(-1) ?? '', candidates);
+  return near !== undefined ? `did you mean "${[...path.slice(0, -1), near].join('.')}"?` : undefined;
+}
+
 /** The same key name written in another section (`[agent] timeout` → `llm.timeout`). */
 function elsewhere(name: string): string | undefined {
-  return schemaKeyPaths().find((p) => p.endsWith(`.${name}`) && !p.includes('*'));
+  const p = schemaKeyPaths().find((k) => k.endsWith(`.${name}`) && !k.includes('*'));
+  return p !== undefined ? `did you mean "${p}"?` : undefined;
 }
 
 function walk(doc: Record<string, unknown>, n: KeyNode, at: string[], out: string[]): void {
@@ -39,10 +46,8 @@ function walk(doc: Record<string, unknown>, n: KeyNode, at: string[], out: strin
 }
 
 function unknownLine(path: string[], isTable: boolean, parent: KeyNode): string {
-  const name = path.at(-1) ?? '';
   const dotted = path.join('.');
-  const near = suggest(name, [...parent.children.keys()]);
-  const hint = near !== undefined ? `did you mean "${[...path.slice(0, -1), near].join('.')}"?` : elsewhere(name) !== undefined ? `did you mean "${elsewhere(name) ?? ''}"?` : 'it is ignored';
+  const hint = didYouMean(path, [...parent.children.keys()]) ?? elsewhere(path.at(-1) ?? '') ?? 'it is ignored';
   const what = isTable && path.length === 1 ? `unknown config section [${dotted}]` : `unknown config key "${dotted}"`;
   return `${what}: ${hint}`;
 }
@@ -64,8 +69,7 @@ function unknownToolWarnings(doc: Record<string, unknown>): string[] {
   const out: string[] = [];
   for (const name of Object.keys(tools)) {
     if (name === 'use_provider' || known.includes(name)) continue;
-    const near = suggest(name, known);
-    const hint = near !== undefined ? `did you mean "tools.llm.${near}"?` : `no tool has a model of its own by that name (only ${known.join(', ')} does); it is ignored`;
+    const hint = didYouMean(['tools', 'llm', name], known) ?? `no tool has a model of its own by that name (only ${known.join(', ')} does); it is ignored`;
     out.push(`unknown tool "tools.llm.${name}": ${hint}`);
   }
   return out;

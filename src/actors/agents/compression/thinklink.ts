@@ -5,8 +5,6 @@ import { THINKLINK_KIND } from '../../../store/api.js';
 import type { RolloutRecordLike } from '../wire-types.js';
 import { renderThought, type Thought } from '../thought.js';
 
-export { THINKLINK_KIND };
-
 export interface ThinkEntry {
   step: number;
   text: string;

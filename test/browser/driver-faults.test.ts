@@ -6,8 +6,9 @@ import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sweepStaleProfiles } from '../../src/actors/browser/launch.js';
+import { until } from '../runtime/helpers.js';
 import { noLiveMember } from '../runtime/proc-helpers.js';
-import { call, chromiumFound, sessions, startSite, until, world, type Site, type World } from './helpers.js';
+import { call, chromiumFound, sessions, startSite, world, type Site, type World } from './helpers.js';
 
 let site: Site;
 let w: World;
@@ -82,7 +83,7 @@ describe.skipIf(!chromiumFound)('browser driver faults (real Chromium)', () => {
     const pid = s.pid ?? -1;
     const asked = hangs();
     const pending = settle(s.open(site.url('/hang'), call(20_000)));
-    await until(() => hangs() > asked, 'the browser asked for /hang');
+    await until(() => hangs() > asked, 10_000, 'the browser asked for /hang');
     process.kill(-pid, 'SIGKILL');
     const r = await pending;
     expect(r.ok).toBe(false);
@@ -112,7 +113,7 @@ describe.skipIf(!chromiumFound)('browser driver faults (real Chromium)', () => {
     const ctl = new AbortController();
     const asked = hangs();
     const pending = settle(s.open(site.url('/hang'), call(20_000, ctl.signal)));
-    await until(() => hangs() > asked, 'the browser asked for /hang');
+    await until(() => hangs() > asked, 10_000, 'the browser asked for /hang');
     ctl.abort();
     const r = await pending;
     expect(r.error?.kind).toBe('cancelled');

@@ -2,8 +2,9 @@
 // elements) and what its actions do (click, type and submit, back, new tabs, dialogs). Only the model is faked elsewhere.
 import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '../runtime/helpers.js';
 import { groupMembers, noLiveMember } from '../runtime/proc-helpers.js';
-import { call, chromiumFound, refOf, sessions, startSite, until, world, type Site, type World } from './helpers.js';
+import { call, chromiumFound, refOf, sessions, startSite, world, type Site, type World } from './helpers.js';
 
 let site: Site;
 let w: World;
@@ -76,11 +77,11 @@ describe.skipIf(!chromiumFound)('browser driver (real Chromium)', () => {
     const changing = await s.open(site.url('/changing'), call());
     await expect(s.click(99, call())).rejects.toMatchObject({ kind: 'no_such_ref', message: expect.stringContaining('[99]') });
     site.release('remove');
-    await until(() => site.seen().includes('/done/removed'), 'the page removed its button');
+    await until(() => site.seen().includes('/done/removed'), 10_000, 'the page removed its button');
     await expect(s.click(refOf(changing, /button "Soon gone"/), call())).rejects.toMatchObject({ kind: 'stale_ref', message: expect.stringContaining('browser_snapshot') });
     const moving = await s.open(site.url('/moving'), call());
     site.release('move');
-    await until(() => site.seen().includes('/done/arrived'), 'the page navigated by itself');
+    await until(() => site.seen().includes('/done/arrived'), 10_000, 'the page navigated by itself');
     await expect(s.click(refOf(moving, /button "Stay"/), call())).rejects.toMatchObject({ kind: 'stale_ref' });
     // a fresh snapshot gives numbers that work again
     expect(await s.snapshot(call())).toContain('Here now.');
@@ -107,7 +108,7 @@ describe.skipIf(!chromiumFound)('browser driver (real Chromium)', () => {
     const page = await s.open(site.url('/download'), call());
     const view = await s.click(refOf(page, /link "Get the report"/), call());
     expect(view).toContain(`URL: ${site.url('/download')}`);
-    await until(() => site.seen().includes('/report.bin'), 'the browser asked for the attachment');
+    await until(() => site.seen().includes('/report.bin'), 10_000, 'the browser asked for the attachment');
     expect(filesUnder(w.dir).filter((f) => /report\.bin/.test(f))).toEqual([]);
   });
 

@@ -137,15 +137,6 @@ export function sessions(): { open(w: World, over?: Partial<BrowserSessionOption
   };
 }
 
-/** Polls (bounded) until `cond` holds; throws naming `what`. */
-export async function until(cond: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 /** Live browser processes that are direct children of this process (in-process runs start them here). */
 export function childBrowsers(): number[] {
   const out: number[] = [];

@@ -226,7 +226,7 @@ export class BrowserSession implements BrowserPort {
     const err = isBrowserError(e) ? e : new BrowserError('cdp_error', e instanceof Error ? e.message : String(e));
     if (live === null || live !== this.live) return err; // failed to start, or already retired
     if (live.proc.conn.closedReason !== null && !this.closed) {
-      const exit = await Promise.race([live.proc.exited, new Promise<null>((r) => setTimeout(() => r(null), 1000).unref())]);
+      const exit = await live.proc.exitWithin(1000);
       const how = exit ? describeExit(exit) : 'its pipe closed';
       const tail = live.proc.stderrTail();
       this.retire(`the previous browser crashed (${how})`, false);

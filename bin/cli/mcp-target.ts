@@ -2,7 +2,7 @@
 // argument hint printed beside a tool, so a user can write JSON_ARGS without reading the server's source.
 import { closest, distance } from 'fastest-levenshtein';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { findCommand } from '../../src/actors/mcp/transport.js';
+import { findCommand } from '../../src/runtime/find-command.js';
 import { MCP_DEFAULT_STARTUP_MS, MCP_DEFAULT_TOOL_MS, type McpServerSpec } from '../../src/runtime/config/mcp-servers.js';
 
 /** Splits a command line on spaces, honouring single and double quotes (no shell is involved). */

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAgent } from '../../src/actors/agents/run-agent.js';
 import type { LlmRequest } from '../../src/actors/llm/types.js';
 import { exitCall, makeHarness, ScriptedModel, THOUGHT, toolMessages } from '../agents/harness.js';
-import { childBrowsers, chromiumFound, startSite, until, type Site } from './helpers.js';
+import { until } from '../runtime/helpers.js';
+import { childBrowsers, chromiumFound, startSite, type Site } from './helpers.js';
 
 let site: Site;
 beforeAll(async () => {
@@ -50,11 +51,11 @@ describe.skipIf(!chromiumFound)('the Browser agent run (real Chromium)', () => {
     const model = new ScriptedModel({ browser: [{ text: THOUGHT, calls: [{ name: 'browser_open', args: { url: site.url('/hang'), timeout_seconds: 120 } }] }] });
     const run = h.env(model, { signal: ctl.signal });
     const done = runAgent(run, { agent: 'browser', role: 'browser', brief: 'open it', settings: h.settings, delegationId: 'd-cancel', parentSessionId: null });
-    await until(() => hangs() > before, 'the browser asked for the page', 30_000);
+    await until(() => hangs() > before, 30_000, 'the browser asked for the page');
     expect(childBrowsers().length).toBeGreaterThan(0);
     ctl.abort();
     expect((await done).stopReason).toBe('cancelled');
-    await until(() => childBrowsers().length === 0, 'the browser gone', 3000);
+    await until(() => childBrowsers().length === 0, 3000, 'the browser gone');
     expect(childBrowsers()).toEqual([]);
   });
 
@@ -65,7 +66,7 @@ describe.skipIf(!chromiumFound)('the Browser agent run (real Chromium)', () => {
     const out = await runAgent(h.env(model), { agent: 'browser', role: 'browser', brief: 'open it', settings: h.settings, delegationId: 'd-timeout', parentSessionId: null });
     expect(hangs()).toBeGreaterThan(before);
     expect(out.stopReason).toBe('total_timeout');
-    await until(() => childBrowsers().length === 0, 'the browser gone', 3000);
+    await until(() => childBrowsers().length === 0, 3000, 'the browser gone');
     expect(childBrowsers()).toEqual([]);
   });
 });

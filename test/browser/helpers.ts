@@ -5,6 +5,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { discoverBrowser } from '../../src/actors/browser/discover.js';
 import { BrowserSession, type BrowserSessionOptions } from '../../src/actors/browser/session.js';
 import { Boundary, boundaryPolicy } from '../../src/actors/tools/boundary.js';
@@ -114,36 +115,54 @@ export function world(): World {
   return { dir, workspace, home, dataRoot, boundary, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Sessions of one test file: `closeAll()` (afterEach) stops every browser a test started. */
-export function sessions(): { open(w: World, over?: Partial<BrowserSessionOptions>): { s: BrowserSession; run: AbortController }; closeAll(): Promise<void> } {
+export interface BrowserSuite {
+  readonly site: Site;
+  readonly w: World;
+  /** A session in the suite's world; every one is closed after each test. */
+  open(over?: Partial<BrowserSessionOptions>): { s: BrowserSession; run: AbortController };
+}
+
+/** One test file's site and world, started before its tests; every browser a test started is stopped after it. */
+export function browserSuite(): BrowserSuite {
+  let site: Site | undefined;
+  let w: World | undefined;
   const live: BrowserSession[] = [];
+  beforeAll(async () => {
+    site = await startSite();
+    w = world();
+  });
+  afterEach(async () => {
+    await Promise.all(live.splice(0).map((s) => s.close()));
+  });
+  afterAll(async () => {
+    await site?.close();
+    w?.cleanup();
+  });
+  const started = <T>(v: T | undefined): T => {
+    if (v === undefined) throw new Error('the browser suite starts in beforeAll: use it inside a test or a later hook');
+    return v;
+  };
   return {
-    open(w, over = {}) {
+    get site() {
+      return started(site);
+    },
+    get w() {
+      return started(w);
+    },
+    open(over = {}) {
       const run = new AbortController();
       const s = new BrowserSession({
         availability: CHROMIUM ? { ok: true, executable: CHROMIUM } : { ok: false, reason: 'no chromium' },
         env: { PATH: process.env.PATH, TMPDIR: tmpdir() },
-        boundary: w.boundary,
+        boundary: started(w).boundary,
         runSignal: run.signal,
-        tmpRoot: w.dir,
+        tmpRoot: started(w).dir,
         ...over,
       });
       live.push(s);
       return { s, run };
     },
-    closeAll: async () => {
-      await Promise.all(live.splice(0).map((s) => s.close()));
-    },
   };
-}
-
-/** Polls (bounded) until `cond` holds; throws naming `what`. */
-export async function until(cond: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 /** Live browser processes that are direct children of this process (in-process runs start them here). */

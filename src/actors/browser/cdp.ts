@@ -45,8 +45,9 @@ export class CdpConnection {
   ) {
     input.on('data', (d: Buffer) => this.onData(d));
     input.on('close', () => this.close(new BrowserError('browser_closed', 'the browser closed its DevTools pipe')));
-    input.on('error', (e: Error) => this.close(new BrowserError('browser_closed', `the DevTools pipe failed: ${e.message}`)));
-    out.on('error', (e: Error) => this.close(new BrowserError('browser_closed', `the DevTools pipe failed: ${e.message}`)));
+    const failed = (e: Error): void => this.close(new BrowserError('browser_closed', `the DevTools pipe failed: ${e.message}`));
+    input.on('error', failed);
+    out.on('error', failed);
   }
 
   /** Why the connection ended, or null while it is open. */
@@ -69,7 +70,7 @@ export class CdpConnection {
       const timer = setTimeout(() => (done(), reject(new BrowserError('timeout', `the browser did not answer ${method} within ${o.timeoutMs} ms`))), o.timeoutMs);
       o.signal?.addEventListener('abort', onAbort, { once: true });
       this.pending.set(id, { method, resolve: (v) => (done(), resolve(v)), reject: (e) => (done(), reject(e)) });
-      this.write({ id, method, params, ...(o.sessionId !== undefined ? { sessionId: o.sessionId } : {}) });
+      this.write(id, method, params, o.sessionId);
     });
   }
 
@@ -78,7 +79,7 @@ export class CdpConnection {
     if (this.closedWith) return;
     const id = this.nextId++;
     this.ignored.add(id);
-    this.write({ id, method, params, ...(sessionId !== undefined ? { sessionId } : {}) });
+    this.write(id, method, params, sessionId);
   }
 
   /** Subscribes to an event; returns the unsubscribe. */
@@ -106,7 +107,8 @@ export class CdpConnection {
     this.onClose.clear();
   }
 
-  private write(m: Message): void {
+  private write(id: number, method: string, params: CdpParams, sessionId: string | undefined): void {
+    const m: Message = { id, method, params, ...(sessionId !== undefined ? { sessionId } : {}) };
     this.out.write(`${JSON.stringify(m)}\0`);
   }
 

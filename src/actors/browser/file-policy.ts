@@ -1,20 +1,10 @@
 // What the browser may load from file: URLs — every load, frames and images included, intercepted browser-wide
 // (Fetch domain): read_file's boundary. Inside the workspace: allowed; the data root and secret stores: never;
 // anything else only the exact files the user approved through browser_open (the adapter asked for them).
-import { fileURLToPath } from 'node:url';
 import type { Boundary } from '../tools/boundary.js';
-import { realpathLoose } from '../tools/path-resolve.js';
+import { fileUrlPath } from '../tools/path-resolve.js';
 
 export type FileVerdict = { ok: true } | { ok: false; why: string };
-
-/** The real path a file: URL names, or null when it is not a local file URL. */
-export function fileUrlPath(url: string): string | null {
-  try {
-    return realpathLoose(fileURLToPath(url));
-  } catch {
-    return null; // file://host/…, a malformed escape
-  }
-}
 
 export class FilePolicy {
   private readonly approved = new Set<string>();

@@ -11,21 +11,22 @@ export interface KeyEvent {
   modifiers: number;
 }
 
-const NAMED: Readonly<Record<string, { code: string; keyCode: number; text?: string }>> = {
-  Enter: { code: 'Enter', keyCode: 13, text: '\r' },
-  Tab: { code: 'Tab', keyCode: 9 },
-  Escape: { code: 'Escape', keyCode: 27 },
-  Backspace: { code: 'Backspace', keyCode: 8 },
-  Delete: { code: 'Delete', keyCode: 46 },
-  ArrowUp: { code: 'ArrowUp', keyCode: 38 },
-  ArrowDown: { code: 'ArrowDown', keyCode: 40 },
-  ArrowLeft: { code: 'ArrowLeft', keyCode: 37 },
-  ArrowRight: { code: 'ArrowRight', keyCode: 39 },
-  Home: { code: 'Home', keyCode: 36 },
-  End: { code: 'End', keyCode: 35 },
-  PageUp: { code: 'PageUp', keyCode: 33 },
-  PageDown: { code: 'PageDown', keyCode: 34 },
-  Space: { code: 'Space', keyCode: 32, text: ' ' },
+/** Named keys: their DOM `code` is their name; the key codes are the Windows virtual-key codes CDP wants. */
+const NAMED: Readonly<Record<string, { keyCode: number; text?: string }>> = {
+  Enter: { keyCode: 13, text: '\r' },
+  Tab: { keyCode: 9 },
+  Escape: { keyCode: 27 },
+  Backspace: { keyCode: 8 },
+  Delete: { keyCode: 46 },
+  ArrowUp: { keyCode: 38 },
+  ArrowDown: { keyCode: 40 },
+  ArrowLeft: { keyCode: 37 },
+  ArrowRight: { keyCode: 39 },
+  Home: { keyCode: 36 },
+  End: { keyCode: 35 },
+  PageUp: { keyCode: 33 },
+  PageDown: { keyCode: 34 },
+  Space: { keyCode: 32, text: ' ' },
 };
 
 const MODIFIERS: Readonly<Record<string, number>> = { alt: 1, control: 2, ctrl: 2, meta: 4, cmd: 4, shift: 8 };
@@ -49,7 +50,7 @@ export function parseKey(spec: string): KeyEvent {
   const typing = (modifiers & 0b0111) === 0; // Ctrl/Alt/Meta chords type nothing
   if (named) {
     const [key, k] = named;
-    return { key: key === 'Space' ? ' ' : key, code: k.code, keyCode: k.keyCode, modifiers, ...(k.text !== undefined && typing ? { text: k.text } : {}) };
+    return { key: key === 'Space' ? ' ' : key, code: key, keyCode: k.keyCode, modifiers, ...(k.text !== undefined && typing ? { text: k.text } : {}) };
   }
   if ([...last].length !== 1) throw badKey(spec);
   const upper = last.toUpperCase();

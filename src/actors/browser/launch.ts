@@ -76,6 +76,17 @@ export class BrowserProcess {
       .join('\n');
   }
 
+  /** The exit, or null when it has not come within `ms`. */
+  async exitWithin(ms: number): Promise<ExitInfo | null> {
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<null>((r) => (timer = setTimeout(() => r(null), ms)));
+    try {
+      return await Promise.race([this.exited, bound]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** SIGKILL to the whole group now (abort handlers: nothing to await); stop() still reaps and cleans up. */
   killNow(): void {
     signalGroup(this.pid, 'SIGKILL');
@@ -90,10 +101,10 @@ export class BrowserProcess {
   private async stopOnce(): Promise<void> {
     this.conn.close(new BrowserError('browser_closed', 'the browser was stopped'));
     signalGroup(this.pid, 'SIGTERM');
-    if (!(await settlesWithin(this.exited, KILL_GRACE_MS))) signalGroup(this.pid, 'SIGKILL');
+    if ((await this.exitWithin(KILL_GRACE_MS)) === null) signalGroup(this.pid, 'SIGKILL');
     // renderers and the zygote share the group: whatever outlived the main process goes too
     signalGroup(this.pid, 'SIGKILL');
-    await settlesWithin(this.exited, KILL_GRACE_MS);
+    await this.exitWithin(KILL_GRACE_MS);
     this.child.stderr?.destroy();
     this.release();
     rmSync(this.profileDir, { recursive: true, force: true });
@@ -198,15 +209,5 @@ function signalGroup(pgid: number, sig: NodeJS.Signals): void {
     process.kill(-pgid, sig);
   } catch {
     // ESRCH: nothing left in the group
-  }
-}
-
-async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const bound = new Promise<false>((r) => (timer = setTimeout(() => r(false), ms)));
-  try {
-    return await Promise.race([p.then(() => true), bound]);
-  } finally {
-    clearTimeout(timer);
   }
 }

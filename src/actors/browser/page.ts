@@ -64,12 +64,12 @@ export class Page {
 
   /** Attaches to a page target and enables what the page needs. */
   static async attach(conn: CdpConnection, targetId: string, note: (t: string) => void, b: Budget): Promise<Page> {
-    const r = await conn.send('Target.attachToTarget', { targetId, flatten: true }, opts(b));
+    const r = await conn.send('Target.attachToTarget', { targetId, flatten: true }, budgetOptions(b));
     const sessionId = String(r.sessionId);
-    await conn.send('Page.enable', {}, { ...opts(b), sessionId });
+    await conn.send('Page.enable', {}, { ...budgetOptions(b), sessionId });
     // a fixed viewport: screenshots and "what is visible" do not depend on the window decorations of a build
-    await conn.send('Emulation.setDeviceMetricsOverride', { ...VIEWPORT, deviceScaleFactor: 1, mobile: false }, { ...opts(b), sessionId });
-    const tree = await conn.send('Page.getFrameTree', {}, { ...opts(b), sessionId });
+    await conn.send('Emulation.setDeviceMetricsOverride', { ...VIEWPORT, deviceScaleFactor: 1, mobile: false }, { ...budgetOptions(b), sessionId });
+    const tree = await conn.send('Page.getFrameTree', {}, { ...budgetOptions(b), sessionId });
     const frame = (tree.frameTree as { frame: { id: string } }).frame.id;
     return new Page(conn, targetId, sessionId, frame, note);
   }
@@ -224,7 +224,7 @@ export class Page {
   }
 
   private cmd(method: string, params: CdpParams, b: Budget): Promise<CdpParams> {
-    return this.conn.send(method, params, { ...opts(b), sessionId: this.sessionId });
+    return this.conn.send(method, params, { ...budgetOptions(b), sessionId: this.sessionId });
   }
 
   /** The next firing of one of this page's event sets, within the budget. */
@@ -237,7 +237,7 @@ export class Page {
       };
       const fire = (): void => (end(), resolve());
       const onAbort = (): void => (end(), reject(new BrowserError('cancelled', 'the action was cancelled')));
-      const timer = setTimeout(() => (end(), reject(new BrowserError('timeout', 'the page did not finish in time'))), Math.max(1, b.deadline - Date.now()));
+      const timer = setTimeout(() => (end(), reject(new BrowserError('timeout', 'the page did not finish in time'))), remainingMs(b));
       set.add(fire);
       if (b.signal.aborted) onAbort();
       else b.signal.addEventListener('abort', onAbort, { once: true });
@@ -265,6 +265,12 @@ function stale(): BrowserError {
   return new BrowserError('stale_ref', 'the page changed (it navigated) since the last snapshot: call browser_snapshot for fresh numbers');
 }
 
-function opts(b: Budget): { timeoutMs: number; signal: AbortSignal } {
-  return { timeoutMs: Math.max(1, b.deadline - Date.now()), signal: b.signal };
+/** What is left of the budget, never below 1 ms (a spent budget times out at once). */
+export function remainingMs(b: Budget): number {
+  return Math.max(1, b.deadline - Date.now());
+}
+
+/** Send options for one CDP command of an action: the rest of its budget, and its signal. */
+export function budgetOptions(b: Budget): { timeoutMs: number; signal: AbortSignal } {
+  return { timeoutMs: remainingMs(b), signal: b.signal };
 }

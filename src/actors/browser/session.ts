@@ -8,7 +8,7 @@ import type { BrowserAvailability } from './discover.js';
 import { BrowserError, isBrowserError } from './errors.js';
 import { FilePolicy } from './file-policy.js';
 import { describeExit, launchBrowser, type BrowserProcess } from './launch.js';
-import { Page, type Budget } from './page.js';
+import { budgetOptions, Page, remainingMs, type Budget } from './page.js';
 import { formatView } from './view.js';
 
 export interface BrowserSessionOptions {
@@ -174,11 +174,11 @@ export class BrowserSession implements BrowserPort {
   private async start(b: Budget): Promise<Live> {
     await Promise.all([...this.retiring]);
     const executable = this.o.availability.ok ? this.o.availability.executable : '';
-    const timeoutMs = Math.min(this.o.launchTimeoutMs ?? 30_000, Math.max(1, b.deadline - Date.now()));
+    const timeoutMs = Math.min(this.o.launchTimeoutMs ?? 30_000, remainingMs(b));
     const proc = await launchBrowser({ executable, env: this.o.env, timeoutMs, signal: b.signal, ...(this.o.tmpRoot ? { tmpRoot: this.o.tmpRoot } : {}) });
     try {
       const conn = proc.conn;
-      const send = (method: string, params: Record<string, unknown> = {}): Promise<unknown> => conn.send(method, params, { timeoutMs: Math.max(1, b.deadline - Date.now()), signal: b.signal });
+      const send = (method: string, params: Record<string, unknown> = {}): Promise<unknown> => conn.send(method, params, budgetOptions(b));
       conn.on('Fetch.requestPaused', (p) => {
         const v = this.files.decide(String((p.request as { url?: string } | undefined)?.url ?? ''));
         conn.notify(v.ok ? 'Fetch.continueRequest' : 'Fetch.failRequest', { requestId: p.requestId, ...(v.ok ? {} : { errorReason: 'AccessDenied' }) });
@@ -226,7 +226,7 @@ export class BrowserSession implements BrowserPort {
     const err = isBrowserError(e) ? e : new BrowserError('cdp_error', e instanceof Error ? e.message : String(e));
     if (live === null || live !== this.live) return err; // failed to start, or already retired
     if (live.proc.conn.closedReason !== null && !this.closed) {
-      const exit = await Promise.race([live.proc.exited, new Promise<null>((r) => setTimeout(() => r(null), 1000).unref())]);
+      const exit = await live.proc.exitWithin(1000);
       const how = exit ? describeExit(exit) : 'its pipe closed';
       const tail = live.proc.stderrTail();
       this.retire(`the previous browser crashed (${how})`, false);

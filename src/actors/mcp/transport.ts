@@ -1,12 +1,12 @@
 // Builds the SDK transport for one configured server: stdio (a child process) or Streamable HTTP.
 import type { ChildProcess } from 'node:child_process';
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
 import { once } from 'node:events';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { McpServerSpec } from '../../runtime/config/mcp-servers.js';
+import { findCommand } from '../../runtime/find-command.js';
 
 export interface BuiltTransport {
   transport: Transport;
@@ -66,25 +66,4 @@ export function buildTransport(spec: McpServerSpec, env: NodeJS.ProcessEnv = pro
       return c === undefined || c.exitCode !== null || c.signalCode !== null ? Promise.resolve() : once(c, 'exit');
     },
   };
-}
-
-/** The executable `command` names (a path, or a name looked up on `path` as the kernel would), or null. */
-export function findCommand(command: string, path: string | undefined, cwd?: string): string | null {
-  const runnable = (p: string): boolean => {
-    try {
-      accessSync(p, constants.X_OK);
-      return statSync(p).isFile();
-    } catch {
-      return false;
-    }
-  };
-  if (command === '') return null;
-  if (command.includes('/')) {
-    const p = isAbsolute(command) ? command : resolve(cwd ?? process.cwd(), command);
-    return runnable(p) ? p : null;
-  }
-  for (const dir of (path ?? '').split(delimiter)) {
-    if (dir !== '' && runnable(join(dir, command))) return join(dir, command);
-  }
-  return null;
 }

@@ -1,8 +1,8 @@
 // browser_open: loads a URL in the page (http, https, or a file: URL judged like read_file's paths by the guard).
 import { z } from 'zod';
-import { fileUrlPath } from '../browser/file-policy.js';
 import { browserTags, timeoutParam, withBrowser } from './browser-tool.js';
 import { briefArg, defineTool, ok } from './define.js';
+import { fileUrlPath } from './path-resolve.js';
 
 const schema = z.object({
   url: z.string().min(1).describe('Full URL: https://…, http://localhost:3000/…, or file:///absolute/path.html.'),
@@ -16,7 +16,7 @@ export default defineTool({
   execute: (args, ctx) =>
     withBrowser(ctx, args.timeout_seconds, async (browser, o) => {
       // the guard already let this file through (inside the workspace, or approved): the browser may load it
-      const real = /^file:/i.test(args.url.trim()) ? fileUrlPath(args.url.trim()) : null;
+      const real = fileUrlPath(args.url);
       if (real !== null) browser.approveFile(real);
       return ok(await browser.open(args.url.trim(), o));
     }),

@@ -5,6 +5,7 @@
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** Resolves a model-supplied path against the workspace (no symlink resolution). */
 export function resolveIn(workspace: string, p: string): string {
@@ -62,6 +63,16 @@ export function realpathPhysical(p: string, cwd: string): string {
     cur = seg === '..' ? dirname(cur) : realpathLoose(join(cur, seg));
   }
   return cur;
+}
+
+/** The real path a `file:` URL names (the guard and the browser judge it like a path), or null for any other value. */
+export function fileUrlPath(v: unknown): string | null {
+  if (typeof v !== 'string' || !/^file:/i.test(v.trim())) return null;
+  try {
+    return realpathLoose(fileURLToPath(v.trim()));
+  } catch {
+    return null; // file://host/…, a malformed escape: no local path
+  }
 }
 
 /** True for an absolute path with no empty, `.` or `..` segment (a trailing `/` is fine): what realpath, `join` and

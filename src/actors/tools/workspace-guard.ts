@@ -3,8 +3,7 @@
 // Every tool's pathParams are checked, reads included; only denied zones refuse, the rest is asking.
 import type { ToolDeclaration } from './types.js';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { isInside, realpathLoose, realpathPhysical, resolveIn } from './path-resolve.js';
+import { fileUrlPath, isInside, realpathLoose, realpathPhysical, resolveIn } from './path-resolve.js';
 import { defaultBoundary, type Access, type Boundary, type ResolvedBoundary } from './boundary.js';
 import { shellWords } from './shell-paths.js';
 import { buildShellEnv } from './shell-env.js';
@@ -113,16 +112,6 @@ function pathReason(tool: string, real: string, access: Access, b: ResolvedBound
   const denied = b.denied(real, access);
   if (denied !== null) return [{ key: `${tool}:${real}`, path: real, deny: true, text: `${arg}: ${denied}` }];
   return b.inside(real) ? [] : [{ key: `${tool}:${real}`, path: real, text: `${arg} ${outside} (${real})` }];
-}
-
-/** The real path of a `file:` URL argument (read like pathParams), or null for any other value. */
-function fileUrlPath(v: unknown): string | null {
-  if (typeof v !== 'string' || !/^file:/i.test(v.trim())) return null;
-  try {
-    return realpathLoose(fileURLToPath(v.trim()));
-  } catch {
-    return null; // file://host/… is no local path: the tool refuses it
-  }
 }
 
 function dedupe(reasons: GuardReason[]): GuardReason[] {

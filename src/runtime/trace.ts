@@ -1,6 +1,6 @@
 // YAGENT_TRACE=1: phase timings on stderr from every thread, in ms since the process started (start-up and shutdown
 // costs made visible). Off, a call is one boolean test.
-import { writeSync } from 'node:fs';
+import { readFileSync, writeSync } from 'node:fs';
 import { isMainThread, threadId } from 'node:worker_threads';
 
 const on = process.env['YAGENT_TRACE'] === '1';
@@ -11,8 +11,11 @@ const origin = Number(process.env['YAGENT_TRACE_ORIGIN'] ?? performance.timeOrig
 export function trace(label: string): void {
   if (!on) return;
   const ms = performance.timeOrigin + performance.now() - origin;
+  // the process's CPU so far (every thread): on two cores, start-up is bound by it as much as by any one thread
+  const cpu = process.cpuUsage();
+  const own = threadCpuMs();
   // synchronous: a worker's line must not wait for the main thread to relay it
-  writeSync(2, `[trace] ${ms.toFixed(1)} ms ${isMainThread ? '' : `thread ${threadId}: `}${label}\n`);
+  writeSync(2, `[trace] ${ms.toFixed(1)} ms (cpu ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms, this thread ${own})  ${isMainThread ? '' : `thread ${threadId}: `}${label}\n`);
 }
 
 const said = new Set<string>();
@@ -22,4 +25,13 @@ export function traceOnce(label: string): void {
   if (!on || said.has(label)) return;
   said.add(label);
   trace(label);
+}
+
+/** This thread's CPU time so far (Linux: /proc/thread-self/schedstat, ns), or '?' elsewhere. */
+function threadCpuMs(): string {
+  try {
+    return `${(Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6).toFixed(0)} ms`;
+  } catch {
+    return '?';
+  }
 }

@@ -64,8 +64,9 @@ export interface ActorContext {
   childPause(name: string): PauseGate;
   /** Publishes an event; lane from the type, batched per tick, normal lane drops with accounting. */
   publish(event: Event): void;
-  /** Typed RPC to a served actor by name (e.g. 'store'); every call has a timeout and rejects on death. */
-  connect<T>(actorName: string): Remote<T>;
+  /** Typed RPC to a served actor by name (e.g. 'store'); every call has a timeout and rejects on death. `open`: the
+   *  port is brokered now (the caller's first call is imminent and should not wait a round trip), not on that call. */
+  connect<T>(actorName: string, opts?: { open?: boolean }): Remote<T>;
   /** Starts a child actor under this actor's task supervisor; resolves with its run() result and
    *  rejects with a RemoteError (code ACTOR_CRASHED, ACTOR_TIMEOUT, ...) when it dies. */
   spawn<I, O>(spec: SpawnSpec<I>, signal?: AbortSignal): Promise<O>;

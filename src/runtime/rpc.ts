@@ -3,6 +3,7 @@ import type { MessagePort } from 'node:worker_threads';
 import type { Clock, Remote } from './actor.js';
 import { realClock } from './clock.js';
 import { RemoteError, RpcMessageSchema, serializeError, type RpcMessage, type SerializedError } from './protocol/index.js';
+import { traceOnce } from './trace.js';
 
 export const DEFAULT_RPC_TIMEOUT_MS = 30_000;
 
@@ -59,6 +60,7 @@ export class RpcClient {
           if (!this.pending.has(id)) return;
           try {
             port.postMessage({ type: 'call', id, method, args } satisfies RpcMessage);
+            traceOnce(`rpc ${this.opts.target}.${method} posted`);
           } catch (err) {
             this.settle(id, { ok: false, error: serializeError(err) });
           }
@@ -66,6 +68,12 @@ export class RpcClient {
         (err: unknown) => this.settle(id, { ok: false, error: serializeError(err) }),
       );
     });
+  }
+
+  /** Brokers the port now. A failure here is not lost: the next call asks again and rejects with it. */
+  open(): void {
+    if (this.closed) return;
+    this.ensurePort().catch(() => undefined);
   }
 
   /** Rejects everything pending and refuses new calls. */

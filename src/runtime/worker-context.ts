@@ -244,7 +244,7 @@ export class WorkerActor {
       childPause: (name) => this.childGate(name),
       shared: Object.freeze({ ...m.shared }),
       publish: (event: Event) => publisher.publish(event),
-      connect: <T>(actorName: string, opts?: { timeoutMs?: number }): Remote<T> => {
+      connect: <T>(actorName: string, opts?: { timeoutMs?: number; open?: boolean }): Remote<T> => {
         let c = clients.get(actorName);
         if (!c) {
           c = new RpcClient(() => this.request((requestId) => ({ type: 'connect', requestId, target: actorName })) as Promise<MessagePort>, {
@@ -253,6 +253,7 @@ export class WorkerActor {
           });
           clients.set(actorName, c);
         }
+        if (opts?.open === true) c.open();
         return c.proxy<T>();
       },
       spawn: async <I, O>(spec: SpawnSpec<I>, signal?: AbortSignal): Promise<O> => {

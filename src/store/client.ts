@@ -25,8 +25,8 @@ export function storeInputFromConfig(config: Pick<YagentConfig, 'blackboard'> & 
   return { blackboardGc: gcOptionsFromConfig(config.blackboard), ...(config.logs ? { logs: config.logs } : {}), secrets };
 }
 
-export function connectStore(ctx: Pick<ActorContext, 'connect'>): Remote<StoreApi> {
-  return ctx.connect<StoreApi>(STORE_ACTOR);
+export function connectStore(ctx: Pick<ActorContext, 'connect'>, opts?: { open?: boolean }): Remote<StoreApi> {
+  return ctx.connect<StoreApi>(STORE_ACTOR, opts);
 }
 
 /** One list line per note: ref, status, one-line conclusion, body size (never the body). */

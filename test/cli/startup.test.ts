@@ -122,6 +122,19 @@ describe('start-up plan', () => {
     for (const c of heavy) expect(loads.map(([, f]) => f)).not.toContain(c);
   });
 
+  it("the Director posts its rollout's opening to the store before its SDK and fetch load (the loads fill the wait for the answer)", async () => {
+    const run = await tracedHello();
+    expect(run.code).toBe(0);
+    const lines = run.stderr.split('\n');
+    const director = /thread (\d+): start director/.exec(run.stderr)?.[1];
+    expect(director).toBeDefined();
+    const own = lines.filter((l) => l.includes(`thread ${director ?? ''}: `));
+    const at = (re: RegExp): number => own.findIndex((l) => re.test(l));
+    expect(at(/rpc store\.openRollout posted/)).toBeGreaterThan(at(/start director/));
+    expect(at(/sdk prefetch: openai and fetch/)).toBeGreaterThan(at(/rpc store\.openRollout posted/));
+    expect(at(/sdk prefetch done/)).toBeLessThan(at(/first model request sent/));
+  });
+
   it('the launcher boots the workers of a command that runs agents before the CLI bundle loads, once; other commands boot none', async () => {
     const tty = { stdin: false, stdout: false };
     const runs = (argv: string[], t = tty): boolean => runsLocalTasks(parseCommand(argv), t);

@@ -48,6 +48,11 @@ export function actorEnv(ctx: ActorContext, config: YagentConfig): AgentEnv {
   return buildAgentEnv(actorHost(ctx), config);
 }
 
+/** Resolves after the microtasks queued so far (a call posted from one of them included). */
+function afterPendingIo(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /** The run in flight (one per worker): a stop waits for its terminal path (stop record, checkpoint) within the grace. */
 let running: Promise<unknown> | null = null;
 
@@ -55,11 +60,14 @@ export default defineActor<AgentRunInput, AgentRunOutput>({
   kind: 'agent',
   async run(ctx, raw) {
     const input = AgentRunInputSchema.parse(raw);
+    // the run's first act is opening its rollout: the store's port is brokered while the config loads
+    connectStore(ctx, { open: true });
     const config = await configFor(input.settings.configPath);
-    // the SDK (hundreds of modules) loads while the run opens its rollout and builds its first request
-    ctx.tasks.go('sdk-prefetch', () => prefetchSdk(config, input.agent));
     const external = await mcpToolsFor((name) => ctx.connect(name), config, input.role, (e) => ctx.publish(e));
     const run = runAgent(buildAgentEnv({ ...actorHost(ctx), external }, config), input);
+    // the SDK and fetch (synchronous loads, ~50 ms) run once the run's first store calls are posted: they fill the wait
+    // for the store's answer instead of delaying the call
+    ctx.tasks.go('sdk-prefetch', () => afterPendingIo().then(() => prefetchSdk(config, input.agent)));
     running = run.catch(() => undefined); // stop() only waits for it: the run's own failure goes back through `return run`
     return run;
   },

@@ -1,6 +1,7 @@
 // Starts loading the agent's provider SDK when its run begins, so the import overlaps the run's first
 // awaits (config, rollout, note index) instead of sitting between the first request and the wire.
 import { resolveProvider, type YagentConfig } from '../../runtime/config/index.js';
+import { trace } from '../../runtime/trace.js';
 
 const SDK_OF = { openai: 'openai', anthropic: '@anthropic-ai/sdk' } as const;
 
@@ -13,11 +14,12 @@ export function sdkModuleFor(config: YagentConfig, agent: string): string | null
   }
 }
 
-/** Imports it, then loads the fetch both SDKs send with (Node's undici, ~25 ms of CPU on its first use in a thread)
+/** Imports it, then loads the fetch both SDKs send with (Node's undici, ~40 ms of CPU on its first use in a thread)
  *  through a data: URL (no connection); a failure is left to the engine's first call, which reports it. */
 export async function prefetchSdk(config: YagentConfig, agent: string): Promise<void> {
   const spec = sdkModuleFor(config, agent);
   if (spec === null) return;
+  trace(`sdk prefetch: ${spec} and fetch`);
   await import(spec).then(
     () => undefined,
     () => undefined,
@@ -26,4 +28,5 @@ export async function prefetchSdk(config: YagentConfig, agent: string): Promise<
     (r) => r.arrayBuffer(),
     () => undefined,
   );
+  trace('sdk prefetch done');
 }

@@ -18,7 +18,7 @@ const failure = {
   errno: z.string().optional(),
 };
 
-export const EventSchema = z.discriminatedUnion('type', [
+export const EventSchema = z.lazy(() => z.discriminatedUnion('type', [
   z.object({ type: z.literal('ai_stream_start'), ...agentRef, step: z.number().int() }),
   z.object({ type: z.literal('ai_chunk'), ...agentRef, text: z.string() }),
   z.object({ type: z.literal('ai_stream_end'), ...agentRef }),
@@ -132,7 +132,7 @@ export const EventSchema = z.discriminatedUnion('type', [
   }),
   /** `source`: the call that failed (a swallowed failure made visible: src/runtime/log-event.ts). */
   z.object({ type: z.literal('log'), level: z.enum(['debug', 'info', 'warn', 'error']), message: z.string(), source: z.string().optional() }),
-]);
+]));
 export type Event = z.infer<typeof EventSchema>;
 export type EventType = Event['type'];
 export type EventOf<T extends EventType> = Extract<Event, { type: T }>;

@@ -55,7 +55,7 @@ const result = {
 };
 
 /** Main thread → actor worker. */
-export const ToWorkerSchema = z.discriminatedUnion('type', [
+export const ToWorkerSchema = z.lazy(() => z.discriminatedUnion('type', [
   z.object({
     type: z.literal('start'),
     name: z.string(),
@@ -77,11 +77,11 @@ export const ToWorkerSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('accept'), port: PortSchema }),
   z.object({ type: z.literal('spawn_result'), ...result }),
   z.object({ type: z.literal('help_result'), ...result }),
-]);
+]));
 export type ToWorker = z.infer<typeof ToWorkerSchema>;
 
 /** Actor worker → main thread. */
-export const FromWorkerSchema = z.discriminatedUnion('type', [
+export const FromWorkerSchema = z.lazy(() => z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready'), preloadMs: z.number(), failed: z.array(z.string()) }),
   z.object({ type: z.literal('started'), kind: z.string(), served: z.boolean() }),
   z.object({ type: z.literal('start_failed'), error: SerializedErrorSchema }),
@@ -98,14 +98,14 @@ export const FromWorkerSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('help_cancel'), requestId: z.string() }),
   /** A process group the actor started (or found empty): the main thread kills what is registered when the worker exits. */
   z.object({ type: z.literal('process_group'), op: z.enum(['register', 'unregister']), pgid: z.number().int().gt(1) }),
-]);
+]));
 export type FromWorker = z.infer<typeof FromWorkerSchema>;
 
 /** The RPC wire format on a dedicated MessagePort. */
-export const RpcMessageSchema = z.discriminatedUnion('type', [
+export const RpcMessageSchema = z.lazy(() => z.discriminatedUnion('type', [
   z.object({ type: z.literal('call'), id: z.number().int(), method: z.string(), args: z.array(z.unknown()) }),
   z.object({ type: z.literal('result'), id: z.number().int(), ok: z.boolean(), value: z.unknown().optional(), error: SerializedErrorSchema.optional() }),
-]);
+]));
 export type RpcMessage = z.infer<typeof RpcMessageSchema>;
 
 /** Stable wire codes of runtime failures (RemoteError.code). */

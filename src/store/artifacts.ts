@@ -1,6 +1,6 @@
 // Artifacts: full deliverables over budget, id `YYYYMMDD-HHMMSS-<8 hex>`, atomic write, paged reads.
 // Binary artifacts are PNG images only (browser screenshots): anything else must be text, which the redactor sees.
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../runtime/lazy-builtins.js';
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import type { ArtifactPage } from './api.js';
@@ -13,7 +13,7 @@ export const DEFAULT_PAGE_CHARS = 8000;
 
 export function newArtifactId(nowMs: number): string {
   const iso = new Date(nowMs).toISOString();
-  return `${iso.slice(0, 10).replace(/-/g, '')}-${iso.slice(11, 19).replace(/:/g, '')}-${randomBytes(4).toString('hex')}`;
+  return `${iso.slice(0, 10).replace(/-/g, '')}-${iso.slice(11, 19).replace(/:/g, '')}-${nodeCrypto().randomBytes(4).toString('hex')}`;
 }
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

@@ -1,5 +1,5 @@
 // Path shapes of the data root: where rollouts, notes, artifacts, task memory and settings live.
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../runtime/lazy-builtins.js';
 import { existsSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -87,7 +87,7 @@ export function projectIdFor(workspace: string): string {
   } catch {
     // a workspace that vanished still gets a stable id from its path
   }
-  const hash = createHash('sha256').update(real).digest('hex').slice(0, 12);
+  const hash = nodeCrypto().createHash('sha256').update(real).digest('hex').slice(0, 12);
   return `${sanitizeSegment(basename(real), 40, 'root')}-${hash}`;
 }
 

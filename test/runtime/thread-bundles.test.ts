@@ -2,7 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { AGENT_MODULE, AGENT_THREAD } from '../../src/actors/agents/agent-module.js';
 import { STORE_MODULE, STORE_THREAD } from '../../src/store/store-module.js';
+import { Worker } from 'node:worker_threads';
+import { join } from 'node:path';
 import { bootWorker, threadFor } from '../../src/runtime/spare-boot.js';
+import { THREAD_WORKER, distFile, distRoot } from '../../src/runtime/dist-paths.js';
 import { FIXTURE, startRuntime } from './helpers.js';
 
 const THREADS = [AGENT_THREAD, STORE_THREAD];
@@ -49,5 +52,22 @@ describe('thread bundles', () => {
     expect(await task.spawn({ name: 'echo', module: FIXTURE, input: { mode: 'echo', value: 7 } })).toMatchObject({ value: 7 });
     expect(rt.spareCount()).toBe(1); // the bundle's spare is still there for its own module
     await rt.shutdown(2000);
+  });
+
+  it('a booted store or agent worker has not loaded crypto or child_process (each path that needs one loads it: ~9 ms of boot)', async () => {
+    for (const t of THREADS) {
+      // the real entry and bundle; the probe reads the thread's module list when the bootstrap says ready
+      const probe = `const { parentPort } = require('node:worker_threads'); const post = parentPort.postMessage.bind(parentPort);
+        parentPort.postMessage = (m) => (m && m.type === 'ready' ? post({ loaded: process.moduleLoadList }) : post(m));
+        require(${JSON.stringify(distFile(THREAD_WORKER))});`;
+      const w = new Worker(probe, { eval: true, workerData: { bundle: join(distRoot(), t.bundle), packages: {}, preload: [t.modules[0]] } });
+      const loaded = await new Promise<string[]>((resolve, reject) => {
+        w.on('message', (m: { loaded?: string[] }) => m.loaded && resolve(m.loaded));
+        w.once('error', reject);
+      });
+      await w.terminate();
+      expect(loaded.some((m) => m.endsWith(' worker_threads')), t.bundle).toBe(true); // the list is the thread's own
+      expect(loaded.filter((m) => / (crypto|child_process)$/.test(m)), t.bundle).toEqual([]);
+    }
   });
 });

@@ -1,5 +1,5 @@
 // The one builder of an agent run's dependencies (AgentEnv) from its host: the worker and the in-process test harness share it (pitfalls 33/39).
-import { randomUUID } from 'node:crypto';
+import { nodeCrypto } from '../../runtime/lazy-builtins.js';
 import type { Clock, PauseGate, Remote } from '../../runtime/actor.js';
 import type { YagentConfig } from '../../runtime/config/index.js';
 import type { StoreApi } from '../../store/api.js';
@@ -63,7 +63,7 @@ export const DELEGATION_BREAKER = { threshold: 3, cooldownMs: 60_000 } as const;
 export function buildAgentEnv(host: AgentHost, config: YagentConfig, seams: AgentSeams = {}): AgentEnv {
   // cached per env (= per worker): the Director hands its root docs down in the run input
   const contexts = new Map<string, ProjectContext>();
-  const newId = (): string => randomUUID();
+  const newId = (): string => nodeCrypto().randomUUID();
   const security = toolSecurity(config);
   const deps = { publish: host.publish, clock: host.clock, ...(host.shared ? { shared: host.shared } : {}) };
   const engineFor =

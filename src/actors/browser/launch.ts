@@ -1,7 +1,8 @@
 // Starts a headless Chromium/Chrome in its own process group with a fresh temp profile, speaking CDP on fds 3/4
 // (`--remote-debugging-pipe`: no port is opened, none is scanned). The group is registered with the runtime at
 // once (`trackProcessGroup`), so it dies with this worker whatever ends it; stop() ends it here and removes the profile.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { nodeChildProcess } from '../../runtime/lazy-builtins.js';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -116,7 +117,7 @@ export async function launchBrowser(o: LaunchOptions): Promise<BrowserProcess> {
   sweepStaleProfiles(root);
   const profileDir = mkdtempSync(join(root, PROFILE_PREFIX));
   const env: NodeJS.ProcessEnv = { ...o.env, HOME: profileDir, XDG_CONFIG_HOME: join(profileDir, '.config'), XDG_CACHE_HOME: join(profileDir, '.cache') };
-  const child = spawn(o.executable, [...BROWSER_FLAGS, `--user-data-dir=${join(profileDir, 'profile')}`, 'about:blank'], {
+  const child = nodeChildProcess().spawn(o.executable, [...BROWSER_FLAGS, `--user-data-dir=${join(profileDir, 'profile')}`, 'about:blank'], {
     env,
     cwd: profileDir,
     detached: true, // its own process group: one signal reaches every process it starts

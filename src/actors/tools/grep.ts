@@ -1,5 +1,5 @@
 // grep: regex search through files with the system ripgrep; a clear note and a built-in fallback when absent.
-import { spawn } from 'node:child_process';
+import { nodeChildProcess } from '../../runtime/lazy-builtins.js';
 import { relative } from 'node:path';
 import { z } from 'zod';
 import { briefArg, defineTool, fail, ok, readTags } from './define.js';
@@ -30,7 +30,7 @@ function runRg(cwd: string, target: string, q: GrepQuery, signal: AbortSignal): 
   argv.push('-e', q.pattern, ...(target === '.' ? [] : ['--', target]));
   return new Promise((resolve) => {
     // abort by hand: spawn's own `signal` option leaves its listener on the turn signal when rg is missing
-    const child = spawn(rgBinary(), argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = nodeChildProcess().spawn(rgBinary(), argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     const onAbort = (): void => void child.kill('SIGKILL');
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });

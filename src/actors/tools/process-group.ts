@@ -1,6 +1,6 @@
 // Runs a shell command in its own process group. Timeout and cancellation kill the WHOLE group
 // (grandchildren included); completion never waits on pipe EOF alone (pitfall 46).
-import { spawn } from 'node:child_process';
+import { nodeChildProcess } from '../../runtime/lazy-builtins.js';
 import { once } from 'node:events';
 import { trackProcessGroup } from '../../runtime/process-groups.js';
 import { truncationMarker } from './truncate.js';
@@ -91,7 +91,7 @@ function runRaw(o: GroupRunOptions): Promise<{ result: GroupRunResult; killed: b
   const pipeGraceMs = o.pipeGraceMs ?? 200;
   const capture = new Capture(o.maxCaptureBytes ?? 256 * 1024);
   return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', o.command], { cwd: o.cwd, env: o.env ?? process.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = nodeChildProcess().spawn('bash', ['-c', o.command], { cwd: o.cwd, env: o.env ?? process.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     const pid = child.pid ?? -1;
     // Registered with the main thread at once: if this worker dies, the supervisor kills the group.
     const release = pid > 0 ? trackProcessGroup(pid, once(child, 'exit')) : () => undefined;

@@ -1,11 +1,11 @@
 // Note file names `YYYYMMDDTHHMMSSZ_<rand4>-<pid>-<seq6>.md`: unique by counter, not by luck (seed rule 13).
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../../runtime/lazy-builtins.js';
 import { compactUtc, sanitizeAgent } from '../data-paths.js';
 
 export type RandomFn = () => string;
 
 /** Two random bytes as 4 hex chars: only covers "pid reused within the same second". */
-export const noteRandom: RandomFn = () => randomBytes(2).toString('hex');
+export const noteRandom: RandomFn = () => nodeCrypto().randomBytes(2).toString('hex');
 
 let noteSeq = 0;
 

@@ -1,5 +1,5 @@
 // The one fingerprint rule: sha256 over the rebuilt message list, reasoning included (memory rules 1, 20).
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../../runtime/lazy-builtins.js';
 import type { ChatMessage } from '../../runtime/protocol/index.js';
 
 /** Canonical field order per role, so key order in stored JSON cannot change the digest. */
@@ -22,7 +22,7 @@ function canonical(m: ChatMessage): unknown[] {
 }
 
 export function digestMessages(messages: readonly ChatMessage[]): string {
-  const h = createHash('sha256');
+  const h = nodeCrypto().createHash('sha256');
   for (const m of messages) {
     h.update(JSON.stringify(canonical(m)));
     h.update('\n');

@@ -1,5 +1,5 @@
 // A session's git identity (commit, branch, dirty) for session_meta: one `git status`, bounded, never fatal.
-import { execFile } from 'node:child_process';
+import { nodeChildProcess } from '../../runtime/lazy-builtins.js';
 
 export interface GitIdentity {
   commit?: string;
@@ -36,7 +36,7 @@ export function readGitIdentity(cwd: string, opts: GitReadOptions = {}): Promise
   // fsmonitor off: a repository's own config must not make us run its hook; no optional index lock either.
   const args = ['-c', 'core.fsmonitor=false', 'status', '--porcelain=v2', '--branch', '--untracked-files=no'];
   return new Promise((resolve) => {
-    execFile(
+    nodeChildProcess().execFile(
       opts.git ?? 'git',
       args,
       { cwd, timeout: opts.timeoutMs ?? GIT_IDENTITY_TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer: 4 << 20, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' } },

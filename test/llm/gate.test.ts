@@ -81,23 +81,32 @@ describe('in-flight gate', () => {
       const gateModule = pathToFileURL(resolve('dist/src/actors/llm/reliability/gate.js')).href;
       const fixture = resolve('test/fixtures/llm/gate-worker.js');
       const acquired: number[] = [];
+      let onAcquired = (): void => undefined;
       const workers = [0, 1, 2, 3].map((id) => {
         const w = new Worker(fixture, { workerData: { sab, id, gateModule } });
         w.on('message', (m: { type: string; id: number }) => {
-          if (m.type === 'acquired') acquired.push(m.id);
+          if (m.type !== 'acquired') return;
+          acquired.push(m.id);
+          onAcquired();
         });
         return w;
       });
-      const until = async (cond: () => boolean) => {
-        for (let i = 0; i < 400 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
-      };
-      await until(() => acquired.length >= 2);
-      await new Promise((r) => setTimeout(r, 100));
+      const pong = (w: Worker): Promise<boolean> =>
+        new Promise((r) => {
+          const on = (m: { type: string; took: boolean }): void => void (m.type === 'pong' && (w.off('message', on), r(m.took)));
+          w.on('message', on);
+          w.postMessage('ping');
+        });
+      // a barrier: each worker answers after its first acquire attempt, and a slot it took was reported first
+      const everyoneTried = (): Promise<boolean[]> => Promise.all(workers.map(pong));
+      expect((await everyoneTried()).filter(Boolean)).toHaveLength(2);
       expect(acquired).toHaveLength(2);
       const gate = new InFlightGate(sab);
       expect(gate.inFlight()).toBe(2);
+      const third = new Promise<void>((r) => (onAcquired = () => void (acquired.length >= 3 && r())));
       workers[acquired[0] ?? 0]?.postMessage('release');
-      await until(() => acquired.length >= 3);
+      await third; // a queued worker woke and took the freed slot
+      expect((await everyoneTried()).filter(Boolean)).toHaveLength(3); // three ever took a slot: the fourth still waits
       expect(acquired).toHaveLength(3);
       expect(gate.inFlight()).toBe(2);
       await Promise.all(workers.map((w) => w.terminate()));

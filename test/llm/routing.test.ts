@@ -51,15 +51,21 @@ describe('routing engine', () => {
   it('a classifier that misses its 30 s deadline falls back to the role baseline', async () => {
     const clock = new ManualClock();
     const events: Event[] = [];
-    fake.script('repo:router', { text: ['{"tier"'], fault: { kind: 'stall', afterEvents: 1 } });
+    let reached!: () => void;
+    const classifying = new Promise<void>((r) => (reached = r));
+    // the classifier's request reaches the fake and stalls after one event
+    fake.script('repo:router', () => (reached(), { text: ['{"tier"'], fault: { kind: 'stall', afterEvents: 1 } }));
     fake.script('repo', { text: 'answer' });
     const e = buildAgentEngine(config(''), 'repo', { publish: (ev) => events.push(ev), clock, sleep: noSleep });
     const p = e.call(request('repo'));
-    for (let i = 0; i < 500 && fake.requestsFor('repo:router').length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await classifying;
+    const timers = clock.pending();
     clock.advance(29_999);
-    await new Promise((r) => setTimeout(r, 20));
+    expect(clock.pending()).toBe(timers); // no timer fired: the deadline is not due yet
+    await new Promise((r) => setImmediate(r));
     expect(events.filter((e) => e.type === 'model_routed')).toEqual([]);
     clock.advance(1);
+    expect(clock.pending()).toBeLessThan(timers); // the 30 s deadline fired
     await expect(p).resolves.toMatchObject({ text: 'answer' });
     expect(models('repo')).toEqual(['model-fastp']);
     expect(events.find((e) => e.type === 'model_routed')).toMatchObject({ type: 'model_routed', tier: 'fast', provider: 'fastp' });

@@ -89,19 +89,30 @@ describe('dispatcher on real workers', () => {
     const { rt } = env;
     const task = await rt.startTask('pause');
     const mb = rt.dispatcher.subscribe({ name: 'steps', filter: { taskId: 'pause', types: ['sub_agent_activity', 'task_paused', 'task_resumed'] } });
-    const result = task.spawn<unknown, { done: number; aborted: boolean }>({ name: 'stepper', module: FIXTURE, input: { mode: 'steps', steps: 6, stepMs: 10 } });
-    expect((await mb.next()).value?.type).toBe('sub_agent_activity');
+    const result = task.spawn<unknown, { done: number; aborted: boolean }>({ name: 'stepper', module: FIXTURE, input: { mode: 'steps', steps: 6, stepMs: 25 } });
+    const text = async (): Promise<string> => {
+      const e = (await mb.next()).value?.payload;
+      return e?.type === 'sub_agent_activity' ? e.text : String(e?.type);
+    };
+    expect(await text()).toBe('step 0');
     rt.pauseTask('pause');
-    await new Promise((r) => setTimeout(r, 30)); // a step may already be past its gate
-    const before = mb.stats().accepted;
-    await new Promise((r) => setTimeout(r, 200));
-    expect(mb.stats().accepted).toBe(before); // nothing moved while paused
+    // steps already past their gate when the pause landed still arrive; then the stepper reports where it is held
+    const untilHeld: string[] = [];
+    for (let t = await text(); ; t = await text()) {
+      untilHeld.push(t);
+      if (t === 'step 5' || (t !== 'task_paused' && !t.startsWith('step '))) break; // the last step: the pause never landed
+    }
+    const hold = untilHeld.at(-1) ?? '';
+    expect(hold).toMatch(/^held at step [1-5]$/); // the gate held the actor across a turn at its step boundary
+    expect(untilHeld).toContain('task_paused');
     rt.resumeTask('pause');
     expect(await result).toEqual({ done: 6, aborted: false });
-    const types: string[] = [];
-    for (let e = mb.poll(); e; e = mb.poll()) types.push(e.type);
-    expect(types).toContain('task_paused');
-    expect(types).toContain('task_resumed');
+    const afterHold: string[] = [];
+    for (let e = mb.poll(); e; e = mb.poll()) afterHold.push(e.payload.type === 'sub_agent_activity' ? e.payload.text : e.payload.type);
+    const k = Number(hold.split(' ').at(-1));
+    // nothing moved while paused: the held step ran only after the resume, and every step ran once, in order
+    expect(afterHold).toEqual(['task_resumed', ...[0, 1, 2, 3, 4, 5].slice(k).map((i) => `step ${i}`)]);
+    expect(untilHeld.filter((t) => t.startsWith('step '))).toEqual([1, 2, 3, 4, 5].slice(0, k - 1).map((i) => `step ${i}`));
   });
 });
 

@@ -18,6 +18,9 @@ const slots = (...i: number[]): number[] => i.map((k) => Atomics.load(env.starts
 const childState = (task: string, id: string): string | undefined =>
   env.rt.snapshot().children.find((c) => c.name === 'tasks')?.children.find((t) => t.name === `task:${task}`)?.children.find((c) => c.name === id)?.state;
 const ignore = (p: Promise<unknown>): void => void p.catch(() => undefined);
+let barriers = 0;
+/** The supervisor runs one op at a time (an exit's restart round is one): a start queued now resolves after it. */
+const opsDone = (sup: Supervisor): Promise<void> => sup.startChild({ id: `barrier-${++barriers}`, restart: 'temporary', shutdownMs: 100, start: () => fakeChild() });
 
 async function strategyRun(strategy: 'one_for_one' | 'one_for_all' | 'rest_for_one', base: number): Promise<number[]> {
   const task = await env.rt.startTask(strategy, { strategy });
@@ -25,7 +28,10 @@ async function strategyRun(strategy: 'one_for_one' | 'one_for_all' | 'rest_for_o
   ignore(task.spawn({ name: 'b', module: FIXTURE, input: { mode: 'crash_once', slot: base + 1, delayMs: 150 }, restart: 'permanent', shutdownMs: 2000 }));
   ignore(task.spawn({ name: 'c', module: FIXTURE, input: { mode: 'wait_stop', slot: base + 2 }, restart: 'permanent', shutdownMs: 2000 }));
   await until(() => slots(base + 1)[0] === 2 && ['a', 'b', 'c'].every((n) => childState(strategy, n) === 'running'), 8000, 'restart settled');
-  await new Promise((r) => setTimeout(r, 100)); // any wrongly-restarted sibling would show up by now
+  await opsDone(task.supervisor); // the restart round is over: no sibling restart can still follow
+  // every start the supervisor made has reached its worker (a start is counted once the actor runs)
+  const started = ['a', 'b', 'c'].map((c) => events.filter((e) => e.type === 'child_started' && e.supervisor === `task:${strategy}` && e.child === c).length);
+  await until(() => slots(base, base + 1, base + 2).every((n, i) => n === started[i]), 8000, 'every start counted');
   const counts = slots(base, base + 1, base + 2);
   await env.rt.endTask(strategy);
   return counts;
@@ -56,7 +62,9 @@ describe('restart types on real workers', () => {
     const err = await failure(task.spawn({ name: 't', module: FIXTURE, input: { mode: 'crash_once', slot: 10 }, restart: 'temporary' }));
     expect(codeOf(err)).toBe('ACTOR_CRASHED');
     expect((err as Error).message).toContain('crash on first start');
-    await new Promise((r) => setTimeout(r, 100));
+    await opsDone(task.supervisor); // the exit's handling is over: the decision not to restart is on record
+    const mine = events.filter((e) => e.supervisor === 'task:temporary' && 'child' in e && e.child === 't');
+    expect(mine.map((e) => (e.type === 'child_exited' ? `exited restarting=${e.restarting}` : e.type))).toEqual(['child_started', 'exited restarting=false']);
     expect(slots(10)).toEqual([1]);
     expect(childState('temporary', 't')).toBeUndefined();
   });

@@ -57,21 +57,17 @@ describe('artifacts', () => {
 describe('task memory', () => {
   it('debounces 5 s on the injected clock: only the last snapshot is written', async () => {
     const clock = new ManualClock();
-    const s = storeIn(t.dir, { clock });
+    const tasks = createTaskGroup({ clock });
+    const s = storeIn(t.dir, { clock, tasks });
     await s.saveTaskMemory('T1', mem(1));
     clock.advance(4000);
     await s.saveTaskMemory('T1', mem(2));
     clock.advance(4999);
+    expect(tasks.running()).toEqual([]);
     expect(() => statSync(taskMemoryPath(t.dir, 'T1'))).toThrow();
     clock.advance(1);
-    for (let i = 0; i < 50; i++) {
-      try {
-        statSync(taskMemoryPath(t.dir, 'T1'));
-        break;
-      } catch {
-        await new Promise((r) => setTimeout(r, 5));
-      }
-    }
+    expect(tasks.running()).toEqual([taskMemoryTaskName('T1')]); // the debounce fired: its write is a named task
+    expect(await tasks.waitAll(1000)).toEqual([]); // its timeout is on the manual clock: this waits for the write itself
     expect(readFileSync(taskMemoryPath(t.dir, 'T1'), 'utf8').trim().split('\n')).toHaveLength(3);
     expect(await s.loadTaskMemory('T1')).toEqual(mem(2));
   });
@@ -128,7 +124,7 @@ describe('task memory: the debounced write is a named task', () => {
     await new Promise((r) => setImmediate(r));
     store.save('T-order', mem(2));
     clock.advance(5000);
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setImmediate(r)); // an unserialised second write would have started by now (no I/O before it)
     releases[0]?.();
     expect(await store.flushAll()).toEqual({ written: [], failed: [] });
     expect(maxActive).toBe(1);

@@ -14,23 +14,77 @@ let n = 0;
 const file = (): string => join(t.dir, `w${++n}.jsonl`);
 const user = (i: number): RolloutRecord => ({ type: 'response_item', ts: i, payload: { role: 'user', content: `m${i}` } });
 const onDisk = (p: string): number => parseRecords(readFileSync(p, 'utf8')).records.length;
+/** One macrotask turn: every microtask chain a call started (a commit's write call, a resolved append) has run. */
+const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+/** A disk call held until the test releases it: `entered` resolves once the writer is waiting on it. */
+interface Held {
+  entered: Promise<void>;
+  release: () => void;
+  enter: () => Promise<void>;
+}
+function held(): Held {
+  let entered!: () => void;
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  return { entered: new Promise<void>((r) => (entered = r)), release, enter: () => (entered(), gate) };
+}
+
+/** Watches the writer's file handle: counts write calls, resolves `syncs(n)` once n fsyncs finished, and can hold the
+ *  first write or fsync until the test releases it (a slow disk the test controls, not a timer). */
+function tap(w: RolloutWriter, hold: { write?: Held; sync?: Held } = {}) {
+  type Fh = { write(...a: unknown[]): Promise<unknown>; sync(): Promise<void> };
+  const fh = (w as unknown as { fh: Fh }).fh;
+  const realWrite = fh.write.bind(fh);
+  const realSync = fh.sync.bind(fh);
+  const t = { writes: 0, synced: 0, waiters: [] as { n: number; r: () => void }[] };
+  let heldWrite = hold.write;
+  let heldSync = hold.sync;
+  fh.write = async (...a: unknown[]) => {
+    t.writes++;
+    const h = heldWrite;
+    heldWrite = undefined;
+    if (h) await h.enter();
+    return realWrite(...a);
+  };
+  fh.sync = async () => {
+    const h = heldSync;
+    heldSync = undefined;
+    if (h) await h.enter();
+    await realSync();
+    t.synced++;
+    t.waiters = t.waiters.filter((x) => (x.n <= t.synced ? (x.r(), false) : true));
+  };
+  return {
+    get writes() {
+      return t.writes;
+    },
+    /** Resolves once n fsyncs have finished, then lets the commit that ran them finish its bookkeeping. */
+    syncs: (n: number): Promise<void> => new Promise<void>((r) => (n <= t.synced ? r() : t.waiters.push({ n, r }))).then(turn),
+  };
+}
 
 describe('rollout writer (group commit, drain)', () => {
   it('enqueue returns at once and nothing reaches disk before 32 records or 20 ms', async () => {
     const clock = new ManualClock();
     const p = file();
     const w = await RolloutWriter.open(p, DEFAULT_POLICY, clock);
+    const fh = tap(w);
     w.enqueue([user(1), user(2), user(3)]);
-    await new Promise((r) => setTimeout(r, 30)); // real time passes; the injected clock does not
-    expect(onDisk(p)).toBe(0);
+    await turn(); // a commit started by enqueue would have called write by now
+    expect(fh.writes).toBe(0);
+    expect(clock.pending()).toBe(1); // the batch timer is on the injected clock
     expect(w.pendingRecords).toBe(3);
     clock.advance(19);
-    await new Promise((r) => setTimeout(r, 20)); // a timer shorter than 20 ms would have committed by now
-    expect(w.commits).toBe(0);
+    await turn(); // a timer shorter than 20 ms has fired and its commit has called write
+    expect(fh.writes).toBe(0);
     expect(onDisk(p)).toBe(0);
     clock.advance(1);
+    await turn();
+    expect(fh.writes).toBe(1); // the timer, not the drain below, started the commit
     await w.drain();
     expect(onDisk(p)).toBe(3);
+    expect(w.commits).toBe(1);
     await w.close();
   });
 
@@ -38,8 +92,10 @@ describe('rollout writer (group commit, drain)', () => {
     const clock = new ManualClock();
     const p = file();
     const w = await RolloutWriter.open(p, DEFAULT_POLICY, clock);
+    const fh = tap(w);
     w.enqueue(Array.from({ length: 32 }, (_, i) => user(i)));
-    for (let i = 0; i < 50 && w.commits === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(clock.pending()).toBe(0); // no batch timer: the commit started at once
+    await fh.syncs(1);
     expect(w.commits).toBe(1);
     expect(onDisk(p)).toBe(32);
     await w.close();
@@ -49,9 +105,14 @@ describe('rollout writer (group commit, drain)', () => {
     const clock = new ManualClock();
     const p = file();
     const w = await RolloutWriter.open(p, DEFAULT_POLICY, clock);
+    const fh = tap(w);
     w.enqueue(Array.from({ length: 32 }, (_, i) => user(i))); // starts commit 1
     for (let i = 0; i < 10; i++) w.enqueue([user(100 + i)]); // buffered behind the in-flight fsync
-    for (let i = 0; i < 100 && w.pendingRecords > 0; i++) await new Promise((r) => setTimeout(r, 5));
+    await fh.syncs(1);
+    expect(fh.writes).toBe(2); // the next pass started as soon as commit 1 was durable
+    await fh.syncs(2);
+    expect(w.pendingRecords).toBe(0);
+    expect(fh.writes).toBe(2); // ten records, one write: they went together
     expect(w.commits).toBe(2);
     expect(onDisk(p)).toBe(42);
     expect(clock.pending()).toBe(0);
@@ -61,24 +122,17 @@ describe('rollout writer (group commit, drain)', () => {
   it('a drain behind an in-flight commit writes at once and does not wait for that fsync', async () => {
     const p = file();
     const w = await RolloutWriter.open(p, DEFAULT_POLICY, new ManualClock());
-    const fh = (w as unknown as { fh: { sync(): Promise<void> } }).fh;
-    const realSync = fh.sync.bind(fh);
-    let slow = true;
-    fh.sync = async () => {
-      // the first fsync hangs (a slow disk); later ones are real
-      if (slow) {
-        slow = false;
-        await new Promise((r) => setTimeout(r, 300));
-      }
-      await realSync();
-    };
+    const slowSync = held(); // the first fsync hangs (a slow disk) until released; later ones are real
+    const fh = tap(w, { sync: slowSync });
     w.enqueue(Array.from({ length: 32 }, (_, i) => user(i))); // commit 1: its fsync hangs
-    await new Promise((r) => setTimeout(r, 20));
+    await slowSync.entered;
     w.enqueue([user(99)]);
-    const t0 = Date.now();
-    await w.drain();
-    expect(Date.now() - t0).toBeLessThan(250);
+    const drained = w.drain();
+    await turn();
+    expect(fh.writes).toBe(2); // the drain wrote beside the held fsync instead of queueing behind it
+    await drained; // and resolves while that fsync is still held
     expect(onDisk(p)).toBe(33);
+    slowSync.release();
     await w.close();
     expect(w.commits).toBe(2);
   });
@@ -86,20 +140,15 @@ describe('rollout writer (group commit, drain)', () => {
   it('a drain overlapping a slow write still lands its records after it (file order = enqueue order)', async () => {
     const p = file();
     const w = await RolloutWriter.open(p, DEFAULT_POLICY, new ManualClock());
-    const fh = (w as unknown as { fh: { write(d: string): Promise<unknown> } }).fh;
-    const realWrite = fh.write.bind(fh);
-    let slow = true;
-    fh.write = async (d: string) => {
-      if (slow) {
-        slow = false;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      return realWrite(d);
-    };
+    const slowWrite = held();
+    tap(w, { write: slowWrite });
     w.enqueue(Array.from({ length: 32 }, (_, i) => user(i))); // commit 1: its write hangs
-    await new Promise((r) => setTimeout(r, 10));
+    await slowWrite.entered;
     w.enqueue([user(99)]);
-    await w.drain();
+    const drained = w.drain();
+    await turn(); // the drain's own commit is under way: an unordered write would go out now
+    slowWrite.release();
+    await drained;
     expect(parseRecords(readFileSync(p, 'utf8')).records.map((r) => r.ts)).toEqual([...Array.from({ length: 32 }, (_, i) => i), 99]);
     await w.close();
   });
@@ -137,7 +186,7 @@ describe('rollout writer (group commit, drain)', () => {
     const h = await s.openRollout(meta({ sessionId: 'bounded' }));
     let done = false;
     const p = s.appendRollout(h.path, Array.from({ length: 60 }, (_, i) => user(i))).then(() => (done = true));
-    await new Promise((r) => setTimeout(r, 20));
+    await turn(); // the append is enqueue + waitForSpace, no I/O: a non-waiting one has resolved by now
     expect(done).toBe(false);
     await s.drain(h.path);
     await p;
@@ -153,7 +202,7 @@ describe('rollout writer (group commit, drain)', () => {
     await s.appendRollout(h.path, [big(1), big(2)]); // 40 KB: under the bound, returns at once
     let done = false;
     const p = s.appendRollout(h.path, [big(3), big(4)]).then(() => (done = true));
-    await new Promise((r) => setTimeout(r, 20));
+    await turn(); // as above: nothing but the bound can still hold it
     expect(done).toBe(false);
     await s.drain(h.path);
     await p;

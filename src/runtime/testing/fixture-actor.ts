@@ -42,6 +42,13 @@ async function watchChildPause(ctx: ActorContext, name: string): Promise<void> {
   }
 }
 
+/** At a paused step boundary: says `held at step i` once the gate has held across a turn (a gate that let go says so). */
+async function reportHold(ctx: ActorContext, i: number): Promise<void> {
+  const released = ctx.pause.wait(ctx.signal).then(() => false, () => false);
+  const held = await Promise.race([released, new Promise<boolean>((r) => setImmediate(() => r(true)))]);
+  ctx.publish({ type: 'sub_agent_activity', agent: 'fixture', text: held ? `held at step ${i}` : `gate let go at step ${i}` });
+}
+
 export default defineActor<FixtureInput, unknown>({
   kind: 'fixture',
   async run(ctx, input) {
@@ -103,6 +110,7 @@ export default defineActor<FixtureInput, unknown>({
       case 'steps': {
         let done = 0;
         for (let i = 0; i < input.steps; i++) {
+          if (ctx.pause.paused) await reportHold(ctx, i);
           await ctx.pause.wait(ctx.signal);
           ctx.publish({ type: 'sub_agent_activity', agent: 'fixture', text: `step ${i}` });
           done++;

@@ -15,7 +15,7 @@ export function trace(label: string): void {
   const cpu = process.cpuUsage();
   const own = threadCpuMs();
   // synchronous: a worker's line must not wait for the main thread to relay it
-  writeSync(2, `[trace] ${ms.toFixed(1)} ms (cpu ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms, this thread ${own})  ${isMainThread ? '' : `thread ${threadId}: `}${label}\n`);
+  writeSync(2, `[trace] ${ms.toFixed(1)} ms (cpu ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms, this thread ${own}) ${isMainThread ? '' : `thread ${threadId}: `}${label}\n`);
 }
 
 const said = new Set<string>();

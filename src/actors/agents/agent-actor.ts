@@ -11,6 +11,7 @@ import { AgentRunInputSchema, type AgentRunInput, type AgentRunOutput } from './
 import { AGENT_MODULE } from './agent-module.js';
 import { mcpToolsFor } from '../mcp/agent-tools.js';
 import { prefetchSdk } from './sdk-prefetch.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 export { AGENT_MODULE };
 
@@ -48,11 +49,6 @@ export function actorEnv(ctx: ActorContext, config: YagentConfig): AgentEnv {
   return buildAgentEnv(actorHost(ctx), config);
 }
 
-/** Resolves after the microtasks queued so far (a call posted from one of them included). */
-function afterPendingIo(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
-
 /** The run in flight (one per worker): a stop waits for its terminal path (stop record, checkpoint) within the grace. */
 let running: Promise<unknown> | null = null;
 
@@ -65,9 +61,9 @@ export default defineActor<AgentRunInput, AgentRunOutput>({
     const config = await configFor(input.settings.configPath);
     const external = await mcpToolsFor((name) => ctx.connect(name), config, input.role, (e) => ctx.publish(e));
     const run = runAgent(buildAgentEnv({ ...actorHost(ctx), external }, config), input);
-    // the SDK and fetch (synchronous loads, ~50 ms) run once the run's first store calls are posted: they fill the wait
-    // for the store's answer instead of delaying the call
-    ctx.tasks.go('sdk-prefetch', () => afterPendingIo().then(() => prefetchSdk(config, input.agent)));
+    // the SDK and fetch (synchronous loads, ~50 ms) start one turn later, once the run's first store call is posted
+    // from the microtask it queued: they fill the wait for the store's answer instead of delaying the call
+    ctx.tasks.go('sdk-prefetch', () => nextTurn().then(() => prefetchSdk(config, input.agent)));
     running = run.catch(() => undefined); // stop() only waits for it: the run's own failure goes back through `return run`
     return run;
   },

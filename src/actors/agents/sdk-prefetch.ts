@@ -1,5 +1,5 @@
-// Starts loading the agent's provider SDK when its run begins, so the import overlaps the run's first
-// awaits (config, rollout, note index) instead of sitting between the first request and the wire.
+// Loads the agent's provider SDK and fetch while its run waits for the store's first answer (the agent actor starts
+// it once the rollout's opening is posted), instead of between the first request and the wire.
 import { resolveProvider, type YagentConfig } from '../../runtime/config/index.js';
 import { trace } from '../../runtime/trace.js';
 

@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RolloutRecord } from '../../src/store/api.js';
 import { ManualClock } from '../../src/runtime/clock.js';
@@ -15,7 +16,7 @@ const file = (): string => join(t.dir, `w${++n}.jsonl`);
 const user = (i: number): RolloutRecord => ({ type: 'response_item', ts: i, payload: { role: 'user', content: `m${i}` } });
 const onDisk = (p: string): number => parseRecords(readFileSync(p, 'utf8')).records.length;
 /** One macrotask turn: every microtask chain a call started (a commit's write call, a resolved append) has run. */
-const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
+const turn = (): Promise<void> => nextTurn();
 
 /** A disk call held until the test releases it: `entered` resolves once the writer is waiting on it. */
 interface Held {

@@ -1,9 +1,12 @@
-// Suite `llm`: engine overhead per streamed call against a raw fetch of the same stream (zero-latency fake).
+// Suite `llm`: engine overhead per streamed call against a raw request of the same stream (zero-latency fake), sent
+// with the primitive the engines send with (node:http, src/actors/llm/transport): a raw undici fetch would be the
+// slower baseline and flatter the engine.
 import { pairedFigure, round, type Figure, type Suite } from './lib.js';
 import { FakeProvider } from '../src/actors/llm/fake/server.js';
 import { buildAgentEngine } from '../src/actors/llm/build.js';
 import { parseConfigText } from '../src/runtime/config/index.js';
 import type { ChatMessage } from '../src/runtime/protocol/index.js';
+import { Agent, request } from 'node:http';
 
 const PAIRS = 60;
 const RUNS = 15;
@@ -13,7 +16,7 @@ const messages: ChatMessage[] = [
   { role: 'system', content: 'You are a benchmark.' },
   { role: 'user', content: 'Say something.' },
 ];
-/** Headers fetch sets itself (or refuses); everything else the SDK sent is replayed by the raw side. */
+/** Headers the client sets itself; everything else the SDK sent is replayed by the raw side. */
 const HOP_BY_HOP = new Set(['host', 'connection', 'content-length', 'keep-alive', 'transfer-encoding', 'accept-encoding']);
 
 async function measure(format: 'openai' | 'anthropic', fake: FakeProvider): Promise<Figure> {
@@ -41,13 +44,26 @@ async function measure(format: 'openai' | 'anthropic', fake: FakeProvider): Prom
   const sentBody = sent.body;
   const headers = Object.fromEntries(Object.entries(sent.headers).filter(([k]) => !HOP_BY_HOP.has(k)));
   let rawBytes = 0;
-  const rawFetch = async (): Promise<void> => {
-    const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(sentBody), signal });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`bench llm: raw ${format} request failed with ${res.status}: ${text}`);
-    rawBytes = text.length;
-    sink += text.length;
-  };
+  // the transport's pool settings: keep-alive, LIFO reuse
+  const agentPool = new Agent({ keepAlive: true, scheduling: 'lifo', timeout: 5_000 });
+  const rawFetch = (): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const body = JSON.stringify(sentBody);
+      const req = request(url, { method: 'POST', agent: agentPool, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('error', reject);
+        res.on('end', () => {
+          if ((res.statusCode ?? 0) >= 300) return reject(new Error(`bench llm: raw ${format} request failed with ${res.statusCode}: ${text}`));
+          rawBytes = text.length;
+          sink += text.length;
+          resolve();
+        });
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
   for (let i = 0; i < WARMUP_PAIRS; i++) {
     await viaEngine();
     await rawFetch();
@@ -77,11 +93,12 @@ async function measure(format: 'openai' | 'anthropic', fake: FakeProvider): Prom
     'ms/call',
     eng,
     raw,
-    '<= 1.2x raw fetch',
+    '<= 1.2x raw node:http request',
     (v, b) => b > 0 && v / b <= 1.2,
-    `raw fetch + full read of the same ${format} SSE stream (same request bytes, ${TEXT.length} text deltas, ${rawBytes} B)`,
+    `raw node:http request + full read of the same ${format} SSE stream (same request bytes and pool settings, ${TEXT.length} text deltas, ${rawBytes} B)`,
   );
   process.stderr.write(`llm ${format}: engine runs ${eng.map(round).join(' ')} | raw runs ${raw.map(round).join(' ')}\n`);
+  agentPool.destroy();
   return f;
 }
 

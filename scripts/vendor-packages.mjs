@@ -18,7 +18,13 @@ const VENDORED = ['zod', 'openai', '@anthropic-ai/sdk', 'smol-toml', 'tinyglobby
 /** Also written as one code-cached CommonJS file (index.cjs): what the agent's thread bundle requires (AGENT_THREAD). */
 const CJS_TOO = new Set(['openai', '@anthropic-ai/sdk']);
 // Bumped when what a vendored file contains changes for the same package version (so old builds are redone).
-const RECIPE = 5;
+const RECIPE = 6;
+
+/** The SDKs' free `Headers`, `FormData` and `Response` name our shims (src/actors/llm/transport/web-shims.ts): Node
+ *  defines the globals by loading undici (~45 ms of CPU per thread), which our node:http transport never needs. */
+const SHIMS = join(root, 'dist', 'src', 'actors', 'llm', 'transport', 'web-shims.js');
+const NO_UNDICI = { inject: Object.fromEntries(['Headers', 'FormData', 'Response'].map((g) => [g, [SHIMS, g]])) };
+const SDKS = new Set(['openai', '@anthropic-ai/sdk']);
 
 /** zod's `locales` namespace (~240 KB of its 620 KB: every language's error messages) is re-exported by its
  *  root entry; nothing here reads it, and every thread would parse it. English stays: zod configures it itself. */
@@ -60,7 +66,8 @@ for (const name of VENDORED) {
   mkdirSync(target, { recursive: true });
   // the package's own `exports` pick its ESM entry; its dynamic imports are inlined (one file, nothing else to find)
   const plugins = name === 'zod' ? [jitlessZod, noZodLocales] : name === 'tinyglobby' ? [fdirNoOptionalPicomatch] : [];
-  await writeBundle({ input: name, cwd: root, plugins }, { file: join(target, 'index.js'), codeSplitting: false });
-  if (CJS_TOO.has(name)) await writeStampedCjs({ input: name, cwd: root, plugins }, join(target, 'index.cjs'));
+  const input = { input: name, cwd: root, plugins, ...(SDKS.has(name) ? { transform: NO_UNDICI } : {}) };
+  await writeBundle(input, { file: join(target, 'index.js'), codeSplitting: false });
+  if (CJS_TOO.has(name)) await writeStampedCjs(input, join(target, 'index.cjs'));
   writeFileSync(manifest, `${JSON.stringify({ name, version, vendorRecipe: RECIPE, private: true, type: 'module', exports: { '.': './index.js' } }, null, 2)}\n`);
 }

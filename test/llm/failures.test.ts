@@ -68,7 +68,7 @@ describe('what cannot succeed is not retried', () => {
     expect(err.message).not.toContain('sk-secret-value');
   });
 
-  it.each(['not a url', 'http://127.0.0.1:1/v1'])('an invalid URL (%s) is one attempt and says to fix api_base_url', async (url) => {
+  it.each(['not a url', 'ftp://127.0.0.1/v1'])('an invalid URL (%s) is one attempt and says to fix api_base_url', async (url) => {
     const events: Event[] = [];
     // the loader refuses a non-URL (exit 2): the engine's own check is what a value set at run time meets
     const c = config('http://127.0.0.1:9/v1');

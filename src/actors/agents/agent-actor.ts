@@ -61,7 +61,7 @@ export default defineActor<AgentRunInput, AgentRunOutput>({
     const config = await configFor(input.settings.configPath);
     const external = await mcpToolsFor((name) => ctx.connect(name), config, input.role, (e) => ctx.publish(e));
     const run = runAgent(buildAgentEnv({ ...actorHost(ctx), external }, config), input);
-    // the SDK and fetch (synchronous loads, ~50 ms) start one turn later, once the run's first store call is posted
+    // the SDK and the transport (synchronous loads) start one turn later, once the run's first store call is posted
     // from the microtask it queued: they fill the wait for the store's answer instead of delaying the call
     ctx.tasks.go('sdk-prefetch', () => nextTurn().then(() => prefetchSdk(config, input.agent)));
     running = run.catch(() => undefined); // stop() only waits for it: the run's own failure goes back through `return run`

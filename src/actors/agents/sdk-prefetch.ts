@@ -1,32 +1,39 @@
-// Loads the agent's provider SDK and fetch while its run waits for the store's first answer (the agent actor starts
-// it once the rollout's opening is posted), instead of between the first request and the wire.
+// Loads the agent's provider SDK and the model transport's scheme module while its run waits for the store's first
+// answer (the agent actor starts it once the rollout's opening is posted), instead of between the first request and
+// the wire.
 import { resolveProvider, type YagentConfig } from '../../runtime/config/index.js';
+import { nodeHttp, nodeHttps } from '../../runtime/lazy-builtins.js';
 import { trace } from '../../runtime/trace.js';
 
 const SDK_OF = { openai: 'openai', anthropic: '@anthropic-ai/sdk' } as const;
 
-/** The SDK package the agent's primary provider speaks; null when the config cannot name one (the engine reports it). */
-export function sdkModuleFor(config: YagentConfig, agent: string): string | null {
+/** The SDK package and base URL of the agent's primary provider; null when the config cannot name one (the engine
+ *  reports it). */
+function primaryOf(config: YagentConfig, agent: string): { spec: string; url: string } | null {
   try {
-    return SDK_OF[resolveProvider(config, { agent }).apiFormat];
+    const p = resolveProvider(config, { agent });
+    return { spec: SDK_OF[p.apiFormat], url: p.apiBaseUrl };
   } catch {
     return null;
   }
 }
 
-/** Imports it, then loads the fetch both SDKs send with (Node's undici, ~40 ms of CPU on its first use in a thread)
- *  through a data: URL (no connection); a failure is left to the engine's first call, which reports it. */
+/** The SDK package the agent's primary provider speaks; null when the config cannot name one. */
+export function sdkModuleFor(config: YagentConfig, agent: string): string | null {
+  return primaryOf(config, agent)?.spec ?? null;
+}
+
+/** Imports the SDK, then node:http or node:https (what src/actors/llm/transport sends with); a failure is left to the
+ *  engine's first call, which reports it. */
 export async function prefetchSdk(config: YagentConfig, agent: string): Promise<void> {
-  const spec = sdkModuleFor(config, agent);
-  if (spec === null) return;
-  trace(`sdk prefetch: ${spec} and fetch`);
-  await import(spec).then(
+  const primary = primaryOf(config, agent);
+  if (primary === null) return;
+  trace(`sdk prefetch: ${primary.spec} and the transport`);
+  await import(primary.spec).then(
     () => undefined,
     () => undefined,
   );
-  await fetch('data:,').then(
-    (r) => r.arrayBuffer(),
-    () => undefined,
-  );
+  if (primary.url.startsWith('https:')) nodeHttps();
+  else nodeHttp();
   trace('sdk prefetch done');
 }

@@ -35,7 +35,8 @@ export class LlmError extends Error {
 /** Retry-After as seconds or an HTTP date; `retry-after-ms` wins when present. */
 export function parseRetryAfter(headers: unknown, now: number): number | undefined {
   const get = (k: string): string | null => {
-    if (headers instanceof Headers) return headers.get(k);
+    // any Headers (ours or undici's), by shape: `instanceof Headers` would load undici (transport/web-shims.ts)
+    if (typeof (headers as { get?: unknown } | null)?.get === 'function') return (headers as { get(k: string): string | null }).get(k);
     if (typeof headers === 'object' && headers !== null) {
       const v = (headers as Record<string, unknown>)[k];
       return typeof v === 'string' ? v : null;
@@ -78,9 +79,10 @@ export function errnoOf(err: unknown): string | undefined {
   return undefined;
 }
 
-/** A URL fetch refuses before any connection (malformed, unknown scheme, blocked port): no retry can help. */
+/** A URL fetch refuses before any connection (malformed, unknown scheme, blocked port), or a redirect to another
+ *  origin the transport will not follow (src/actors/llm/transport): no retry can help. */
 function isInvalidUrl(err: unknown, errno: string | undefined): boolean {
-  if (errno === 'ERR_INVALID_URL') return true;
+  if (errno === 'ERR_INVALID_URL' || errno === 'ERR_REDIRECT_CROSS_ORIGIN') return true;
   return causes(err).some((e) => e instanceof Error && /^(invalid url|unknown scheme|bad port)$/i.test(e.message));
 }
 

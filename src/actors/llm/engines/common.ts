@@ -1,5 +1,6 @@
 // Helpers both engines share: call-option precedence, tool ordering, identity header, tool-call assembly.
 import type { ToolDef } from '../../../runtime/protocol/index.js';
+import { httpFetch } from '../transport/http-fetch.js';
 
 /** Header the engines send with the agent identity (the fake provider keys its scripts by it). */
 export const AGENT_HEADER = 'x-yagent-agent';
@@ -50,16 +51,17 @@ export function lazyRetrying<T>(build: () => Promise<T>): () => Promise<T> {
     }));
 }
 
-/** Client options both SDKs share: retries and timeouts belong to the reliability stack, not the SDK. */
+/** Client options both SDKs share: retries and timeouts belong to the reliability stack, not the SDK; requests go
+ *  through our node:http transport (transport/http-fetch.ts) unless a test passes its own fetch. */
 export function sdkClientOptions(
   provider: { apiKey: string; apiBaseUrl: string },
   fetchImpl: typeof fetch | undefined,
-): { apiKey: string; baseURL: string; maxRetries: 0; timeout: number; fetch?: typeof fetch } {
+): { apiKey: string; baseURL: string; maxRetries: 0; timeout: number; fetch: typeof fetch } {
   return {
     apiKey: provider.apiKey,
     baseURL: provider.apiBaseUrl,
     maxRetries: 0,
     timeout: 24 * 3_600_000,
-    ...(fetchImpl !== undefined ? { fetch: fetchImpl } : {}),
+    fetch: fetchImpl ?? httpFetch,
   };
 }

@@ -1,0 +1,175 @@
+// The fetch both SDKs send with, on node:http/https. Node's own fetch is undici: ~45 ms of CPU to load in each thread
+// and ~40 ms more for its first request (its parser is WebAssembly compiled per thread), on the critical path of every
+// agent's first model call; node:http's first request costs ~12 ms (bench/AGENTS.md). What the SDKs' calls need, with
+// fetch's contract: an abort rejects with the signal's reason (the body errors with it too), a network failure is a
+// TypeError whose cause is the socket's error, redirects are followed within one origin only (an API key is never sent
+// elsewhere), a compressed answer is decoded.
+import type * as Http from 'node:http';
+import type * as Https from 'node:https';
+import { Readable } from 'node:stream';
+import { nodeHttp, nodeHttps, nodeZlib } from '../../../runtime/lazy-builtins.js';
+import { traceOnce } from '../../../runtime/trace.js';
+import { FetchHeaders, type HeadersLike } from './web-shims.js';
+import { HttpResponse } from './http-response.js';
+
+const MAX_REDIRECTS = 20;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+export interface HttpFetchOptions {
+  /** Connection pools (tests pass an https agent that trusts their certificate); default: one keep-alive pool each. */
+  agents?: { http?: Http.Agent; https?: Https.Agent };
+}
+
+interface FetchInit {
+  method?: string;
+  headers?: HeadersLike | null;
+  body?: unknown;
+  signal?: AbortSignal | null;
+  redirect?: 'follow' | 'error' | 'manual';
+}
+
+/** A network failure as fetch reports it: the socket's error (ECONNREFUSED, …) is the cause. */
+function fetchFailed(cause: unknown): TypeError {
+  return new TypeError('fetch failed', { cause });
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+}
+
+async function bodyBytes(body: unknown): Promise<{ bytes: Buffer | null; type?: string }> {
+  if (body === undefined || body === null) return { bytes: null };
+  if (typeof body === 'string') return { bytes: Buffer.from(body, 'utf8'), type: 'text/plain;charset=UTF-8' };
+  if (body instanceof URLSearchParams) return { bytes: Buffer.from(body.toString(), 'utf8'), type: 'application/x-www-form-urlencoded;charset=UTF-8' };
+  if (body instanceof ArrayBuffer) return { bytes: Buffer.from(body) };
+  if (ArrayBuffer.isView(body)) return { bytes: Buffer.from(body.buffer, body.byteOffset, body.byteLength) };
+  if (body instanceof Blob) return { bytes: Buffer.from(await body.arrayBuffer()), ...(body.type !== '' ? { type: body.type } : {}) };
+  // streams and form data: nothing the engines send (uploads are not a model call)
+  throw new TypeError('this transport sends text and byte bodies only (no streams or form data)');
+}
+
+/** The answer's body as a web stream, decoded when the server compressed it anyway. */
+function webBody(res: Http.IncomingMessage, method: string): ReadableStream<Uint8Array> | null {
+  if (method === 'HEAD' || NULL_BODY.has(res.statusCode ?? 0)) {
+    res.resume();
+    return null;
+  }
+  const coding = (res.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const z = coding === '' || coding === 'identity' ? null : nodeZlib();
+  const decoder = z === null ? null : coding === 'gzip' || coding === 'x-gzip' ? z.createGunzip() : coding === 'deflate' ? z.createInflate() : coding === 'br' ? z.createBrotliDecompress() : null;
+  if (decoder === null) return Readable.toWeb(res) as ReadableStream<Uint8Array>;
+  res.on('error', (e) => decoder.destroy(e));
+  return Readable.toWeb(res.pipe(decoder)) as ReadableStream<Uint8Array>;
+}
+
+interface Sent {
+  res: Http.IncomingMessage;
+  done: () => void;
+}
+
+/** One request/response exchange; the abort listener stays until the body is finished, so an abort mid-body errors it. */
+function exchange(url: URL, method: string, headers: Record<string, string>, bytes: Buffer | null, signal: AbortSignal | null, agent: Http.Agent): Promise<Sent> {
+  return new Promise((resolve, reject) => {
+    // the signal may have fired while the body was read or a redirect was drained
+    if (signal?.aborted) {
+      reject(abortReason(signal));
+      return;
+    }
+    const mod = url.protocol === 'https:' ? nodeHttps() : nodeHttp();
+    const req = mod.request(url, { method, headers, agent });
+    let res: Http.IncomingMessage | undefined;
+    const onAbort = (): void => {
+      const reason = abortReason(signal as AbortSignal);
+      if (res !== undefined) res.destroy(reason instanceof Error ? reason : new DOMException('This operation was aborted', 'AbortError'));
+      req.destroy();
+      reject(reason);
+    };
+    const done = (): void => signal?.removeEventListener('abort', onAbort);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    req.on('error', (e) => {
+      done();
+      reject(fetchFailed(e));
+    });
+    req.on('response', (r) => {
+      res = r;
+      r.on('close', done);
+      resolve({ res: r, done });
+    });
+    req.end(bytes ?? undefined);
+  });
+}
+
+/** Whether this thread has loaded Node's fetch (the trace says it: the transport exists to spare that load). */
+function undiciLoaded(): boolean {
+  return (process as unknown as { moduleLoadList: string[] }).moduleLoadList.some((m) => m.endsWith('undici/undici'));
+}
+
+let first = true;
+
+export function createHttpFetch(opts: HttpFetchOptions = {}): typeof fetch {
+  // Node's global agents' settings (keep-alive, LIFO reuse) in pools of our own, each made on its scheme's first use
+  // (an http provider never loads tls)
+  let httpAgent = opts.agents?.http;
+  let httpsAgent = opts.agents?.https;
+  const agentFor = (url: URL): Http.Agent =>
+    url.protocol === 'https:'
+      ? (httpsAgent ??= new (nodeHttps().Agent)({ keepAlive: true, scheduling: 'lifo', timeout: 5_000 }))
+      : (httpAgent ??= new (nodeHttp().Agent)({ keepAlive: true, scheduling: 'lifo', timeout: 5_000 }));
+
+  async function send(input: string | URL, init: FetchInit = {}): Promise<HttpResponse> {
+    let url: URL;
+    try {
+      url = new URL(String(input));
+    } catch (e) {
+      throw fetchFailed(e);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw fetchFailed(new Error('unknown scheme'));
+    const signal = init.signal ?? null;
+    if (signal?.aborted) throw abortReason(signal);
+    if (first) {
+      first = false;
+      traceOnce(`model transport: first request (undici ${undiciLoaded() ? 'loaded' : 'not loaded'})`);
+    }
+
+    let method = (init.method ?? 'GET').toUpperCase();
+    const headers = new FetchHeaders(init.headers);
+    const given = await bodyBytes(init.body);
+    let bytes = given.bytes;
+    const type = given.type;
+    if (bytes !== null && type !== undefined && !headers.has('content-type')) headers.set('content-type', type);
+    if (!headers.has('accept')) headers.set('accept', '*/*');
+    for (let hop = 0; ; hop++) {
+      const wire = Object.fromEntries(headers.entries());
+      if (bytes !== null) wire['content-length'] = String(bytes.byteLength);
+      const { res, done } = await exchange(url, method, wire, bytes, signal, agentFor(url));
+      const status = res.statusCode ?? 0;
+      const location = res.headers.location;
+      if (REDIRECTS.has(status) && location !== undefined && init.redirect !== 'manual') {
+        res.resume();
+        done();
+        const next = new URL(location, url);
+        if (init.redirect === 'error') throw fetchFailed(new Error(`redirected to ${next.href} (redirect: "error")`));
+        if (hop + 1 >= MAX_REDIRECTS) throw fetchFailed(new Error('redirect count exceeded'));
+        if (next.origin !== url.origin) {
+          throw fetchFailed(Object.assign(new Error(`the server redirects to another origin (${next.origin}): not followed, so no key is sent there; use that URL as the base URL`), { code: 'ERR_REDIRECT_CROSS_ORIGIN' }));
+        }
+        // fetch's rule: 303, and 301/302 after a POST, go on as a GET without the body
+        if (status === 303 || ((status === 301 || status === 302) && method === 'POST')) {
+          if (method !== 'HEAD') method = 'GET';
+          bytes = null;
+          headers.delete('content-type');
+        }
+        url = next;
+        continue;
+      }
+      const answer = new FetchHeaders();
+      for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) answer.append(res.rawHeaders[i] ?? '', res.rawHeaders[i + 1] ?? '');
+      return new HttpResponse(status, res.statusMessage ?? '', answer, url.href, hop > 0, webBody(res, method));
+    }
+  }
+  return send as unknown as typeof fetch;
+}
+
+/** The transport the engines use unless a test passes its own fetch. */
+export const httpFetch: typeof fetch = createHttpFetch();

@@ -1,0 +1,136 @@
+// What the vendored SDKs get for the free names `Headers`, `FormData` and `Response` (scripts/vendor-packages.mjs
+// injects this module): Node defines all three by loading undici, ~45 ms of CPU per thread, which http-fetch.ts
+// makes unnecessary. The npm Headers polyfill reads globalThis.Headers in its constructor, so it would load undici too.
+
+const NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+// a value is trimmed of HTTP whitespace; CR, LF and NUL inside it could split a request
+const BAD_VALUE = /[\r\n\0]/;
+
+function headerName(name: string): string {
+  const n = String(name);
+  if (!NAME.test(n)) throw new TypeError(`Headers: invalid header name "${n}"`);
+  return n.toLowerCase();
+}
+
+function headerValue(value: unknown): string {
+  const v = String(value).replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
+  if (BAD_VALUE.test(v)) throw new TypeError(`Headers: invalid header value for a header (${JSON.stringify(v.slice(0, 40))})`);
+  return v;
+}
+
+type Pairs = Iterable<readonly [string, string]> | Iterable<readonly string[]>;
+export type HeadersLike = Pairs | Record<string, string | readonly string[]> | { forEach(cb: (value: string, name: string) => void): void };
+
+/** Any Headers (ours or undici's): both carry the tag and iterate as [name, value] pairs. */
+function isHeaders(v: unknown): v is Iterable<[string, string]> {
+  return typeof v === 'object' && v !== null && (v as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag] === 'Headers';
+}
+
+/** WHATWG Headers: names case-insensitive, repeated values joined with ", " (set-cookie kept apart), sorted iteration. */
+export class FetchHeaders {
+  private readonly map = new Map<string, string>();
+  private readonly cookies: string[] = [];
+
+  constructor(init?: HeadersLike | null) {
+    if (init === undefined || init === null) return;
+    if (isHeaders(init) || Symbol.iterator in Object(init)) {
+      for (const pair of init as Iterable<readonly string[]>) {
+        if (pair.length !== 2) throw new TypeError('Headers: each header pair must be [name, value]');
+        this.append(pair[0] ?? '', pair[1] ?? '');
+      }
+      return;
+    }
+    for (const [name, value] of Object.entries(init as Record<string, string | readonly string[]>)) {
+      this.append(name, Array.isArray(value) ? value.join(', ') : (value as string));
+    }
+  }
+
+  /** `instanceof Headers` in the SDKs holds for undici's Headers too (a caller may pass either). */
+  static [Symbol.hasInstance](v: unknown): boolean {
+    return isHeaders(v);
+  }
+
+  get [Symbol.toStringTag](): string {
+    return 'Headers';
+  }
+
+  append(name: string, value: string): void {
+    const n = headerName(name);
+    const v = headerValue(value);
+    if (n === 'set-cookie') this.cookies.push(v);
+    const cur = this.map.get(n);
+    this.map.set(n, cur === undefined ? v : `${cur}, ${v}`);
+  }
+
+  set(name: string, value: string): void {
+    const n = headerName(name);
+    const v = headerValue(value);
+    if (n === 'set-cookie') this.cookies.splice(0, this.cookies.length, v);
+    this.map.set(n, v);
+  }
+
+  delete(name: string): void {
+    const n = headerName(name);
+    if (n === 'set-cookie') this.cookies.length = 0;
+    this.map.delete(n);
+  }
+
+  get(name: string): string | null {
+    return this.map.get(headerName(name)) ?? null;
+  }
+
+  has(name: string): boolean {
+    return this.map.has(headerName(name));
+  }
+
+  getSetCookie(): string[] {
+    return [...this.cookies];
+  }
+
+  *entries(): IterableIterator<[string, string]> {
+    for (const name of [...this.map.keys()].sort()) {
+      if (name === 'set-cookie') for (const c of this.cookies) yield [name, c];
+      else yield [name, this.map.get(name) ?? ''];
+    }
+  }
+
+  *keys(): IterableIterator<string> {
+    for (const [name] of this.entries()) yield name;
+  }
+
+  *values(): IterableIterator<string> {
+    for (const [, value] of this.entries()) yield value;
+  }
+
+  forEach(cb: (value: string, name: string, headers: FetchHeaders) => void, thisArg?: unknown): void {
+    for (const [name, value] of this.entries()) cb.call(thisArg, value, name, this);
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return this.entries();
+  }
+}
+
+export { FetchHeaders as Headers };
+
+/** A stand-in for a global the SDKs only construct on paths we never take (uploads): `instanceof` answers from the
+ *  value's tag without touching the global; constructing forwards to Node's own class (loading undici then). */
+function lazyGlobal(name: 'FormData' | 'Response'): new (...args: never[]) => object {
+  const Forward = function (this: unknown, ...args: unknown[]): object {
+    const Real = (globalThis as unknown as Record<string, new (...a: unknown[]) => object>)[name];
+    if (Real === undefined) throw new TypeError(`${name} is not available in this runtime`);
+    return new Real(...args);
+  } as unknown as new (...args: never[]) => object;
+  Object.defineProperty(Forward, 'name', { value: name });
+  Object.defineProperty(Forward, Symbol.hasInstance, {
+    value: (v: unknown): boolean => {
+      if (typeof v !== 'object' || v === null || (v as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag] !== name) return false;
+      const Real = (globalThis as unknown as Record<string, new () => object>)[name];
+      return Real !== undefined && v instanceof Real;
+    },
+  });
+  return Forward;
+}
+
+export const FormData = lazyGlobal('FormData');
+export const Response = lazyGlobal('Response');

@@ -15,8 +15,7 @@ export const THREADS: readonly ThreadBundle[] = [AGENT_THREAD, STORE_THREAD];
 /** One spare that preloads the agent actor itself: the Director starts on it with nothing left to import. */
 export const SPARE_PLAN = { preload: [AGENT_ACTOR_MODULE], count: 1 } as const;
 
-/** The store service's worker preloads its module: the runtime adapter starts the store with this same preload,
- *  so it adopts the prestarted worker (the Director's first act, opening its rollout, waits for the store). */
+/** The store service's worker preloads its module (the runtime adapter starts the store with this preload). */
 export const STORE_PRELOAD = [STORE_MODULE];
 
 const SDK_OF = { openai: 'openai', anthropic: '@anthropic-ai/sdk' } as const;
@@ -31,14 +30,15 @@ export function delegationPreload(config: Pick<YagentConfig, 'providers'>): stri
 let prestarted = false;
 
 /** Called first thing by commands that run tasks locally (by the launcher already, bin/host/early-boot.ts): the
- *  Director's and the store's workers boot while the main thread is still loading the CLI, the config and the
- *  runtime. Once per process. */
+ *  Director's worker boots while the main thread is still loading the CLI, the config and the runtime. Once per
+ *  process. The store's worker is not prestarted: the Director's first request waits for no store answer (its
+ *  rollout's opening is pipelined, a new task's board needs no index), so the store boots with the runtime and
+ *  leaves the two cores to the Director's boot and the CLI's (A/B in bench/AGENTS.md). */
 export function prestartDirector(): void {
   if (prestarted) return;
   prestarted = true;
   prestart({ preload: SPARE_PLAN.preload, count: SPARE_PLAN.count, threads: THREADS });
-  prestart({ preload: STORE_PRELOAD, count: 1, threads: THREADS });
-  trace('workers prestarted (Director, store)');
+  trace('workers prestarted (Director)');
 }
 
 /** False when -d disables every delegation target (a single-agent run): no delegation spare is worth booting. */

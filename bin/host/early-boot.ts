@@ -1,5 +1,5 @@
 // The launcher's first act (bin/yagent.js, before the CLI bundle loads): for a command that runs tasks in this
-// process, the Director's and the store's workers start booting now (~20 ms before main.ts would get to it).
+// process, the Director's worker starts booting now (~20 ms before main.ts would get to it; the store's boots later).
 import { parseCommand, runsLocalTasks, type Command } from '../cli/args.js';
 import { prestartDirector } from './boot-plan.js';
 

@@ -6,6 +6,7 @@ import { serializeError } from '../../src/runtime/protocol/index.js';
 import type { StoreApi } from '../../src/store/api.js';
 import { STORE_ACTOR, STORE_MODULE, storeInputFromConfig } from '../../src/store/client.js';
 import { SPARE_PLAN, STORE_PRELOAD, THREADS, canDelegate, delegationPreload } from './boot-plan.js';
+import { claimNewTaskId } from './ids.js';
 import { trace } from './trace.js';
 import { mcpInputFromConfig, mcpServiceSpec } from '../../src/actors/mcp/client.js';
 import { estimateCost } from '../../src/actors/llm/catalogue/prices.js';
@@ -45,8 +46,9 @@ export function startRuntime(canAsk: boolean, config: Pick<YagentConfig, 'llm'>)
 
 export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeAdapter> {
   const runtime = await startRuntime(opts.canAsk, opts.config);
-  // the store needs no SDK: its own light worker, prestarted beside the Director's spare (boot-plan); nobody waits for it
-  // here (actors' connect waits until it serves), failures surface in runTask and shutdown
+  // the store needs no SDK: its own light worker, booted here, after the Director's (boot-plan); nobody waits for it
+  // here (actors' connect waits until it serves, the Director's first request needs no answer of it), failures
+  // surface in runTask and shutdown
   const storeReady = runtime.startService({ name: STORE_ACTOR, module: STORE_MODULE, input: storeInputFromConfig(opts.config), restart: 'permanent', preload: STORE_PRELOAD });
   storeReady.catch(() => undefined); // marks it handled: see the line above
   const storeUp = (): Promise<boolean> => storeReady.then(() => true, () => false);
@@ -77,6 +79,7 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
       try {
         const [r] = await Promise.all([runTask(runtime, {
           taskId,
+          newTask: claimNewTaskId(taskId), // made here for this run: its board is new
           prompt: spec.prompt,
           workspace: spec.workspace,
           config: opts.config,

@@ -156,7 +156,7 @@ describe('escalation and the compacted record', () => {
       summarizer: new ScriptedModel({ compression: [{ text: 's1' }, { text: 's2' }] }),
       model: () => 'unknown-model',
       brief: brief.content,
-      recorder: { path: 'x', append: (r) => void records.push(...r), drain: () => Promise.resolve() },
+      recorder: { append: (r) => void records.push(...r), drain: () => Promise.resolve() },
       publish: (e) => void events.push(e),
       now: () => 1,
       signal: new AbortController().signal,

@@ -43,7 +43,7 @@ describe('start-up plan', () => {
     expect(AGENT_ACTOR_MODULE).toBe(AGENT_MODULE);
     expect(SPARE_PLAN.preload).toEqual([AGENT_MODULE]);
     expect(existsSync(join(distRoot(), AGENT_MODULE))).toBe(true);
-    // the store's worker is prestarted too, with the preload the runtime port starts the store with (so it is adopted)
+    // the store's worker boots with the runtime (not prestarted: the Director's first request waits for no store)
     expect(STORE_PRELOAD).toEqual([STORE_MODULE]);
     expect(readFileSync(resolve('bin/host/runtime-adapter.ts'), 'utf8')).toMatch(/module: STORE_MODULE,.*preload: STORE_PRELOAD/);
   });
@@ -122,7 +122,7 @@ describe('start-up plan', () => {
     for (const c of heavy) expect(loads.map(([, f]) => f)).not.toContain(c);
   });
 
-  it("the Director's SDK and transport load while it waits for the store's answer to its rollout's opening", async () => {
+  it("a new task's Director sends its first request without waiting for the store: no note index asked, its SDK and transport loaded first", async () => {
     const run = await tracedHello();
     expect(run.code).toBe(0);
     const lines = run.stderr.split('\n');
@@ -131,10 +131,10 @@ describe('start-up plan', () => {
     const own = lines.filter((l) => l.includes(`thread ${director ?? ''}: `));
     const at = (re: RegExp): number => own.findIndex((l) => re.test(l));
     expect(at(/rpc store\.openRollout posted/)).toBeGreaterThan(at(/start director/));
-    // inside the wait for the store's answer: after the run started, before the append that follows the answer (the
-    // post itself may be traced just after the prefetch starts, when the store's port opens late on a loaded machine)
+    // the board of a task made for this run is empty: no index is asked before the first request (later steps ask)
+    expect(at(/first model request sent/)).toBeGreaterThan(0);
+    expect(own.slice(0, at(/first model request sent/)).filter((l) => /store\.buildIndex/.test(l))).toEqual([]);
     expect(at(/sdk prefetch: openai and the transport/)).toBeGreaterThan(at(/start director/));
-    expect(at(/sdk prefetch: openai and the transport/)).toBeLessThan(at(/rpc store\.appendRollout posted/));
     expect(at(/sdk prefetch done/)).toBeLessThan(at(/first model request sent/));
   });
 
@@ -162,10 +162,20 @@ describe('start-up plan', () => {
     expect(run.code).toBe(0);
     const lines = run.stderr.split('\n');
     const at = (re: RegExp): number => lines.findIndex((l) => re.test(l));
-    expect(lines.filter((l) => l.includes('workers prestarted'))).toHaveLength(1);
+    expect(lines.filter((l) => l.includes('workers prestarted'))).toEqual([expect.stringContaining('workers prestarted (Director)')]);
     expect(at(/workers prestarted/)).toBeGreaterThanOrEqual(0);
     expect(at(/workers prestarted/)).toBeLessThan(at(/code cache hit: main\.cjs/));
     const version = await runCli(['--version'], { ...(sb as Sandbox).env, YAGENT_TRACE: '1' });
     expect(version.stderr).not.toContain('workers prestarted');
+  });
+});
+
+describe('task ids', () => {
+  it('an id this process made is new exactly once (its first run gets a fresh board); any other id never', async () => {
+    const { claimNewTaskId, newTaskId } = await import('../../bin/host/ids.js');
+    const id = newTaskId();
+    expect(claimNewTaskId(id)).toBe(true);
+    expect(claimNewTaskId(id)).toBe(false);
+    expect(claimNewTaskId('task-20260101000000-deadbeef')).toBe(false);
   });
 });

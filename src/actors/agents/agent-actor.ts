@@ -61,8 +61,8 @@ export default defineActor<AgentRunInput, AgentRunOutput>({
     const config = await configFor(input.settings.configPath);
     const external = await mcpToolsFor((name) => ctx.connect(name), config, input.role, (e) => ctx.publish(e));
     const run = runAgent(buildAgentEnv({ ...actorHost(ctx), external }, config), input);
-    // the SDK and the transport (synchronous loads) start one turn later, once the run's first store call is posted
-    // from the microtask it queued: they fill the wait for the store's answer instead of delaying the call
+    // the SDK and the transport (synchronous loads) start one turn later, once the run has posted its store calls and
+    // waits for the root docs: they fill that wait instead of delaying the first call
     ctx.tasks.go('sdk-prefetch', () => nextTurn().then(() => prefetchSdk(config, input.agent)));
     running = run.catch(() => undefined); // stop() only waits for it: the run's own failure goes back through `return run`
     return run;

@@ -31,7 +31,6 @@ export interface ToolRunner {
 
 /** The rollout through the store actor: append returns at once, drain makes it durable. */
 export interface Recorder {
-  readonly path: string;
   append(records: RolloutRecordLike[]): void;
   drain(): Promise<void>;
 }

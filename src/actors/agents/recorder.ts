@@ -1,4 +1,5 @@
-// The rollout through the store actor: appends are coalesced into one ordered RPC at a time, drain awaits them.
+// The rollout through the store actor: appends are coalesced into one ordered RPC at a time, drain awaits them. The
+// path may still be on its way (the run does not wait for the store's answer to the opening: runAgent).
 import type { RolloutRecord, StoreApi } from '../../store/api.js';
 import type { Recorder, Publish } from './loop-contract.js';
 
@@ -9,7 +10,7 @@ export class StoreRecorder implements Recorder {
   private failed = 0;
 
   constructor(
-    readonly path: string,
+    private readonly path: Promise<string>,
     private readonly store: Pick<StoreApi, 'appendRollout' | 'drain'>,
     private readonly publish: Publish,
   ) {}
@@ -26,7 +27,7 @@ export class StoreRecorder implements Recorder {
       while (this.pending.length > 0) {
         const batch = this.pending;
         this.pending = [];
-        await this.store.appendRollout(this.path, batch).catch((e: unknown) => {
+        await this.path.then((path) => this.store.appendRollout(path, batch)).catch((e: unknown) => {
           // A lost record must be knowable: count it and say so once per failure.
           this.failed += batch.length;
           this.publish({ type: 'log', level: 'error', message: `rollout append failed (${this.failed} records lost so far): ${String(e)}` });
@@ -39,6 +40,6 @@ export class StoreRecorder implements Recorder {
 
   async drain(): Promise<void> {
     while (this.inFlight) await this.inFlight;
-    await this.store.drain(this.path);
+    await this.store.drain(await this.path);
   }
 }

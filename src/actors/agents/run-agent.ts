@@ -82,15 +82,20 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
   const s = input.settings;
   const sessionId = env.newId();
   const project = env.projectContext(s.workspace);
-  // the rollout opens on the store while the root docs are read: two waits, side by side
-  const [handle, root] = await Promise.all([
-    env.store.openRollout(
-      { sessionId, taskId: s.taskId, agent: input.agent, projectId: s.projectId, cwd: s.workspace, delegationId: input.delegationId, parentSessionId: input.parentSessionId, boardId: s.boardId },
-      { agentSuffix: input.delegationId !== null },
-    ),
-    input.rootContext ?? project.rootContext(),
-  ]);
-  const rollout = new StoreRecorder(handle.path, env.store, env.publish);
+  // The run does not wait for the store's answer to its rollout's opening: appends queue behind it, and the first
+  // model request leaves meanwhile (the store may still be booting). A failed opening ends the run (below).
+  const opening = env.store.openRollout(
+    { sessionId, taskId: s.taskId, agent: input.agent, projectId: s.projectId, cwd: s.workspace, delegationId: input.delegationId, parentSessionId: input.parentSessionId, boardId: s.boardId },
+    { agentSuffix: input.delegationId !== null },
+  );
+  const rolloutPath = opening.then((h) => h.path);
+  rolloutPath.catch(() => undefined); // handled from the first tick: the run's abort (below) and its result carry it
+  // the first step's note index is asked for with it; a new task's board is empty, so its Director asks nothing
+  let firstIndex: Promise<ChatMessage[]> | null = input.role === 'meta' || input.freshBoard === true ? Promise.resolve([]) : noteIndexMessage(env.store, s, env.publish);
+  /** The run's result starts with these; awaiting the path is where a failed opening fails the run. */
+  const baseOf = async (): Promise<{ agent: string; rolloutPath: string; sessionId: string }> => ({ agent: input.agent, rolloutPath: await rolloutPath, sessionId });
+  const root = await (input.rootContext ?? project.rootContext());
+  const rollout = new StoreRecorder(rolloutPath, env.store, env.publish);
   // the Director's conversation is the task's memory (saved per step, debounced by the store)
   const recorder = input.role === 'director' ? new TaskMemorySaver(rollout, s.taskId, env.store, env.publish) : rollout;
   if (input.role === 'director' && root.files.length > 0) env.publish({ type: 'context_loaded', agent: input.agent, files: root.files });
@@ -109,7 +114,6 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
     ...(input.custom ? { custom: { name: input.custom.name, description: input.custom.description, instructions: input.custom.system_prompt } } : {}),
   });
   const engine = env.engineFor(input);
-  const base = { agent: input.agent, rolloutPath: handle.path, sessionId };
   // every own call is in the rollout too: a run killed before it returns is still counted from there
   const ledger = new UsageLedger((usage) => recorder.append([{ type: 'event_msg', ts: env.clock.now(), payload: { kind: LLM_USAGE_KIND, usage } }]));
   const usageOut = (): { usage: AgentRunOutput['usage']; usageByAgent: AgentRunOutput['usageByAgent'] } => ({ usage: ledger.total(), usageByAgent: ledger.list() });
@@ -120,6 +124,8 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
   // An abort that landed before this run started must still stop it.
   if (env.signal.aborted) onAbort();
   else env.signal.addEventListener('abort', onAbort, { once: true });
+  // a rollout that cannot be opened stops the run at once (its call is cancelled); the run then fails with that error
+  rolloutPath.catch((e: unknown) => ctl.abort(e));
   const gate = env.pause instanceof PauseController ? env.pause : undefined;
   const activity =
     input.role === 'director'
@@ -140,7 +146,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
       ledger.add(input.agent, { ...engine.describe(), usage: r.usage }, r.attempts);
       recorder.append([{ type: 'event_msg', ts: env.clock.now(), payload: { kind: 'stop', stopReason, ...(r.ok ? {} : { detail: r.error }) } }]);
       await recorder.drain();
-      return { ...base, stopReason, text: r.ok ? r.text : '', steps: r.attempts, ...usageOut(), thoughtFailures: 0, ...(r.ok ? { design: r.design } : { error: r.error }) };
+      return { ...(await baseOf()), stopReason, text: r.ok ? r.text : '', steps: r.attempts, ...usageOut(), thoughtFailures: 0, ...(r.ok ? { design: r.design } : { error: r.error }) };
     }
 
     const customs: CustomAgentDesign[] = [];
@@ -196,7 +202,8 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
         signal: ctl.signal,
         clock: env.clock,
         transient: async () => {
-          const idx = await noteIndexMessage(env.store, s, env.publish);
+          const idx = await (firstIndex ?? noteIndexMessage(env.store, s, env.publish));
+          firstIndex = null;
           const m = isDirector ? manager.mentions.message() : null;
           return m ? [...idx, m] : idx;
         },
@@ -232,11 +239,11 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
     // recovery B reads the last stop point only: one checkpoint, on the terminal path, fingerprinted by the store
     if (s.resume) {
       const cp = { step: result.steps, stopReason: result.stopReason, model: engine.describe().model, delegationId: input.delegationId };
-      await env.store.writeCheckpoint(handle.path, cp).catch((e: unknown) => env.publish({ type: 'log', level: 'warn', message: `${input.agent}: checkpoint not written: ${String(e)}` }));
+      await env.store.writeCheckpoint(await rolloutPath, cp).catch((e: unknown) => env.publish({ type: 'log', level: 'warn', message: `${input.agent}: checkpoint not written: ${String(e)}` }));
     }
     if (isDirector) env.publish({ type: 'conversation_result', agent: input.agent, text: result.text, stopReason: result.stopReason });
     return {
-      ...base,
+      ...(await baseOf()),
       stopReason: result.stopReason,
       text: result.text,
       steps: result.steps,

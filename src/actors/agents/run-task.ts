@@ -32,6 +32,8 @@ export interface RunTaskOptions {
   taskId?: string;
   /** Board scope = session; a resumed session passes its old board id. */
   boardId?: string;
+  /** The host made `taskId` for this run (no earlier run can have written to a board of that id). */
+  newTask?: boolean;
   /** -d: sub-agents the Director may not use (names or `all`); their delegate_* tools disappear. Unknown names throw. */
   disabledAgents?: readonly string[];
   /** A configured provider name every agent of this turn talks to (the routing wrapper's override). */
@@ -142,6 +144,7 @@ export async function runTask(runtime: Runtime, o: RunTaskOptions): Promise<Task
       delegationId: null,
       parentSessionId: null,
       ...(turn.resumed ? { session: { history: turn.history, plans: turn.plans, pending: turn.pending, resumed: true } } : {}),
+      ...(o.newTask === true && !turn.resumed && o.boardId === undefined ? { freshBoard: true } : {}),
     };
     const started = { kind: 'turn_start' as const, ts: Date.now(), taskId, prompt: o.prompt, workspace: resolve(o.workspace), ...(turn.forkedFrom ? { forkedFrom: turn.forkedFrom } : {}) };
     // the ledger's turn_start is written while the Director boots: the store worker's boot stays off the path

@@ -79,6 +79,9 @@ export const AgentRunInputSchema = z.object({
   palette: z.array(z.string()).default([]),
   delegationId: z.string().nullable(),
   parentSessionId: z.string().nullable(),
+  /** Director of a task its host created just now (a new id, no session resumed, no board given): nothing can be on
+   *  its board yet, so its first step asks the store for no note index and its first request waits for no store. */
+  freshBoard: z.boolean().optional(),
   /** Root docs read once per session by the Director and handed down (cached per session, not per worker). */
   rootContext: z.object({ files: z.array(z.string()), text: z.string() }).optional(),
   /** A delegation continued from its rollout (recovery B): the repaired replay replaces system + brief; the plans

@@ -1,6 +1,6 @@
-// Loads the agent's provider SDK and the model transport's scheme module while its run waits for the store's first
-// answer (the agent actor starts it once the rollout's opening is posted), instead of between the first request and
-// the wire.
+// Loads the agent's provider SDK and the model transport's scheme module while its run reads the root docs (the agent
+// actor starts it one turn after the run, once the rollout's opening is posted), instead of between the first request
+// and the wire.
 import { resolveProvider, type YagentConfig } from '../../runtime/config/index.js';
 import { nodeHttp, nodeHttps } from '../../runtime/lazy-builtins.js';
 import { trace } from '../../runtime/trace.js';

@@ -18,10 +18,6 @@ export class TaskMemorySaver implements Recorder {
     private readonly publish: Publish,
   ) {}
 
-  get path(): string {
-    return this.inner.path;
-  }
-
   append(records: RolloutRecord[]): void {
     this.inner.append(records);
     for (const r of records) {

@@ -7,7 +7,7 @@ import { rolloutDir, rolloutFileName, rolloutRoot } from '../data-paths.js';
 import { isMissing, StoreError } from '../errors.js';
 import type { CpuService } from '../../runtime/cpu-service.js';
 import { fingerprint, FINGERPRINT_JOB_MODULE, type Fingerprint } from './fingerprint-job.js';
-import { GitIdentityReader } from './identity.js';
+import { GitIdentityReader, type GitIdentity } from './identity.js';
 import { fileSize } from './lines.js';
 import type { RolloutPolicy } from './policy.js';
 import { readRolloutForReplay } from './replay.js';
@@ -36,7 +36,8 @@ export class RolloutLedger {
     await fsp.mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const ts = this.clock.now();
     const path = join(dir, rolloutFileName(ts, meta.sessionId, opts.agentSuffix ? meta.agent : undefined));
-    const git = this.git.read(meta.cwd);
+    let startGit: () => void = () => undefined;
+    const git = new Promise<GitIdentity | null>((resolve) => (startGit = () => resolve(this.git.read(meta.cwd))));
     const opened = this.writer(path);
     const ready = opened.then(async (w) => {
       w.enqueue([{ type: 'session_meta', ts, payload: { ...meta, git: await git } }]);
@@ -44,6 +45,9 @@ export class RolloutLedger {
     });
     this.track(path, ready);
     await opened;
+    // spawning git blocks this thread ~12–18 ms (the fork copies the whole process): it starts a tick after this
+    // returns, once the caller's answer is posted, and before anything else the store is asked is served
+    process.nextTick(startGit);
     return { path, sessionId: meta.sessionId };
   }
 

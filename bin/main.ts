@@ -21,8 +21,9 @@ async function withLocalHost<T>(opts: SessionOptions, fn: (host: Host) => Promis
 }
 
 /** Boots the Director's worker before the rest of the CLI loads (tiny module: no zod, no runtime graph). */
-async function prestartDirector(): Promise<void> {
-  (await import('./host/boot-plan.js')).prestartDirector();
+async function prestartDirector(cmd: Command): Promise<void> {
+  const plan = await import('./host/boot-plan.js');
+  plan.prestartDirector(plan.readsStoreFirst(cmd));
 }
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -35,7 +36,7 @@ const io: Streams = {
 
 async function run(cmd: Command): Promise<ExitCode> {
   // the launcher has usually done it already (bin/host/early-boot.ts); once per process
-  if (runsLocalTasks(cmd, { stdin: process.stdin.isTTY === true, stdout: process.stdout.isTTY === true })) await prestartDirector();
+  if (runsLocalTasks(cmd, { stdin: process.stdin.isTTY === true, stdout: process.stdout.isTTY === true })) await prestartDirector(cmd);
   switch (cmd.kind) {
     case 'version':
       io.stdout(`${pkg.version}\n`);

@@ -4,6 +4,7 @@ import { DELEGATE_TARGETS, resolveDisabledAgents } from '../../src/actors/agents
 import type { YagentConfig } from '../../src/runtime/config/types.js';
 import { prestart, type ThreadBundle } from '../../src/runtime/spare-boot.js';
 import { STORE_MODULE, STORE_THREAD } from '../../src/store/store-module.js';
+import type { Command } from '../cli/args.js';
 import { trace } from './trace.js';
 
 /** The agent actor's path under dist/ (a leaf module: naming it loads nothing else). */
@@ -29,16 +30,24 @@ export function delegationPreload(config: Pick<YagentConfig, 'providers'>): stri
 
 let prestarted = false;
 
+/** A turn that continues a session reads the store before its Director starts (`prepareTurn`: the session, its last
+ *  rollout's replay): for it the store's worker boots early too. */
+export function readsStoreFirst(cmd: Command): boolean {
+  return cmd.kind === 'headless' && cmd.session !== undefined;
+}
+
 /** Called first thing by commands that run tasks locally (by the launcher already, bin/host/early-boot.ts): the
  *  Director's worker boots while the main thread is still loading the CLI, the config and the runtime. Once per
- *  process. The store's worker is not prestarted: the Director's first request waits for no store answer (its
- *  rollout's opening is pipelined, a new task's board needs no index), so the store boots with the runtime and
- *  leaves the two cores to the Director's boot and the CLI's (A/B in bench/AGENTS.md). */
-export function prestartDirector(): void {
+ *  process. The store's worker is prestarted only for a turn that reads it first (`readsStoreFirst`): a new task's
+ *  Director sends its first request without any store answer (its rollout's opening is pipelined, its board needs no
+ *  index), so there the store boots with the runtime and leaves the two cores to the Director's boot and the CLI's
+ *  (A/B in bench/AGENTS.md). */
+export function prestartDirector(withStore = false): void {
   if (prestarted) return;
   prestarted = true;
   prestart({ preload: SPARE_PLAN.preload, count: SPARE_PLAN.count, threads: THREADS });
-  trace('workers prestarted (Director)');
+  if (withStore) prestart({ preload: STORE_PRELOAD, count: 1, threads: THREADS });
+  trace(`workers prestarted (${withStore ? 'Director, store' : 'Director'})`);
 }
 
 /** False when -d disables every delegation target (a single-agent run): no delegation spare is worth booting. */

@@ -1,7 +1,8 @@
 // The launcher's first act (bin/yagent.js, before the CLI bundle loads): for a command that runs tasks in this
-// process, the Director's worker starts booting now (~20 ms before main.ts would get to it; the store's boots later).
+// process, the Director's worker starts booting now (~20 ms before main.ts would get to it), the store's too when the
+// turn reads it first (a continued session).
 import { parseCommand, runsLocalTasks, type Command } from '../cli/args.js';
-import { prestartDirector } from './boot-plan.js';
+import { prestartDirector, readsStoreFirst } from './boot-plan.js';
 
 export function bootEarly(argv: string[]): void {
   let cmd: Command;
@@ -10,5 +11,5 @@ export function bootEarly(argv: string[]): void {
   } catch {
     return; // a bad command line is main.ts's to report, with its own message
   }
-  if (runsLocalTasks(cmd, { stdin: process.stdin.isTTY === true, stdout: process.stdout.isTTY === true })) prestartDirector();
+  if (runsLocalTasks(cmd, { stdin: process.stdin.isTTY === true, stdout: process.stdout.isTTY === true })) prestartDirector(readsStoreFirst(cmd));
 }

@@ -8,7 +8,7 @@ import { STORE_MODULE, STORE_THREAD } from '../../src/store/store-module.js';
 import { AGENT_MODULE, AGENT_THREAD } from '../../src/actors/agents/agent-module.js';
 import { BUILD_LINE, cacheFileFor } from '../../src/runtime/code-cache.js';
 import { distRoot } from '../../src/runtime/dist-paths.js';
-import { AGENT_ACTOR_MODULE, SPARE_PLAN, STORE_PRELOAD, THREADS, canDelegate, delegationPreload } from '../../bin/host/boot-plan.js';
+import { AGENT_ACTOR_MODULE, SPARE_PLAN, STORE_PRELOAD, THREADS, canDelegate, delegationPreload, readsStoreFirst } from '../../bin/host/boot-plan.js';
 import { GOOD_CONFIG, runCli, sandbox, withScript, type CliResult, type Sandbox } from './helpers.js';
 import { parseCommand, runsLocalTasks } from '../../bin/cli/args.js';
 import { DELEGATING } from './scripts.js';
@@ -165,6 +165,10 @@ describe('start-up plan', () => {
     expect(lines.filter((l) => l.includes('workers prestarted'))).toEqual([expect.stringContaining('workers prestarted (Director)')]);
     expect(at(/workers prestarted/)).toBeGreaterThanOrEqual(0);
     expect(at(/workers prestarted/)).toBeLessThan(at(/code cache hit: main\.cjs/));
+    // the store's worker boots early only for a turn that reads it before its Director starts (a continued session)
+    expect(readsStoreFirst(parseCommand(['-p', 'x', '--continue']))).toBe(true);
+    expect(readsStoreFirst(parseCommand(['-p', 'x', '--resume', 's1']))).toBe(true);
+    for (const argv of [['-p', 'x'], ['demo'], ['serve']]) expect(readsStoreFirst(parseCommand(argv)), argv.join(' ')).toBe(false);
     const version = await runCli(['--version'], { ...(sb as Sandbox).env, YAGENT_TRACE: '1' });
     expect(version.stderr).not.toContain('workers prestarted');
   });

@@ -45,7 +45,7 @@ async function measure(format: 'openai' | 'anthropic', fake: FakeProvider): Prom
   const headers = Object.fromEntries(Object.entries(sent.headers).filter(([k]) => !HOP_BY_HOP.has(k)));
   let rawBytes = 0;
   // the transport's pool settings: keep-alive, LIFO reuse
-  const agentPool = new Agent({ keepAlive: true, scheduling: 'lifo', timeout: 5_000 });
+  const agentPool = new Agent({ keepAlive: true, scheduling: 'lifo', timeout: 4_000 });
   const rawFetch = (): Promise<void> =>
     new Promise((resolve, reject) => {
       const body = JSON.stringify(sentBody);

@@ -46,7 +46,7 @@ export class RolloutLedger {
     this.track(path, ready);
     await opened;
     // spawning git blocks this thread ~12–18 ms (the fork copies the whole process): it starts a tick after this
-    // returns, once the caller's answer is posted, and before anything else the store is asked is served
+    // returns, so the caller's answer is posted first (the store's next request waits for the spawn)
     process.nextTick(startGit);
     return { path, sessionId: meta.sessionId };
   }

@@ -13,6 +13,7 @@ import { FetchHeaders, type HeadersLike } from './web-shims.js';
 import { HttpResponse } from './http-response.js';
 
 const MAX_REDIRECTS = 20;
+const IDLE_SOCKET_MS = 4_000;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
@@ -108,14 +109,15 @@ function undiciLoaded(): boolean {
 let first = true;
 
 export function createHttpFetch(opts: HttpFetchOptions = {}): typeof fetch {
-  // Node's global agents' settings (keep-alive, LIFO reuse) in pools of our own, each made on its scheme's first use
-  // (an http provider never loads tls)
+  // keep-alive pools of our own, each made on its scheme's first use (an http provider never loads tls); an idle
+  // socket is dropped after 4 s as undici does (Node's http servers close theirs at 5 s; a server's Keep-Alive hint
+  // shortens it), so a reused socket is rarely one the server is closing
   let httpAgent = opts.agents?.http;
   let httpsAgent = opts.agents?.https;
   const agentFor = (url: URL): Http.Agent =>
     url.protocol === 'https:'
-      ? (httpsAgent ??= new (nodeHttps().Agent)({ keepAlive: true, scheduling: 'lifo', timeout: 5_000 }))
-      : (httpAgent ??= new (nodeHttp().Agent)({ keepAlive: true, scheduling: 'lifo', timeout: 5_000 }));
+      ? (httpsAgent ??= new (nodeHttps().Agent)({ keepAlive: true, scheduling: 'lifo', timeout: IDLE_SOCKET_MS }))
+      : (httpAgent ??= new (nodeHttp().Agent)({ keepAlive: true, scheduling: 'lifo', timeout: IDLE_SOCKET_MS }));
 
   async function send(input: string | URL, init: FetchInit = {}): Promise<HttpResponse> {
     let url: URL;

@@ -115,7 +115,9 @@ async function run(fx: Fx, name: string, args: Record<string, unknown>, how: 'ap
   return { r: await callTool(call(name, args), deps, signal), asked: asked.length };
 }
 
-const writeCommand = (p: string, marker: string): string => `mkdir -p "$(dirname ${p})" 2>/dev/null; echo ${marker} >> ${p}`;
+/** The parent as text, the way `dirname` would print it (a `$(dirname …)` is a word the check cannot know: asked). */
+const parentOf = (p: string): string => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) || '/' : '.');
+const writeCommand = (p: string, marker: string): string => `mkdir -p "${parentOf(p)}" 2>/dev/null; echo ${marker} >> ${p}`;
 const label = (i: number, p: string): string => `seed ${SEED} path #${i} ${JSON.stringify(p)}`;
 
 function realInside(fx: Fx, p: string): boolean {

@@ -70,8 +70,8 @@ describe('workspace guard', () => {
     expect((await check('npm test', true))[0]?.key).toBe('run_bash:dangerous');
   });
 
-  it('pathTokens sees through quotes, assignments and option values', () => {
-    expect(pathTokens(`FOO=/opt/x cat "/etc/a" --out=/var/b; ls 'src'`)).toEqual(['/opt/x', '/etc/a', '/var/b']);
+  it('pathTokens sees through quotes, assignments and option values', async () => {
+    expect(await pathTokens(`FOO=/opt/x cat "/etc/a" --out=/var/b; ls 'src'`)).toEqual(['/opt/x', '/etc/a', '/var/b']);
   });
 });
 

@@ -5,10 +5,15 @@ import type { ToolDeclaration } from './types.js';
 import { resolve } from 'node:path';
 import { fileUrlPath, isInside, realpathLoose, realpathPhysical, resolveIn } from './path-resolve.js';
 import { defaultBoundary, type Access, type Boundary, type ResolvedBoundary } from './boundary.js';
-import { shellWords } from './shell-paths.js';
+import { shellWords } from './shell-words.js';
 import { buildShellEnv } from './shell-env.js';
 
-export { pathTokens } from './shell-paths.js';
+export { pathTokens } from './shell-words.js';
+
+/** Whether run_bash's commands run in the OS sandbox (sandbox.ts): without it, the word check is the only layer. */
+export interface SandboxState {
+  active(): Promise<boolean>;
+}
 
 export interface GuardReason {
   /** Grant key: `<tool>:<path>` for paths, `<tool>:dangerous` for the model's flag. */
@@ -26,7 +31,7 @@ export interface GuardReason {
 export const SAFE_SYSTEM_PATHS: readonly string[] = [
   '/dev/null', '/dev/zero', '/dev/stdin', '/dev/stdout', '/dev/stderr', '/dev/tty', '/dev/random', '/dev/urandom',
 ];
-export const SAFE_SYSTEM_DIRS: readonly string[] = ['/bin', '/sbin', '/usr/bin', '/usr/sbin', '/usr/local/bin'];
+export const SAFE_SYSTEM_DIRS: readonly string[] = ['/bin', '/sbin', '/usr/bin', '/usr/sbin', '/usr/local/bin', '/dev/fd'];
 
 const ROOT_TOKEN = /^\/+\**$/;
 
@@ -44,6 +49,8 @@ export class WorkspaceGuard {
     /** run_bash's environment (`ToolEnv.shellEnv`): words expand as that shell expands them. Absent: the same
      *  fallback run_bash uses (process.env minus secret-looking names), read at each check. */
     private readonly shellEnv?: NodeJS.ProcessEnv,
+    /** Absent: no sandbox (tests of the word check alone, clients without a config). */
+    private readonly sandbox?: SandboxState,
   ) {
     this.boundary = boundary ?? defaultBoundary(workspace);
   }
@@ -64,7 +71,7 @@ export class WorkspaceGuard {
     }
     for (const key of decl.tags.commandParams ?? []) {
       const v = args[key];
-      if (typeof v === 'string') reasons.push(...this.commandReasons(decl.name, v, b));
+      if (typeof v === 'string') reasons.push(...(await this.commandReasons(decl.name, v, b)));
     }
     const approval = decl.tags.approval;
     if (approval !== undefined) reasons.push({ key: approval.key, text: approval.text, projectGrant: approval.projectGrant });
@@ -75,35 +82,46 @@ export class WorkspaceGuard {
     return dedupe(reasons);
   }
 
-  private commandReasons(tool: string, command: string, b: ResolvedBoundary): GuardReason[] {
+  private async commandReasons(tool: string, command: string, b: ResolvedBoundary): Promise<GuardReason[]> {
     const reasons: GuardReason[] = [];
-    for (const { token, path, unresolved } of shellWords(command, { env: this.shellEnv ?? buildShellEnv(process.env), cwd: this.workspace })) {
+    const words = await shellWords(command, { env: this.shellEnv ?? buildShellEnv(process.env), cwd: this.workspace });
+    const sandboxed = (await this.sandbox?.active()) === true;
+    for (const { token, paths, unresolved, syntax } of words) {
       if (unresolved) {
-        reasons.push({ key: `${tool}:unresolved ${token}`, text: `the command builds a path this check cannot follow ("${token}")` });
+        const text = syntax ? `the check cannot parse this command line as bash ("${token}")` : `the command builds a path this check cannot follow ("${token}")`;
+        reasons.push({ key: `${tool}:unresolved ${token}`, text });
         continue;
       }
-      if (ROOT_TOKEN.test(path)) {
+      if (ROOT_TOKEN.test(token)) {
         reasons.push({ key: `${tool}:/`, path: '/', text: `the command names the file-system root ("${token}")` });
         continue;
       }
-      // a glob's fixed part (`src/*.ts` → `src/`); a bare `*.ts`, or a word that expanded to nothing, is the cwd
-      const word = path.replace(/\*.*$/, '') || '.';
-      if (isSafeSystemPath(resolve(this.workspace, word))) continue;
-      // a /proc word with a glob or "env" in it may name a process's environment (globs are not resolved here)
-      const lexical = resolve(this.workspace, path);
-      if (lexical.startsWith('/proc/') && /env|[*?[]/.test(lexical.slice('/proc/'.length))) {
-        reasons.push({ key: `${tool}:${lexical}`, path: lexical, deny: true, text: `the command names "${token}": a process's environment under /proc (yagent's own holds its keys)` });
-        continue;
-      }
-      // every word, resolved as the kernel would: a symlink in the workspace can point anywhere
-      const real = realpathPhysical(word, this.workspace);
-      const denied = b.denied(real, 'shell');
-      if (denied !== null) reasons.push({ key: `${tool}:${real}`, path: real, deny: true, text: `the command names "${token}": ${denied}` });
-      else if (real === '/' || !isInside(b.root, real)) {
-        reasons.push({ key: `${tool}:${real}`, path: real, text: `the command names "${token}", outside the workspace` });
-      }
+      for (const path of paths) reasons.push(...this.pathReasons(tool, token, path === '' ? '.' : path, b, sandboxed));
     }
     return reasons;
+  }
+
+  private pathReasons(tool: string, token: string, word: string, b: ResolvedBoundary, sandboxed: boolean): GuardReason[] {
+    if (ROOT_TOKEN.test(word)) return [{ key: `${tool}:/`, path: '/', text: `the command names the file-system root ("${token}")` }];
+    const lexical = resolve(this.workspace, word);
+    if (isSafeSystemPath(lexical)) return [];
+    // a /proc word with a glob or "env" in it may name a process's environment (yagent's own holds its keys)
+    if (lexical.startsWith('/proc/') && /env|[*?[]/.test(lexical.slice('/proc/'.length))) {
+      return [{ key: `${tool}:${lexical}`, path: lexical, deny: true, text: `the command names "${token}": a process's environment under /proc (yagent's own holds its keys)` }];
+    }
+    // every word, resolved as the kernel would: a symlink in the workspace can point anywhere
+    const real = realpathPhysical(word, this.workspace);
+    const denied = b.denied(real, 'shell');
+    if (denied !== null) return [{ key: `${tool}:${real}`, path: real, deny: true, text: `the command names "${token}": ${denied}` }];
+    if (real === '/' || !isInside(b.root, real)) {
+      // without the OS sandbox nothing masks a denied place: a directory holding one (`grep -r x ~`) is refused too
+      const holds = sandboxed ? undefined : b.zonesUnder(real)[0];
+      if (holds !== undefined && real !== '/') {
+        return [{ key: `${tool}:${real}`, path: real, deny: true, text: `the command names "${token}": ${real} holds ${holds} (the yagent data root or a secret store), and without the OS sandbox a command there could read it` }];
+      }
+      return [{ key: `${tool}:${real}`, path: real, text: `the command names "${token}", outside the workspace` }];
+    }
+    return [];
   }
 }
 

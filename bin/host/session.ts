@@ -8,6 +8,7 @@ import { CONFIG_TEMPLATE } from '../../src/runtime/config/template.js';
 import type { Streams } from '../cli/output.js';
 import { LocalHost } from './local-host.js';
 import { loadRunConfig, printConfigWarnings } from './run-config.js';
+import { sandboxNotice } from '../../src/actors/tools/sandbox-probe.js';
 import type { ModelScript } from './scripted-model.js';
 import { makeTempDir, type TempDir } from './temp-dir.js';
 import { trace } from './trace.js';
@@ -49,8 +50,12 @@ export async function withLocalHost<T>(opts: SessionOptions, fn: (host: Host) =>
     const config = await loadRunConfig(configPath, false);
     printConfigWarnings(config, opts.io);
     trace('config loaded');
+    // probed while the runtime starts (one short bwrap run): its one line comes before the task's first output
+    const notice = sandboxNotice(config.security.sandbox, process.env);
     const host = await LocalHost.start({ config, configPath, canAsk: opts.canAsk ?? false, stderr: opts.io.stderr, verbose: opts.verbose });
     trace('runtime started (Director spare and store worker booting)');
+    const line = await notice;
+    if (line !== null) opts.io.stderr(`${line}\n`);
     try {
       return await fn(host);
     } finally {

@@ -72,6 +72,8 @@ export const KEY_TABLE: Record<string, KeyStatus> = {
   'logs.max_file_mb': { consumer: 'storeInputFromConfig → store input logs → LogFiles rotation', test: 'logs: a file that would pass max size continues' },
   'security.allow_read': { consumer: 'tools/security.ts toolSecurity ← buildAgentEnv → Boundary (guard, grep/glob walkers)', test: 'security: allow_read opens a denied zone to the read tools' },
   'security.shell_env_keep': { consumer: 'tools/security.ts toolSecurity → buildShellEnv → run_bash child env', test: 'security: shell_env_keep and api_key_env decide what run_bash sees' },
+  'security.sandbox': { consumer: 'tools/security.ts toolSecurity → shellSandbox → run_bash (bwrap or bare) and the guard (fallback rules); bin/host/session.ts start-up line', test: 'security: sandbox decides whether run_bash runs under bubblewrap' },
+  'security.sandbox_writable': { consumer: 'tools/security.ts toolSecurity → shellSandbox → sandbox-plan.ts writable binds', test: 'security: sandbox_writable lets run_bash write there in the sandbox' },
   'browser.enable': { consumer: 'run-task settingsFrom (disabledAgents, like -d browser) and actors/browser/discover.ts ← agent-env toolsFor', test: 'browser: [browser] enable = false removes the Browser agent' },
   'browser.executable': { consumer: 'normalise (absolute path or a command name) → actors/browser/discover.ts ← agent-env toolsFor → BrowserSession, the Director\'s delegate_browser', test: 'browser: [browser] executable is the browser the Browser agent drives' },
   'mcp.servers': { consumer: 'parseMcpServers (validated at load) → runtime-adapter starts the mcp actor → McpHub', test: 'rules: [mcp] servers reach the config; mcp: Coding loads and calls an MCP tool' },

@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runAgent } from '../../src/actors/agents/run-agent.js';
 import { harnessConfig, makeHarness, ScriptedModel, toolMessages, THOUGHT } from '../agents/harness.js';
+import { probeSandbox } from '../../src/actors/tools/sandbox-probe.js';
+
+const bwrapWorks = (await probeSandbox(process.env)).ok;
 
 const KEY = 'sk-configured-provider-key-0123';
 const SSH = 'ssh-private-key-material-0123';
@@ -56,5 +59,20 @@ describe('[security] keys reach the tools', () => {
     const kept = await toolResult(`[security]\nshell_env_keep = ["DEPLOY_TOKEN", "LLM_ACCESS"]\n`, 'run_bash', { command: 'env', is_dangerous: false });
     expect(kept).toContain('DEPLOY_TOKEN=deploy-token-0123456789');
     expect(kept).toContain(`LLM_ACCESS=${KEY}`);
+  });
+
+  it.skipIf(!bwrapWorks)('sandbox decides whether run_bash runs under bubblewrap', async () => {
+    // the sandbox's shell is pid 2 of its own PID namespace (bwrap is pid 1); a bare one is a host pid
+    expect(await toolResult('', 'run_bash', { command: 'echo "pid=$$"', is_dangerous: false })).toContain('pid=2\n');
+    expect(await toolResult(`[security]\nsandbox = "off"\n`, 'run_bash', { command: 'echo "pid=$$"', is_dangerous: false })).not.toContain('pid=2\n');
+  });
+
+  it.skipIf(!bwrapWorks)('sandbox_writable lets run_bash write there in the sandbox', async () => {
+    const out = join(home, 'out');
+    mkdirSync(out);
+    const command = `echo x > ${join(out, 'a.txt')}`;
+    // -y approves the re-run a refused write offers; listed, the first run writes
+    expect(await toolResult('', 'run_bash', { command, is_dangerous: false })).toContain('the sandbox refused a write');
+    expect(await toolResult(`[security]\nsandbox_writable = ["~/out"]\n`, 'run_bash', { command, is_dangerous: false })).not.toContain('the sandbox refused');
   });
 });

@@ -54,7 +54,7 @@ export function makeDeps(workspace: string, o: DepsOptions = {}): AdapterDeps {
   const boundary = new Boundary(workspace, boundaryPolicy(process.env, o.allowRead ?? []));
   return {
     surface: o.surface ?? surfaceFor(o.agent ?? 'coding', o.surfaceOptions),
-    guard: new WorkspaceGuard(workspace, boundary, o.env?.shellEnv),
+    guard: new WorkspaceGuard(workspace, boundary, o.env?.shellEnv, o.env?.sandbox),
     grants: new Grants(o.yolo ?? false, o.project ?? null),
     authorizer: o.authorizer ?? headlessAuthorizer,
     env: makeEnv(workspace, { boundary, ...o.env }),

@@ -23,7 +23,7 @@ export interface ToolWiring {
   askUser(question: string): Promise<string>;
   runSignal: AbortSignal;
   newId(): string;
-  /** `[security]`: the read boundary and run_bash's built env (tools/security.ts). */
+  /** `[security]`: the read boundary, run_bash's built env and its OS sandbox (tools/security.ts). */
   security: ToolSecurity;
   /** Run-time tools: MCP (always cold) and skills (use_skill, hot, with its catalogue section). */
   external?: readonly ToolDeclaration[];
@@ -54,7 +54,7 @@ export function buildToolRunner(input: AgentRunInputParsed, hooks: ToolHooks, w:
   return new SurfaceToolRunner({
     agent: input.agent,
     surface,
-    guard: new WorkspaceGuard(s.workspace, boundary, w.security.shellEnv),
+    guard: new WorkspaceGuard(s.workspace, boundary, w.security.shellEnv, w.security.sandbox),
     grants: new Grants(s.yolo || s.fullYolo, storeProjectGrants(w.grantStore, s.workspace)),
     authorizer: w.authorizer,
     env: {
@@ -67,6 +67,7 @@ export function buildToolRunner(input: AgentRunInputParsed, hooks: ToolHooks, w:
       store: w.store,
       boundary,
       shellEnv: w.security.shellEnv,
+      sandbox: w.security.sandbox,
       ...(browser ? { browser } : {}),
     },
     hooks,

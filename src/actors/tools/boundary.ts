@@ -75,6 +75,16 @@ export class ResolvedBoundary {
     return null;
   }
 
+  /** Every zone, as written and as its real path (run_bash's sandbox masks each one that exists). */
+  zonePaths(): readonly string[] {
+    return this.zones;
+  }
+
+  /** `[security] allow_read`, as written and real: readable again inside a masked zone. */
+  allowedPaths(): readonly string[] {
+    return this.allowed;
+  }
+
   /** Zones strictly below `dir` (a walk from `dir` must skip them). */
   zonesUnder(dir: string): string[] {
     return this.zones.filter((z) => z !== dir && isInside(dir, z));

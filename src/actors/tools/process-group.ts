@@ -18,6 +18,8 @@ export interface GroupRunOptions {
   maxCaptureBytes?: number;
   /** The child's whole environment (run_bash passes the built one: shell-env.ts). */
   env?: NodeJS.ProcessEnv;
+  /** The program and its arguments (default `bash -c <command>`; the sandbox puts bwrap in front). */
+  argv?: readonly string[];
 }
 
 export interface GroupRunResult {
@@ -91,7 +93,8 @@ function runRaw(o: GroupRunOptions): Promise<{ result: GroupRunResult; killed: b
   const pipeGraceMs = o.pipeGraceMs ?? 200;
   const capture = new Capture(o.maxCaptureBytes ?? 256 * 1024);
   return new Promise((resolve) => {
-    const child = nodeChildProcess().spawn('bash', ['-c', o.command], { cwd: o.cwd, env: o.env ?? process.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const [file = 'bash', ...args] = o.argv ?? ['bash', '-c', o.command];
+    const child = nodeChildProcess().spawn(file, args, { cwd: o.cwd, env: o.env ?? process.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     const pid = child.pid ?? -1;
     // Registered with the main thread at once: if this worker dies, the supervisor kills the group.
     const release = pid > 0 ? trackProcessGroup(pid, once(child, 'exit')) : () => undefined;
@@ -124,7 +127,7 @@ function runRaw(o: GroupRunOptions): Promise<{ result: GroupRunResult; killed: b
     child.stdout.setEncoding('utf8').on('data', (s: string) => capture.push(s));
     child.stderr.setEncoding('utf8').on('data', (s: string) => capture.push(s));
     child.on('error', (e) => {
-      capture.push(`failed to start bash: ${e.message}\n`);
+      capture.push(`failed to start ${file}: ${e.message}\n`);
       finish();
     });
     child.on('exit', (code, sig) => {

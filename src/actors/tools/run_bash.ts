@@ -1,9 +1,12 @@
-// run_bash: a shell command in its own process group; the model's is_dangerous flag and absolute paths
-// outside the workspace go to authorization (derived from the commandParams / dangerFlag tags).
+// run_bash: a shell command in its own process group, inside the OS sandbox where bubblewrap works (sandbox-run.ts);
+// the model's is_dangerous flag and words naming places outside the workspace go to authorization (derived from the
+// commandParams / dangerFlag tags). A write the sandbox refused is re-run once with that place writable, if approved.
 import { z } from 'zod';
 import { briefArg, defineTool, fail, ok } from './define.js';
-import { runInGroup } from './process-group.js';
+import { runInGroup, type GroupRunResult } from './process-group.js';
+import { runSandboxed } from './sandbox-run.js';
 import { buildShellEnv } from './shell-env.js';
+import type { ToolOutcome } from './types.js';
 
 export const DEFAULT_BASH_TIMEOUT_S = 120;
 export const MAX_BASH_TIMEOUT_S = 600;
@@ -31,12 +34,33 @@ export default defineTool({
   },
   async execute(args, ctx) {
     const env = ctx.shellEnv ?? buildShellEnv(process.env);
-    const r = await runInGroup({ command: args.command, cwd: ctx.workspace, env, timeoutMs: args.timeout_seconds * 1000, signal: ctx.signal });
-    const tail = r.killedStragglers ? '\n[background processes still holding the output were killed]' : '';
-    if (r.timedOut) {
-      return fail('timeout', `Timed out after ${args.timeout_seconds}s; the command and everything it started were killed.\nOutput so far:\n${r.output}`);
+    const base = { command: args.command, cwd: ctx.workspace, env, timeoutMs: args.timeout_seconds * 1000, signal: ctx.signal };
+    const support = (await ctx.sandbox?.support()) ?? null;
+    if (support === null || ctx.sandbox === undefined || ctx.boundary === undefined) return report(args, await runInGroup(base), '');
+    const sb = { ...base, support, workspace: ctx.workspace, boundary: ctx.boundary.resolved(), home: ctx.boundary.policy.home, writable: ctx.sandbox.writable };
+    let run = await runSandboxed(sb);
+    let note = '';
+    if (run.refused.length > 0 && !run.result.timedOut && !run.result.cancelled && !ctx.signal.aborted) {
+      const places = run.refused.join(', ');
+      const reasons = run.refused.map((p) => ({ key: `run_bash-write:${p}`, path: p, text: `the sandbox kept ${p} read-only (outside the workspace): run the command again with it writable` }));
+      if (ctx.authorize !== undefined && (await ctx.authorize(reasons))) {
+        run = await runSandboxed({ ...sb, writable: [...sb.writable, ...run.refused] });
+        note = `[the sandbox refused a write to ${places}; the command was run again with it writable (approved)]\n`;
+      } else {
+        note = `[the sandbox refused a write to ${places}: outside the workspace the file system is read-only for run_bash, and the re-run with it writable was not approved. Work inside the workspace, or the user can approve it, use -y, or list it in [security] sandbox_writable]\n`;
+      }
     }
-    const status = r.exitSignal ? `killed by ${r.exitSignal}` : `exit code ${r.exitCode ?? 'unknown'}`;
-    return ok(`${status}\n${r.output}${tail}`, `${args.command.split('\n')[0] ?? ''} (${status})`);
+    if (run.deniedPlaces.length > 0) note += `[${run.deniedPlaces.join(', ')}: a denied place (the yagent data root or a secret store), hidden by the sandbox even with -y]\n`;
+    return report(args, run.result, note);
   },
 });
+
+/** The tool result of a finished command: its status line, output and what the sandbox did. */
+function report(args: { command: string; timeout_seconds: number }, r: GroupRunResult, note: string): ToolOutcome {
+  const tail = r.killedStragglers ? '\n[background processes still holding the output were killed]' : '';
+  if (r.timedOut) {
+    return fail('timeout', `Timed out after ${args.timeout_seconds}s; the command and everything it started were killed.\nOutput so far:\n${r.output}`);
+  }
+  const status = r.exitSignal ? `killed by ${r.exitSignal}` : `exit code ${r.exitCode ?? 'unknown'}`;
+  return ok(`${status}\n${note}${r.output}${tail}`, `${args.command.split('\n')[0] ?? ''} (${status})`);
+}

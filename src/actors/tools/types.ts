@@ -3,6 +3,8 @@
 import type { z } from 'zod';
 import type { Handoff } from '../../runtime/protocol/index.js';
 import type { Boundary } from './boundary.js';
+import type { ShellSandbox } from './sandbox-run.js';
+import type { GuardReason } from './workspace-guard.js';
 
 /** `memory` = the blackboard and artifacts reached through the store actor (not the file system). */
 export type Effect = 'read' | 'fs_write' | 'shell' | 'delegate' | 'interact' | 'control' | 'network' | 'memory';
@@ -72,6 +74,11 @@ export interface ToolContext {
   boundary?: Boundary;
   /** run_bash's child environment, built by `buildShellEnv` (absent: process.env minus secret-looking names). */
   shellEnv?: NodeJS.ProcessEnv;
+  /** run_bash's OS sandbox for this run (`[security] sandbox`; absent: commands run bare, tests of the word check). */
+  sandbox?: ShellSandbox;
+  /** Asks for what the call needs beyond its first approval (run_bash: a re-run with a wider write set), through
+   *  the same grants and authorizer as the guard's reasons; true when granted (-y grants everything). */
+  authorize?(reasons: readonly GuardReason[]): Promise<boolean>;
   /** The Browser agent's browser for this run (started by its first call); absent for every other agent. */
   browser?: BrowserPort;
 }
@@ -105,7 +112,7 @@ export interface BrowserPort {
 }
 
 /** What the agents layer supplies once per run; the adapter adds the per-call fields. */
-export type ToolEnv = Omit<ToolContext, 'signal' | 'callId' | 'loadTool'>;
+export type ToolEnv = Omit<ToolContext, 'signal' | 'callId' | 'loadTool' | 'authorize'>;
 
 export interface ToolStoreAccess {
   listNotes(boardId: string, opts: { agent?: string; limit?: number }): Promise<string>;

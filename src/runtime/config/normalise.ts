@@ -154,6 +154,8 @@ export function normalise(raw: RawConfig, path: string, env: envSwitch.Env): Yag
       allowRead: raw.security?.allow_read ?? [],
       shellEnvKeep: raw.security?.shell_env_keep ?? [],
       keyEnvNames: Object.values(raw.global?.llm?.providers ?? {}).flatMap((p) => (p.api_key_env ? [p.api_key_env] : [])),
+      sandbox: raw.security?.sandbox ?? 'auto',
+      sandboxWritable: raw.security?.sandbox_writable ?? [],
     },
     browser: { enabled: defaultTrue(raw.browser, 'enable'), executable: browserExecutable(raw.browser?.executable, path, env) },
     warnings: [...new Set(warnings)],

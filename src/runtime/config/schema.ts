@@ -118,7 +118,14 @@ export const RawConfigSchema = z.looseObject({
   mcp: z.looseObject({ servers: z.array(z.record(z.string(), z.unknown())).optional() }).optional(),
   skills: z.looseObject({ enable: z.boolean().optional(), agents: z.array(z.string()).optional() }).optional(),
   tui: z.looseObject({ keybindings: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional() }).optional(),
-  security: z.looseObject({ allow_read: z.array(z.string()).optional(), shell_env_keep: z.array(z.string()).optional() }).optional(),
+  security: z
+    .looseObject({
+      allow_read: z.array(z.string()).optional(),
+      shell_env_keep: z.array(z.string()).optional(),
+      sandbox: z.enum(['auto', 'off']).optional(),
+      sandbox_writable: z.array(z.string()).optional(),
+    })
+    .optional(),
   browser: z.looseObject({ enable: z.boolean().optional(), executable: z.string().optional() }).optional(),
 });
 export type RawConfig = z.infer<typeof RawConfigSchema>;

@@ -85,10 +85,13 @@ summary_max_runes = 1200         # reserved (handoff summaries): read by nothing
 max_notes_per_board = 200        # the store's GC keeps the newest this many per board; 0/negative = default
 # no enabled key: YAGENT_BLACKBOARD=0 turns the blackboard off
 
-# without -y yagent asks before a tool touches anything outside the workspace; it is not a sandbox
+# without -y yagent asks before a tool touches anything outside the workspace; run_bash also runs in an OS
+# sandbox (bubblewrap, Linux): the data root and secret stores hidden, writes only in the workspace and a temp dir
 [security]
 allow_read = []                  # e.g. ["~/.ssh/config"]: data-root / secret-store paths tools may read (still asked; -y skips asking)
 shell_env_keep = []              # e.g. ["GITHUB_TOKEN"]: variables run_bash still sees although secret-looking or named by an api_key_env
+sandbox = "auto"                 # "auto": run_bash under bubblewrap where it works (start-up says so where not); "off": the word check only
+sandbox_writable = []            # e.g. ["~/.npm", "~/.cache"]: places outside the workspace run_bash may write in the sandbox
 
 # The Browser agent drives a headless Chromium/Chrome over the DevTools protocol on a pipe (no TCP port).
 # Without an executable it is unavailable and delegate_browser says how to fix that.

@@ -130,6 +130,10 @@ export interface YagentConfig {
     shellEnvKeep: string[];
     /** Every provider's api_key_env (not a key of its own): run_bash's child never sees these. */
     keyEnvNames: string[];
+    /** `[security] sandbox`: "auto" runs run_bash under bubblewrap where it works; "off" never. */
+    sandbox: 'auto' | 'off';
+    /** `[security] sandbox_writable`: places outside the workspace run_bash may write in the sandbox (`~` allowed). */
+    sandboxWritable: string[];
   };
   /** `[browser]`: the Browser agent's Chromium/Chrome. `executable` '' = look on PATH (actors/browser/discover.ts). */
   browser: { enabled: boolean; executable: string };

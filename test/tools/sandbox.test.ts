@@ -15,6 +15,8 @@ import { call, makeDeps, tempDir } from './helpers.js';
 
 const support = await probeSandbox(process.env);
 const sandboxed = support.ok ? support : null;
+// CI installs bubblewrap (.ci/run): there a missing sandbox is a failure, not a skip
+if (!support.ok && process.env.CI === 'true') throw new Error(`CI=true but run_bash has no sandbox here: ${support.reason}`);
 const SSH = 'zz-ssh-private-key-0123';
 const CONFIG_KEY = 'zz-config-api-key-0123';
 const NETRC = 'zz-netrc-password-0123';

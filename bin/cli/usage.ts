@@ -38,7 +38,9 @@ common flags:
 
 data: ~/.yagent (YAGENT_HOME overrides): config/config.toml, data/rollout/, notes/, logs/, run/
 
-security: without -y yagent asks before reading or writing outside the workspace, and it is not a sandbox.
+security: without -y yagent asks before reading or writing outside the workspace. On Linux run_bash runs in
+  a bubblewrap sandbox (read-only outside the workspace, the stores below hidden, its own PID namespace); where
+  bubblewrap is missing start-up says so, and without it the word check is not a sandbox.
   The data root and ~/.ssh, ~/.aws, ~/.gnupg, ~/.config/gcloud, .netrc, .env* are denied even with -y
   ([security] allow_read opens one); run_bash sees no API keys or *KEY*/*TOKEN*/*SECRET* variables.
 

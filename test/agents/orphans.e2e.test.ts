@@ -2,12 +2,10 @@
 // grandchild) is running when its worker is ended — hard (terminate, as a crash or an OOM ends it: no stop hook,
 // no abort reaches run_bash) or gracefully (terminateChild). Checked by PID while this process lives on, so the
 // CLI's exit hook is not what kills the group: the main-thread registry (trackProcessGroup) must.
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runTask, type TaskResult } from '../../src/actors/agents/run-task.js';
-import { groupMembers, noLiveMember, ownChildren } from '../runtime/proc-helpers.js';
+import { groupMembers, groupOf, noLiveMember, ownChildren } from '../runtime/proc-helpers.js';
 import { call, world, type World } from '../sessions/helpers.js';
 
 let w: World;
@@ -32,14 +30,15 @@ async function until(cond: () => boolean, what: string, ms = 20_000): Promise<vo
 /** The Director delegates to Coding, whose run_bash writes its group id and sleeps with a background sleep.
  *  Resolves once the group and its grandchild run, with the delegation's actor name. */
 async function codingInBash(taskId: string): Promise<{ pgid: number; actor: string; result: Promise<TaskResult | Error> }> {
-  const pgidFile = join(w.root, `${taskId}.pgid`);
+  // found on the host by this sleep's unique argument: inside the sandbox `$$` is pid 2 of its own namespace
+  const marker = `300.${process.pid}${Math.floor(Math.random() * 1e6)}`;
   w.fake.script('director', call('delegate_coding', { task: 'run the long command', context_refs: [] }), { text: 'went on after the worker died' });
-  w.fake.script('coding', call('run_bash', { command: `echo $$ > ${pgidFile}; sleep 300 & sleep 300`, is_dangerous: false, timeout_seconds: 600 }));
+  w.fake.script('coding', call('run_bash', { command: `sleep 300 & sleep ${marker}`, is_dangerous: false, timeout_seconds: 600 }));
   // max_restarts 0: a dead worker is reported to the Director (C), not started again
   const config = { ...w.base.config, resume: { ...w.base.config.resume, maxRestarts: 0 } };
   const result = runTask(w.rt, { ...w.base, config, prompt: 'run it', taskId, yolo: true }).catch((e: Error) => e);
-  await until(() => existsSync(pgidFile) && readFileSync(pgidFile, 'utf8').trim() !== '', 'run_bash started');
-  const pgid = Number(readFileSync(pgidFile, 'utf8').trim());
+  await until(() => groupOf(['sleep', marker]) !== undefined, 'run_bash started');
+  const pgid = groupOf(['sleep', marker]) ?? -1;
   started.push(pgid);
   await until(() => groupMembers(pgid).length >= 2, 'the background grandchild started');
   const actor = w.rt.liveActors().find((n) => /^delegation:.*:coding$/.test(n));

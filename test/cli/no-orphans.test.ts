@@ -1,10 +1,10 @@
 // No orphans through the CLI: a run_bash group (`sleep 300` with a backgrounded grandchild) started by the
 // Coding agent is gone 2 s after the CLI exits through -Q, a second Ctrl-C, SIGTERM, SIGHUP or an uncaught error.
 // Checked by PID.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { noLiveMember, groupMembers, type Member } from '../runtime/proc-helpers.js';
+import { groupOf, noLiveMember, groupMembers, type Member } from '../runtime/proc-helpers.js';
 import { childReaper, collect, GOOD_CONFIG, project, sandbox, start, withScript, type Sandbox } from './helpers.js';
 
 let sb: Sandbox | undefined;
@@ -17,10 +17,11 @@ afterEach(() => {
   sb?.cleanup();
 });
 
-/** The Director delegates to Coding, whose run_bash starts a background sleep, records its group id and sleeps.
+/** The Director delegates to Coding, whose run_bash starts a background sleep and sleeps (`marker`: the second
+ *  sleep's unique argument, by which the test finds the group on the host: inside the sandbox `$$` is pid 2).
  *  `extra` is more module code: the fake model runs in the CLI process, so it can fail that process. */
-function bashScript(pgidFile: string, extra = ''): string {
-  const command = `sleep 300 & echo $$ > ${pgidFile}; sleep 300`;
+function bashScript(marker: string, extra = ''): string {
+  const command = `sleep 300 & sleep ${marker}`;
   return `${extra}
 const call = (name, args) => ({ text: '', toolCalls: [{ name, arguments: JSON.stringify(args) }], finishReason: 'tool_calls' });
 const say = (text) => ({ text, finishReason: 'stop' });
@@ -44,11 +45,12 @@ async function startWithGroup(extra: string[], code?: (pgidFile: string) => stri
   sb = sandbox(GOOD_CONFIG);
   const ws = project(sb, { 'package.json': '{"name":"orphans"}\n' });
   const pgidFile = join(sb.dir, 'pgid');
-  const child = start(['-p', 'run it', '-y', ...extra], { ...withScript(sb, bashScript(pgidFile, code?.(pgidFile))), YAGENT_TRACE: '1' }, { cwd: ws });
+  const marker = `300.${process.pid}${Math.floor(Math.random() * 1e6)}`;
+  const child = start(['-p', 'run it', '-y', ...extra], { ...withScript(sb, bashScript(marker, code?.(pgidFile))), YAGENT_TRACE: '1' }, { cwd: ws });
   reaper.push(child);
   const done = collect(child);
-  await until(() => existsSync(pgidFile) && readFileSync(pgidFile, 'utf8').trim() !== '', 60_000, 'run_bash started');
-  const pgid = Number(readFileSync(pgidFile, 'utf8').trim());
+  await until(() => groupOf(['sleep', marker]) !== undefined, 60_000, 'run_bash started');
+  const pgid = groupOf(['sleep', marker]) ?? -1;
   started.push(pgid);
   await until(() => groupMembers(pgid).length >= 2, 10_000, 'background grandchild started');
   return { child, done, pgid };

@@ -112,14 +112,20 @@ describe('the security boundary through the CLI', () => {
     expect(leaks(f.sb, 'access_denied').length).toBeGreaterThan(0);
   });
 
-  it('--help and the README say it plainly: without -y yagent asks, and it is not a sandbox', async () => {
+  it('--help and the README say it plainly: without -y yagent asks; run_bash is sandboxed, and only the fallback is not', async () => {
     const s = sandbox(CONFIG);
     sb = s;
     const r = await runCli(['--help'], s.env);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/without -y yagent asks .* and it is not a sandbox/);
+    expect(r.stdout).toMatch(/without -y yagent asks before reading or writing outside the workspace/);
+    expect(r.stdout).toMatch(/run_bash runs in\s+a bubblewrap sandbox/);
+    expect(r.stdout).toMatch(/without it the word check is not a sandbox/);
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     expect(readme).toContain('## Security model');
-    expect(readme).toMatch(/Without `-y` yagent asks, and it is not a sandbox/);
+    expect(readme).toMatch(/every `run_bash` command also runs in an OS\s+sandbox \(bubblewrap\)/);
+    // "not a sandbox" is said of the fallback only
+    const notASandbox = readme.split('\n').filter((l) => /not a sandbox/.test(l));
+    expect(notASandbox).toHaveLength(1);
+    expect(notASandbox[0]).toMatch(/the word check is the only layer, and it is not a sandbox/);
   });
 });

@@ -13,6 +13,21 @@ export function groupMembers(pgid: number): Member[] {
   return processes().filter((m) => m.pgrp === pgid).map(({ pid, state, ppid }) => ({ pid, state, ppid }));
 }
 
+/** The process group of the live process whose command line is exactly `argv` (a unique `sleep 300.<n>`): how a
+ *  test finds a run_bash group by PID from outside, whether or not the sandbox gave the shell pids of its own. */
+export function groupOf(argv: readonly string[]): number | undefined {
+  const want = `${argv.join('\0')}\0`;
+  for (const m of processes()) {
+    if (m.state === 'Z') continue;
+    try {
+      if (readFileSync(`/proc/${m.pid}/cmdline`, 'utf8') === want) return m.pgrp;
+    } catch {
+      // exited while we looked
+    }
+  }
+  return undefined;
+}
+
 /** Children of `ppid` that exited and were never reaped by it. */
 export function zombieChildren(ppid: number): Member[] {
   return processes().filter((m) => m.state === 'Z' && m.ppid === ppid).map(({ pid, state }) => ({ pid, state, ppid }));

@@ -1,6 +1,6 @@
 // Suite `tools`: a read-only batch of 8 small read_file calls through the adapter (serial and parallel)
 // against a raw loop doing the same reads and producing the same line-numbered text (checked before timing).
-// The MCP figures are their own suite (`mcp`, bench/mcp.ts).
+// run_bash's sandbox, word check and parser load: bench/tools-shell.ts. The MCP figures are their own suite (`mcp`).
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { Grants } from '../src/actors/tools/grants.js';
 import { headlessAuthorizer } from '../src/actors/tools/authorizer.js';
 import type { AdapterDeps } from '../src/actors/tools/adapter.js';
 import { ms, pairedFigure, type Suite } from './lib.js';
+import { shellFigures } from './tools-shell.js';
 
 const FILES = 8;
 /** Batches per sample: a sample is long enough (~10–30 ms) that one scheduler hiccup does not decide it. */
@@ -83,6 +84,7 @@ const suite: Suite = {
       return [
         pairedFigure('batch8_parallel_ms', 'ms', parallel, serial, '<= serial batch of the same reads', (v, b) => v <= b, 'same 8 reads through runBatch, max_parallel_readonly_tools=1 (same round; pair with the median ratio)'),
         pairedFigure('batch8_serial_ms', 'ms', serial, rawSerial, '<= 3x the raw loop (the per-step harness budget)', (v, b) => v <= 3 * b, '8 x (stat + readFileSync + number the lines), same text out (checked), same round; pair with the median ratio'),
+        ...(await shellFigures()),
       ];
     } finally {
       rmSync(ws, { recursive: true, force: true });

@@ -1,10 +1,8 @@
 // Issue 10: `yagent serve` kept one zombie per cancelled run_bash until it exited. A task whose Coding agent runs
 // `sleep 300` (with a backgrounded grandchild) is cancelled through attach: its group is gone by PID, and the serve
 // process is left with no zombie child, while it keeps running.
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { groupMembers, noLiveMember, zombieChildren } from '../runtime/proc-helpers.js';
+import { groupMembers, groupOf, noLiveMember, zombieChildren } from '../runtime/proc-helpers.js';
 import { childReaper, discovered, GOOD_CONFIG, runCli, sandbox, start, until, SERVE_WAIT_MS, withScript, type Sandbox } from './helpers.js';
 
 let sb: Sandbox | undefined;
@@ -16,8 +14,10 @@ afterEach(() => {
   sb?.cleanup();
 });
 
-function script(pgidFile: string, trap: string): string {
-  const command = `${trap}sleep 300 & echo $$ > ${pgidFile}; sleep 300`;
+/** `marker`: the second sleep's unique argument, by which the test finds the group on the host (inside the sandbox
+ *  `$$` is pid 2 of the command's own PID namespace). */
+function script(marker: string, trap: string): string {
+  const command = `${trap}sleep 300 & sleep ${marker}`;
   return `
 const call = (name, args) => ({ text: '', toolCalls: [{ name, arguments: JSON.stringify(args) }], finishReason: 'tool_calls' });
 const say = (text) => ({ text, finishReason: 'stop' });
@@ -35,14 +35,14 @@ describe('serve reaps what a cancelled run_bash leaves', () => {
     ['a command that ignores SIGTERM', "trap '' TERM; "],
   ])('attach cancel mid-run_bash (%s): the group is gone by PID and serve has no zombie child, still running', async (_label, trap) => {
     sb = sandbox(GOOD_CONFIG);
-    const pgidFile = join(sb.dir, 'pgid');
-    const serve = start(['serve', '-y'], withScript(sb, script(pgidFile, trap)));
+    const marker = `300.${process.pid}${Math.floor(Math.random() * 1e6)}`;
+    const serve = start(['serve', '-y'], withScript(sb, script(marker, trap)));
     children.push(serve);
     const info = await discovered(sb);
     const headers = { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' };
     const res = await fetch(`${info.address}/api/start_task`, { method: 'POST', headers, body: JSON.stringify({ prompt: 'run it', workspace: sb.dir }) });
     const task = ((await res.json()) as { task_id: string }).task_id;
-    const pgid = await until(() => (existsSync(pgidFile) && readFileSync(pgidFile, 'utf8').trim() !== '' ? Number(readFileSync(pgidFile, 'utf8').trim()) : undefined), 'run_bash started', SERVE_WAIT_MS);
+    const pgid = await until(() => groupOf(['sleep', marker]), 'run_bash started', SERVE_WAIT_MS);
     started.push(pgid);
     await until(() => (groupMembers(pgid).length >= 2 ? true : undefined), 'the background grandchild started');
     expect((await runCli(['attach', 'cancel', task], sb.env)).code).toBe(0);

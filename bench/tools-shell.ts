@@ -41,7 +41,7 @@ function bare(command: string, cwd: string, env: NodeJS.ProcessEnv): Promise<voi
 function parserLoadInWorker(url: string | null): Promise<number> {
   const code = url === null
     ? `require('node:worker_threads').parentPort.postMessage(0);`
-    : `const t0 = performance.now(); import(${JSON.stringify(url)}).then((m) => m.parseBash('echo hi > out.txt')).then((t) => { t.delete(); require('node:worker_threads').parentPort.postMessage(performance.now() - t0); });`;
+    : `const t0 = performance.now(); import(${JSON.stringify(url)}).then((m) => m.parseBash('echo hi > out.txt')).then(() => { require('node:worker_threads').parentPort.postMessage(performance.now() - t0); });`;
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
     const w = new Worker(code, { eval: true });

@@ -108,7 +108,7 @@ export class ShellVars {
     }
     if (this.inArithmetic(n)) return this.add(target.text, 'number');
     const op = n.children.find((c) => c && !c.isNamed && (c.type === '=' || c.type === '+='));
-    const value = n.namedChildren.find((c) => c !== null && c.id !== target.id) ?? null;
+    const value = n.namedChildren.find((c) => c !== target) ?? null;
     if (op?.type === '+=' || value?.type === 'array') return this.add(target.text, 'unknown');
     this.add(target.text, { node: value, mode: 'assign' });
     if (!this.firstPlainAssign.has(target.text) && this.unconditional(n)) this.firstPlainAssign.set(target.text, n.startIndex);

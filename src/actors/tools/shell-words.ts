@@ -3,7 +3,7 @@
 // expands it — quotes and backslashes, `$'…'`, brace expansion, every tilde form, variables (shell-vars.ts), word
 // splitting, globs against the file system. A word whose value cannot be known (`$(cmd)`, `${V#p}`, `read V`) is
 // `unresolved`; quoted text that a nested shell would read again (`bash -c '…'`, `eval`, heredocs) is parsed too.
-import { parseBash, type ShellNode } from './shell-parser.js';
+import { parseBash, ShellNode } from './shell-parser.js';
 import { expandBraces, expandGlob, expandTilde, substitute, TooMany, atoms, type Atom, type ExpValue, type TildeContext, type Tok } from './shell-expand.js';
 import { ShellVars, type Expansion } from './shell-vars.js';
 
@@ -197,7 +197,7 @@ class WordEvaluator {
     const kids = n.children.filter((c): c is ShellNode => c !== null);
     for (const [k, c] of kids.entries()) {
       const gap = src.slice(at, c.startIndex - base);
-      if (gap !== '') this.parts({ type: quoted ? 'string_content' : 'word', text: gap, isNamed: true } as ShellNode, b, quoted);
+      if (gap !== '') this.parts(new ShellNode(quoted ? 'string_content' : 'word', gap, true, 0, 0, null, null), b, quoted);
       at = c.endIndex - base;
       const delimiter = (n.type === 'string' || n.type === 'translated_string') && !c.isNamed && (k === 0 || k === kids.length - 1) && (c.type === '"' || c.type === '$"');
       if (!delimiter) this.parts(c, b, quoted);
@@ -280,16 +280,11 @@ class WordEvaluator {
 export async function shellWords(command: string, x: Expansion, depth = 0): Promise<ShellWord[]> {
   const tree = await parseBash(command);
   const out: ShellWord[] = [];
-  let again: [string, boolean][];
-  try {
-    const root = tree.rootNode;
-    if (root.hasError) out.push({ token: command.length > 80 ? `${command.slice(0, 77)}...` : command, fields: [], paths: [], unresolved: true, syntax: true });
-    const ev = new WordEvaluator(new ShellVars(x, root), x);
-    ev.walk(root, out);
-    again = [...ev.again];
-  } finally {
-    tree.delete();
-  }
+  const root = tree.root;
+  if (tree.hasError) out.push({ token: command.length > 80 ? `${command.slice(0, 77)}...` : command, fields: [], paths: [], unresolved: true, syntax: true });
+  const ev = new WordEvaluator(new ShellVars(x, root), x);
+  ev.walk(root, out);
+  const again = [...ev.again];
   if (depth < MAX_DEPTH) {
     for (const [text, strict] of again) {
       for (const w of await shellWords(text, x, depth + 1)) if (strict ? w.syntax !== true : w.unresolved !== true) out.push({ ...w, nested: true });

@@ -70,6 +70,17 @@ function withMarker(marker: string): number[] {
   }).map(Number);
 }
 
+/** Polls (bounded) until no host process holds `marker`: the kernel kills a namespace's members when its init ends,
+ *  and each takes a moment to leave the process table. Returns what is left at the deadline. */
+async function goneSoon(marker: string, ms = 5000): Promise<number[]> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const left = withMarker(marker);
+    if (left.length === 0 || Date.now() > end) return left;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 describe.skipIf(!sandboxed)('the sandbox alone, whatever the words', () => {
   it.each([
     String.raw`cat ~/.s\sh/id_rsa`, 'cat ~/.ss?/id_rsa', 'cat ~/.s*/id_rsa', 'cat ~/{.ssh,x}/id_rsa',
@@ -108,7 +119,7 @@ describe.skipIf(!sandboxed)('the sandbox alone, whatever the words', () => {
   it('nothing it starts outlives it: background and setsid processes end with the command', async () => {
     const r = await run('setsid sleep 3917.25 </dev/null >/dev/null 2>&1 & (sleep 3917.5 &) ; nohup sleep 3917.75 >/dev/null 2>&1 & echo started');
     expect(r.result.output).toContain('started');
-    for (const marker of ['3917.25', '3917.5', '3917.75']) expect(withMarker(`sleep\0${marker}`), marker).toEqual([]);
+    for (const marker of ['3917.25', '3917.5', '3917.75']) expect(await goneSoon(`sleep\0${marker}`), marker).toEqual([]);
   });
 
   it('a timeout kills the whole tree, a TERM-ignoring setsid grandchild included', async () => {
@@ -116,7 +127,7 @@ describe.skipIf(!sandboxed)('the sandbox alone, whatever the words', () => {
     const boundary = new Boundary(ws, boundaryPolicy(process.env)).resolved();
     const r = await runSandboxed({ command: `setsid bash -c 'trap "" TERM; sleep 3918.5' & sleep 30`, cwd: ws, env, timeoutMs: 500, killGraceMs: 200, pipeGraceMs: 100, signal: new AbortController().signal, support: sandboxed, workspace: ws, boundary, home, writable: [] });
     expect(r.result.timedOut).toBe(true);
-    expect(withMarker('sleep\x003918.5')).toEqual([]);
+    expect(await goneSoon('sleep\x003918.5')).toEqual([]);
   });
 
   it('allow_read makes a place inside a masked zone readable again, read-only', async () => {

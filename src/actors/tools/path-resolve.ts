@@ -56,8 +56,9 @@ function danglingTarget(p: string): string | null {
  * Where the kernel lands for a path as a shell passes it: `..` is taken after the symlink before it
  * (`link/..` is the link target's parent), unlike `path.resolve`, which drops `link/..` first.
  */
-export function realpathPhysical(p: string, cwd: string): string {
-  let cur = isAbsolute(p) ? '/' : realpathLoose(cwd);
+export function realpathPhysical(p: string, cwd: string, realCwd?: string): string {
+  // `realCwd`: the cwd already resolved (the guard's workspace root, resolved once per run like the zones)
+  let cur = isAbsolute(p) ? '/' : (realCwd ?? realpathLoose(cwd));
   for (const seg of p.split('/')) {
     if (seg === '' || seg === '.') continue;
     cur = seg === '..' ? dirname(cur) : realpathLoose(join(cur, seg));

@@ -110,7 +110,7 @@ export class WorkspaceGuard {
       return [{ key: `${tool}:${lexical}`, path: lexical, deny: true, text: `the command names "${token}": a process's environment under /proc (yagent's own holds its keys)` }];
     }
     // every word, resolved as the kernel would: a symlink in the workspace can point anywhere
-    const real = realpathPhysical(word, this.workspace);
+    const real = realpathPhysical(word, this.workspace, b.root);
     const denied = b.denied(real, 'shell');
     if (denied !== null) return [{ key: `${tool}:${real}`, path: real, deny: true, text: `the command names "${token}": ${denied}` }];
     if (real === '/' || !isInside(b.root, real)) {

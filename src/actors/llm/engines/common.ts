@@ -1,5 +1,5 @@
 // Helpers both engines share: call-option precedence, tool ordering, identity header, tool-call assembly.
-import type { ToolDef } from '../../../runtime/protocol/index.js';
+import type { FinishReason, ToolCall, ToolDef } from '../../../runtime/protocol/index.js';
 import { httpFetch } from '../transport/http-fetch.js';
 
 /** Header the engines send with the agent identity (the fake provider keys its scripts by it). */
@@ -64,4 +64,35 @@ export function sdkClientOptions(
     timeout: 24 * 3_600_000,
     fetch: fetchImpl ?? httpFetch,
   };
+}
+
+/** Whether tool-call arguments are one complete JSON object (what every server expects back in the history). */
+export function isJsonObject(args: string): boolean {
+  if (args.trim() === '' || !args.trimStart().startsWith('{')) return false;
+  try {
+    const v: unknown = JSON.parse(args);
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+  } catch {
+    return false;
+  }
+}
+
+/** An answer that stopped at its output limit ("length") inside a call's arguments: that call is marked cut, so it
+ *  is never run (a call whose arguments closed before the limit stands). */
+export function markCutCalls(calls: ToolCall[], finish: FinishReason): ToolCall[] {
+  if (finish !== 'length') return calls;
+  return calls.map((c) => (isJsonObject(c.arguments) ? c : { ...c, truncated: true as const }));
+}
+
+/** What a history tool call's arguments go back as: never text that is not a JSON object (llama-server answers 500
+ *  "Failed to parse tool call arguments as JSON", Ollama 400, for the whole conversation): a cut or broken call goes
+ *  back as `{}`, its result says what happened. Checked once per call object. */
+const wireArgs = new WeakMap<ToolCall, string>();
+export function wireArguments(c: ToolCall): string {
+  let out = wireArgs.get(c);
+  if (out === undefined) {
+    out = c.truncated !== true && isJsonObject(c.arguments) ? c.arguments : '{}';
+    wireArgs.set(c, out);
+  }
+  return out;
 }

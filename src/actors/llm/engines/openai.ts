@@ -5,7 +5,7 @@ import type { ChatMessage, Reasoning } from '../../../runtime/protocol/index.js'
 import type { ProviderConfig } from '../../../runtime/config/index.js';
 import type { LlmEngine, LlmRequest, LlmResponse } from '../types.js';
 import { LlmError } from '../errors.js';
-import { AGENT_HEADER, lazyRetrying, pick, sdkClientOptions, sortedTools } from './common.js';
+import { AGENT_HEADER, lazyRetrying, markCutCalls, pick, sdkClientOptions, sortedTools, wireArguments } from './common.js';
 import { OpenAiAccumulator } from './openai-stream.js';
 import { linkedSignal, readSse } from './sse-decode.js';
 import { traceOnce } from '../../../runtime/trace.js';
@@ -27,7 +27,7 @@ function toOpenAiMessages(messages: readonly ChatMessage[]): ChatCompletionMessa
       case 'assistant': {
         const out: ChatCompletionMessageParam & Record<string, unknown> = { role: 'assistant', content: m.content };
         if (m.toolCalls !== undefined && m.toolCalls.length > 0) {
-          out.tool_calls = m.toolCalls.map((tc) => ({ id: tc.id, type: 'function' as const, function: { name: tc.name, arguments: tc.arguments } }));
+          out.tool_calls = m.toolCalls.map((tc) => ({ id: tc.id, type: 'function' as const, function: { name: tc.name, arguments: wireArguments(tc) } }));
           // thinking-mode compatible servers need the turn's reasoning back while tool calls are pending
           const reasoning = (m.reasoning ?? []).map((r) => r.text).join('');
           if (reasoning !== '') out['reasoning_content'] = reasoning;
@@ -91,6 +91,6 @@ export class OpenAiEngine implements LlmEngine {
     const { text, reasoningText, finish, usage, calls } = acc;
     if (finish === 'unknown') throw new LlmError('CONNECTION', 'stream ended before a finish reason', true);
     const reasoning: Reasoning[] = reasoningText !== '' ? [{ text: reasoningText }] : [];
-    return { text, toolCalls: calls.result(), reasoning, usage, finishReason: finish, provider: p.name, model: p.model };
+    return { text, toolCalls: markCutCalls(calls.result(), finish), reasoning, usage, finishReason: finish, provider: p.name, model: p.model };
   }
 }

@@ -43,14 +43,24 @@ export function hintFor(err: LlmError, t: CallTarget): string {
     case 'RATE_LIMITED':
       return 'the provider is rate limiting: wait, lower [llm] max_in_flight_requests, or configure fallback_providers';
     case 'SERVER_ERROR':
+      if (err.detail.kvCacheFull === true) {
+        return 'the server ran out of context (KV cache) while answering requests at once: run fewer delegations at once ([agent] max_parallel_delegations = 1), or start llama-server with a larger -c, or with -np 1';
+      }
       return 'the provider is failing: try again later or configure fallback_providers';
     case 'PROTOCOL':
       return `check api_format matches the server at ${t.url} ("openai" or "anthropic")`;
     case 'CIRCUIT_OPEN':
       return 'the provider failed repeatedly; it is tried again after [llm] circuit_breaker_cooldown';
-    case 'CONTEXT_LENGTH':
-      return 'the conversation no longer fits the model: keep [enhanced_commander] enable_context_compression on, or lower context_compression_threshold';
+    case 'CONTEXT_LENGTH': {
+      const w = err.detail.contextWindow;
+      const where = w !== undefined ? ` (the server's window is ${w} tokens${err.detail.promptTokens !== undefined ? `, the request ${err.detail.promptTokens}` : ''})` : '';
+      return `the conversation no longer fits the model${where}: keep [enhanced_commander] enable_context_compression on, lower context_compression_threshold, or give the server a larger context (llama.cpp -c, Ollama num_ctx, vLLM --max-model-len, LM Studio's context length)`;
+    }
+    case 'ANSWER_TOO_LARGE':
+      return `the model kept writing past ${err.detail.answerCapChars ?? 0} characters in one answer (a runaway answer): try again, lower the provider's max_tokens, or raise [llm] max_answer_chars`;
     case 'BAD_REQUEST':
+      if (err.detail.requestFault !== undefined) return `yagent sent something the server could not read (${err.detail.requestFault}): please report it with this run's logs/llm-error-*.jsonl line`;
+      return `the server rejected the request: check model, max_tokens and reasoning_effort of provider "${t.provider}"`;
     case 'CANCELLED':
       return `the server rejected the request: check model, max_tokens and reasoning_effort of provider "${t.provider}"`;
   }
@@ -74,5 +84,5 @@ export function finalError(err: LlmError, t: CallTarget, attempts: number, why: 
     `  url: ${t.url} · last: ${lastSeen(err)}`,
     `  fix: ${hintFor(err, t)}`,
   ].join('\n');
-  return new LlmError(err.code, message, retryable, err.retryAfterMs, err.status, { cause: err, errno: err.errno });
+  return new LlmError(err.code, message, retryable, err.retryAfterMs, err.status, { cause: err, errno: err.errno, detail: err.detail });
 }

@@ -12,6 +12,7 @@ import { traceOnce } from '../../../runtime/trace.js';
 import { FetchHeaders, type HeadersLike } from './web-shims.js';
 import { HttpResponse } from './http-response.js';
 import { SocketReuse } from './socket-reuse.js';
+import { rememberErrorBody } from './error-bodies.js';
 
 const MAX_REDIRECTS = 20;
 const IDLE_SOCKET_MS = 4_000;
@@ -180,7 +181,12 @@ export function createHttpFetch(opts: HttpFetchOptions = {}): typeof fetch {
       }
       const answer = new FetchHeaders();
       for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) answer.append(res.rawHeaders[i] ?? '', res.rawHeaders[i + 1] ?? '');
-      return new HttpResponse(status, res.statusMessage ?? '', answer, url.href, hop > 0, webBody(res, method));
+      const body = webBody(res, method);
+      if (status < 400 || body === null) return new HttpResponse(status, res.statusMessage ?? '', answer, url.href, hop > 0, body);
+      // an error answer is read here whole (the SDK reads it whole anyway) and kept for errors.ts (error-bodies.ts)
+      const whole = Buffer.from(await new HttpResponse(status, '', answer, url.href, false, body).arrayBuffer());
+      rememberErrorBody(answer, whole.toString('utf8'));
+      return new HttpResponse(status, res.statusMessage ?? '', answer, url.href, hop > 0, Readable.toWeb(Readable.from([whole])) as ReadableStream<Uint8Array>);
     }
   }
   return send as unknown as typeof fetch;

@@ -34,6 +34,8 @@ export interface LlmErrorDetail {
   kvCacheFull?: true;
   /** ANSWER_TOO_LARGE: the cap on one streamed answer, in characters. */
   answerCapChars?: number;
+  /** TIMEOUT: the attempt ended after this much silence from the server ([llm] stream_idle_timeout). */
+  idleMs?: number;
 }
 
 export class LlmError extends Error {
@@ -41,17 +43,20 @@ export class LlmError extends Error {
   /** The system error code under the failure (ECONNREFUSED, ENOTFOUND, …), when there was one. */
   readonly errno: string | undefined;
   readonly detail: LlmErrorDetail;
+  /** Requests the call made before it gave up (finalError sets it; 1 for one attempt's error). */
+  readonly attempts: number;
   constructor(
     readonly code: LlmErrorCode,
     message: string,
     readonly retryable: boolean,
     readonly retryAfterMs?: number,
     readonly status?: number,
-    options?: { cause?: unknown; errno?: string | undefined; detail?: LlmErrorDetail },
+    options?: { cause?: unknown; errno?: string | undefined; detail?: LlmErrorDetail; attempts?: number },
   ) {
     super(message, options);
     this.errno = options?.errno;
     this.detail = options?.detail ?? {};
+    this.attempts = options?.attempts ?? 1;
   }
 }
 

@@ -5,7 +5,7 @@ import type { ChatMessage, ToolCall } from '../../../runtime/protocol/index.js';
 import type { ProviderConfig } from '../../../runtime/config/index.js';
 import type { LlmEngine, LlmRequest, LlmResponse } from '../types.js';
 import { LlmError } from '../errors.js';
-import { AGENT_HEADER, lazyRetrying, markCutCalls, pick, sdkClientOptions, sortedTools, wireArguments } from './common.js';
+import { AGENT_HEADER, AnswerBudget, lazyRetrying, markCutCalls, pick, sdkClientOptions, sortedTools, UNCAPPED, wireArguments } from './common.js';
 import type { RawEngineOptions } from './openai.js';
 import { AnthropicAccumulator } from './anthropic-stream.js';
 import { linkedSignal, readSse } from './sse-decode.js';
@@ -102,13 +102,14 @@ export class AnthropicEngine implements LlmEngine {
     if (temperature !== undefined && budget === undefined) (body as unknown as Record<string, unknown>)['temperature'] = temperature;
 
     const client = await this.sdk();
-    const acc = new AnthropicAccumulator(req);
+    const acc = new AnthropicAccumulator(req, this.opts.maxAnswerChars !== undefined ? new AnswerBudget(this.opts.maxAnswerChars) : UNCAPPED);
     const link = linkedSignal(req.signal);
     try {
       // the SDK still builds, authenticates and sends the request (and turns non-2xx into errors); we decode
       traceOnce('first model request sent');
       const res = await client.messages.create(body, { signal: link.signal, headers: { [AGENT_HEADER]: req.agent } }).asResponse();
-      await readSse(res.body, (ev) => acc.onEvent(ev));
+      req.onWire?.();
+      await readSse(res.body, (ev) => acc.onEvent(ev), req.onWire);
     } catch (e) {
       // an abort surfaces as whatever the reader threw; the caller's reason (e.g. the timeout) is the truth
       req.signal.throwIfAborted();

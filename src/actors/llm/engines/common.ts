@@ -1,6 +1,7 @@
 // Helpers both engines share: call-option precedence, tool ordering, identity header, tool-call assembly.
 import type { FinishReason, ToolCall, ToolDef } from '../../../runtime/protocol/index.js';
 import { httpFetch } from '../transport/http-fetch.js';
+import { LlmError } from '../errors.js';
 
 /** Header the engines send with the agent identity (the fake provider keys its scripts by it). */
 export const AGENT_HEADER = 'x-yagent-agent';
@@ -96,3 +97,20 @@ export function wireArguments(c: ToolCall): string {
   }
   return out;
 }
+
+/** Bounds one streamed answer (text, reasoning and tool arguments, in characters): past `[llm] max_answer_chars` the
+ *  accumulator throws, which stops the read and closes the request, so a runaway answer costs at most the cap (a 50 MB
+ *  answer once peaked at 3 GB, issue 22). Not retried: the same request would run away again. */
+export class AnswerBudget {
+  private used = 0;
+  constructor(private readonly cap: number) {}
+  take(chars: number): void {
+    this.used += chars;
+    if (this.used > this.cap) {
+      throw new LlmError('ANSWER_TOO_LARGE', `the answer passed ${this.cap} characters ([llm] max_answer_chars): the read stopped there and the answer was not used`, false, undefined, undefined, { detail: { answerCapChars: this.cap } });
+    }
+  }
+}
+
+/** No cap (an engine built without the config, as in tests). */
+export const UNCAPPED: Pick<AnswerBudget, 'take'> = { take: () => undefined };

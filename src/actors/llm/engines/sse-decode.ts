@@ -16,9 +16,10 @@ export const SSE_MAX_EVENT_CHARS = 32 * 1024 * 1024;
 /**
  * Reads `body` to its end, handing every complete event to `onEvent` synchronously.
  * Reading to the end (not stopping at the terminal event) lets the connection go back to the keep-alive pool.
- * Whatever `onEvent` throws ends the read, cancels the body (closing the request) and propagates.
+ * Whatever `onEvent` throws ends the read, cancels the body (closing the request) and propagates. `onBytes` hears of
+ * every chunk read (the silence watch).
  */
-export async function readSse(body: ReadableStream<Uint8Array> | null, onEvent: (ev: SseEvent) => void): Promise<void> {
+export async function readSse(body: ReadableStream<Uint8Array> | null, onEvent: (ev: SseEvent) => void, onBytes?: () => void): Promise<void> {
   if (body === null) return;
   // a holder, not a `let`: the parser's callback sets it, which control-flow narrowing cannot see
   const state: { overflow: LlmError | null } = { overflow: null };
@@ -40,6 +41,7 @@ export async function readSse(body: ReadableStream<Uint8Array> | null, onEvent: 
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
+      onBytes?.();
       const text = decoder.write(value);
       if (text !== '') endsInCr = text.endsWith('\r');
       parser.feed(text);

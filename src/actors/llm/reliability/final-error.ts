@@ -39,6 +39,7 @@ export function hintFor(err: LlmError, t: CallTarget): string {
       if (err.errno === 'ENOTFOUND' || err.errno === 'EAI_AGAIN') return `check the host in api_base_url (it does not resolve) or run \`yagent setup\``;
       return `check the server is running and reachable at ${t.url}, or run \`yagent setup\``;
     case 'TIMEOUT':
+      if (err.detail.idleMs !== undefined) return 'the server accepted the request and then sent nothing: check it is not stuck or overloaded; a slow local model that takes long before its first token needs a larger [llm] stream_idle_timeout (and call_budget)';
       return 'check the server is running and not overloaded; slow models need a larger [llm] timeout / call_budget';
     case 'RATE_LIMITED':
       return 'the provider is rate limiting: wait, lower [llm] max_in_flight_requests, or configure fallback_providers';
@@ -84,5 +85,5 @@ export function finalError(err: LlmError, t: CallTarget, attempts: number, why: 
     `  url: ${t.url} · last: ${lastSeen(err)}`,
     `  fix: ${hintFor(err, t)}`,
   ].join('\n');
-  return new LlmError(err.code, message, retryable, err.retryAfterMs, err.status, { cause: err, errno: err.errno, detail: err.detail });
+  return new LlmError(err.code, message, retryable, err.retryAfterMs, err.status, { cause: err, errno: err.errno, detail: err.detail, attempts });
 }

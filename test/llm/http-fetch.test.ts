@@ -186,6 +186,19 @@ describe('http transport (fetch on node:http)', () => {
     expect(arrivals).toBe(3);
   });
 
+  it('an answer with Connection: close is not pooled: the next request opens a new connection, and nothing is re-sent', async () => {
+    const sockets = new Set<unknown>();
+    let arrivals = 0;
+    routes.set('/closing', (req, _b, res) => {
+      arrivals++;
+      sockets.add(req.socket);
+      res.writeHead(200, { connection: 'close', 'content-type': 'text/event-stream' }).end('data: x\n\n');
+    });
+    const f = createHttpFetch();
+    for (let i = 0; i < 3; i++) expect(await (await f(`${base}/closing`)).text()).toBe('data: x\n\n');
+    expect([arrivals, sockets.size]).toEqual([3, 3]);
+  });
+
   it('speaks https with the pool it is given (a test certificate for 127.0.0.1)', async () => {
     const dir = join(import.meta.dirname, '..', 'fixtures', 'tls');
     const cert = readFileSync(join(dir, 'cert.pem'));

@@ -145,7 +145,8 @@ export function deliverableText(exit: ExitHandoff, replyText: string): string {
   return stripThought(replyText);
 }
 
-type CallResult = { kind: 'ok'; res: LlmResponse } | { kind: 'stop'; stopReason: StopReason; error: string } | { kind: 'overflow'; error: string };
+/** `contextWindow`: the window the server's overflow answer reported (LlmError.detail, llm/AGENTS.md), when it did. */
+type CallResult = { kind: 'ok'; res: LlmResponse } | { kind: 'stop'; stopReason: StopReason; error: string } | { kind: 'overflow'; error: string; contextWindow?: number };
 
 async function callWithRetries(deps: LoopDeps, messages: readonly ChatMessage[], step: number, account: (u: CallUsage) => void): Promise<CallResult> {
   let lastError = '';
@@ -191,7 +192,10 @@ async function callWithRetries(deps: LoopDeps, messages: readonly ChatMessage[],
       lastError = err instanceof Error ? err.message : String(err);
       if (deps.signal.aborted) break;
       if (isCircuitOpen(err)) return { kind: 'stop', stopReason: 'circuit_breaker_open', error: lastError };
-      if (errorCode(err) === 'CONTEXT_LENGTH') return { kind: 'overflow', error: lastError };
+      if (errorCode(err) === 'CONTEXT_LENGTH') {
+        const w = (err as { detail?: { contextWindow?: unknown } } | null)?.detail?.contextWindow;
+        return { kind: 'overflow', error: lastError, ...(typeof w === 'number' ? { contextWindow: w } : {}) };
+      }
       // the engine already gave up on something a retry cannot fix (bad key, bad URL, dead local server, spent budget)
       if ((err as { retryable?: unknown } | null)?.retryable === false) break;
       const made = attemptsOf(err);

@@ -10,6 +10,7 @@ const SUITES: Record<string, () => Promise<{ default: Suite }>> = {
   store: () => import('./store.js'),
   agents: () => import('./agents.js'),
   cli: () => import('./cli.js'),
+  wire: () => import('./wire.js'),
 };
 
 async function main(): Promise<void> {

@@ -27,6 +27,8 @@ export interface RunSample {
   /** Per step: tool-call reply written → next request received, ms. */
   gaps: number[];
   totalMs: number;
+  /** Retry lines the run printed on stderr (a failed attempt that was tried again). */
+  retries: number;
 }
 
 const now = (): number => performance.now();
@@ -117,7 +119,8 @@ async function measured(model: ScriptedModel, dir: string, hook: string, args: s
   const totalMs = now() - t0;
   if (code !== 0) throw new Error(`${args[0]} exited ${code}: ${err.slice(-2000)}`);
   if (model.requests !== STEPS + 1) throw new Error(`${args[0]} made ${model.requests} model requests, want ${STEPS + 1}`);
-  return { startMs: model.firstArrival() - t0, rssMb: Number(readFileSync(rssOut, 'utf8')) / 1024, gaps: model.gaps(), totalMs };
+  const retries = err.split('\n').filter((l) => / failed, (retry|step retried) in /.test(l)).length;
+  return { startMs: model.firstArrival() - t0, rssMb: Number(readFileSync(rssOut, 'utf8')) / 1024, gaps: model.gaps(), totalMs, retries };
 }
 
 /** A single-agent run: the Director with every delegation disabled (-d all: no reminder, no delegation spare), auto-approve. */

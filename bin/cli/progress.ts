@@ -9,7 +9,16 @@ const clip = (s: string, n = 100): string => {
 const seconds = (ms: number): string => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`);
 
 /** Lines shown dim on a terminal: background noise the user may want to know about, not progress. */
-export const DIM_EVENT_TYPES: ReadonlySet<string> = new Set(['llm_retry', 'breaker_state']);
+export const DIM_EVENT_TYPES: ReadonlySet<string> = new Set(['llm_retry', 'breaker_state', 'llm_waiting']);
+
+/** A call still waiting: one line at 5, 10, 20, 40 s … of silence (every notice would be a line each 5 s). */
+function waitingLine(who: string, p: Extract<Envelope['payload'], { type: 'llm_waiting' }>): string | null {
+  const marks = p.waitedMs / 5000;
+  if (p.over || !Number.isInteger(marks) || marks < 1 || (marks & (marks - 1)) !== 0) return null;
+  const what = p.phase === 'slot' ? 'for a free request slot ([llm] max_in_flight_requests)' : 'for the server to answer';
+  const of = p.attempt > 1 ? ` (attempt ${p.attempt}/${p.maxAttempts})` : '';
+  return `${who} · ${p.provider}: waiting ${seconds(p.waitedMs)} ${what}${of}`;
+}
 
 export function describeEnvelope(env: Envelope): string | null {
   const p = env.payload;
@@ -33,8 +42,12 @@ export function describeEnvelope(env: Envelope): string | null {
       return `request ${p.requestId} withdrawn: ${clip(p.reason, 80)}`;
     case 'note_written':
       return `${who} wrote note ${p.ref} (${p.status})`;
-    case 'llm_retry':
-      return `${who} · ${p.provider}: attempt ${p.attempt - 1}/${p.maxAttempts} failed, retry in ${seconds(p.waitMs)}: ${clip(p.reason, 100)}`;
+    case 'llm_retry': {
+      const step = p.step !== undefined ? `step ${p.step}, ` : '';
+      return `${who} · ${p.provider}: ${step}attempt ${p.attempt - 1}/${p.maxAttempts} failed, ${p.stepRetry === true ? 'step retried' : 'retry'} in ${seconds(p.waitMs)}: ${clip(p.reason, 100)}`;
+    }
+    case 'llm_waiting':
+      return waitingLine(who, p);
     case 'breaker_state':
       return `${who} · ${p.provider}: circuit breaker ${p.state}`;
     case 'provider_fallback':

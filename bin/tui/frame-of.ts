@@ -34,7 +34,7 @@ export function frameOf(app: TuiApp): Frame {
     stream,
     sidebar: sidebarLines(app.side.data, layout.sidebar.width, layout.sidebar.height),
     input: input.lines,
-    status: statusLine({ model: app.side.model, tier: app.side.tier, session: app.session, run: app.run, where: app.opts.backend.where, notice: app.notice, scrolled: app.scroll }, layout.status.width),
+    status: statusLine({ model: app.side.model, tier: app.side.tier, session: app.session, run: app.run, where: app.opts.backend.where, notice: app.notice, scrolled: app.scroll, waiting: app.side.waiting }, layout.status.width),
     dialog: dialog ? dialogBox(dialog, cols, layout.input.top) : null,
     cursor: typing && input.cursorRow < layout.input.height ? { x: Math.min(typed.cursor.col, cols - 1), y: layout.input.top + input.cursorRow } : null,
   };

@@ -10,6 +10,8 @@ export class SideState {
   /** `provider/model` and routing tier of the Director's engine (the status line). */
   model = '';
   tier = '';
+  /** The status line's "waiting …" text while a model call has had no byte for a while (llm_waiting), else ''. */
+  waiting = '';
   private contextWindow = 0;
   /** Finished turns' cost (the host's estimate, [llm.prices] included) + this turn's catalogue estimate so far. */
   private spent = 0;
@@ -20,6 +22,17 @@ export class SideState {
   apply(env: Envelope): boolean {
     const p = env.payload;
     switch (p.type) {
+      case 'llm_waiting': {
+        const was = this.waiting;
+        this.waiting = p.over ? '' : `${p.agent} waiting ${Math.round(p.waitedMs / 1000)} s for ${p.phase === 'slot' ? 'a request slot' : p.provider}`;
+        return this.waiting !== was;
+      }
+      case 'llm_retry':
+      case 'ai_chunk':
+        // bytes came, or the wait ended in a retry line of its own
+        if (this.waiting === '') return false;
+        this.waiting = '';
+        return true;
       case 'model_info':
         if (env.delegationId !== null) return false;
         this.model = `${p.provider}/${p.model}`;
@@ -27,7 +40,9 @@ export class SideState {
         this.contextWindow = p.contextWindow ?? this.contextWindow;
         return true;
       case 'llm_call_end': {
-        if (!p.usage) return false;
+        const cleared = this.waiting !== '';
+        this.waiting = '';
+        if (!p.usage) return cleared;
         const t = this.data.tokens;
         t.input += p.usage.inputTokens;
         t.output += p.usage.outputTokens;

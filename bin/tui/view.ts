@@ -28,6 +28,8 @@ export interface StatusData {
   notice: string;
   /** Lines the stream is scrolled up (0 = following the newest). */
   scrolled: number;
+  /** A model call waiting for its server ("director waiting 15 s for p"), or ''. */
+  waiting?: string;
 }
 
 export interface DialogData {
@@ -152,7 +154,7 @@ function costText(c: SidebarData['cost']): string {
 
 export function statusLine(s: StatusData, width: number): string {
   const run = s.run === 'idle' ? 'ready' : s.run;
-  const parts = [run, s.scrolled > 0 ? `↑${s.scrolled} PgDn` : '', s.model || 'model ?', s.tier, s.session ? `session ${s.session}` : 'new session', s.notice, s.where === 'local' ? '' : s.where];
+  const parts = [run, s.waiting ?? '', s.scrolled > 0 ? `↑${s.scrolled} PgDn` : '', s.model || 'model ?', s.tier, s.session ? `session ${s.session}` : 'new session', s.notice, s.where === 'local' ? '' : s.where];
   return pad(` ${parts.filter((p) => p !== '').join(' │ ')}`, width);
 }
 

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { StreamLineSchema } from '../../bin/cli/stream-json.js';
 import { closedPort } from '../llm/helpers.js';
 import { GOOD_CONFIG, project, runCli, sandbox, withScript, type Sandbox } from './helpers.js';
+import { FAILING } from './scripts.js';
 
 let sb: Sandbox | undefined;
 afterEach(() => sb?.cleanup());
@@ -23,7 +24,8 @@ describe('model failures in the CLI', () => {
     expect(r.stdout.trim()).toBe('recovered');
     const retries = r.stderr.split('\n').filter((l) => l.includes('retry in'));
     expect(retries).toHaveLength(1);
-    expect(retries[0]).toMatch(/director · scripted: attempt 1\/3 failed, retry in 0 ms: .*slow down/);
+    // one numbering for the step: max_retries = 2 and step_retries = 2 (the default) make 9 attempts in all
+    expect(retries[0]).toMatch(/director · scripted: step 1, attempt 1\/9 failed, retry in 0 ms: .*slow down/);
   });
 
   it('stream-json: llm_retry, llm_call_start/llm_call_end and model_info are lines of the stream', async () => {
@@ -33,12 +35,21 @@ describe('model failures in the CLI', () => {
     const lines = r.stdout.trim().split('\n').map((l) => StreamLineSchema.parse(JSON.parse(l)));
     const of = (type: string) => lines.filter((l) => l.type === type);
     expect(of('llm_retry')).toHaveLength(1);
-    expect(of('llm_retry')[0]?.data).toMatchObject({ agent: 'director', provider: 'scripted', attempt: 2, maxAttempts: 3, waitMs: 0 });
+    expect(of('llm_retry')[0]?.data).toMatchObject({ agent: 'director', provider: 'scripted', step: 1, attempt: 2, maxAttempts: 9, waitMs: 0 });
     expect(of('model_info')[0]?.data).toMatchObject({ agent: 'director', provider: 'scripted', model: 'scripted-model' });
     expect(of('llm_call_start').length).toBeGreaterThan(0);
     const end = of('llm_call_end')[0]?.data;
     expect(end).toMatchObject({ agent: 'director', provider: 'scripted', retries: 1 });
     expect((end?.['usage'] as { inputTokens: number }).inputTokens).toBeGreaterThan(0);
+  });
+
+  it('a failing server: the retry lines count the step’s attempts as one sequence and say when the whole step is retried', async () => {
+    sb = sandbox(`${GOOD_CONFIG}\n[llm]\nmax_retries = 1\nstep_retries = 1\n`);
+    const r = await runCli(['-p', 'hi'], withScript(sb, FAILING), { cwd: project(sb) });
+    expect(r.code).toBe(1);
+    const lines = r.stderr.split('\n').filter((l) => l.includes(' failed, '));
+    expect(lines.map((l) => /step (\d+), attempt (\d+)\/(\d+) failed, (retry|step retried) in/.exec(l)?.slice(1).join(' '))).toEqual(['1 1 4 retry', '1 2 4 step retried', '1 3 4 retry']);
+    expect(r.stderr).toContain('error: model call failed: provider "scripted"');
   });
 
   it('a local server that is not running: 2 attempts, then three lines naming provider, URL and errno (exit 1)', async () => {

@@ -130,6 +130,33 @@ describe('[llm] keys through the engine factory', () => {
     expect(await hung('0', 'budget-none')).toEqual({ settledAt: 18_000, requests: 3 });
   });
 
+  it('stream_idle_timeout ends a silent attempt as an error (10s: at 10 s of no byte; 0: never, the call goes on)', async () => {
+    const silent = async (idle: string, agent: string): Promise<string> => {
+      const clock = new ManualClock();
+      fake.script(agent, { fault: { kind: 'silent' } });
+      const doc = providerDoc({}, `[llm]\nmax_retries = 0\ncall_budget = "0"\nstream_idle_timeout = "${idle}"\n`);
+      const ctl = new AbortController();
+      const engine = buildProviderEngine(load(doc), 'p', { publish: () => undefined, shared: fresh(), clock, sleep: noSleep });
+      const out = engine.call(request(agent, { signal: ctl.signal })).then(() => 'answered', (e: { code?: string }) => String(e.code));
+      await waitFor(() => fake.requestsFor(agent).length === 1);
+      for (let t = 0; t < 12; t++) clock.advance(1_000);
+      ctl.abort(new Error('test over'));
+      return out;
+    };
+    expect(await silent('10s', 'idle-10s')).toBe('TIMEOUT');
+    expect(await silent('0', 'idle-off')).toBe('CANCELLED');
+  });
+
+  it('max_answer_chars caps one streamed answer (5000: a 20 000-character answer fails; default: it arrives)', async () => {
+    const run = async (extra: string, agent: string): Promise<string> => {
+      fake.script(agent, { text: Array.from({ length: 20 }, () => 'y'.repeat(1000)) });
+      const engine = buildProviderEngine(load(providerDoc({}, `[llm]\nmax_retries = 0\n${extra}`)), 'p', { publish: () => undefined, shared: fresh(), sleep: noSleep });
+      return engine.call(request(agent)).then((r) => String(r.text.length), (e: { code?: string }) => String(e.code));
+    };
+    expect(await run('max_answer_chars = 5000\n', 'cap-5000')).toBe('ANSWER_TOO_LARGE');
+    expect(await run('', 'cap-default')).toBe('20000');
+  });
+
   it('max_in_flight_requests bounds concurrent calls (1 queues the second call; 0 = unlimited)', async () => {
     const second = async (limit: number, tag: string): Promise<number> => {
       fake.script(`${tag}-a`, { text: ['x'], fault: { kind: 'stall', afterEvents: 1 } });

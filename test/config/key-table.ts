@@ -32,6 +32,8 @@ export const KEY_TABLE: Record<string, KeyStatus> = {
   'llm.timeout': { consumer: 'llm/build.ts ReliableEngine', test: 'routing: timeout bounds one attempt' },
   'llm.max_retries': { consumer: 'llm/build.ts ReliableEngine', test: 'routing: max_retries bounds the attempts' },
   'llm.call_budget': { consumer: 'llm/build.ts ReliableEngine (deadline of one call, attempts and backoff included)', test: 'consumers: call_budget bounds one call against a hung server' },
+  'llm.stream_idle_timeout': { consumer: 'llm/build.ts ReliableEngine SilenceWatch (no byte this long ends the attempt)', test: 'consumers: stream_idle_timeout ends a silent attempt' },
+  'llm.max_answer_chars': { consumer: 'llm/build.ts rawEngine → AnswerBudget in the accumulators', test: 'consumers: max_answer_chars caps one streamed answer' },
   'llm.prices.*.input': { consumer: 'bin/host/runtime-adapter.ts estimateCost (llm/catalogue/prices.ts)', test: 'consumers: [llm.prices] beat the catalogue in the cost estimate' },
   'llm.prices.*.output': { consumer: 'bin/host/runtime-adapter.ts estimateCost (llm/catalogue/prices.ts)', test: 'consumers: [llm.prices] beat the catalogue in the cost estimate' },
   'llm.prices.*.cached_input': { consumer: 'bin/host/runtime-adapter.ts estimateCost (llm/catalogue/prices.ts)', test: 'consumers: [llm.prices] beat the catalogue in the cost estimate' },

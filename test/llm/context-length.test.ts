@@ -5,6 +5,9 @@ import { OpenAiEngine } from '../../src/actors/llm/engines/openai.js';
 import { AnthropicEngine } from '../../src/actors/llm/engines/anthropic.js';
 import { ReliableEngine } from '../../src/actors/llm/reliability/reliable.js';
 import { LlmError, classifyError } from '../../src/actors/llm/errors.js';
+import { streamError } from '../../src/actors/llm/engines/sse-decode.js';
+import { errorRecord, readOverflow } from '../../src/actors/llm/server-answers.js';
+import type { ServerFlavour } from '../../src/actors/llm/fake/flavours.js';
 import { ManualClock } from '../../src/runtime/clock.js';
 import { providerFor, request } from './helpers.js';
 
@@ -46,5 +49,58 @@ describe('context-length errors', () => {
   it('an ordinary 400 stays BAD_REQUEST', () => {
     const e = classifyError(Object.assign(new Error('invalid tool schema'), { status: 400 }), { cancelled: false, timedOut: false, now: 0 });
     expect(e.code).toBe('BAD_REQUEST');
+  });
+});
+
+// Each local server's own overflow answer (src/actors/llm/fake/flavours.ts), through the real OpenAI SDK: recognised
+// by type/code or text, never retried, and the window and prompt size kept where the server says them.
+const FLAVOURS: { flavour: ServerFlavour; window?: number; prompt?: number }[] = [
+  { flavour: 'llama.cpp', window: 6144, prompt: 6248 },
+  { flavour: 'vllm', window: 6144, prompt: 6248 },
+  { flavour: 'vllm-legacy', window: 6144, prompt: 6248 },
+  { flavour: 'lmstudio', window: 6144, prompt: 6248 },
+  { flavour: 'ollama' },
+  { flavour: 'openai', window: 6144, prompt: 6248 },
+];
+
+describe('local servers: context overflow', () => {
+  it.each(FLAVOURS)('$flavour: CONTEXT_LENGTH, one request, window $window / prompt $prompt from the body', async ({ flavour, window, prompt }) => {
+    const agent = `overflow-flavour-${flavour}`;
+    fake.flavour = flavour;
+    try {
+      fake.script(agent, { fault: { kind: 'overflow', promptTokens: 6248, window: 6144 } }, { text: 'never' });
+      const { engine, slept } = wrap('openai');
+      const err = (await engine.call(request(agent)).catch((e: unknown) => e)) as LlmError;
+      expect([err.code, err.retryable, slept, fake.requestsFor(agent).length]).toEqual(['CONTEXT_LENGTH', false, [], 1]);
+      expect(err.detail).toEqual({ ...(window !== undefined ? { contextWindow: window } : {}), ...(prompt !== undefined ? { promptTokens: prompt } : {}) });
+      // the user's line says what the server said, not the SDK's "status code (no body)"
+      expect(err.message).not.toContain('no body');
+      if (window !== undefined) expect(err.message).toContain(`window is ${window} tokens`);
+    } finally {
+      fake.flavour = 'openai';
+    }
+  });
+
+  it('anthropic "prompt is too long" keeps both sizes', async () => {
+    const agent = 'overflow-anthropic-sizes';
+    fake.script(agent, { fault: { kind: 'overflow', promptTokens: 210000, window: 200000 } });
+    const err = (await wrap('anthropic').engine.call(request(agent)).catch((e: unknown) => e)) as LlmError;
+    expect([err.code, err.detail]).toEqual(['CONTEXT_LENGTH', { contextWindow: 200000, promptTokens: 210000 }]);
+  });
+
+  it('llama-server’s overflow inside a 200 stream is CONTEXT_LENGTH too; its KV-cache error is a retryable server error', () => {
+    const inStream = streamError({ error: { code: 400, message: 'request (2358 tokens) exceeds the available context size (2048 tokens), try increasing it', type: 'exceed_context_size_error', n_prompt_tokens: 2358, n_ctx: 2048 } });
+    expect([inStream.code, inStream.retryable, inStream.detail]).toEqual(['CONTEXT_LENGTH', false, { contextWindow: 2048, promptTokens: 2358 }]);
+    const kv = streamError({ error: { code: 500, message: 'Context size has been exceeded.', type: 'server_error' } });
+    expect([kv.code, kv.retryable, kv.detail]).toEqual(['SERVER_ERROR', true, { kvCacheFull: true }]);
+  });
+
+  it('Ollama passing llama.cpp’s body on as a JSON string, and LM Studio 0.3’s wording, give their sizes', () => {
+    const ollama = errorRecord({ error: '{"error":{"code":400,"message":"request (8889 tokens) exceeds the available context size (4096 tokens), try increasing it","type":"exceed_context_size_error","n_prompt_tokens":8889,"n_ctx":4096}}' });
+    expect(readOverflow(ollama, '', 400)).toEqual({ contextWindow: 4096, promptTokens: 8889 });
+    const lms = 'Trying to keep the first 15857 tokens when context the overflows. However, the model is loaded with context length of only 4096 tokens, which is not enough.';
+    expect(readOverflow(errorRecord({ error: lms }), '', 400)).toEqual({ contextWindow: 4096, promptTokens: 15857 });
+    // a 500 that mentions context is the server's trouble, not an overflow
+    expect(readOverflow(errorRecord({ error: { message: 'Context size has been exceeded.' } }), '', 500)).toBeNull();
   });
 });

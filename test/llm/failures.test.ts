@@ -113,12 +113,12 @@ describe('call events', () => {
     const agent = 'evented';
     fake.script(agent, { fault: { kind: 'status', status: 503, message: 'overloaded' } }, { text: 'ok', usage: { input: 11, output: 7, cached: 3, reasoning: 2 } });
     const events: Event[] = [];
-    const engine = buildProviderEngine(config(fake.openaiBaseUrl), 'p', { publish: (e) => events.push(e), shared: fresh(), sleep: noSleep });
+    const engine = buildProviderEngine(config(fake.openaiBaseUrl), 'p', { publish: (e) => events.push(e), shared: fresh(), sleep: noSleep, rng: () => 0.5 });
     await engine.call(request(agent, { tier: 'high' }));
     const mine = events.filter((e) => 'agent' in e && e.agent === agent);
     expect(mine.map((e) => e.type)).toEqual(['llm_call_start', 'llm_retry', 'llm_call_end']);
     expect(mine[0]).toEqual({ type: 'llm_call_start', agent, provider: 'p', model: 'm-p', tier: 'high' });
-    expect(mine[1]).toMatchObject({ type: 'llm_retry', provider: 'p', attempt: 2, maxAttempts: 6, waitMs: 1000, url: fake.openaiBaseUrl, code: 'SERVER_ERROR', status: 503 });
+    expect(mine[1]).toMatchObject({ type: 'llm_retry', provider: 'p', attempt: 2, maxAttempts: 6, waitMs: 500, url: fake.openaiBaseUrl, code: 'SERVER_ERROR', status: 503 });
     expect((mine[1] as { reason: string }).reason).toContain('overloaded');
     expect(mine[2]).toMatchObject({
       type: 'llm_call_end',

@@ -170,6 +170,35 @@ describe('http transport (fetch on node:http)', () => {
     expect([await a.text(), await b.text()]).toEqual(['same', 'same']);
   });
 
+  it('a request that fails on a reused socket before any answer byte is sent again once, on a fresh socket, and no more', async () => {
+    let served = 0;
+    let arrivals = 0;
+    routes.set('/flaky', (req, _b, res) => {
+      arrivals++;
+      if (served++ === 0) res.end('first');
+      else req.socket.destroy(); // every later request dies before a byte, whichever socket it came on
+    });
+    const f = createHttpFetch();
+    expect(await (await f(`${base}/flaky`)).text()).toBe('first');
+    const err: unknown = await f(`${base}/flaky`, { method: 'POST', body: 'x' }).catch((e: unknown) => e);
+    expect((err as { cause?: { code?: string } }).cause?.code).toBe('ECONNRESET');
+    // the reused socket's attempt and one on a new socket: the fresh socket's failure is final
+    expect(arrivals).toBe(3);
+  });
+
+  it('an answer with Connection: close is not pooled: the next request opens a new connection, and nothing is re-sent', async () => {
+    const sockets = new Set<unknown>();
+    let arrivals = 0;
+    routes.set('/closing', (req, _b, res) => {
+      arrivals++;
+      sockets.add(req.socket);
+      res.writeHead(200, { connection: 'close', 'content-type': 'text/event-stream' }).end('data: x\n\n');
+    });
+    const f = createHttpFetch();
+    for (let i = 0; i < 3; i++) expect(await (await f(`${base}/closing`)).text()).toBe('data: x\n\n');
+    expect([arrivals, sockets.size]).toEqual([3, 3]);
+  });
+
   it('speaks https with the pool it is given (a test certificate for 127.0.0.1)', async () => {
     const dir = join(import.meta.dirname, '..', 'fixtures', 'tls');
     const cert = readFileSync(join(dir, 'cert.pem'));

@@ -49,6 +49,17 @@ describe('adapter order', () => {
     expect(r.log).toEqual([]);
   });
 
+  it('a call the output limit cut is never run, even when its arguments happen to parse: its result says cut and how to send less', async () => {
+    const r = recording({ decision: 'approved', scope: 'once' });
+    const deps = { ...makeDeps(ws.path, { authorizer: r.authorizer }), guard: r.guard };
+    const res = await callTool({ ...call('create_file', { path: 'a.txt', content: 'x' }), truncated: true }, deps, signal);
+    const body = JSON.parse(res.content) as { error: { kind: string; message: string } };
+    expect([res.status, body.error.kind]).toEqual(['error', 'truncated']);
+    expect(body.error.message).toMatch(/cut off: the answer reached the output token limit.*nothing was run.*smaller calls/);
+    expect(r.log).toEqual([]);
+    expect(existsSync(join(ws.path, 'a.txt'))).toBe(false);
+  });
+
   it('schema errors are phrased for the model to fix its call, before the guard', async () => {
     const r = recording({ decision: 'approved', scope: 'once' });
     const deps = { ...makeDeps(ws.path, { authorizer: r.authorizer }), guard: r.guard };

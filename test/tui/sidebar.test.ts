@@ -69,3 +69,17 @@ describe('TUI sidebar', () => {
     expect(column(s, 8).slice(5)).toEqual([' Activity', ' (idle)', '']);
   });
 });
+
+describe('TUI status line: a model call waiting for its server', () => {
+  it('shows who waits and for how long (llm_waiting), and the text goes when the answer starts', async () => {
+    const s = await scripted(100, 12);
+    await s.step('go\r');
+    s.deliver({ type: 'llm_waiting', agent: 'director', provider: 'local', model: 'm', phase: 'answer', waitedMs: 15_000, attempt: 1, maxAttempts: 6, over: false });
+    await s.step('');
+    const status = (): string => s.term.rows().at(-1) ?? '';
+    expect(status()).toContain('director waiting 15 s for local');
+    s.deliver({ type: 'llm_waiting', agent: 'director', provider: 'local', model: 'm', phase: 'answer', waitedMs: 15_000, attempt: 1, maxAttempts: 6, over: true });
+    await s.step('');
+    expect(status()).not.toContain('waiting');
+  });
+});

@@ -31,8 +31,10 @@ export interface LoopDeps {
   plainTextReminder?: (text: string, remindersLeft: number) => string | null;
   /** Any sign of progress (LLM delta, tool result): feeds idle timeouts. */
   onActivity?: () => void;
-  /** Base of the per-step retry backoff (doubles per attempt); tests pass 0. */
+  /** Base of the per-step retry backoff (doubles per attempt, full jitter); tests pass 0. */
   retryBackoffMs?: number;
+  /** The step backoff's jitter source in [0, 1); default Math.random. */
+  random?: () => number;
   maxTokens?: number;
   temperature?: number;
   /** Context compression (absent = `enable_context_compression = false`: a context-length error ends the run). */
@@ -143,13 +145,18 @@ export function deliverableText(exit: ExitHandoff, replyText: string): string {
   return stripThought(replyText);
 }
 
-type CallResult = { kind: 'ok'; res: LlmResponse } | { kind: 'stop'; stopReason: StopReason; error: string } | { kind: 'overflow'; error: string };
+/** `contextWindow`: the window the server's overflow answer reported (LlmError.detail, llm/AGENTS.md), when it did. */
+type CallResult = { kind: 'ok'; res: LlmResponse } | { kind: 'stop'; stopReason: StopReason; error: string } | { kind: 'overflow'; error: string; contextWindow?: number };
 
 async function callWithRetries(deps: LoopDeps, messages: readonly ChatMessage[], step: number, account: (u: CallUsage) => void): Promise<CallResult> {
   let lastError = '';
-  for (let attempt = 0; attempt <= deps.flags.stepRetries; attempt++) {
+  // requests this step has made so far: retry events number them as one sequence across the step's tries
+  let sent = 0;
+  let wait = 0;
+  const tries = deps.flags.stepRetries + 1;
+  for (let attempt = 0; attempt < tries; attempt++) {
     if (attempt > 0) {
-      const ok = await sleepUnlessAborted(deps.clock, (deps.retryBackoffMs ?? 1000) * 2 ** (attempt - 1), deps.signal);
+      const ok = await sleepUnlessAborted(deps.clock, wait, deps.signal);
       if (!ok) break;
     }
     deps.publish({ type: 'ai_stream_start', agent: deps.agent, step });
@@ -163,6 +170,7 @@ async function callWithRetries(deps: LoopDeps, messages: readonly ChatMessage[],
         temperature: deps.temperature,
         signal: deps.signal,
         agent: deps.agent,
+        attempt: { step, before: sent, roundsLeft: tries - attempt },
         onTextDelta: (text) => {
           deps.onActivity?.();
           deps.publish({ type: 'ai_chunk', agent: deps.agent, text });
@@ -184,13 +192,50 @@ async function callWithRetries(deps: LoopDeps, messages: readonly ChatMessage[],
       lastError = err instanceof Error ? err.message : String(err);
       if (deps.signal.aborted) break;
       if (isCircuitOpen(err)) return { kind: 'stop', stopReason: 'circuit_breaker_open', error: lastError };
-      if (errorCode(err) === 'CONTEXT_LENGTH') return { kind: 'overflow', error: lastError };
+      if (errorCode(err) === 'CONTEXT_LENGTH') {
+        const w = (err as { detail?: { contextWindow?: unknown } } | null)?.detail?.contextWindow;
+        return { kind: 'overflow', error: lastError, ...(typeof w === 'number' ? { contextWindow: w } : {}) };
+      }
       // the engine already gave up on something a retry cannot fix (bad key, bad URL, dead local server, spent budget)
       if ((err as { retryable?: unknown } | null)?.retryable === false) break;
+      const made = attemptsOf(err);
+      sent += made;
+      if (attempt + 1 < tries) {
+        // full jitter, like the engine's own backoff: agents that failed together do not try again together
+        wait = Math.round((deps.random ?? Math.random)() * (deps.retryBackoffMs ?? 1000) * 2 ** attempt);
+        stepRetryEvent(deps, err, { step, attempt: sent + 1, maxAttempts: sent + made * (tries - attempt - 1), waitMs: wait, reason: lastError });
+      }
     }
   }
   if (deps.signal.aborted) return { kind: 'stop', stopReason: abortStopReason(deps.signal), error: lastError };
   return { kind: 'stop', stopReason: 'llm_error', error: lastError };
+}
+
+/** Requests the failed call made (the given-up error counts them; an engine without that layer made one). */
+function attemptsOf(err: unknown): number {
+  const n = (err as { attempts?: unknown } | null)?.attempts;
+  return typeof n === 'number' && n > 0 ? n : 1;
+}
+
+/** The line that says the whole step is tried again, in the same numbering as the engine's retry lines. */
+function stepRetryEvent(deps: LoopDeps, err: unknown, at: { step: number; attempt: number; maxAttempts: number; waitMs: number; reason: string }): void {
+  const { provider, model } = deps.engine.describe();
+  const code = errorCode(err);
+  const status = (err as { status?: unknown } | null)?.status;
+  deps.publish({
+    type: 'llm_retry',
+    agent: deps.agent,
+    provider,
+    model,
+    step: at.step,
+    attempt: at.attempt,
+    maxAttempts: Math.max(at.attempt, at.maxAttempts),
+    waitMs: at.waitMs,
+    reason: at.reason.split('\n')[0] ?? at.reason,
+    stepRetry: true,
+    ...(code !== '' ? { code } : {}),
+    ...(typeof status === 'number' ? { status } : {}),
+  });
 }
 
 function errorCode(err: unknown): string {

@@ -44,8 +44,8 @@ function sharedState(cfg: YagentConfig, deps: EngineDeps): SharedArrayBuffer {
   return s;
 }
 
-export function rawEngine(p: ProviderConfig, deps: Pick<EngineDeps, 'fetch'>): LlmEngine {
-  const opts = deps.fetch !== undefined ? { fetch: deps.fetch } : {};
+export function rawEngine(p: ProviderConfig, deps: Pick<EngineDeps, 'fetch'>, maxAnswerChars?: number): LlmEngine {
+  const opts = { ...(deps.fetch !== undefined ? { fetch: deps.fetch } : {}), ...(maxAnswerChars !== undefined ? { maxAnswerChars } : {}) };
   switch (p.apiFormat) {
     case 'openai':
       return new OpenAiEngine(p, opts);
@@ -61,8 +61,8 @@ function reliable(cfg: YagentConfig, p: ProviderConfig, retries: number, deps: E
       ? new CircuitBreaker(sab, p.name, cfg.llm.circuitBreakerThreshold, cfg.llm.circuitBreakerCooldownMs, () => clock.now())
       : null;
   return new ReliableEngine(
-    rawEngine(p, deps),
-    { maxRetries: retries, timeoutMs: cfg.llm.timeoutMs, callBudgetMs: cfg.llm.callBudgetMs },
+    rawEngine(p, deps, cfg.llm.maxAnswerChars),
+    { maxRetries: retries, timeoutMs: cfg.llm.timeoutMs, callBudgetMs: cfg.llm.callBudgetMs, idleTimeoutMs: cfg.llm.streamIdleTimeoutMs },
     {
       clock,
       gate: new InFlightGate(sab),
@@ -70,6 +70,7 @@ function reliable(cfg: YagentConfig, p: ProviderConfig, retries: number, deps: E
       publish: (e) => deps.publish(e),
       target: { provider: p.name, model: p.model, url: p.apiBaseUrl, keyEnv: p.apiKeyEnv },
       ...(deps.sleep !== undefined ? { sleep: deps.sleep } : {}),
+      ...(deps.rng !== undefined ? { random: deps.rng } : {}),
     },
   );
 }

@@ -1,4 +1,7 @@
-// LLM failures as data: a stable code, whether a retry can help, the server's Retry-After, the errno.
+// LLM failures as data: a stable code, whether a retry can help, the server's Retry-After, the errno, and what the
+// server's answer told (its window on an overflow, the part of our request it could not read, a full KV cache).
+import { errorRecord, isKvCacheFull, messageOf, readOverflow, requestFault } from './server-answers.js';
+import { errorBodyOf } from './transport/error-bodies.js';
 export type LlmErrorCode =
   | 'RATE_LIMITED'
   | 'SERVER_ERROR'
@@ -13,22 +16,47 @@ export type LlmErrorCode =
   | 'INVALID_URL'
   | 'CIRCUIT_OPEN'
   /** The request does not fit the model's context: compress, never retry unchanged. */
-  | 'CONTEXT_LENGTH';
+  | 'CONTEXT_LENGTH'
+  /** One streamed answer passed `[llm] max_answer_chars`: the read stopped there and the answer was not used. */
+  | 'ANSWER_TOO_LARGE';
+
+/** What the server's answer told beyond its status (documented in AGENTS.md, *Error details*); every field optional. */
+export interface LlmErrorDetail {
+  /** CONTEXT_LENGTH: the server's context window in tokens, when its answer says it (llama.cpp `n_ctx`, vLLM and
+   *  OpenAI "maximum context length is N", LM Studio `n_ctx`, Anthropic "> N maximum"). */
+  contextWindow?: number;
+  /** CONTEXT_LENGTH: the request's size in tokens as the server counted it (llama.cpp `n_prompt_tokens`, …). */
+  promptTokens?: number;
+  /** BAD_REQUEST: the part of our request the server could not read (a 400 or a 500 that names it: not retried). */
+  requestFault?: string;
+  /** SERVER_ERROR: llama-server's KV cache, shared by its parallel slots, filled mid-answer ("Context size has been
+   *  exceeded."): retried with jitter, and its own fix line. */
+  kvCacheFull?: true;
+  /** ANSWER_TOO_LARGE: the cap on one streamed answer, in characters. */
+  answerCapChars?: number;
+  /** TIMEOUT: the attempt ended after this much silence from the server ([llm] stream_idle_timeout). */
+  idleMs?: number;
+}
 
 export class LlmError extends Error {
   override readonly name = 'LlmError';
   /** The system error code under the failure (ECONNREFUSED, ENOTFOUND, …), when there was one. */
   readonly errno: string | undefined;
+  readonly detail: LlmErrorDetail;
+  /** Requests the call made before it gave up (finalError sets it; 1 for one attempt's error). */
+  readonly attempts: number;
   constructor(
     readonly code: LlmErrorCode,
     message: string,
     readonly retryable: boolean,
     readonly retryAfterMs?: number,
     readonly status?: number,
-    options?: { cause?: unknown; errno?: string | undefined },
+    options?: { cause?: unknown; errno?: string | undefined; detail?: LlmErrorDetail; attempts?: number },
   ) {
     super(message, options);
     this.errno = options?.errno;
+    this.detail = options?.detail ?? {};
+    this.attempts = options?.attempts ?? 1;
   }
 }
 
@@ -88,28 +116,51 @@ function isInvalidUrl(err: unknown, errno: string | undefined): boolean {
 
 const MODEL_NOT_FOUND = /model\b.*\b(not found|does not exist|not exist|unknown|is not available)|no such model|unknown model/i;
 
-/** HTTP answers: what a status (and the server's words) says about retrying. Context-length and other
- *  answer-specific classes slot in here, before the status fallbacks. */
-export function classifyStatus(status: number, msg: string, retryAfter: number | undefined, cause: unknown): LlmError {
+/** HTTP answers: what a status (and the server's words) says about retrying. Answer-specific classes (overflow,
+ *  request shape, KV cache) come first, then the status fallbacks. `record` is the server's error object. */
+export function classifyStatus(status: number, msg: string, retryAfter: number | undefined, cause: unknown, record?: Record<string, unknown>): LlmError {
   const opts = { cause };
+  const said = `${msg} ${messageOf(record)}`;
+  const overflow = readOverflow(record, msg, status);
+  if (overflow !== null) return new LlmError('CONTEXT_LENGTH', msg, false, undefined, status, { cause, detail: overflow });
+  const fault = status !== 429 ? requestFault(said) : null;
+  if (fault !== null) return new LlmError('BAD_REQUEST', `the server could not read our request: ${fault} (it said: ${msg})`, false, undefined, status, { cause, detail: { requestFault: fault } });
   if (MODEL_NOT_FOUND.test(msg) && status !== 429 && status < 500) return new LlmError('MODEL_NOT_FOUND', msg, false, undefined, status, opts);
   if (status === 429) return new LlmError('RATE_LIMITED', msg, true, retryAfter, status, opts);
+  if (status >= 500 && isKvCacheFull(said)) return new LlmError('SERVER_ERROR', msg, true, retryAfter, status, { cause, detail: { kvCacheFull: true } });
   if (status === 408 || status === 409 || status >= 500) return new LlmError('SERVER_ERROR', msg, true, retryAfter, status, opts);
   if (status === 401 || status === 403) return new LlmError('AUTH', msg, false, undefined, status, opts);
   if (status === 404) return new LlmError('NOT_FOUND', msg, false, undefined, status, opts);
   return new LlmError('BAD_REQUEST', msg, false, undefined, status, opts);
 }
 
+/** The server's error object behind an SDK error: its `error` field, else the body the transport kept (error-bodies.ts). */
+function serverRecord(err: unknown): Record<string, unknown> | undefined {
+  const fromSdk = errorRecord((err as { error?: unknown } | null)?.error);
+  if (fromSdk !== undefined) return fromSdk;
+  const kept = errorBodyOf((err as { headers?: unknown } | null)?.headers);
+  if (kept === undefined) return undefined;
+  try {
+    return errorRecord(JSON.parse(kept) as unknown);
+  } catch {
+    return kept.trim() !== '' ? { message: kept } : undefined;
+  }
+}
+
 /** Maps whatever an SDK threw onto an LlmError (duck-typed: both SDKs' errors carry status/headers). */
 export function classifyError(err: unknown, opts: { cancelled: boolean; timedOut: boolean; now: number }): LlmError {
   if (err instanceof LlmError) return err;
-  const msg = err instanceof Error ? err.message : String(err);
+  let msg = err instanceof Error ? err.message : String(err);
   if (opts.timedOut) return new LlmError('TIMEOUT', `request timed out: ${msg}`, true, undefined, undefined, { cause: err });
   if (opts.cancelled) return new LlmError('CANCELLED', 'request cancelled', false, undefined, undefined, { cause: err });
   const status = (err as { status?: unknown }).status;
-  const overflow = contextLengthError(err, msg, status);
-  if (overflow !== null) return overflow;
-  if (typeof status === 'number') return classifyStatus(status, msg, parseRetryAfter((err as { headers?: unknown }).headers, opts.now), err);
+  if (typeof status === 'number') {
+    const record = serverRecord(err);
+    // an SDK that found no `error` field says "status code (no body)": the body's own words say more
+    const said = messageOf(record);
+    if (said !== '' && !msg.includes(said.slice(0, 200))) msg = `${status} ${said}`;
+    return classifyStatus(status, msg, parseRetryAfter((err as { headers?: unknown }).headers, opts.now), err, record);
+  }
   if (err instanceof SyntaxError) return new LlmError('PROTOCOL', `malformed stream: ${msg}`, true, undefined, undefined, { cause: err });
   const errno = errnoOf(err);
   if (isInvalidUrl(err, errno)) return new LlmError('INVALID_URL', `invalid URL: ${msg}`, false, undefined, undefined, { cause: err, errno });
@@ -117,15 +168,4 @@ export function classifyError(err: unknown, opts: { cancelled: boolean; timedOut
   const socket = causes(err).find((e) => e instanceof Error && errno !== undefined && (e as { code?: unknown }).code === errno);
   const text = socket instanceof Error && socket !== err ? `${msg} ${socket.message}` : msg;
   return new LlmError('CONNECTION', text, true, undefined, undefined, { cause: err, errno });
-}
-
-const CONTEXT_LENGTH_TEXT = /context_length_exceeded|maximum context length|prompt is too long|context window|too many (input )?tokens|request too large/i;
-
-/** A provider saying "this does not fit" (OpenAI `context_length_exceeded`, Anthropic "prompt is too long",
- *  HTTP 413): a non-retryable CONTEXT_LENGTH the loop answers by compressing, never by a blind retry. */
-export function contextLengthError(err: unknown, msg: string, status: unknown): LlmError | null {
-  const code = (err as { code?: unknown; error?: { code?: unknown } } | null)?.code ?? (err as { error?: { code?: unknown } } | null)?.error?.code;
-  const bad = status === 413 || code === 'context_length_exceeded' || (status === 400 && CONTEXT_LENGTH_TEXT.test(msg));
-  if (!bad) return null;
-  return new LlmError('CONTEXT_LENGTH', msg, false, undefined, typeof status === 'number' ? status : undefined, { cause: err });
 }

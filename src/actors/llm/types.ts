@@ -19,6 +19,11 @@ export interface LlmRequest {
   tier?: Tier | undefined;
   /** Called once per successful provider call (classifier and fallback calls included): the run's usage ledger. */
   onUsage?: ((u: CallUsage) => void) | undefined;
+  /** Called whenever bytes of the answer arrive (its head, each chunk): the reliability layer's silence watch. */
+  onWire?: (() => void) | undefined;
+  /** Where this call sits in the loop's tries of one step, so events number the attempts across them as one
+   *  sequence: `before` attempts of this step were made already, `roundsLeft` tries of the step remain, this one included. */
+  attempt?: { step: number; before: number; roundsLeft: number } | undefined;
 }
 
 export interface CallUsage {

@@ -102,8 +102,18 @@ function outcomeResult(call: ToolCall, decl: ToolDeclaration, args: Record<strin
 }
 
 /** Runs one call to exactly one result; never throws (fatal errors come back as status 'fatal'). */
+/** The result of a call the output limit cut (ToolCall.truncated): not run, and how to succeed next time. */
+export function truncatedResult(call: ToolCall): ToolResult {
+  return errorResult(
+    call,
+    'truncated',
+    `Your call to ${call.name} was cut off: the answer reached the output token limit after ${call.arguments.length} characters of its arguments, so they are not valid JSON and nothing was run. Send less in one call: split large content into several smaller calls (for example write the first part, then append or edit the rest in further calls).`,
+  );
+}
+
 export async function callTool(call: ToolCall, deps: AdapterDeps, signal: AbortSignal): Promise<ToolResult> {
   if (signal.aborted) return cancelledResult(call);
+  if (call.truncated === true) return truncatedResult(call);
   const decl = deps.surface.get(call.name);
   if (!decl) {
     const withheld = deps.surface.withheldReason(call.name);

@@ -100,6 +100,8 @@ export function normalise(raw: RawConfig, path: string, env: envSwitch.Env): Yag
       circuitBreakerThreshold: Math.max(0, llm.circuit_breaker_threshold ?? 0),
       circuitBreakerCooldownMs: duration(llm.circuit_breaker_cooldown, 30_000, path, 'llm.circuit_breaker_cooldown'),
       callBudgetMs: duration(llm.call_budget, 120_000, path, 'llm.call_budget'),
+      streamIdleTimeoutMs: duration(llm.stream_idle_timeout, 60_000, path, 'llm.stream_idle_timeout'),
+      maxAnswerChars: positiveOr(llm.max_answer_chars, 1_000_000),
       prices: Object.fromEntries(
         Object.entries(llm.prices ?? {}).map(([m, p]) => [m, { input: p.input, output: p.output, ...(p.cached_input !== undefined ? { cachedInput: p.cached_input } : {}) }]),
       ),

@@ -66,6 +66,8 @@ export const RawConfigSchema = z.looseObject({
       circuit_breaker_threshold: int.optional(),
       circuit_breaker_cooldown: dur.optional(),
       call_budget: dur.optional(),
+      stream_idle_timeout: dur.optional(),
+      max_answer_chars: int.optional(),
       prices: z.record(z.string(), z.looseObject({ input: num.nonnegative(), output: num.nonnegative(), cached_input: num.nonnegative().optional() })).optional(),
     })
     .optional(),

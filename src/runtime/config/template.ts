@@ -45,6 +45,8 @@ lang = "English"                 # language the models write fields in
 [llm]
 timeout = "300s"                 # per attempt; queueing for a slot does not count
 call_budget = "120s"             # longest one model call may take, every retry and backoff included ("0" = no budget); raise it for slow local or reasoning models
+stream_idle_timeout = "60s"      # no byte from the server this long ends the attempt as an error, not a wait ("0" = off); raise it for a slow local model that takes long before its first token
+max_answer_chars = 1000000       # longest one streamed answer (text, reasoning and tool arguments): past it the read stops and the call fails
 max_retries = 5                  # exponential backoff capped at 30s, honouring Retry-After
 step_retries = 2                 # every agent's loop retries a failed step this often (0 = the first failure ends the run)
 enable_fallback = true

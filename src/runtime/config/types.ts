@@ -55,6 +55,10 @@ export interface LlmSettings {
   circuitBreakerCooldownMs: number;
   /** Longest one model call may take, retries and backoff included; 0 = no budget (timeout × attempts). */
   callBudgetMs: number;
+  /** Silence from the server (no byte) that ends an attempt as an error, not a wait; 0 = none. */
+  streamIdleTimeoutMs: number;
+  /** Longest one streamed answer may be (text, reasoning and tool arguments, in characters): past it the read stops. */
+  maxAnswerChars: number;
   /** [llm.prices."<model>"]: beat the catalogue's prices for the cost estimate. */
   prices: Record<string, ModelPrice>;
 }

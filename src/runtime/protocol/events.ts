@@ -42,17 +42,35 @@ export const EventSchema = z.lazy(() => z.discriminatedUnion('type', [
   }),
   /** The provider/model an agent's engine talks to: at its first call and whenever it changes. */
   z.object({ type: z.literal('model_info'), ...agentRef, model: z.string(), provider: z.string(), tier: TierSchema.optional(), contextWindow: z.number().int().optional() }),
-  /** A failed attempt that will be retried after `waitMs` (attempt = the number of the next attempt, from 2). */
+  /** A failed attempt that will be retried after `waitMs` (attempt = the number of the next attempt, from 2). With
+   *  `step`, attempts are numbered across the loop's tries of that step (one sequence, `maxAttempts` of them in all);
+   *  `stepRetry` = the provider gave up and the loop tries the whole step again. */
   z.object({
     type: z.literal('llm_retry'),
     ...agentRef,
     provider: z.string(),
     model: z.string(),
+    step: z.number().int().positive().optional(),
     attempt: z.number().int().positive(),
     maxAttempts: z.number().int().positive(),
     waitMs: z.number().nonnegative(),
     reason: z.string(),
+    stepRetry: z.boolean().optional(),
     ...failure,
+  }),
+  /** A model call that has had no byte from the server (`phase: answer`) or no gate slot (`slot`) for `waitedMs`:
+   *  every 5 s while it lasts, then once with `over` when bytes flow again or the attempt ends. */
+  z.object({
+    type: z.literal('llm_waiting'),
+    ...agentRef,
+    provider: z.string(),
+    model: z.string(),
+    phase: z.enum(['slot', 'answer']),
+    waitedMs: z.number().nonnegative(),
+    step: z.number().int().positive().optional(),
+    attempt: z.number().int().positive(),
+    maxAttempts: z.number().int().positive(),
+    over: z.boolean().default(false),
   }),
   /** A provider's circuit breaker changed state (seen by the thread that changed it). */
   z.object({ type: z.literal('breaker_state'), ...agentRef, provider: z.string(), state: z.enum(['closed', 'open', 'half-open']) }),

@@ -6,6 +6,9 @@ export const ToolCallSchema = z.object({
   name: z.string(),
   /** Raw JSON text exactly as the model produced it (may be invalid JSON). */
   arguments: z.string(),
+  /** The answer stopped at its output limit inside these arguments (finish reason "length"): never run; the wire
+   *  sends a valid stand-in for them and the call's result tells the model it was cut. */
+  truncated: z.literal(true).optional(),
 });
 export type ToolCall = z.infer<typeof ToolCallSchema>;
 

@@ -2,6 +2,7 @@
 import type { FinishReason, Reasoning, ToolCall, Usage } from '../../../runtime/protocol/index.js';
 import type { LlmRequest } from '../types.js';
 import { num, parseData, rec, str, streamError, type SseEvent } from './sse-decode.js';
+import { UNCAPPED, type AnswerBudget } from './common.js';
 
 export function finishOf(reason: string | null | undefined): FinishReason {
   switch (reason) {
@@ -42,7 +43,10 @@ export class AnthropicAccumulator {
   stopped = false;
   private readonly blocks = new Map<number, Building>();
 
-  constructor(private readonly req: Pick<LlmRequest, 'onTextDelta' | 'onReasoningDelta'>) {}
+  constructor(
+    private readonly req: Pick<LlmRequest, 'onTextDelta' | 'onReasoningDelta'>,
+    private readonly budget: Pick<AnswerBudget, 'take'> = UNCAPPED,
+  ) {}
 
   onEvent(ev: SseEvent): void {
     if (this.stopped) return;
@@ -121,6 +125,7 @@ export class AnthropicAccumulator {
       case 'thinking_delta': {
         const t = str(d?.['thinking']);
         if (t !== undefined && cur?.kind === 'thinking') {
+          this.budget.take(t.length);
           cur.text += t;
           this.req.onReasoningDelta?.(t);
         }
@@ -130,7 +135,11 @@ export class AnthropicAccumulator {
         if (cur?.kind === 'thinking') cur.signature += str(d?.['signature']) ?? '';
         break;
       case 'input_json_delta':
-        if (cur?.kind === 'tool') cur.args += str(d?.['partial_json']) ?? '';
+        if (cur?.kind === 'tool') {
+          const part = str(d?.['partial_json']) ?? '';
+          this.budget.take(part.length);
+          cur.args += part;
+        }
         break;
       default:
         break;
@@ -138,6 +147,7 @@ export class AnthropicAccumulator {
   }
 
   private emitText(t: string): void {
+    this.budget.take(t.length);
     this.text += t;
     this.req.onTextDelta?.(t);
   }

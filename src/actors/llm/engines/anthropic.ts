@@ -1,11 +1,11 @@
 // api_format = "anthropic": Messages requests through the official SDK, SSE decoded by us; thinking blocks kept with signatures.
 // type-only: the SDK module graph loads on the first call, not when the worker starts
 import type Anthropic from '@anthropic-ai/sdk';
-import type { ChatMessage } from '../../../runtime/protocol/index.js';
+import type { ChatMessage, ToolCall } from '../../../runtime/protocol/index.js';
 import type { ProviderConfig } from '../../../runtime/config/index.js';
 import type { LlmEngine, LlmRequest, LlmResponse } from '../types.js';
 import { LlmError } from '../errors.js';
-import { AGENT_HEADER, lazyRetrying, pick, sdkClientOptions, sortedTools } from './common.js';
+import { AGENT_HEADER, AnswerBudget, lazyRetrying, markCutCalls, pick, sdkClientOptions, sortedTools, UNCAPPED, wireArguments } from './common.js';
 import type { RawEngineOptions } from './openai.js';
 import { AnthropicAccumulator } from './anthropic-stream.js';
 import { linkedSignal, readSse } from './sse-decode.js';
@@ -18,13 +18,9 @@ export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
 
 type Block = Anthropic.ContentBlockParam;
 
-function parseInput(args: string): Record<string, unknown> {
-  try {
-    const v: unknown = JSON.parse(args === '' ? '{}' : args);
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
+/** A tool_use block's input: the call's arguments, or `{}` for a cut or broken call (wireArguments). */
+function parseInput(tc: ToolCall): Record<string, unknown> {
+  return JSON.parse(wireArguments(tc)) as Record<string, unknown>;
 }
 
 function assistantBlocks(m: Extract<ChatMessage, { role: 'assistant' }>): Block[] {
@@ -35,7 +31,7 @@ function assistantBlocks(m: Extract<ChatMessage, { role: 'assistant' }>): Block[
     else if (r.signature !== undefined) blocks.push({ type: 'thinking', thinking: r.text, signature: r.signature });
   }
   if (m.content !== '') blocks.push({ type: 'text', text: m.content });
-  for (const tc of m.toolCalls ?? []) blocks.push({ type: 'tool_use', id: tc.id, name: tc.name, input: parseInput(tc.arguments) });
+  for (const tc of m.toolCalls ?? []) blocks.push({ type: 'tool_use', id: tc.id, name: tc.name, input: parseInput(tc) });
   return blocks;
 }
 
@@ -106,13 +102,14 @@ export class AnthropicEngine implements LlmEngine {
     if (temperature !== undefined && budget === undefined) (body as unknown as Record<string, unknown>)['temperature'] = temperature;
 
     const client = await this.sdk();
-    const acc = new AnthropicAccumulator(req);
+    const acc = new AnthropicAccumulator(req, this.opts.maxAnswerChars !== undefined ? new AnswerBudget(this.opts.maxAnswerChars) : UNCAPPED);
     const link = linkedSignal(req.signal);
     try {
       // the SDK still builds, authenticates and sends the request (and turns non-2xx into errors); we decode
       traceOnce('first model request sent');
       const res = await client.messages.create(body, { signal: link.signal, headers: { [AGENT_HEADER]: req.agent } }).asResponse();
-      await readSse(res.body, (ev) => acc.onEvent(ev));
+      req.onWire?.();
+      await readSse(res.body, (ev) => acc.onEvent(ev), req.onWire);
     } catch (e) {
       // an abort surfaces as whatever the reader threw; the caller's reason (e.g. the timeout) is the truth
       req.signal.throwIfAborted();
@@ -124,6 +121,6 @@ export class AnthropicEngine implements LlmEngine {
     if (!acc.stopped) throw new LlmError('CONNECTION', 'stream ended before message_stop', true);
     const { reasoning, toolCalls } = acc.result();
     const { text, usage, finish } = acc;
-    return { text, toolCalls, reasoning, usage, finishReason: finish, provider: p.name, model: p.model };
+    return { text, toolCalls: markCutCalls(toolCalls, finish), reasoning, usage, finishReason: finish, provider: p.name, model: p.model };
   }
 }

@@ -1,6 +1,7 @@
 // Helpers both engines share: call-option precedence, tool ordering, identity header, tool-call assembly.
-import type { ToolDef } from '../../../runtime/protocol/index.js';
+import type { FinishReason, ToolCall, ToolDef } from '../../../runtime/protocol/index.js';
 import { httpFetch } from '../transport/http-fetch.js';
+import { LlmError } from '../errors.js';
 
 /** Header the engines send with the agent identity (the fake provider keys its scripts by it). */
 export const AGENT_HEADER = 'x-yagent-agent';
@@ -65,3 +66,51 @@ export function sdkClientOptions(
     fetch: fetchImpl ?? httpFetch,
   };
 }
+
+/** Whether tool-call arguments are one complete JSON object (what every server expects back in the history). */
+export function isJsonObject(args: string): boolean {
+  if (args.trim() === '' || !args.trimStart().startsWith('{')) return false;
+  try {
+    const v: unknown = JSON.parse(args);
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+  } catch {
+    return false;
+  }
+}
+
+/** An answer that stopped at its output limit ("length") inside a call's arguments: that call is marked cut, so it
+ *  is never run (a call whose arguments closed before the limit stands). */
+export function markCutCalls(calls: ToolCall[], finish: FinishReason): ToolCall[] {
+  if (finish !== 'length') return calls;
+  return calls.map((c) => (isJsonObject(c.arguments) ? c : { ...c, truncated: true as const }));
+}
+
+/** What a history tool call's arguments go back as: never text that is not a JSON object (llama-server answers 500
+ *  "Failed to parse tool call arguments as JSON", Ollama 400, for the whole conversation): a cut or broken call goes
+ *  back as `{}`, its result says what happened. Checked once per call object. */
+const wireArgs = new WeakMap<ToolCall, string>();
+export function wireArguments(c: ToolCall): string {
+  let out = wireArgs.get(c);
+  if (out === undefined) {
+    out = c.truncated !== true && isJsonObject(c.arguments) ? c.arguments : '{}';
+    wireArgs.set(c, out);
+  }
+  return out;
+}
+
+/** Bounds one streamed answer (text, reasoning and tool arguments, in characters): past `[llm] max_answer_chars` the
+ *  accumulator throws, which stops the read and closes the request, so a runaway answer costs at most the cap (a 50 MB
+ *  answer once peaked at 3 GB, issue 22). Not retried: the same request would run away again. */
+export class AnswerBudget {
+  private used = 0;
+  constructor(private readonly cap: number) {}
+  take(chars: number): void {
+    this.used += chars;
+    if (this.used > this.cap) {
+      throw new LlmError('ANSWER_TOO_LARGE', `the answer passed ${this.cap} characters ([llm] max_answer_chars): the read stopped there and the answer was not used`, false, undefined, undefined, { detail: { answerCapChars: this.cap } });
+    }
+  }
+}
+
+/** No cap (an engine built without the config, as in tests). */
+export const UNCAPPED: Pick<AnswerBudget, 'take'> = { take: () => undefined };

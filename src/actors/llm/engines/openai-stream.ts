@@ -1,7 +1,7 @@
 // Chat Completions SSE events → text, reasoning, tool calls, usage and finish reason (what the SDK's Stream did).
 import type { FinishReason, Usage } from '../../../runtime/protocol/index.js';
 import type { LlmRequest } from '../types.js';
-import { ToolCallAssembler } from './common.js';
+import { ToolCallAssembler, UNCAPPED, type AnswerBudget } from './common.js';
 import { num, parseData, rec, str, streamError, type SseEvent } from './sse-decode.js';
 
 export function finishOf(reason: string | null | undefined): FinishReason {
@@ -29,7 +29,10 @@ export class OpenAiAccumulator {
   /** Set by `data: [DONE]`; like the SDK, anything after it is ignored. */
   done = false;
 
-  constructor(private readonly req: Pick<LlmRequest, 'onTextDelta' | 'onReasoningDelta'>) {}
+  constructor(
+    private readonly req: Pick<LlmRequest, 'onTextDelta' | 'onReasoningDelta'>,
+    private readonly budget: Pick<AnswerBudget, 'take'> = UNCAPPED,
+  ) {}
 
   onEvent(ev: SseEvent): void {
     if (this.done) return;
@@ -64,11 +67,13 @@ export class OpenAiAccumulator {
     // thinking-mode compatible servers (DeepSeek, vLLM, Ollama) name the field either way
     const r = str(delta['reasoning_content']) ?? str(delta['reasoning']);
     if (r !== undefined && r !== '') {
+      this.budget.take(r.length);
       this.reasoningText += r;
       this.req.onReasoningDelta?.(r);
     }
     const content = str(delta['content']);
     if (content !== undefined && content !== '') {
+      this.budget.take(content.length);
       this.text += content;
       this.req.onTextDelta?.(content);
     }
@@ -81,7 +86,10 @@ export class OpenAiAccumulator {
       const fn = rec(tc['function']);
       this.calls.start(index, str(tc['id']), str(fn?.['name']));
       const args = str(fn?.['arguments']);
-      if (args !== undefined) this.calls.append(index, args);
+      if (args !== undefined) {
+        this.budget.take(args.length);
+        this.calls.append(index, args);
+      }
     }
   }
 }

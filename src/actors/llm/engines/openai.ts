@@ -5,7 +5,7 @@ import type { ChatMessage, Reasoning } from '../../../runtime/protocol/index.js'
 import type { ProviderConfig } from '../../../runtime/config/index.js';
 import type { LlmEngine, LlmRequest, LlmResponse } from '../types.js';
 import { LlmError } from '../errors.js';
-import { AGENT_HEADER, lazyRetrying, pick, sdkClientOptions, sortedTools } from './common.js';
+import { AGENT_HEADER, AnswerBudget, lazyRetrying, markCutCalls, pick, sdkClientOptions, sortedTools, UNCAPPED, wireArguments } from './common.js';
 import { OpenAiAccumulator } from './openai-stream.js';
 import { linkedSignal, readSse } from './sse-decode.js';
 import { traceOnce } from '../../../runtime/trace.js';
@@ -13,6 +13,8 @@ import { traceOnce } from '../../../runtime/trace.js';
 export interface RawEngineOptions {
   /** Injected fetch (tests, benchmarks); defaults to the global one. */
   fetch?: typeof fetch;
+  /** `[llm] max_answer_chars`: the longest one streamed answer may be (absent = no cap). */
+  maxAnswerChars?: number;
 }
 
 function toOpenAiMessages(messages: readonly ChatMessage[]): ChatCompletionMessageParam[] {
@@ -27,7 +29,7 @@ function toOpenAiMessages(messages: readonly ChatMessage[]): ChatCompletionMessa
       case 'assistant': {
         const out: ChatCompletionMessageParam & Record<string, unknown> = { role: 'assistant', content: m.content };
         if (m.toolCalls !== undefined && m.toolCalls.length > 0) {
-          out.tool_calls = m.toolCalls.map((tc) => ({ id: tc.id, type: 'function' as const, function: { name: tc.name, arguments: tc.arguments } }));
+          out.tool_calls = m.toolCalls.map((tc) => ({ id: tc.id, type: 'function' as const, function: { name: tc.name, arguments: wireArguments(tc) } }));
           // thinking-mode compatible servers need the turn's reasoning back while tool calls are pending
           const reasoning = (m.reasoning ?? []).map((r) => r.text).join('');
           if (reasoning !== '') out['reasoning_content'] = reasoning;
@@ -73,13 +75,14 @@ export class OpenAiEngine implements LlmEngine {
     if (p.reasoningEffort !== undefined) (body as unknown as Record<string, unknown>)['reasoning_effort'] = p.reasoningEffort;
 
     const client = await this.sdk();
-    const acc = new OpenAiAccumulator(req);
+    const acc = new OpenAiAccumulator(req, this.opts.maxAnswerChars !== undefined ? new AnswerBudget(this.opts.maxAnswerChars) : UNCAPPED);
     const link = linkedSignal(req.signal);
     try {
       // the SDK still builds, authenticates and sends the request (and turns non-2xx into errors); we decode
       traceOnce('first model request sent');
       const res = await client.chat.completions.create(body, { signal: link.signal, headers: { [AGENT_HEADER]: req.agent } }).asResponse();
-      await readSse(res.body, (ev) => acc.onEvent(ev));
+      req.onWire?.();
+      await readSse(res.body, (ev) => acc.onEvent(ev), req.onWire);
     } catch (e) {
       // an abort surfaces as whatever the reader threw; the caller's reason (e.g. the timeout) is the truth
       req.signal.throwIfAborted();
@@ -91,6 +94,6 @@ export class OpenAiEngine implements LlmEngine {
     const { text, reasoningText, finish, usage, calls } = acc;
     if (finish === 'unknown') throw new LlmError('CONNECTION', 'stream ended before a finish reason', true);
     const reasoning: Reasoning[] = reasoningText !== '' ? [{ text: reasoningText }] : [];
-    return { text, toolCalls: calls.result(), reasoning, usage, finishReason: finish, provider: p.name, model: p.model };
+    return { text, toolCalls: markCutCalls(calls.result(), finish), reasoning, usage, finishReason: finish, provider: p.name, model: p.model };
   }
 }

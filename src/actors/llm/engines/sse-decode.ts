@@ -2,6 +2,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { LlmError } from '../errors.js';
+import { errorRecord, isKvCacheFull, messageOf, readOverflow } from '../server-answers.js';
 
 /** One decoded SSE event; `event` is undefined for the default "message" type. */
 export interface SseEvent {
@@ -15,9 +16,10 @@ export const SSE_MAX_EVENT_CHARS = 32 * 1024 * 1024;
 /**
  * Reads `body` to its end, handing every complete event to `onEvent` synchronously.
  * Reading to the end (not stopping at the terminal event) lets the connection go back to the keep-alive pool.
- * Whatever `onEvent` throws ends the read, cancels the body (closing the request) and propagates.
+ * Whatever `onEvent` throws ends the read, cancels the body (closing the request) and propagates. `onBytes` hears of
+ * every chunk read (the silence watch).
  */
-export async function readSse(body: ReadableStream<Uint8Array> | null, onEvent: (ev: SseEvent) => void): Promise<void> {
+export async function readSse(body: ReadableStream<Uint8Array> | null, onEvent: (ev: SseEvent) => void, onBytes?: () => void): Promise<void> {
   if (body === null) return;
   // a holder, not a `let`: the parser's callback sets it, which control-flow narrowing cannot see
   const state: { overflow: LlmError | null } = { overflow: null };
@@ -39,6 +41,7 @@ export async function readSse(body: ReadableStream<Uint8Array> | null, onEvent: 
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
+      onBytes?.();
       const text = decoder.write(value);
       if (text !== '') endsInCr = text.endsWith('\r');
       parser.feed(text);
@@ -77,18 +80,21 @@ export function num(v: unknown): number | undefined {
 }
 
 /**
- * An error reported inside a 200 stream (OpenAI `{"error":…}` chunks, Anthropic `event: error`).
- * Overload/server/rate-limit errors are transient; an invalid request stays invalid on retry.
+ * An error reported inside a 200 stream (OpenAI `{"error":…}` chunks, Anthropic `event: error`, llama-server's
+ * `{"error":{"code":500,…}}`). An overflow is CONTEXT_LENGTH with the window it names; overload/server/rate-limit
+ * errors are transient (a full KV cache among them, with its own fix line); an invalid request stays invalid.
  */
 export function streamError(payload: unknown): LlmError {
-  const top = rec(payload);
-  const err = rec(top?.['error']) ?? top;
+  const err = errorRecord(payload);
   const type = str(err?.['type']) ?? str(err?.['code']) ?? '';
-  const message = str(err?.['message']) ?? (typeof payload === 'string' ? payload : JSON.stringify(payload));
+  const message = messageOf(err) || (typeof payload === 'string' ? payload : JSON.stringify(payload));
   const text = `stream error${type !== '' ? ` (${type})` : ''}: ${message}`;
+  const overflow = readOverflow(err, message, undefined);
+  if (overflow !== null) return new LlmError('CONTEXT_LENGTH', text, false, undefined, undefined, { detail: overflow });
   if (type.includes('rate_limit')) return new LlmError('RATE_LIMITED', text, true);
-  if (type === 'invalid_request_error' || type === 'context_length_exceeded') return new LlmError('BAD_REQUEST', text, false, undefined, 400);
+  if (type === 'invalid_request_error') return new LlmError('BAD_REQUEST', text, false, undefined, 400);
   if (type === 'authentication_error' || type === 'permission_error') return new LlmError('AUTH', text, false);
+  if (isKvCacheFull(message)) return new LlmError('SERVER_ERROR', text, true, undefined, undefined, { detail: { kvCacheFull: true } });
   return new LlmError('SERVER_ERROR', text, true);
 }
 

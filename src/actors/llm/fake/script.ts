@@ -16,7 +16,13 @@ export type FakeFault =
   /** Writes `afterEvents` events, then never writes again (until the client goes away). */
   | { kind: 'stall'; afterEvents: number }
   /** Writes a data line that is not JSON. */
-  | { kind: 'malformed' };
+  | { kind: 'malformed' }
+  /** The request does not fit: the server flavour's own overflow status and body (flavours.ts). */
+  | { kind: 'overflow'; promptTokens: number; window: number }
+  /** `afterEvents` events, then the flavour's mid-stream KV-cache-full error frame inside the 200, then the end. */
+  | { kind: 'kv_full'; afterEvents: number }
+  /** Accepts the request and never sends a byte, not even the status line (until the client goes away). */
+  | { kind: 'silent' };
 
 export interface FakeReply {
   /** Text content; an array is streamed one element per delta. */
@@ -44,6 +50,8 @@ export interface RecordedRequest {
   cancelled: boolean;
   /** The step index this request consumed within its agent's script. */
   step: number;
+  /** Which connection it came on (1, 2, … in the order the server accepted them). */
+  connection: number;
 }
 
 export type FakeStep = FakeReply | ((req: RecordedRequest) => FakeReply | Promise<FakeReply>);

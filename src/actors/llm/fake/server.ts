@@ -6,6 +6,8 @@ import { anthropicErrorBody, anthropicStreamEvents } from './anthropic-wire.js';
 import { openaiErrorBody, openaiJsonBody, openaiStreamEvents } from './openai-wire.js';
 import { AGENT_HEADER } from '../engines/common.js';
 import type { FakeStep, RecordedRequest, WireFormat } from './script.js';
+import { closesAfterStream, kvFullFrame, overflowAnswer, unparsableHistoryAnswer, unparsableHistoryArguments, type ServerFlavour } from './flavours.js';
+import type { Socket } from 'node:net';
 
 export interface FakeProviderOptions {
   /** Delay before each SSE event; 0 (the default) is the zero-latency mode used by benchmarks. */
@@ -13,6 +15,8 @@ export interface FakeProviderOptions {
   model?: string;
   /** Answers agents that have no script (or ran out of it); without it such a request is a 400. */
   fallback?: FakeStep;
+  /** The real server whose habits it copies (flavours.ts); default 'openai'. */
+  flavour?: ServerFlavour;
 }
 
 export class FakeProvider {
@@ -24,12 +28,22 @@ export class FakeProvider {
   private readonly scripts = new Map<string, FakeStep[]>();
   private readonly cursors = new Map<string, number>();
   private seq = 0;
+  /** The server whose habits it copies; may change between requests. */
+  flavour: ServerFlavour;
+  /** Requests that arrived on a connection the server had already given up (closesAfterStream): reset unanswered. */
+  staleSocketResets = 0;
+  /** Connections a streamed answer finished on, for a flavour that closes them after it. */
+  private readonly stale = new WeakSet<Socket>();
+  private readonly connections = new WeakMap<Socket, number>();
+  private connectionSeq = 0;
 
   private constructor(
     private readonly server: Server,
     readonly url: string,
     private readonly opts: FakeProviderOptions,
-  ) {}
+  ) {
+    this.flavour = opts.flavour ?? 'openai';
+  }
 
   static async start(opts: FakeProviderOptions = {}): Promise<FakeProvider> {
     const server = createServer();
@@ -76,6 +90,13 @@ export class FakeProvider {
 
   /** node:http cannot await a request callback: the handler is kept in `inFlight` and its error recorded. */
   private track(req: IncomingMessage, res: ServerResponse): void {
+    // the close after a streamed answer, made deterministic: the server drops the connection when the next request
+    // arrives on it (the client sees a reset before any byte, as when the FIN crosses its next request)
+    if (this.stale.has(req.socket)) {
+      this.staleSocketResets++;
+      req.socket.destroy();
+      return;
+    }
     const done: Promise<void> = this.handle(req, res)
       .catch((err: unknown) => {
         this.handlerErrors.push(err);
@@ -110,13 +131,23 @@ export class FakeProvider {
     const agent = headers[AGENT_HEADER] ?? '';
     const stepIndex = this.cursors.get(agent) ?? 0;
     this.cursors.set(agent, stepIndex + 1);
-    const record: RecordedRequest = { format, path, agent, headers, body, stream: body['stream'] === true, cancelled: false, step: stepIndex };
+    let connection = this.connections.get(req.socket);
+    if (connection === undefined) this.connections.set(req.socket, (connection = ++this.connectionSeq));
+    const record: RecordedRequest = { format, path, agent, headers, body, stream: body['stream'] === true, cancelled: false, step: stepIndex, connection };
     this.requests.push(record);
     let closed = false;
     res.on('close', () => {
       if (!res.writableFinished) record.cancelled = true;
       closed = true;
     });
+    const bad = format === 'openai' ? unparsableHistoryArguments(body) : null;
+    const refused = bad !== null ? unparsableHistoryAnswer(this.flavour, bad) : null;
+    if (refused !== null) {
+      // the server fails before generating: no script step is used
+      this.cursors.set(agent, stepIndex);
+      res.writeHead(refused.status, { 'content-type': 'application/json' }).end(JSON.stringify(refused.body));
+      return;
+    }
     const step = this.scripts.get(agent)?.[stepIndex] ?? this.opts.fallback;
     if (step === undefined) {
       this.sendError(res, format, 400, `fake provider: no script step ${stepIndex} for agent "${agent}"`);
@@ -129,6 +160,13 @@ export class FakeProvider {
       this.sendError(res, format, fault.status, fault.message ?? `fake ${fault.status}`, extra, fault.code);
       return;
     }
+    if (fault?.kind === 'overflow') {
+      const answer = overflowAnswer(this.flavour, format, fault.promptTokens, fault.window);
+      res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
+      return;
+    }
+    // accepted, never answered: the client's idle timeout or cancellation closes the socket
+    if (fault?.kind === 'silent') return;
     const promptText = JSON.stringify(body['messages'] ?? '') + JSON.stringify(body['system'] ?? '');
     const id = `${format === 'openai' ? 'chatcmpl' : 'msg'}_fake${++this.seq}`;
     const model = typeof body['model'] === 'string' ? body['model'] : (this.opts.model ?? 'fake-model');
@@ -146,15 +184,19 @@ export class FakeProvider {
       format === 'openai'
         ? openaiStreamEvents(reply, { id, created: 1_700_000_000, model }, promptText, streamOpts?.include_usage === true)
         : anthropicStreamEvents(reply, id, model, promptText);
+    const closes = closesAfterStream(this.flavour);
     res.writeHead(200, {
       'content-type': format === 'openai' ? 'text/event-stream; charset=utf-8' : 'text/event-stream',
       'cache-control': 'no-cache',
       connection: 'keep-alive',
+      ...(closes ? { 'keep-alive': 'timeout=5, max=100' } : {}),
     });
+    if (closes) res.on('finish', () => this.stale.add(req.socket));
     const gap = reply.chunkDelayMs ?? this.opts.chunkDelayMs ?? 0;
     for (let i = 0; i < events.length; i++) {
       if (fault !== undefined && 'afterEvents' in fault && i === fault.afterEvents) {
         if (fault.kind === 'reset') res.destroy();
+        if (fault.kind === 'kv_full') res.end(kvFullFrame());
         // a stall writes nothing more; the client's timeout or cancellation closes the socket
         return;
       }

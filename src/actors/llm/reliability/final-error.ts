@@ -39,18 +39,29 @@ export function hintFor(err: LlmError, t: CallTarget): string {
       if (err.errno === 'ENOTFOUND' || err.errno === 'EAI_AGAIN') return `check the host in api_base_url (it does not resolve) or run \`yagent setup\``;
       return `check the server is running and reachable at ${t.url}, or run \`yagent setup\``;
     case 'TIMEOUT':
+      if (err.detail.idleMs !== undefined) return 'the server accepted the request and then sent nothing: check it is not stuck or overloaded; a slow local model that takes long before its first token needs a larger [llm] stream_idle_timeout (and call_budget)';
       return 'check the server is running and not overloaded; slow models need a larger [llm] timeout / call_budget';
     case 'RATE_LIMITED':
       return 'the provider is rate limiting: wait, lower [llm] max_in_flight_requests, or configure fallback_providers';
     case 'SERVER_ERROR':
+      if (err.detail.kvCacheFull === true) {
+        return 'the server ran out of context (KV cache) while answering requests at once: run fewer delegations at once ([agent] max_parallel_delegations = 1), or start llama-server with a larger -c, or with -np 1';
+      }
       return 'the provider is failing: try again later or configure fallback_providers';
     case 'PROTOCOL':
       return `check api_format matches the server at ${t.url} ("openai" or "anthropic")`;
     case 'CIRCUIT_OPEN':
       return 'the provider failed repeatedly; it is tried again after [llm] circuit_breaker_cooldown';
-    case 'CONTEXT_LENGTH':
-      return 'the conversation no longer fits the model: keep [enhanced_commander] enable_context_compression on, or lower context_compression_threshold';
+    case 'CONTEXT_LENGTH': {
+      const w = err.detail.contextWindow;
+      const where = w !== undefined ? ` (the server's window is ${w} tokens${err.detail.promptTokens !== undefined ? `, the request ${err.detail.promptTokens}` : ''})` : '';
+      return `the conversation no longer fits the model${where}: keep [enhanced_commander] enable_context_compression on, lower context_compression_threshold, or give the server a larger context (llama.cpp -c, Ollama num_ctx, vLLM --max-model-len, LM Studio's context length)`;
+    }
+    case 'ANSWER_TOO_LARGE':
+      return `the model kept writing past ${err.detail.answerCapChars ?? 0} characters in one answer (a runaway answer): try again, lower the provider's max_tokens, or raise [llm] max_answer_chars`;
     case 'BAD_REQUEST':
+      if (err.detail.requestFault !== undefined) return `yagent sent something the server could not read (${err.detail.requestFault}): please report it with this run's logs/llm-error-*.jsonl line`;
+      return `the server rejected the request: check model, max_tokens and reasoning_effort of provider "${t.provider}"`;
     case 'CANCELLED':
       return `the server rejected the request: check model, max_tokens and reasoning_effort of provider "${t.provider}"`;
   }
@@ -74,5 +85,5 @@ export function finalError(err: LlmError, t: CallTarget, attempts: number, why: 
     `  url: ${t.url} · last: ${lastSeen(err)}`,
     `  fix: ${hintFor(err, t)}`,
   ].join('\n');
-  return new LlmError(err.code, message, retryable, err.retryAfterMs, err.status, { cause: err, errno: err.errno });
+  return new LlmError(err.code, message, retryable, err.retryAfterMs, err.status, { cause: err, errno: err.errno, detail: err.detail, attempts });
 }

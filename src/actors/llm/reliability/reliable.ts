@@ -1,5 +1,5 @@
-// One provider's reliability wrapper: breaker query → gate slot → per-attempt timeout → retries with backoff,
-// all inside one call budget; every call, retry and breaker change is an event.
+// One provider's reliability wrapper: breaker query → gate slot → per-attempt timeout and silence watch → retries with
+// jittered backoff, all inside one call budget; every call, retry, wait and breaker change is an event.
 import type { Clock } from '../../../runtime/actor.js';
 import type { Event } from '../../../runtime/protocol/index.js';
 import { classifyError, LlmError } from '../errors.js';
@@ -7,11 +7,14 @@ import type { LlmEngine, LlmRequest, LlmResponse } from '../types.js';
 import type { CircuitBreaker } from './breaker.js';
 import { finalError, isLoopbackRefused, type CallTarget, type GiveUpReason } from './final-error.js';
 import type { InFlightGate } from './gate.js';
+import { SilenceWatch } from './silence-watch.js';
 
 export const BACKOFF_BASE_MS = 1000;
 export const BACKOFF_CAP_MS = 30_000;
 /** A server on this machine that refused twice is not running; more attempts only make the user wait. */
 export const LOOPBACK_REFUSED_ATTEMPTS = 2;
+/** Silence between two `llm_waiting` notices of one call (the CLI prints the 1st, 2nd, 4th, … of them). */
+export const WAIT_NOTICE_MS = 5000;
 
 export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
 
@@ -25,6 +28,8 @@ export interface ReliabilityDeps {
   publish?: (e: Event) => void;
   /** Provider, model, URL and key variable named by the given-up error (default: from the engine's describe()). */
   target?: CallTarget;
+  /** The jitter's source, in [0, 1) (tests pin it); default Math.random. */
+  random?: () => number;
 }
 
 export interface ReliabilityOptions {
@@ -33,12 +38,19 @@ export interface ReliabilityOptions {
   baseDelayMs?: number;
   /** Longest one call may take, attempts and backoff included; 0 = only timeout × attempts bounds it. */
   callBudgetMs?: number;
+  /** Silence from the server that ends an attempt ([llm] stream_idle_timeout); 0 = none. */
+  idleTimeoutMs?: number;
 }
 
-/** Exponential backoff capped at 30 s; a server's Retry-After replaces it (same cap). */
-export function backoffDelay(attempt: number, retryAfterMs: number | undefined, baseMs = BACKOFF_BASE_MS): number {
-  const d = retryAfterMs ?? baseMs * 2 ** attempt;
-  return Math.min(d, BACKOFF_CAP_MS);
+/** Full jitter: anywhere in [0, base × 2^attempt], the ceiling capped at 30 s, so callers that failed together (two
+ *  delegations on one server) do not retry together. A server's Retry-After is the floor instead, plus up to one base
+ *  delay (never more than the Retry-After itself) to spread those it told the same. */
+export function backoffDelay(attempt: number, retryAfterMs: number | undefined, baseMs = BACKOFF_BASE_MS, random: () => number = Math.random): number {
+  if (retryAfterMs !== undefined) {
+    const floor = Math.min(retryAfterMs, BACKOFF_CAP_MS);
+    return Math.min(BACKOFF_CAP_MS, Math.round(floor + random() * Math.min(floor, baseMs)));
+  }
+  return Math.round(random() * Math.min(BACKOFF_CAP_MS, baseMs * 2 ** attempt));
 }
 
 export function clockSleep(clock: Clock): Sleep {
@@ -62,7 +74,14 @@ export function clockSleep(clock: Clock): Sleep {
 
 /** Failures that say something about the provider's health (a bad request or a cancel does not). */
 function countsForBreaker(e: LlmError): boolean {
-  return e.code !== 'CANCELLED' && e.code !== 'BAD_REQUEST' && e.code !== 'CIRCUIT_OPEN' && e.code !== 'CONTEXT_LENGTH';
+  return e.code !== 'CANCELLED' && e.code !== 'BAD_REQUEST' && e.code !== 'CIRCUIT_OPEN' && e.code !== 'CONTEXT_LENGTH' && e.code !== 'ANSWER_TOO_LARGE';
+}
+
+/** How one call numbers its attempts among the loop's tries of the step (LlmRequest.attempt). */
+interface Numbering {
+  before: number;
+  total: number;
+  step: { step: number } | Record<string, never>;
 }
 
 export class ReliableEngine implements LlmEngine {
@@ -88,13 +107,15 @@ export class ReliableEngine implements LlmEngine {
     const budget = this.opts.callBudgetMs ?? 0;
     const deadline = budget > 0 ? started + budget : Number.POSITIVE_INFINITY;
     const maxAttempts = this.opts.maxRetries + 1;
+    const at = req.attempt;
+    const n: Numbering = { before: at?.before ?? 0, total: (at?.before ?? 0) + maxAttempts * Math.max(1, at?.roundsLeft ?? 1), step: at !== undefined ? { step: at.step } : {} };
     const end = (extra: { usage?: LlmResponse['usage']; error?: string }, retries: number, err?: unknown): void =>
       this.emit({ type: 'llm_call_end', agent: req.agent, provider, model, ...tier, durationMs: clock.now() - started, retries, ...extra, ...failureOf(err, target.url) });
     this.emit({ type: 'llm_call_start', agent: req.agent, provider, model, ...tier });
     for (let attempt = 0; ; attempt++) {
       let out: LlmResponse | LlmError;
       try {
-        out = await this.attempt(req, Math.max(1, Math.min(this.opts.timeoutMs, deadline - clock.now())));
+        out = await this.attempt(req, Math.max(1, Math.min(this.opts.timeoutMs, deadline - clock.now())), n.before + attempt + 1, n);
       } catch (e) {
         end({ error: e instanceof Error ? e.message : String(e) }, attempt, e);
         throw e;
@@ -104,7 +125,7 @@ export class ReliableEngine implements LlmEngine {
         req.onUsage?.({ provider: out.provider, model: out.model, usage: out.usage });
         return out;
       }
-      const wait = backoffDelay(attempt, out.retryAfterMs, this.opts.baseDelayMs);
+      const wait = backoffDelay(attempt, out.retryAfterMs, this.opts.baseDelayMs, this.deps.random);
       const why = giveUp(out, attempt + 1, maxAttempts, clock.now() + wait >= deadline, target.url);
       if (why !== null) {
         // a spent budget or a dead local server will not recover in the loop's step retries either
@@ -112,7 +133,7 @@ export class ReliableEngine implements LlmEngine {
         end({ error: err.message }, attempt, err);
         throw err;
       }
-      this.emit({ type: 'llm_retry', agent: req.agent, provider, model, attempt: attempt + 2, maxAttempts, waitMs: wait, reason: out.message.split('\n')[0] ?? out.message, ...failureOf(out, target.url) });
+      this.emit({ type: 'llm_retry', agent: req.agent, provider, model, ...n.step, attempt: n.before + attempt + 2, maxAttempts: n.total, waitMs: wait, reason: out.message.split('\n')[0] ?? out.message, ...failureOf(out, target.url) });
       try {
         await this.sleep(wait, req.signal);
       } catch (e) {
@@ -137,20 +158,30 @@ export class ReliableEngine implements LlmEngine {
     return r;
   }
 
+  /** A `llm_waiting` notice of attempt `number` (SilenceWatch.onNotice). */
+  private notice(req: LlmRequest, phase: 'slot' | 'answer', number: number, n: Numbering): (waitedMs: number, over: boolean) => void {
+    const { provider, model } = this.inner.describe();
+    return (waitedMs, over) => this.emit({ type: 'llm_waiting', agent: req.agent, provider, model, phase, waitedMs, ...n.step, attempt: number, maxAttempts: n.total, over });
+  }
+
   /** One attempt; resolves with the response or the classified error (thrown only when cancelled). */
-  private async attempt(req: LlmRequest, timeoutMs: number): Promise<LlmResponse | LlmError> {
+  private async attempt(req: LlmRequest, timeoutMs: number, number: number, n: Numbering): Promise<LlmResponse | LlmError> {
     const { breaker, gate, clock } = this.deps;
     req.signal.throwIfAborted();
     if (this.breakerOp(req.agent, (b) => b.allow()) === false) {
       return new LlmError('CIRCUIT_OPEN', `circuit breaker open for provider "${breaker?.provider ?? ''}"`, false);
     }
     let slot;
+    // queueing for a slot is a wait the user is shown too, never an idle error (others are being answered)
+    const queued = gate !== null ? new SilenceWatch(clock, { idleMs: 0, noticeMs: WAIT_NOTICE_MS, onNotice: this.notice(req, 'slot', number, n), onIdle: () => undefined }) : null;
     try {
       // queue BEFORE the timeout starts: waiting behind others is not the provider being slow
       slot = gate !== null ? await gate.acquire(req.signal) : null;
     } catch (e) {
       this.breakerOp(req.agent, (b) => b.onAbandon());
       throw classifyError(e, { cancelled: true, timedOut: false, now: clock.now() });
+    } finally {
+      queued?.stop();
     }
     const ctl = new AbortController();
     let timedOut = false;
@@ -158,8 +189,26 @@ export class ReliableEngine implements LlmEngine {
       timedOut = true;
       ctl.abort(new LlmError('TIMEOUT', `no response within ${timeoutMs} ms`, true));
     }, timeoutMs);
+    const idleMs = this.opts.idleTimeoutMs ?? 0;
+    const watch = new SilenceWatch(clock, {
+      idleMs,
+      noticeMs: WAIT_NOTICE_MS,
+      onNotice: this.notice(req, 'answer', number, n),
+      onIdle: (silent) => {
+        timedOut = true;
+        ctl.abort(new LlmError('TIMEOUT', `no byte from the server for ${Math.round(silent / 1000)} s ([llm] stream_idle_timeout)`, true, undefined, undefined, { detail: { idleMs: silent } }));
+      },
+    });
+    const outer = req.onWire;
     try {
-      const res = await this.inner.call({ ...req, signal: AbortSignal.any([req.signal, ctl.signal]) });
+      const res = await this.inner.call({
+        ...req,
+        signal: AbortSignal.any([req.signal, ctl.signal]),
+        onWire: () => {
+          watch.wire();
+          outer?.();
+        },
+      });
       this.breakerOp(req.agent, (b) => b.onSuccess());
       return res;
     } catch (e) {
@@ -172,6 +221,7 @@ export class ReliableEngine implements LlmEngine {
       return err;
     } finally {
       timer.cancel();
+      watch.stop();
       slot?.release();
     }
   }

@@ -11,6 +11,8 @@ import { nodeHttp, nodeHttps, nodeZlib } from '../../../runtime/lazy-builtins.js
 import { traceOnce } from '../../../runtime/trace.js';
 import { FetchHeaders, type HeadersLike } from './web-shims.js';
 import { HttpResponse } from './http-response.js';
+import { SocketReuse } from './socket-reuse.js';
+import { rememberErrorBody } from './error-bodies.js';
 
 const MAX_REDIRECTS = 20;
 const IDLE_SOCKET_MS = 4_000;
@@ -69,8 +71,10 @@ interface Sent {
   done: () => void;
 }
 
-/** One request/response exchange; the abort listener stays until the body is finished, so an abort mid-body errors it. */
-function exchange(url: URL, method: string, headers: Record<string, string>, bytes: Buffer | null, signal: AbortSignal | null, agent: Http.Agent): Promise<Sent> {
+/** One request/response exchange; the abort listener stays until the body is finished, so an abort mid-body errors it.
+ *  A request that fails before any answer on a reused socket the server had closed goes again at once, once, on a
+ *  fresh one (socket-reuse.ts): no backoff, no retry counted above. */
+function exchange(url: URL, method: string, headers: Record<string, string>, bytes: Buffer | null, signal: AbortSignal | null, agent: Http.Agent, reuse: SocketReuse): Promise<Sent> {
   return new Promise((resolve, reject) => {
     // the signal may have fired while the body was read or a redirect was drained
     if (signal?.aborted) {
@@ -78,8 +82,8 @@ function exchange(url: URL, method: string, headers: Record<string, string>, byt
       return;
     }
     const mod = url.protocol === 'https:' ? nodeHttps() : nodeHttp();
-    const req = mod.request(url, { method, headers, agent });
     let res: Http.IncomingMessage | undefined;
+    let req: Http.ClientRequest;
     const onAbort = (): void => {
       const reason = abortReason(signal as AbortSignal);
       if (res !== undefined) res.destroy(reason instanceof Error ? reason : new DOMException('This operation was aborted', 'AbortError'));
@@ -88,16 +92,25 @@ function exchange(url: URL, method: string, headers: Record<string, string>, byt
     };
     const done = (): void => signal?.removeEventListener('abort', onAbort);
     signal?.addEventListener('abort', onAbort, { once: true });
-    req.on('error', (e) => {
-      done();
-      reject(fetchFailed(e));
-    });
-    req.on('response', (r) => {
-      res = r;
-      r.on('close', done);
-      resolve({ res: r, done });
-    });
-    req.end(bytes ?? undefined);
+    const send = (resent: boolean): void => {
+      req = mod.request(url, { method, headers, agent });
+      req.on('error', (e) => {
+        if (res === undefined && !resent && !(signal?.aborted ?? false) && reuse.resendAfter(req, e, url, agent)) {
+          send(true);
+          return;
+        }
+        done();
+        reject(fetchFailed(e));
+      });
+      req.on('response', (r) => {
+        res = r;
+        reuse.onResponse(url, r);
+        r.on('close', done);
+        resolve({ res: r, done });
+      });
+      req.end(bytes ?? undefined);
+    };
+    send(false);
   });
 }
 
@@ -114,6 +127,7 @@ export function createHttpFetch(opts: HttpFetchOptions = {}): typeof fetch {
   // shortens it), so a reused socket is rarely one the server is closing
   let httpAgent = opts.agents?.http;
   let httpsAgent = opts.agents?.https;
+  const reuse = new SocketReuse();
   const agentFor = (url: URL): Http.Agent =>
     url.protocol === 'https:'
       ? (httpsAgent ??= new (nodeHttps().Agent)({ keepAlive: true, scheduling: 'lifo', timeout: IDLE_SOCKET_MS }))
@@ -144,7 +158,7 @@ export function createHttpFetch(opts: HttpFetchOptions = {}): typeof fetch {
     for (let hop = 0; ; hop++) {
       const wire = Object.fromEntries(headers.entries());
       if (bytes !== null) wire['content-length'] = String(bytes.byteLength);
-      const { res, done } = await exchange(url, method, wire, bytes, signal, agentFor(url));
+      const { res, done } = await exchange(url, method, wire, bytes, signal, agentFor(url), reuse);
       const status = res.statusCode ?? 0;
       const location = res.headers.location;
       if (REDIRECTS.has(status) && location !== undefined && init.redirect !== 'manual') {
@@ -167,7 +181,12 @@ export function createHttpFetch(opts: HttpFetchOptions = {}): typeof fetch {
       }
       const answer = new FetchHeaders();
       for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) answer.append(res.rawHeaders[i] ?? '', res.rawHeaders[i + 1] ?? '');
-      return new HttpResponse(status, res.statusMessage ?? '', answer, url.href, hop > 0, webBody(res, method));
+      const body = webBody(res, method);
+      if (status < 400 || body === null) return new HttpResponse(status, res.statusMessage ?? '', answer, url.href, hop > 0, body);
+      // an error answer is read here whole (the SDK reads it whole anyway) and kept for errors.ts (error-bodies.ts)
+      const whole = Buffer.from(await new HttpResponse(status, '', answer, url.href, false, body).arrayBuffer());
+      rememberErrorBody(answer, whole.toString('utf8'));
+      return new HttpResponse(status, res.statusMessage ?? '', answer, url.href, hop > 0, Readable.toWeb(Readable.from([whole])) as ReadableStream<Uint8Array>);
     }
   }
   return send as unknown as typeof fetch;

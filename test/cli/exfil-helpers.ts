@@ -24,14 +24,21 @@ const say = (text) => ({ text, finishReason: 'stop' });
 const times = (n, step) => Array.from({ length: n }, () => step);
 `;
 
+export interface ScriptedCall {
+  name: string;
+  args: Record<string, unknown>;
+  /** JS statements the model's step runs before it answers (it runs in the CLI process: a swap between two calls). */
+  before?: string;
+}
+
 /** Director → coding; coding makes `calls`, one per step, then exits. Every request the model receives is appended
  *  to `log` (the fake provider runs in the CLI process): what the model saw, before any redaction. */
-export function codingDoes(calls: { name: string; args: Record<string, unknown> }[], log: string): string {
-  const seen = (step: string): string => `(req) => (appendFileSync(${JSON.stringify(log)}, JSON.stringify(req.body) + '\\n'), ${step})`;
-  return `${PRELUDE}
+export function codingDoes(calls: ScriptedCall[], log: string, imports = ''): string {
+  const seen = (step: string, before = ''): string => `(req) => { ${before}; appendFileSync(${JSON.stringify(log)}, JSON.stringify(req.body) + '\\n'); return ${step}; }`;
+  return `${PRELUDE}${imports}
 export default {
   director: [call('delegate_coding', { task: 'do it', context_refs: [] }), ...times(6, say('Done.'))],
-  coding: [${calls.map((c) => seen(`call(${JSON.stringify(c.name)}, ${JSON.stringify(c.args)})`)).join(', ')},
+  coding: [${calls.map((c) => seen(`call(${JSON.stringify(c.name)}, ${JSON.stringify(c.args)})`, c.before)).join(', ')},
     ${seen("call('agent_exit', { conclusion: 'done', facts: [], artifacts: [], status: 'ok' })")}, ...times(3, say('done'))],
 };
 `;

@@ -4,12 +4,18 @@ import { performance } from 'node:perf_hooks';
 import { Runtime } from '../src/runtime/runtime.js';
 import { CPU_SERVICE, type CpuService } from '../src/runtime/cpu-service.js';
 import { inPlaceBackend, poolBackend } from '../src/actors/llm/tokens.js';
-import { figure, stats, type Figure } from './lib.js';
+import { figure, pairedFigure, stats, type Figure } from './lib.js';
 
 const RUNS = 7;
 const SMALL = 'Read src/index.ts and tell me which function exports the CLI entry point, please.';
 /** A long history: 200 messages of ~2 KB of code-like text (~400 KB). */
 const HISTORY = Array.from({ length: 200 }, (_, i) => `// file ${i}\n` + `export function f${i}(a: number, b: string): string { return b.repeat(a) + "${i}"; }\n`.repeat(24));
+
+/** A run with no break and no repeat (pseudo-random letters): one pre-tokenizer piece of `n` characters. */
+function unbrokenRun(n: number, seed: number): string {
+  let x = seed;
+  return Array.from({ length: n }, () => 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'[(x = (x * 1103515245 + 12345) & 0x7fffffff) % 52]).join('');
+}
 
 /** Event-loop-active ms of this thread while fn runs: what counting costs the caller's thread. */
 async function busyMs(fn: () => Promise<unknown>): Promise<{ busy: number; wall: number }> {
@@ -43,6 +49,16 @@ export async function tokenFigures(): Promise<Figure[]> {
       if (k === 'pool') long.poolWall.push(m.wall);
     }
   }
+  // linear on long unbroken runs (issue 22): µs per character at 64 K against the same count at 8 K, alternating
+  const perChar = { long: [] as number[], short: [] as number[] };
+  for (let r = 0; r < RUNS; r++) {
+    for (const [k, n] of (r % 2 === 0 ? [['short', 8_000], ['long', 64_000]] : [['long', 64_000], ['short', 8_000]]) as ['long' | 'short', number][]) {
+      const text = unbrokenRun(n, r + 1);
+      const a = performance.now();
+      await pool.count('cl100k_base', [text]);
+      perChar[k].push(((performance.now() - a) * 1000) / n);
+    }
+  }
   await rt.shutdown();
   const med = (xs: number[]): number => stats(xs).median;
   return [
@@ -55,5 +71,6 @@ export async function tokenFigures(): Promise<Figure[]> {
       label: `in place, 200 messages / ${Math.round(HISTORY.join('').length / 1024)} KB (pool wall: ${med(long.poolWall).toFixed(1)} ms)`,
       value: med(long.here),
     }),
+    pairedFigure('tokens_unbroken_run_64k_per_char', 'us', perChar.long, perChar.short, '<= 1.5x (linear: the merge was cubic in a piece, 32 K of one character took 75 s)', (v, b) => v <= 1.5 * b, 'the same count per character on an 8 K run'),
   ];
 }

@@ -17,5 +17,8 @@ early.bootEarly(process.argv.slice(2));
 const cli = bundled ? cache.loadBundle(file('bin/main.cjs')).exports : await import(new URL('bin/main.js', dist).href);
 const code = await cli.main(process.argv.slice(2));
 cache.flushTrainedCaches();
-// exit once stdout is flushed: a straggling handle must not keep a finished client alive
-process.stdout.write('', () => process.exit(code));
+// exit once stdout and stderr are flushed (a pipe's writes are asynchronous: an error's last lines were lost), and
+// without waiting for anything else: a straggling handle must not keep a finished client alive
+const flushed = (stream) => new Promise((resolve) => stream.write('', resolve));
+await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+process.exit(code);

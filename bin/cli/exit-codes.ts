@@ -1,4 +1,6 @@
 // The documented exit codes of every yagent client (README and `yagent --help` print this table).
+import { capLine } from '../../src/runtime/config/errors.js';
+
 export const EXIT = {
   ok: 0,
   error: 1,
@@ -32,7 +34,7 @@ export function formatCliError(err: CliError): string {
   const lines = [`yagent: ${err.message}`];
   if (err.where) lines.push(`  where: ${err.where}`);
   if (err.fix) lines.push(`  fix:   ${err.fix}`);
-  return `${lines.join('\n')}\n`;
+  return `${lines.map((l) => capLine(l)).join('\n')}\n`;
 }
 
 /** A broken config: its three lines (what, where, fix) are printed as they are, exit code 2. */

@@ -24,7 +24,7 @@ function sessionOf(run: HeadlessRun, taskId: string): { session_id?: string } {
   return id !== undefined ? { session_id: id } : {};
 }
 
-/** Runs in-process; nobody can answer, so every help request is denied and remembered (exit 3). */
+/** Runs in-process; nobody can answer, so every help request is denied; a denied approval is remembered (exit 3). */
 export async function runHeadlessLocal(host: Host, run: HeadlessRun): Promise<ExitCode> {
   const sink = createSink(run.format, run.io);
   const needsApproval: string[] = [];
@@ -34,7 +34,8 @@ export async function runHeadlessLocal(host: Host, run: HeadlessRun): Promise<Ex
     sink.event(env);
     const p = env.payload;
     if (p.type === 'user_help_needed') {
-      needsApproval.push(`${p.agent}: ${p.question}`);
+      // the runtime has already told the asker nobody answers; a question (the model then decides) is not an approval
+      if (p.kind === 'authorization') needsApproval.push(`${p.agent}: ${p.question}`);
       host.respond(env.taskId, { requestId: p.requestId, approved: false, answer: 'no user can answer in a headless run (-p): re-run with -y or use `yagent serve` + `yagent attach`', scope: 'once' });
     }
   };

@@ -17,6 +17,8 @@ export class EventLog {
   private readonly byTask = new Map<string, Envelope[]>();
   private readonly listeners = new Set<{ taskId: string | undefined; fn: Listener }>();
   private readonly pending = new Map<string, PendingApproval>();
+  /** Each task's latest top-level conversation_result text (its task_end repeats it; the stream sends it once). */
+  private readonly results = new Map<string, string>();
 
   constructor(private readonly capacity = TASK_LOG_CAPACITY) {}
 
@@ -36,6 +38,8 @@ export class EventLog {
       this.pending.set(p.requestId, { taskId: env.taskId, delegationId: env.delegationId, source: env.source, seq: env.seq, request: p });
     } else if (p.type === 'user_help_response' || p.type === 'user_help_withdrawn') {
       this.pending.delete(p.requestId);
+    } else if (p.type === 'conversation_result' && env.delegationId === null) {
+      this.results.set(env.taskId, p.text);
     } else if (p.type === 'task_end') {
       for (const [id, a] of this.pending) if (a.taskId === env.taskId) this.pending.delete(id);
     }
@@ -50,9 +54,19 @@ export class EventLog {
   /** Replays then follows with no gap: registration and replay happen in the same synchronous turn. */
   follow(taskId: string | undefined, since: number, fn: Listener): () => void {
     for (const env of this.replay(taskId, since)) fn(env);
+    return this.subscribe(taskId, fn);
+  }
+
+  /** Every envelope appended from now on (of one task, or all); returns the unsubscribe. */
+  subscribe(taskId: string | undefined, fn: Listener): () => void {
     const entry = { taskId, fn };
     this.listeners.add(entry);
     return () => this.listeners.delete(entry);
+  }
+
+  /** The text of the task's latest top-level conversation_result, if any. */
+  resultText(taskId: string): string | undefined {
+    return this.results.get(taskId);
   }
 
   approvals(taskId?: string): PendingApproval[] {

@@ -40,6 +40,15 @@ export interface RouteContext {
   requestExit: () => void;
 }
 
+/** A path segment as the client meant it; a malformed escape (`%E0%A4%A`) is the client's error, not a 500. */
+function decodedSegment(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new HttpError(400, `the path segment "${raw.slice(0, 100)}" is not valid percent-encoding`);
+  }
+}
+
 function need(url: URL, name: string): string {
   const v = url.searchParams.get(name);
   if (v === null || v === '') throw new HttpError(400, `query parameter "${name}" is required`);
@@ -54,7 +63,7 @@ function taskOr404(ctx: RouteContext, taskId: string) {
 
 export async function route(ctx: RouteContext, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const key = `${req.method ?? 'GET'} ${url.pathname}`;
-  if (req.method === 'GET' && url.pathname.startsWith('/api/memory/')) return memoryOfType(ctx, res, url, decodeURIComponent(url.pathname.slice('/api/memory/'.length)));
+  if (req.method === 'GET' && url.pathname.startsWith('/api/memory/')) return memoryOfType(ctx, res, url, decodedSegment(url.pathname.slice('/api/memory/'.length)));
   switch (key) {
     case 'GET /api/version':
       return sendJson(res, 200, { version: ctx.version, pid: process.pid });

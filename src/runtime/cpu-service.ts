@@ -10,6 +10,8 @@ export const CPU_SERVICE = 'cpu';
 export interface CpuJob {
   module: string;
   name: string;
+  /** Past this the job is stopped with its pool thread (piscina terminates a running task's worker): JOB_TIMEOUT. */
+  timeoutMs?: number;
 }
 
 export interface CpuService {
@@ -24,10 +26,16 @@ export function cpuService(pool: CpuPool): CpuService {
   return {
     run: (job: CpuJob, input: unknown) => {
       const j = job as Partial<CpuJob> | null;
-      if (typeof j?.module !== 'string' || !JOB_MODULE.test(j.module) || typeof j.name !== 'string' || !JOB_NAME.test(j.name)) {
+      const badTimeout = j?.timeoutMs !== undefined && !(typeof j.timeoutMs === 'number' && j.timeoutMs > 0 && Number.isFinite(j.timeoutMs));
+      if (typeof j?.module !== 'string' || !JOB_MODULE.test(j.module) || typeof j.name !== 'string' || !JOB_NAME.test(j.name) || badTimeout) {
         return Promise.reject(runtimeError('BAD_JOB', `not a cpu job: ${JSON.stringify(job)}`));
       }
-      return pool.run(input, { module: j.module, name: j.name });
+      if (j.timeoutMs === undefined) return pool.run(input, { module: j.module, name: j.name });
+      const ms = j.timeoutMs;
+      const signal = AbortSignal.timeout(ms);
+      return pool.run(input, { module: j.module, name: j.name, signal }).catch((e: unknown) => {
+        throw signal.aborted ? runtimeError('JOB_TIMEOUT', `cpu job ${j.name} took over ${ms} ms: stopped with its thread`) : e;
+      });
     },
   };
 }

@@ -65,6 +65,8 @@ describe('serve: follow-ups and memory', () => {
     expect(roles.length).toBeGreaterThan(1);
     expect(new Set(roles)).toEqual(new Set(['user']));
     expect((await api('GET', `/api/memory/bogus?task=${follow.task_id}`)).status).toBe(400);
+    // a malformed escape in the path is the client's error (it was a 500)
+    expect((await api('GET', `/api/memory/%E0%A4%A?task=${follow.task_id}`)).status).toBe(400);
     const shown = await runCli(['attach', 'memory', first], sb.env);
     expect(shown.stdout).toMatch(/assistant: answer one/);
     const loaded = await api('POST', '/api/load_task', { task_id: first });

@@ -187,11 +187,11 @@ describe('[routing] keys through the routing engine', () => {
   it('classifier_timeout is the classifier deadline', async () => {
     const clock = new ManualClock();
     const events: Event[] = [];
-    fake.script('ct:router', { text: ['{"tier"'], fault: { kind: 'stall', afterEvents: 1 } });
-    fake.script('ct', { text: 'answer' });
-    const e = buildAgentEngine(routed('classifier_timeout = "5s"\n[routing.tiers]\nhigh = "q"\n[routing.baselines]\nct = "high"'), 'ct', { publish: (ev) => events.push(ev), clock, sleep: noSleep, shared: fresh() });
-    const p = e.call(request('ct'));
-    await waitFor(() => fake.requestsFor('ct:router').length > 0);
+    fake.script('devops:router', { text: ['{"tier"'], fault: { kind: 'stall', afterEvents: 1 } });
+    fake.script('devops', { text: 'answer' });
+    const e = buildAgentEngine(routed('classifier_timeout = "5s"\n[routing.tiers]\nhigh = "q"\n[routing.baselines]\ndevops = "high"'), 'devops', { publish: (ev) => events.push(ev), clock, sleep: noSleep, shared: fresh() });
+    const p = e.call(request('devops'));
+    await waitFor(() => fake.requestsFor('devops:router').length > 0);
     const routedEvents = (): Event[] => events.filter((x) => x.type === 'model_routed');
     clock.advance(4_999);
     expect(routedEvents()).toEqual([]);

@@ -1,6 +1,6 @@
 // Skills: discovery and precedence on real folders, and an E2E where a workspace skill is listed, loaded with
 // use_skill, and its body reaches the model (real workers, only the model scripted).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { discoverSkills, parseSkillFile, skillRoots } from '../../src/actors/skills/discover.js';
@@ -31,6 +31,20 @@ describe('skills', () => {
     const found = discoverSkills(skillRoots(sb.home, ws));
     expect([...found.keys()].sort()).toEqual(['docs', 'lint', 'release']);
     expect(found.get('release')?.description).toBe('project release steps');
+  });
+
+  it('a skill folder that is a link leading out of its root is no skill; a linked skills root itself is fine', () => {
+    sb = sandbox();
+    const ws = join(sb.dir, 'ws');
+    skill(join(sb.dir, 'elsewhere'), 'far', 'far', 'outside the root', 'OUTSIDE');
+    skill(join(sb.dir, 'shared'), 'common', 'common', 'a shared skills folder', 'SHARED');
+    skill(join(ws, '.yagent', 'skills'), 'ok', 'ok', 'inside', 'INSIDE');
+    symlinkSync(join(sb.dir, 'elsewhere', 'far'), join(ws, '.yagent', 'skills', 'far'));
+    mkdirSync(join(ws, '.claude'), { recursive: true });
+    symlinkSync(join(sb.dir, 'shared'), join(ws, '.claude', 'skills'));
+    const found = discoverSkills(skillRoots(sb.home, ws));
+    expect([...found.keys()].sort()).toEqual(['common', 'ok']);
+    expect(found.get('common')?.realRoot).toBe(join(sb.dir, 'shared'));
   });
 
   it('E2E: a workspace skill is listed, loaded with use_skill, and its body reaches the model', async () => {

@@ -21,9 +21,14 @@ export interface TokenBackend {
   warm(encoding: Encoding): Promise<void>;
 }
 
-export function poolBackend(cpu: Remote<CpuService> | CpuService): TokenBackend {
+/** A count past this is stopped with its pool thread (under the 30 s RPC timeout, so the caller's estimate fallback and
+ *  the pool's stop come together: a count left running would hold the process's one pool thread for every agent). */
+export const TOKEN_COUNT_TIMEOUT_MS = 20_000;
+
+export function poolBackend(cpu: Remote<CpuService> | CpuService, opts: { timeoutMs?: number } = {}): TokenBackend {
+  const timeoutMs = opts.timeoutMs ?? TOKEN_COUNT_TIMEOUT_MS;
   return {
-    count: async (encoding, texts) => (await cpu.run({ module: TOKEN_JOB_MODULE, name: 'count' }, { encoding, texts })) as number[],
+    count: async (encoding, texts) => (await cpu.run({ module: TOKEN_JOB_MODULE, name: 'count', timeoutMs }, { encoding, texts })) as number[],
     warm: async (encoding) => {
       await cpu.run({ module: TOKEN_JOB_MODULE, name: 'warm' }, { encoding });
     },

@@ -1,13 +1,28 @@
 // Skills: folders holding a SKILL.md (front matter `name`, `description`) under the user's data root and the
 // workspace (`.yagent/skills`, and `.claude/skills` for compatibility). A workspace skill overrides a user one.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+// A skill never leaves its root: a folder whose real path is outside the root's is no skill (issue 22: a folder
+// swapped for a link to ~/.ssh), and use_skill checks again at every read (`skill-read.ts`).
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { isInside } from '../tools/path-resolve.js';
 
 export interface Skill {
   name: string;
   description: string;
   dir: string;
   file: string;
+  /** The real path of the root the skill was found under, resolved at discovery. */
+  realRoot: string;
+}
+
+/** The real path of `dir` when it is a folder strictly below `realRoot`; null otherwise (or when it is gone). */
+export function realSkillDir(dir: string, realRoot: string): string | null {
+  try {
+    const real = realpathSync.native(dir);
+    return real !== realRoot && isInside(realRoot, real) && statSync(real).isDirectory() ? real : null;
+  } catch {
+    return null;
+  }
 }
 
 const MAX_SKILL_BYTES = 256 * 1024;
@@ -36,21 +51,24 @@ export function discoverSkills(roots: readonly string[]): Map<string, Skill> {
   for (const root of roots) {
     if (!existsSync(root)) continue;
     let entries: string[];
+    let realRoot: string;
     try {
-      entries = readdirSync(root).sort();
+      realRoot = realpathSync.native(root);
+      entries = readdirSync(realRoot).sort();
     } catch {
       continue;
     }
     for (const entry of entries) {
-      const dir = join(root, entry);
+      const dir = realSkillDir(join(realRoot, entry), realRoot);
+      if (dir === null) continue;
       const file = join(dir, 'SKILL.md');
       try {
-        if (!statSync(dir).isDirectory() || !existsSync(file) || statSync(file).size > MAX_SKILL_BYTES) continue;
+        if (!statSync(file).isFile() || statSync(file).size > MAX_SKILL_BYTES) continue;
         const { meta } = parseSkillFile(readFileSync(file, 'utf8'));
         const name = meta['name'] ?? entry;
         const description = meta['description'] ?? '';
         if (name === '' || description === '') continue;
-        out.set(name, { name, description, dir, file });
+        out.set(name, { name, description, dir, file, realRoot });
       } catch {
         continue;
       }
@@ -59,18 +77,19 @@ export function discoverSkills(roots: readonly string[]): Map<string, Skill> {
   return out;
 }
 
-/** Files of a skill's folder other than SKILL.md (relative paths, bounded), for the agent to read on demand. */
-export function skillFiles(skill: Skill): string[] {
+/** Regular files of a skill's real folder other than SKILL.md (relative paths, bounded), for the agent to read on
+ *  demand. Links below it are neither listed nor followed. */
+export function skillFiles(skill: Skill, realDir: string): string[] {
   const files: string[] = [];
   const walk = (dir: string): void => {
     for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       if (files.length >= MAX_LISTED_FILES) return;
       const p = join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else if (e.isFile() && p !== skill.file) files.push(relative(skill.dir, p));
+      else if (e.isFile() && relative(realDir, p) !== 'SKILL.md') files.push(relative(realDir, p));
     }
   };
-  walk(skill.dir);
+  walk(realDir);
   return files;
 }
 

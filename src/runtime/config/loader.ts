@@ -6,6 +6,7 @@ import { parse, TomlError } from 'smol-toml';
 import { yagentHome, type Env } from './env.js';
 import { ConfigError } from './errors.js';
 import { normalise } from './normalise.js';
+import { validateLlmSections } from './llm-sections.js';
 import { validateProviders, type RawProviderEnv } from './resolve.js';
 import { RawConfigSchema } from './schema.js';
 import { CONFIG_TEMPLATE } from './template.js';
@@ -56,6 +57,7 @@ export function parseConfigText(text: string, path: string, env: Env = process.e
   }
   const cfg = normalise(res.data, path, env);
   if (validate) {
+    validateLlmSections(res.data, path);
     const keyEnv: RawProviderEnv = {};
     for (const [name, p] of Object.entries(res.data.global?.llm?.providers ?? {})) keyEnv[name] = p.api_key_env;
     validateProviders(cfg, keyEnv);

@@ -1,6 +1,7 @@
 // Provider resolution chain and validation of every provider something refers to.
 import { ConfigError } from './errors.js';
 import type { ProviderConfig, YagentConfig } from './types.js';
+import { suggest } from './unknown-keys.js';
 
 /** provider name → its api_key_env variable name (to name a missing variable). */
 export type RawProviderEnv = Record<string, string | undefined>;
@@ -68,7 +69,9 @@ export function validateProviders(cfg: YagentConfig, rawEnv: RawProviderEnv): vo
   for (const [name, where] of referencedProviders(cfg)) {
     const p = cfg.providers[name];
     if (p === undefined) {
-      throw new ConfigError(`provider "${name}" is not defined`, `${cfg.path}: ${where}`, `add [global.llm.providers.${name}] or point ${where} at an existing provider`);
+      const near = suggest(name, Object.keys(cfg.providers));
+      const hint = near !== undefined ? `did you mean "${near}"? ` : '';
+      throw new ConfigError(`provider "${name}" is not defined`, `${cfg.path}: ${where}`, `${hint}add [global.llm.providers.${name}] or point ${where} at an existing provider`);
     }
     const at = `${cfg.path}: [global.llm.providers.${name}]`;
     if (p.model === '') throw new ConfigError(`provider "${name}" has no model`, `${at} model`, 'set model = "<model id>"');

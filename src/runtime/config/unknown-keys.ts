@@ -11,7 +11,7 @@ function isRemoved(path: string[]): boolean {
 }
 
 /** The nearest name among `candidates`, or undefined when nothing is plausibly a typo of `name`. */
-function suggest(name: string, candidates: string[]): string | undefined {
+export function suggest(name: string, candidates: string[]): string | undefined {
   if (candidates.length === 0) return undefined;
   const best = closest(name, candidates);
   // a third of the name (at least 2 edits), or one name containing the other ("timeout" → "request_timeout")

@@ -1,5 +1,5 @@
 // A session's git identity (commit, branch, dirty) for session_meta: one `git status`, bounded, never fatal.
-import { nodeChildProcess } from '../../runtime/lazy-builtins.js';
+import { runSafeGit } from '../../runtime/safe-git.js';
 
 export interface GitIdentity {
   commit?: string;
@@ -31,18 +31,12 @@ export function parseGitStatus(out: string): GitIdentity {
   return id;
 }
 
-/** The git identity of `cwd`, or null when it is not in a repository, git is missing, or it took too long. */
-export function readGitIdentity(cwd: string, opts: GitReadOptions = {}): Promise<GitIdentity | null> {
-  // fsmonitor off: a repository's own config must not make us run its hook; no optional index lock either.
-  const args = ['-c', 'core.fsmonitor=false', 'status', '--porcelain=v2', '--branch', '--untracked-files=no'];
-  return new Promise((resolve) => {
-    nodeChildProcess().execFile(
-      opts.git ?? 'git',
-      args,
-      { cwd, timeout: opts.timeoutMs ?? GIT_IDENTITY_TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer: 4 << 20, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' } },
-      (err, stdout) => resolve(err ? null : parseGitStatus(stdout)),
-    );
-  });
+/** The git identity of `cwd`, or null when it is not in a repository, git is missing, or it took too long. The
+ *  repository's own config runs nothing (`runSafeGit`); submodules are not entered (their configs are not listed). */
+export async function readGitIdentity(cwd: string, opts: GitReadOptions = {}): Promise<GitIdentity | null> {
+  const args = ['status', '--porcelain=v2', '--branch', '--untracked-files=no', '--ignore-submodules=all'];
+  const out = await runSafeGit(cwd, args, { timeoutMs: opts.timeoutMs ?? GIT_IDENTITY_TIMEOUT_MS, git: opts.git });
+  return out === null ? null : parseGitStatus(out);
 }
 
 /** Concurrent opens in one workspace (parallel delegations) share one read. */

@@ -1,0 +1,91 @@
+// yagent's own git runs no program from the repository and sees no key (issue 22): a repository's `.git/config` can
+// name a clean/smudge/process filter (run by `git status` on any file whose stat changed), an fsmonitor, hooks, an
+// external diff or a textconv. Every git yagent spawns goes through `runSafeGit`.
+import { isAbsolute } from 'node:path';
+import { nodeChildProcess } from './lazy-builtins.js';
+
+/** Passed through from yagent's environment, nothing else: git needs to find itself, the user's config and a temp dir. */
+const GIT_ENV_KEEP = ['PATH', 'HOME', 'USER', 'LOGNAME', 'TMPDIR', 'TZ', 'XDG_CONFIG_HOME'] as const;
+
+/** Settings that take a program, switched off whatever the repository's config says (command-line scope wins). */
+export const SAFE_GIT_SETTINGS: readonly (readonly [string, string])[] = [
+  ['core.fsmonitor', 'false'],
+  ['core.hooksPath', '/dev/null'],
+  // an empty external diff fails the diff rather than run anything; diff commands pass --no-ext-diff as well
+  ['diff.external', ''],
+];
+
+/** A filter driver runs `clean`/`smudge`/`process`; an empty command is no command (the content passes unchanged). */
+const FILTER_KEYS = ['clean', 'smudge', 'process'] as const;
+
+/** Every filter driver that `git config --name-only --list` names (section `filter`, any subsection), disabled. */
+export function driverOverrides(configNames: string): [string, string][] {
+  const drivers = new Set<string>();
+  for (const name of configNames.split('\n')) {
+    // a subsection holds any character but newline and NUL, dots included: it runs from the first dot to the last
+    const last = name.lastIndexOf('.');
+    if (name.startsWith('filter.') && last > 'filter.'.length) drivers.add(name.slice('filter.'.length, last));
+  }
+  const out: [string, string][] = [];
+  for (const d of drivers) {
+    for (const k of FILTER_KEYS) out.push([`filter.${d}.${k}`, '']);
+    out.push([`filter.${d}.required`, 'false']);
+  }
+  return out;
+}
+
+/** PATH without relative or empty entries: `git` looked up in `.` would be the repository's own `git`. */
+function absolutePath(path: string | undefined): string {
+  return (path ?? '').split(':').filter((p) => p !== '' && isAbsolute(p)).join(':');
+}
+
+/** git's environment: built from an allow-list (no key of any name), the settings passed as GIT_CONFIG_KEY_n/VALUE_n
+ *  (a subsection may hold `=`, which `-c k=v` cannot carry), no system config, no prompt, no optional lock. */
+export function safeGitEnv(parent: NodeJS.ProcessEnv, settings: readonly (readonly [string, string])[] = SAFE_GIT_SETTINGS): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const name of GIT_ENV_KEEP) if (parent[name] !== undefined) env[name] = parent[name];
+  env.PATH = absolutePath(parent.PATH);
+  Object.assign(env, { LC_ALL: 'C', GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' });
+  settings.forEach(([k, v], i) => {
+    env[`GIT_CONFIG_KEY_${i}`] = k;
+    env[`GIT_CONFIG_VALUE_${i}`] = v;
+  });
+  env.GIT_CONFIG_COUNT = String(settings.length);
+  return env;
+}
+
+export interface SafeGitOptions {
+  /** The whole call (the config listing and the command) costs at most this; then it is null. */
+  timeoutMs: number;
+  /** The git binary (tests point it at a stand-in). */
+  git?: string;
+  maxBuffer?: number;
+  /** Where yagent's environment comes from (tests); process.env otherwise. */
+  parentEnv?: NodeJS.ProcessEnv;
+}
+
+function execGit(cwd: string, args: string[], env: NodeJS.ProcessEnv, o: SafeGitOptions, signal: AbortSignal): Promise<string | null> {
+  return new Promise((resolve) => {
+    nodeChildProcess().execFile(
+      o.git ?? 'git',
+      ['--no-pager', ...args],
+      { cwd, env, signal, killSignal: 'SIGKILL', maxBuffer: o.maxBuffer ?? 4 << 20 },
+      (err, stdout) => resolve(err ? null : stdout),
+    );
+  });
+}
+
+/**
+ * Runs `git <args>` in `cwd` with no program of the repository's and no key: first the config's own names are listed
+ * (`git config` runs nothing), so that every filter driver they define is disabled for the command. A command that
+ * can enter submodules passes `--ignore-submodules=all` (a submodule's own config is not listed); diff-family commands
+ * add `--no-ext-diff --no-textconv`. Null when git fails, is missing or took too long.
+ */
+export async function runSafeGit(cwd: string, args: string[], o: SafeGitOptions): Promise<string | null> {
+  const signal = AbortSignal.timeout(o.timeoutMs);
+  const parent = o.parentEnv ?? process.env;
+  const names = await execGit(cwd, ['config', '--name-only', '--list'], safeGitEnv(parent), o, signal);
+  if (names === null) return null;
+  const settings = [...SAFE_GIT_SETTINGS, ...driverOverrides(names)];
+  return execGit(cwd, args, safeGitEnv(parent, settings), o, signal);
+}

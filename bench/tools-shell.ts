@@ -12,6 +12,7 @@ import { WorkspaceGuard } from '../src/actors/tools/workspace-guard.js';
 import { Boundary, boundaryPolicy } from '../src/actors/tools/boundary.js';
 import { probeSandbox } from '../src/actors/tools/sandbox-probe.js';
 import { runSandboxed, shellSandbox } from '../src/actors/tools/sandbox-run.js';
+import { bwrapArgs } from '../src/actors/tools/sandbox-plan.js';
 import { buildShellEnv } from '../src/actors/tools/shell-env.js';
 import { figure, ms, pairedFigure, repeat, stats, type Figure } from './lib.js';
 
@@ -28,8 +29,13 @@ const COMMANDS = [
 
 /** `bash -c CMD` spawned bare and waited for (the primitive run_bash is built on). */
 function bare(command: string, cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
+  return spawnWait('bash', ['-c', command], cwd, env);
+}
+
+/** A program spawned bare and waited for (stdout and stderr drained). */
+function spawnWait(file: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {
-    const c = spawn('bash', ['-c', command], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const c = spawn(file, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     c.stdout.resume();
     c.stderr.resume();
     c.on('error', reject);
@@ -86,6 +92,23 @@ export async function shellFigures(distRoot = join(import.meta.dirname, '..')): 
           sandboxed.push(await sample(run));
         }
       }
+      // the floor: bwrap itself with the same mount plan, spawned bare (no temp dir, no process group, no scan)
+      const floorTmp = join(base, 'floor-tmp');
+      mkdirSync(floorTmp);
+      const floorArgs = bwrapArgs({ workspace: ws, cwd: ws, tmp: floorTmp, writable: [], boundary: boundary.resolved(), home: boundary.policy.home, flags: support.flags }, ['bash', '-c', echo]);
+      const floor: number[] = [];
+      const ours: number[] = [];
+      for (let r = 0; r < ROUNDS; r++) {
+        const bw = (): Promise<void> => spawnWait(support.bwrap, floorArgs, ws, env);
+        if (r % 2 === 0) {
+          ours.push(await sample(run));
+          floor.push(await sample(bw));
+        } else {
+          floor.push(await sample(bw));
+          ours.push(await sample(run));
+        }
+      }
+      out.push(pairedFigure('run_bash_sandbox_over_bwrap_ms', 'ms', ours, floor, '<= 1.2x bwrap alone (what yagent adds over the namespace floor)', (v, b) => v <= 1.2 * b, 'the same bwrap argv (production mount plan) spawned bare, same round, alternating; ours: runSandboxed'));
       out.push(pairedFigure('run_bash_sandboxed_echo_ms', 'ms', sandboxed, bareSpawn, '<= 1.5x the bare spawn, or <= 10 ms more', (v, b) => v <= 1.5 * b || v - b <= 10, '`bash -c "echo hi"` spawned bare (child_process.spawn, wait for close), same round, alternating; ours: bwrap with the production mounts (runSandboxed)'));
     } else {
       process.stderr.write(`tools: no sandbox here (${support.reason}): run_bash_sandboxed_echo_ms is not measured\n`);

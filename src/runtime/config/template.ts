@@ -22,7 +22,7 @@ api_key = "${PLACEHOLDER_API_KEY}"
 # [global.llm.providers.local]
 # api_base_url = "http://localhost:11434/v1"
 # model = "qwen2.5-coder"
-# api_key = "ollama"
+# (no api_key: a server on loopback needs none)
 
 # [agents.llm]                   # per-agent providers: director coding repo chat devops browser meta
 # coding.use_provider = "openai"

@@ -86,13 +86,11 @@ export async function runBatch(host: Host, run: BatchRun): Promise<ExitCode> {
     const line = `[batch] ${counts.ok + counts.failed}/${todo.length} done · ${running.size} running · ${counts.failed} failed · ${todo.length - next} pending${skipped > 0 ? ` · ${skipped} skipped (already done)` : ''}`;
     run.io.stderr(run.isTty ? `\r${line}\x1b[K` : `${line}\n`);
   };
-  // nobody can answer in a batch: deny and remember, like a headless run
+  // nobody can answer in a batch: deny, and remember an approval (a question is none: the model decides), like a headless run
   const unsubscribe = host.subscribe({}, (env: Envelope) => {
     const p = env.payload;
     if (p.type !== 'user_help_needed') return;
-    const list = needsApproval.get(env.taskId) ?? [];
-    list.push(`${p.agent}: ${p.question}`);
-    needsApproval.set(env.taskId, list);
+    if (p.kind === 'authorization') needsApproval.set(env.taskId, [...(needsApproval.get(env.taskId) ?? []), `${p.agent}: ${p.question}`]);
     host.respond(env.taskId, { requestId: p.requestId, approved: false, answer: 'no user can answer in a batch run: use options.yolo for this task', scope: 'once' });
   });
   const off = onInterrupt(run.forceQuit, () => {

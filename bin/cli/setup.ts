@@ -2,14 +2,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { Writable } from 'node:stream';
-import { defaultConfigPath, ensureConfigExists } from '../../src/runtime/config/loader.js';
+import { isConfigError } from '../../src/runtime/config/errors.js';
+import { defaultConfigPath, ensureConfigExists, parseConfigText } from '../../src/runtime/config/loader.js';
 import { setKeyInSection, writeConfigText } from '../../src/runtime/config/persist.js';
 import { setupState } from '../../src/runtime/config/setup-state.js';
 import { printConfigWarnings } from '../host/run-config.js';
 import type { SetupFlags } from './args.js';
 import { CliError, EXIT, type ExitCode } from './exit-codes.js';
 import type { Streams } from './output.js';
-import { candidatesFromEnv, probeLocal, type FoundServer } from './probe.js';
+import { candidatesFromEnv, describeFound, probeBaseUrl, probeLocal, type FoundServer } from './probe.js';
 
 export interface ProviderBlock {
   name: string;
@@ -31,15 +32,24 @@ export function writeProviderBlock(text: string, p: ProviderBlock): string {
   return setKeyInSection(t, 'global.llm', 'use_provider', p.name);
 }
 
-function providerFromFlags(s: SetupFlags, found: FoundServer[]): ProviderBlock | null {
+/** The flags' provider; the model the server lists first when --model is absent (the server is asked unless --no-probe). */
+async function providerFromFlags(s: SetupFlags, found: FoundServer[], io: Streams): Promise<ProviderBlock | null> {
   const local = found.find((f) => f.name === s.provider);
   const baseUrl = s.baseUrl ?? local?.baseUrl;
-  const model = s.model ?? local?.models[0];
-  if (s.provider === undefined || baseUrl === undefined || model === undefined) return null;
+  if (s.provider === undefined || baseUrl === undefined) return null;
+  const server = local?.baseUrl === baseUrl ? local : s.probe ? await probeBaseUrl(s.provider, baseUrl) : null;
+  if (server?.needsKey && s.apiKeyEnv === undefined) {
+    throw new CliError(`the server at ${baseUrl} answered 401: it wants an API key`, EXIT.error, baseUrl, `add --api-key-env VAR (the variable holding the key the server was started with)`);
+  }
+  const listed = server?.models ?? [];
+  const model = s.model ?? listed[0];
+  if (model === undefined) return null;
+  if (s.model === undefined && listed.length > 1) io.stderr(`model: ${model} (the server also lists: ${listed.slice(1, 9).join(', ')}; choose with --model)\n`);
+  if (s.model !== undefined && listed.length > 0 && !listed.includes(s.model)) io.stderr(`warning: the server does not list model "${s.model}" (it lists: ${listed.slice(0, 8).join(', ')})\n`);
   const format = s.format ?? 'openai';
   if (format !== 'openai' && format !== 'anthropic') throw new CliError(`--format must be openai or anthropic, got "${format}"`, EXIT.error);
-  // local servers accept any key; a cloud provider gets its key from the environment, never from argv
-  return { name: s.provider, format, baseUrl, model, apiKeyEnv: s.apiKeyEnv, apiKey: s.apiKeyEnv === undefined ? (local ? 'local' : undefined) : undefined };
+  // a loopback server needs no key (the config accepts none); a cloud provider gets its key from the environment, never from argv
+  return { name: s.provider, format, baseUrl, model, apiKeyEnv: s.apiKeyEnv, apiKey: undefined };
 }
 
 /** Ctrl-C or Ctrl-D at a setup question: nothing is written, exit 130. */
@@ -89,13 +99,17 @@ async function ask(found: FoundServer[], io: Streams, term: SetupTerminal): Prom
     }
   };
   try {
-    found.forEach((f, i) => io.stderr(`  ${i + 1}) ${f.name} at ${f.baseUrl} (${f.models.slice(0, 3).join(', ') || 'no models listed'})\n`));
+    found.forEach((f, i) => io.stderr(`  ${i + 1}) ${describeFound(f)}\n`));
     io.stderr(`  ${found.length + 1}) another OpenAI-compatible or Anthropic endpoint\n`);
     const pick = Number((await question('choose: ')).trim());
     const local = found[pick - 1];
     if (local) {
-      const model = (await question(`model [${local.models[0] ?? ''}]: `)).trim() || local.models[0];
-      return model ? { name: local.name, format: 'openai', baseUrl: local.baseUrl, model, apiKeyEnv: undefined, apiKey: 'local' } : null;
+      // the models the server lists, by number or by name
+      local.models.forEach((m, i) => io.stderr(`     ${i + 1}) ${m}\n`));
+      const answer = (await question(`model [${local.models[0] ?? ''}]: `)).trim();
+      const model = local.models[Number(answer) - 1] ?? (answer || local.models[0]);
+      const key = local.needsKey ? keyAnswer(await question('the server wants an API key: the key, or the environment variable holding it (input hidden): ', true)) : { apiKeyEnv: undefined, apiKey: undefined };
+      return model ? { name: local.name, format: 'openai', baseUrl: local.baseUrl, model, ...key } : null;
     }
     const name = (await question('provider name (e.g. openai): ')).trim();
     const format = (await question('api format [openai|anthropic] (openai): ')).trim() || 'openai';
@@ -117,8 +131,8 @@ export async function runSetup(configFlag: string | undefined, s: SetupFlags, io
   io.stderr(`yagent setup: ${path} (${state.state === 'broken' ? `broken: ${state.error.what}` : state.state})\n`);
   if (state.state !== 'broken') printConfigWarnings(state.config, io);
   const found = s.probe ? await probeLocal(candidatesFromEnv()) : [];
-  if (found.length > 0) io.stderr(`found local servers: ${found.map((f) => `${f.name} (${f.baseUrl})`).join(', ')}\n`);
-  let block = providerFromFlags(s, found);
+  if (found.length > 0) io.stderr(`found local servers:\n${found.map((f) => `  ${describeFound(f)}\n`).join('')}`);
+  let block = await providerFromFlags(s, found, io);
   if (block === null && interactive) {
     try {
       block = await ask(found, io, term);
@@ -133,13 +147,17 @@ export async function runSetup(configFlag: string | undefined, s: SetupFlags, io
     throw new CliError('setup needs a provider', EXIT.error, path, `run \`${hint}\``);
   }
   const text = readFileSync(path, 'utf8');
-  await writeConfigText(path, writeProviderBlock(text, block), { warn: (m) => io.stderr(`${m}\n`) });
-  const after = await setupState({ configPath: path });
-  if (after.state === 'broken') {
-    io.stderr(`${after.error.lines().join('\n')}\n`);
-    io.stderr(`provider "${block.name}" was written, but the config still does not load (see above)\n`);
+  const next = writeProviderBlock(text, block);
+  // setup never leaves a config it would itself reject: the new text is loaded first, written only if it loads
+  try {
+    parseConfigText(next, path);
+  } catch (err) {
+    if (!isConfigError(err)) throw err;
+    io.stderr(`${err.lines().join('\n')}\n`);
+    io.stderr(`provider "${block.name}" was not written: with it the config would not load (see above); the config was not changed\n`);
     return EXIT.config;
   }
+  await writeConfigText(path, next, { warn: (m) => io.stderr(`${m}\n`) });
   io.stderr(`provider "${block.name}" (${block.model} at ${block.baseUrl}) written; it is now global.llm.use_provider\n`);
   return EXIT.ok;
 }

@@ -50,6 +50,12 @@ function messageOf(p: Record<string, unknown>): string {
     const n = Number(p.attempt) - 1;
     return `${String(p.provider)}: attempt ${n}/${String(p.maxAttempts)} failed, retry in ${String(p.waitMs)} ms: ${String(p.reason)}`;
   }
+  if (p.type === 'model_info') {
+    // the one line that says which window and threshold the agent's run uses (mirrored under --verbose)
+    const window = typeof p.contextWindow === 'number' ? `context window ${p.contextWindow}` : 'context window unknown';
+    const threshold = typeof p.compressionThreshold === 'number' ? `, compression threshold ${p.compressionThreshold}` : '';
+    return `${String(p.model)} at ${String(p.provider)}: ${window} (${String(p.windowSource ?? 'not known')})${threshold}`;
+  }
   if (typeof p.error === 'string') return p.error;
   if (typeof p.error === 'object' && p.error !== null) return String((p.error as { message?: unknown }).message ?? 'error');
   const who = typeof p.agent === 'string' ? `${p.agent}: ` : '';

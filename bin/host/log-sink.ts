@@ -1,5 +1,5 @@
 // The log sink: one dispatcher consumer turns events into log lines and sends them to the store in batches
-// (the store is the only writer of ~/.yagent/logs/); warn+ lines are mirrored to stderr under --verbose.
+// (the store is the only writer of ~/.yagent/logs/); warn+ lines and model_info are mirrored to stderr under --verbose.
 import type { Remote } from '../../src/runtime/actor.js';
 import type { Runtime } from '../../src/runtime/runtime.js';
 import type { LogLine, StoreApi } from '../../src/store/api.js';
@@ -61,6 +61,8 @@ export function startLogSink(opts: LogSinkOptions): LogSink {
     if (line === undefined) return;
     // one event, one mirrored line (a failure's copy in llm-error is not said twice)
     if (opts.mirror && (line.level === 'warn' || line.level === 'error')) opts.mirror(`yagent: ${line.level}: ${line.agent ? `${line.agent}: ` : ''}${line.msg}\n`);
+    // and the window and threshold each agent's run uses
+    else if (opts.mirror && line.event === 'model_info') opts.mirror(`yagent: ${line.agent ? `${line.agent}: ` : ''}${line.msg}\n`);
     buffer.push(...lines);
     kick();
   });

@@ -5,7 +5,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PassThrough } from 'node:stream';
-import { probeLocal } from '../../bin/cli/probe.js';
+import { LOCAL_SERVERS, probeLocal } from '../../bin/cli/probe.js';
+import { FakeProvider } from '../../src/actors/llm/fake/server.js';
 import { runSetup } from '../../bin/cli/setup.js';
 import { runCli, sandbox, type Sandbox } from './helpers.js';
 
@@ -17,9 +18,10 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function fakeLocalServer(): Promise<number> {
+async function fakeLocalServer(models: string[] = ['qwen2.5-coder'], status = 200): Promise<number> {
   server = createServer((req, res) => {
-    if (req.url === '/v1/models') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: [{ id: 'qwen2.5-coder' }] }));
+    if (status !== 200) res.writeHead(status, { 'content-type': 'application/json' }).end('{"error":{"message":"Invalid API Key","type":"authentication_error"}}');
+    else if (req.url === '/v1/models') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: models.map((id) => ({ id, object: 'model' })) }));
     else res.writeHead(404).end();
   });
   await new Promise<void>((r) => server?.listen(0, '127.0.0.1', () => r()));
@@ -55,7 +57,7 @@ describe('yagent setup', () => {
     expect(await probeLocal([{ name: 'ollama', port }], 500)).toEqual([{ name: 'ollama', baseUrl: `http://127.0.0.1:${port}/v1`, models: ['qwen2.5-coder'] }]);
     sb = sandbox();
     const r = await runCli(['setup', '--provider', 'ollama'], { ...sb.env, YAGENT_SETUP_PROBE: `ollama=${port}` });
-    expect(r.stderr).toMatch(/found local servers: ollama/);
+    expect(r.stderr).toMatch(/found local servers:\n  ollama at http:\/\/127\.0\.0\.1:\d+\/v1 \(models: qwen2\.5-coder\)/);
     expect(r.code).toBe(0);
     const text = readFileSync(join(sb.home, 'config', 'config.toml'), 'utf8');
     expect(text).toMatch(/\[global\.llm\.providers\.ollama\][\s\S]*model = "qwen2\.5-coder"/);
@@ -142,5 +144,64 @@ describe('yagent setup', () => {
     expect(r.code).toBe(0);
     expect(r.config).toContain('api_key_env = "ACME_API_KEY"');
     expect(r.config).not.toMatch(/^api_key = /m);
+  });
+});
+
+describe('yagent setup for local servers (issue 23 item 8)', () => {
+  it('a loopback server needs no key: setup writes no api_key, and a run then talks to the server', async () => {
+    const fake = await FakeProvider.start();
+    try {
+      fake.script('director', { text: 'hello from the local model', finishReason: 'stop' });
+      sb = sandbox();
+      const r = await runCli(['setup', '--no-probe', '--provider', 'local', '--base-url', fake.openaiBaseUrl, '--model', 'm'], sb.env);
+      expect(r.stderr).toMatch(/provider "local"/);
+      expect(r.code).toBe(0);
+      const text = readFileSync(join(sb.home, 'config', 'config.toml'), 'utf8');
+      expect(text).toMatch(/\[global\.llm\.providers\.local\][\s\S]*model = "m"/);
+      const block = text.slice(text.search(/^\[global\.llm\.providers\.local\]$/m)).split(/^\[/m)[1] ?? '';
+      expect(block).toMatch(/model = "m"/);
+      expect(block).not.toMatch(/api_key/);
+      const run = await runCli(['-d', 'all', '-p', 'hi'], sb.env);
+      expect(run.stdout.trim()).toBe('hello from the local model');
+      expect(run.code).toBe(0);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('setup never writes a config it would reject: a cloud endpoint without a key is exit 2 and the file is unchanged', async () => {
+    sb = sandbox('# untouched\n');
+    const cfg = join(sb.home, 'config', 'config.toml');
+    const r = await runCli(['setup', '--no-probe', '--provider', 'acme', '--base-url', 'https://llm.acme.test/v1', '--model', 'm'], sb.env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/provider "acme" has no api_key/);
+    expect(r.stderr).toMatch(/was not written/);
+    expect(readFileSync(cfg, 'utf8')).toBe('# untouched\n');
+  });
+
+  it('detection probes the usual ports of llama.cpp, Ollama, LM Studio and vLLM', () => {
+    expect(Object.fromEntries(LOCAL_SERVERS.map((c) => [c.name, c.port]))).toEqual({ llamacpp: 8080, ollama: 11434, lmstudio: 1234, vllm: 8000 });
+  });
+
+  it('a server that answers 401 is named as wanting a key; choosing it without one writes nothing', async () => {
+    const port = await fakeLocalServer([], 401);
+    sb = sandbox('# untouched\n');
+    const r = await runCli(['setup', '--provider', 'vllm'], { ...sb.env, YAGENT_SETUP_PROBE: `vllm=${port}` });
+    expect(r.stderr).toMatch(/vllm at http:\/\/127\.0\.0\.1:\d+\/v1 answered 401: it wants an API key/);
+    expect(r.code).toBe(1);
+    expect(readFileSync(join(sb.home, 'config', 'config.toml'), 'utf8')).toBe('# untouched\n');
+  });
+
+  it('the models the server lists are offered: the first is taken without --model and the others are named', async () => {
+    const port = await fakeLocalServer(['qwen3-coder', 'llama3.2', 'gemma3']);
+    sb = sandbox();
+    const r = await runCli(['setup', '--provider', 'llamacpp'], { ...sb.env, YAGENT_SETUP_PROBE: `llamacpp=${port}` });
+    expect(r.stderr).toMatch(/models: qwen3-coder, llama3\.2, gemma3/);
+    expect(r.stderr).toMatch(/model: qwen3-coder \(the server also lists: llama3\.2, gemma3; choose with --model\)/);
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(sb.home, 'config', 'config.toml'), 'utf8')).toMatch(/model = "qwen3-coder"/);
+    // a model the server does not list is said at once
+    const other = await runCli(['setup', '--provider', 'llamacpp', '--model', 'qwen-typo'], { ...sb.env, YAGENT_SETUP_PROBE: `llamacpp=${port}` });
+    expect(other.stderr).toMatch(/the server does not list model "qwen-typo"/);
   });
 });

@@ -13,7 +13,7 @@ export const KEY_TABLE: Record<string, KeyStatus> = {
   'global.llm.providers.*.api_base_url': { consumer: 'engines (SDK baseURL)', test: 'consumers: api_base_url decides where the request goes' },
   'global.llm.providers.*.api_key': { consumer: 'engines (SDK apiKey)', test: 'consumers: provider keys reach the wire' },
   'global.llm.providers.*.api_key_env': { consumer: 'normalise.ts (expanded once) → engines; security.keyEnvNames → run_bash env', test: 'consumers: provider keys reach the wire; file: api_key_env is expanded once at load; security: shell_env_keep and api_key_env decide what run_bash sees' },
-  'global.llm.providers.*.context_window': { consumer: 'llm/build.ts → RoutingEngine model_info contextWindow → the TUI context bar', test: "routing: a provider's context_window is the window model_info announces" },
+  'global.llm.providers.*.context_window': { consumer: 'llm/build.ts → RoutingEngine.window() → compression threshold and model_info contextWindow (the TUI context bar)', test: "routing: a provider's context_window is the window model_info announces" },
   'global.llm.providers.*.temperature': { consumer: 'engines (body temperature, 0 = omitted)', test: 'consumers: provider keys reach the wire' },
   'global.llm.providers.*.max_tokens': { consumer: 'engines (body max_tokens, 0 = omitted)', test: 'consumers: provider keys reach the wire' },
   'global.llm.providers.*.reasoning_effort': { consumer: 'engines (openai pass-through, anthropic thinking budget)', test: 'consumers: provider keys reach the wire' },

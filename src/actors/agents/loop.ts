@@ -83,6 +83,8 @@ export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): 
       let call = await callWithRetries(deps, injectTransient(messages, extras), step, account);
       // a context-length error is answered by the next tier and one retry, never by a blind retry
       while (call.kind === 'overflow') {
+        // the server named its window: the threshold follows it, so the recovery and later steps aim under it
+        if (call.contextWindow !== undefined) deps.compressor?.learnWindow(call.contextWindow);
         tier = deps.compressor ? await deps.compressor.recover(messages, tier) : 0;
         if (tier === 0) return stop('llm_error', '', { error: call.error });
         call = await callWithRetries(deps, injectTransient(messages, extras), step, account);

@@ -226,6 +226,10 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
                 plans,
                 // the threshold decision counts with the model's real encoding on the CPU pool
                 ...(tokens ? { tokens } : {}),
+                // what every request really carries besides the messages, and the window the server has
+                tools: () => tools?.defs() ?? [],
+                ...(engine.window ? { window: async () => (await engine.window?.())?.tokens } : {}),
+                ...(engine.learnWindow ? { learnWindow: (n: number) => engine.learnWindow?.(n) } : {}),
               }),
             }
           : {}),

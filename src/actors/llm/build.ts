@@ -18,6 +18,9 @@ import { FallbackEngine } from './reliability/fallback.js';
 import { InFlightGate } from './reliability/gate.js';
 import { ReliableEngine, type Sleep } from './reliability/reliable.js';
 import { RoutingEngine } from './routing/router.js';
+import { compressionThreshold } from './catalogue/catalogue.js';
+import { httpFetch } from './transport/http-fetch.js';
+import { resolveWindow } from './window/context-window.js';
 import type { LlmEngine } from './types.js';
 
 export interface EngineDeps {
@@ -102,6 +105,8 @@ export function buildAgentEngine(cfg: YagentConfig, agent: string, deps: EngineD
     clock: deps.clock ?? realClock,
     engineFor: (name) => buildProviderEngine(cfg, name, deps),
     contextWindowOf: (name) => cfg.providers[name]?.contextWindow,
+    windowOf: (name) => resolveWindow(provider(cfg, name), deps.fetch ?? httpFetch),
+    thresholdOf: (model, window) => compressionThreshold(cfg, model, window),
   });
 }
 

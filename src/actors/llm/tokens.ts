@@ -92,11 +92,11 @@ export class TokenCounter {
     return this.corrected(model, n);
   }
 
-  /** Tokens of a message list as the model sees it (text + 4 per message); only uncached messages are encoded,
+  /** Tokens of a message list as the model sees it (text + 4 per message, plus `tools`' definitions); only uncached messages are encoded,
    *  all in one pool job. For Claude the estimate is scaled by the ratio of the latest `observeUsage`. */
-  async countMessageTokens(messages: readonly ChatMessage[], model: string): Promise<number> {
+  async countMessageTokens(messages: readonly ChatMessage[], model: string, tools: readonly ToolDef[] = []): Promise<number> {
     await this.settle(model);
-    return this.corrected(model, await this.rawCount(messages, [], model));
+    return this.corrected(model, await this.rawCount(messages, tools, model));
   }
 
   /** After a successful call: the provider's reported input tokens for the prompt it was sent (Claude has no public

@@ -46,4 +46,8 @@ export interface LlmEngine {
   call(req: LlmRequest): Promise<LlmResponse>;
   /** The provider/model the next call would use (for events and the TUI). */
   describe(): { provider: string; model: string };
+  /** The context window of the provider the next call goes to, and where it came from (the routing engine). */
+  window?(): Promise<{ tokens?: number; source: string }>;
+  /** A server's overflow answer named its window (the routing engine keeps it and says it in model_info). */
+  learnWindow?(tokens: number): void;
 }

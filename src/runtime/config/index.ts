@@ -3,6 +3,7 @@ export * from './types.js';
 export * from './errors.js';
 export * from './env.js';
 export { parseDuration } from './duration.js';
+export { isLoopbackUrl } from './loopback.js';
 export { concurrencyKnob, valve, defaultTrue, zeroIsUnset, DEFAULTS } from './knobs.js';
 export { REMOVED_KEYS, removedKeyWarnings } from './removed-keys.js';
 export { RESERVED_KEYS, reservedKeyWarnings } from './reserved-keys.js';

@@ -1,5 +1,6 @@
 // Provider resolution chain and validation of every provider something refers to.
 import { ConfigError } from './errors.js';
+import { isLoopbackUrl } from './loopback.js';
 import type { ProviderConfig, YagentConfig } from './types.js';
 import { suggest } from './unknown-keys.js';
 
@@ -78,10 +79,12 @@ export function validateProviders(cfg: YagentConfig, rawEnv: RawProviderEnv): vo
     if (p.apiBaseUrl === '') throw new ConfigError(`provider "${name}" has no api_base_url`, `${at} api_base_url`, 'set api_base_url (e.g. "https://api.openai.com/v1" or "http://localhost:11434/v1")');
     if (p.apiKey === '') {
       const envName = rawEnv[name];
+      // a server on this machine needs no key (llama.cpp, Ollama, vLLM, LM Studio), unless a variable was named for one
+      if (envName === undefined && isLoopbackUrl(p.apiBaseUrl)) continue;
       if (envName !== undefined) {
         throw new ConfigError(`environment variable ${envName} (api_key_env of provider "${name}") is not set`, `${at} api_key_env`, `export ${envName}=<your key>, or set api_key in the file`);
       }
-      throw new ConfigError(`provider "${name}" has no api_key`, `${at} api_key`, 'set api_key, or api_key_env = "<ENV VAR NAME>" (local servers accept any non-empty key)');
+      throw new ConfigError(`provider "${name}" has no api_key`, `${at} api_key`, 'set api_key, or api_key_env = "<ENV VAR NAME>" (a server on loopback needs neither)');
     }
   }
 }

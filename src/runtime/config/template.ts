@@ -13,7 +13,7 @@ api_base_url = "https://api.openai.com/v1"
 model = "gpt-4o-mini"            # required
 api_key = "${PLACEHOLDER_API_KEY}"
 # api_key_env = "OPENAI_API_KEY" # read the key from this environment variable instead (expanded once at start)
-# context_window = 128000        # the TUI's context bar (default: the model catalogue's); the compression threshold ignores it
+# context_window = 128000        # the model's window: compression starts at 0.75 of it (default: what a local server says, else the catalogue)
 # temperature = 0.3              # 0 = not set (the field is omitted)
 # max_tokens = 8000              # 0 = not set
 # reasoning_effort = "medium"    # openai: passed through; anthropic: thinking budget 1024/8192/24576/32000
@@ -22,7 +22,7 @@ api_key = "${PLACEHOLDER_API_KEY}"
 # [global.llm.providers.local]
 # api_base_url = "http://localhost:11434/v1"
 # model = "qwen2.5-coder"
-# api_key = "ollama"
+# (no api_key: a server on loopback needs none)
 
 # [agents.llm]                   # per-agent providers: director coding repo chat devops browser meta
 # coding.use_provider = "openai"

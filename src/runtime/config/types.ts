@@ -23,7 +23,7 @@ export interface ProviderConfig {
   /** api_key, or the value of api_key_env expanded once at load. */
   apiKey: string;
   apiFormat: ApiFormat;
-  /** Display only (model_info → the TUI's context bar); the compression threshold comes from the catalogue. */
+  /** The model's window (beats the server's and the catalogue's): the compression threshold and the TUI's context bar. */
   contextWindow: number | undefined;
   /** undefined = not set (0 in the file means not set). */
   temperature: number | undefined;

@@ -41,7 +41,9 @@ export const EventSchema = z.lazy(() => z.discriminatedUnion('type', [
     ...failure,
   }),
   /** The provider/model an agent's engine talks to: at its first call and whenever it changes. */
-  z.object({ type: z.literal('model_info'), ...agentRef, model: z.string(), provider: z.string(), tier: TierSchema.optional(), contextWindow: z.number().int().optional() }),
+  /** `contextWindow`: the window the run uses, `windowSource` where it came from (config, the server, the catalogue, an
+   *  overflow answer), `compressionThreshold` the prompt size at which compression starts. */
+  z.object({ type: z.literal('model_info'), ...agentRef, model: z.string(), provider: z.string(), tier: TierSchema.optional(), contextWindow: z.number().int().optional(), windowSource: z.string().optional(), compressionThreshold: z.number().int().optional() }),
   /** A failed attempt that will be retried after `waitMs` (attempt = the number of the next attempt, from 2). With
    *  `step`, attempts are numbered across the loop's tries of that step (one sequence, `maxAttempts` of them in all);
    *  `stepRetry` = the provider gave up and the loop tries the whole step again. */

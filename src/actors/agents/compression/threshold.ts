@@ -1,7 +1,7 @@
 // The one threshold rule and the one "are we over it" check every loop calls (seeds §6.5, pitfall 3).
 import { compressionThreshold } from '../../llm/catalogue/catalogue.js';
-import type { ChatMessage } from '../wire-types.js';
-import { tokensOf, tokenUpperBound } from './tokens.js';
+import type { ChatMessage, ToolDef } from '../wire-types.js';
+import { toolsEstimate, toolsUpperBound, tokensOf, tokenUpperBound } from './tokens.js';
 
 export interface CompressionSettings {
   /** `[enhanced_commander] enable_context_compression`: the only switch. */
@@ -20,22 +20,27 @@ export interface CompressionSettings {
 
 export const DEFAULT_COMPRESSION: CompressionSettings = { enabled: true, toolResultKeepTokens: 200, enableUltimate: true, ultimateKeepPlans: 3 };
 
-/** min(catalogue context × 0.75, configured); 120000 with neither. The provider's context_window takes no part. */
-export function thresholdFor(s: CompressionSettings, model: string): number {
-  return compressionThreshold({ compression: { ...s, threshold: s.threshold, envOverride: s.envOverride } }, model);
+/** min(window × 0.75, configured); the window is the run's (config, server, overflow), else the catalogue's; 120000 with neither. */
+export function thresholdFor(s: CompressionSettings, model: string, window?: number): number {
+  return compressionThreshold({ compression: { ...s, threshold: s.threshold, envOverride: s.envOverride } }, model, window);
 }
 
-/** Real token count of a message list for the model the next call goes to (`TokenCounter.countMessageTokens`). */
-export type CountMessages = (messages: readonly ChatMessage[]) => Promise<number>;
+/** Real token count of a message list (and the tool definitions sent with it) for the model the next call goes to
+ *  (`TokenCounter.countMessageTokens`). */
+export type CountMessages = (messages: readonly ChatMessage[], tools?: readonly ToolDef[]) => Promise<number>;
 
 /** Without a counter (unit tests of the tiers): the chars/4 estimate. */
-const estimate: CountMessages = (messages) => Promise.resolve(tokensOf(messages));
+const estimate: CountMessages = (messages, tools = []) => Promise.resolve(tokensOf(messages) + toolsEstimate(tools));
 
-/** Last provider-reported input tokens + real counts of the messages added since; reset when the list is rewritten. */
+/** Last provider-reported input tokens + real counts of the messages added since; reset when the list is rewritten.
+ *  Without a provider figure the tool definitions sent with every call are counted too (what is really sent). */
 export class ContextMeter {
   private base: { tokens: number; upTo: number } | null = null;
 
-  constructor(private readonly count: CountMessages = estimate) {}
+  constructor(
+    private readonly count: CountMessages = estimate,
+    private readonly tools: () => readonly ToolDef[] = () => [],
+  ) {}
 
   /** After a call: the provider's input tokens for the first `sentCount` messages (0 = no metering: forget). */
   report(inputTokens: number, sentCount: number): void {
@@ -48,21 +53,26 @@ export class ContextMeter {
   }
 
   async measure(messages: readonly ChatMessage[]): Promise<number> {
-    const { tokens, since } = this.split(messages);
-    return tokens + (await this.count(since));
+    const { tokens, since, tools } = this.split(messages);
+    return tokens + (await this.count(since, tools));
+  }
+
+  /** The tool definitions alone (the part of every request no compression can shrink). */
+  toolTokens(): Promise<number> {
+    return this.count([], this.tools());
   }
 
   /** Over `threshold`? A list whose byte bound is under it cannot be over, so most steps skip the count. */
   async over(messages: readonly ChatMessage[], threshold: number): Promise<boolean> {
-    const { tokens, since } = this.split(messages);
-    if (tokens + tokenUpperBound(since) <= threshold) return false;
-    return tokens + (await this.count(since)) > threshold;
+    const { tokens, since, tools } = this.split(messages);
+    if (tokens + tokenUpperBound(since) + toolsUpperBound(tools) <= threshold) return false;
+    return tokens + (await this.count(since, tools)) > threshold;
   }
 
-  /** The provider's figure and the messages it does not cover (all of them when there is none). */
-  private split(messages: readonly ChatMessage[]): { tokens: number; since: readonly ChatMessage[] } {
-    if (this.base === null || this.base.upTo > messages.length) return { tokens: 0, since: messages };
-    return { tokens: this.base.tokens, since: messages.slice(this.base.upTo) };
+  /** The provider's figure (tools included) and the messages it does not cover; without one, everything and the tools. */
+  private split(messages: readonly ChatMessage[]): { tokens: number; since: readonly ChatMessage[]; tools: readonly ToolDef[] } {
+    if (this.base === null || this.base.upTo > messages.length) return { tokens: 0, since: messages, tools: this.tools() };
+    return { tokens: this.base.tokens, since: messages.slice(this.base.upTo), tools: [] };
   }
 }
 

@@ -1,8 +1,8 @@
 // Synchronous token figures for the compression tiers, cached per message object: the chars/4 estimate the
 // tiers use to choose what to cut, and a hard upper bound that lets the meter skip a real count.
 // The threshold decision itself uses the real counts (`TokenCounter` via `ContextMeter`), never these.
-import { messageText } from '../../llm/tokens.js';
-import type { ChatMessage } from '../wire-types.js';
+import { messageText, toolText } from '../../llm/tokens.js';
+import type { ChatMessage, ToolDef } from '../wire-types.js';
 
 const PER_MESSAGE_OVERHEAD = 4;
 const estimates = new WeakMap<ChatMessage, number>();
@@ -30,4 +30,23 @@ export function tokenUpperBound(messages: readonly ChatMessage[]): number {
     total += n;
   }
   return total;
+}
+
+const toolBytes = new WeakMap<ToolDef, number>();
+function bytesOfTool(t: ToolDef): number {
+  let n = toolBytes.get(t);
+  if (n === undefined) toolBytes.set(t, (n = Buffer.byteLength(toolText(t), 'utf8')));
+  return n;
+}
+
+/** Tool definitions as sent (name, description, schema): a byte bound like `tokenUpperBound`. */
+export function toolsUpperBound(tools: readonly ToolDef[]): number {
+  let total = 0;
+  for (const t of tools) total += bytesOfTool(t);
+  return total;
+}
+
+/** The chars/4 estimate of tool definitions (bytes stand in for chars: schemas are ASCII). */
+export function toolsEstimate(tools: readonly ToolDef[]): number {
+  return Math.ceil(toolsUpperBound(tools) / 4);
 }

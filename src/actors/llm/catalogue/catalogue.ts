@@ -14,13 +14,13 @@ export function modelLimits(model: string): ModelLimits | undefined {
 }
 
 /**
- * Both sources are ceilings; with neither, 120000. The provider's context_window does not take part
- * (it only drives the TUI bar). YAGENT_COMPRESS_THRESHOLD (debug) beats both.
+ * min(window × 0.75, configured); the window is the run's (config context_window, the server's, an overflow's), else
+ * the catalogue's; with neither, 120000. YAGENT_COMPRESS_THRESHOLD (debug) beats all.
  */
-export function compressionThreshold(cfg: Pick<YagentConfig, 'compression'>, model: string): number {
+export function compressionThreshold(cfg: Pick<YagentConfig, 'compression'>, model: string, window?: number): number {
   if (cfg.compression.envOverride !== undefined) return cfg.compression.envOverride;
-  const limits = modelLimits(model);
-  const fromCatalogue = limits !== undefined ? Math.floor(limits.context * 0.75) : undefined;
-  const candidates = [fromCatalogue, cfg.compression.threshold].filter((x): x is number => x !== undefined);
+  const context = window ?? modelLimits(model)?.context;
+  const fromWindow = context !== undefined ? Math.floor(context * 0.75) : undefined;
+  const candidates = [fromWindow, cfg.compression.threshold].filter((x): x is number => x !== undefined);
   return candidates.length > 0 ? Math.min(...candidates) : DEFAULTS.compressionThreshold;
 }

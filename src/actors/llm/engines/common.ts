@@ -59,7 +59,8 @@ export function sdkClientOptions(
   fetchImpl: typeof fetch | undefined,
 ): { apiKey: string; baseURL: string; maxRetries: 0; timeout: number; fetch: typeof fetch } {
   return {
-    apiKey: provider.apiKey,
+    // a keyless loopback server (config allows it): the SDKs refuse an empty key, any word does
+    apiKey: provider.apiKey === '' ? 'no-key' : provider.apiKey,
     baseURL: provider.apiBaseUrl,
     maxRetries: 0,
     timeout: 24 * 3_600_000,

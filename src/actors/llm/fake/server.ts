@@ -8,6 +8,7 @@ import { AGENT_HEADER } from '../engines/common.js';
 import type { FakeStep, RecordedRequest, WireFormat } from './script.js';
 import { closesAfterStream, kvFullFrame, overflowAnswer, unparsableHistoryAnswer, unparsableHistoryArguments, type ServerFlavour } from './flavours.js';
 import type { Socket } from 'node:net';
+import { infoAnswer } from './window-answers.js';
 
 export interface FakeProviderOptions {
   /** Delay before each SSE event; 0 (the default) is the zero-latency mode used by benchmarks. */
@@ -17,6 +18,8 @@ export interface FakeProviderOptions {
   fallback?: FakeStep;
   /** The real server whose habits it copies (flavours.ts); default 'openai'. */
   flavour?: ServerFlavour;
+  /** The window the server says it has where it says it (window-answers.ts); undefined = it does not say. */
+  window?: number;
 }
 
 export class FakeProvider {
@@ -36,6 +39,12 @@ export class FakeProvider {
   private readonly stale = new WeakSet<Socket>();
   private readonly connections = new WeakMap<Socket, number>();
   private connectionSeq = 0;
+  /** The window this server reports where its flavour reports one (undefined: it says nothing). */
+  window: number | undefined;
+  /** Ollama: num_ctx in the model's Modelfile (`/api/show`). */
+  ollamaNumCtx: number | undefined;
+  /** The info requests (method and path) clients made besides the chat endpoints: a window probe, a model list. */
+  readonly infoRequests: string[] = [];
 
   private constructor(
     private readonly server: Server,
@@ -43,6 +52,7 @@ export class FakeProvider {
     private readonly opts: FakeProviderOptions,
   ) {
     this.flavour = opts.flavour ?? 'openai';
+    this.window = opts.window;
   }
 
   static async start(opts: FakeProviderOptions = {}): Promise<FakeProvider> {
@@ -115,7 +125,14 @@ export class FakeProvider {
         ? 'anthropic'
         : null;
     const raw = await readBody(req);
-    if (format === null || req.method !== 'POST') {
+    const method = req.method ?? 'GET';
+    if (format === null || method !== 'POST') {
+      this.infoRequests.push(`${method} ${path}`);
+      const info = infoAnswer(this.flavour, method, path, this.opts.model ?? 'fake-model', { window: this.window, ollamaNumCtx: this.ollamaNumCtx });
+      if (info !== null) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(info));
+        return;
+      }
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
       return;
     }

@@ -1,5 +1,6 @@
 // The error a user sees when a model call gives up: three lines (what / where + last status or errno / fix).
 import { LlmError } from '../errors.js';
+import { isLoopbackUrl } from '../../../runtime/config/index.js';
 
 export interface CallTarget {
   provider: string;
@@ -12,16 +13,9 @@ export interface CallTarget {
 
 export type GiveUpReason = 'not retryable' | 'retries exhausted' | 'call budget spent' | 'loopback refused';
 
-const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[?::1\]?|0\.0\.0\.0)$/i;
-
 /** A server on this machine that refused the connection is not running: waiting will not start it. */
 export function isLoopbackRefused(err: LlmError, url: string): boolean {
-  if (err.errno !== 'ECONNREFUSED') return false;
-  try {
-    return LOOPBACK.test(new URL(url).hostname);
-  } catch {
-    return false;
-  }
+  return err.errno === 'ECONNREFUSED' && isLoopbackUrl(url);
 }
 
 /** What the user can do about it, by failure class. */

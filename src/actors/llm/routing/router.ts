@@ -4,6 +4,7 @@ import type { Event } from '../../../runtime/protocol/index.js';
 import type { Tier, YagentConfig } from '../../../runtime/config/index.js';
 import type { LlmEngine, LlmRequest, LlmResponse } from '../types.js';
 import { modelLimits } from '../catalogue/catalogue.js';
+import type { WindowInfo } from '../window/context-window.js';
 import { classify } from './classifier.js';
 
 export interface RoutingDeps {
@@ -11,8 +12,12 @@ export interface RoutingDeps {
   clock: Clock;
   /** Builds (reliability-wrapped) engines by provider name; results are cached by the router. */
   engineFor(provider: string): LlmEngine;
-  /** The provider's configured `context_window` (the TUI's context bar; the compression threshold ignores it). */
+  /** The provider's configured `context_window` (the window when nothing better is known). */
   contextWindowOf?(provider: string): number | undefined;
+  /** The provider's window as the run will use it: config, the server's own word, the catalogue (window/). */
+  windowOf?(provider: string): Promise<WindowInfo>;
+  /** The compression threshold for a model and window (catalogue `compressionThreshold` with the run's config). */
+  thresholdOf?(model: string, window: number | undefined): number;
 }
 
 export class RoutingEngine implements LlmEngine {
@@ -21,6 +26,8 @@ export class RoutingEngine implements LlmEngine {
   private readonly engines = new Map<string, LlmEngine>();
   private decided: { key: string; tier: Tier; provider: string } | null = null;
   private announced: string | null = null;
+  /** Per provider: its window, asked once (a server's overflow answer replaces it: `learnWindow`). */
+  private readonly windows = new Map<string, Promise<WindowInfo>>();
 
   constructor(
     private readonly routing: YagentConfig['routing'],
@@ -42,14 +49,39 @@ export class RoutingEngine implements LlmEngine {
   }
 
   describe(): { provider: string; model: string } {
-    return this.engine(this.override ?? this.decided?.provider ?? this.baseProvider).describe();
+    return this.engine(this.current()).describe();
   }
 
   async call(req: LlmRequest): Promise<LlmResponse> {
     const { provider, tier } = await this.choose(req);
     const engine = this.engine(provider);
-    this.announce(provider, engine, tier);
+    await this.announce(provider, engine, tier);
     return engine.call(tier !== undefined ? { ...req, tier } : req);
+  }
+
+  /** The window of the provider the next call goes to (asked of the server once per provider). */
+  window(name = this.current()): Promise<WindowInfo> {
+    let w = this.windows.get(name);
+    if (w === undefined) {
+      const configured = this.deps.contextWindowOf?.(name);
+      const fallback = (): WindowInfo => {
+        const tokens = configured ?? modelLimits(this.engine(name).describe().model)?.context;
+        return tokens !== undefined ? { tokens, source: configured !== undefined ? 'context_window in the config' : 'model catalogue' } : { source: 'unknown (set context_window)' };
+      };
+      w = this.deps.windowOf ? this.deps.windowOf(name).catch(fallback) : Promise.resolve(fallback());
+      this.windows.set(name, w);
+    }
+    return w;
+  }
+
+  /** The server's overflow answer named its window: it replaces what was known, and model_info says it again. */
+  learnWindow(tokens: number): void {
+    this.windows.set(this.current(), Promise.resolve({ tokens, source: "the server's overflow answer" }));
+    this.announced = null;
+  }
+
+  private current(): string {
+    return this.override ?? this.decided?.provider ?? this.baseProvider;
   }
 
   private async choose(req: LlmRequest): Promise<{ provider: string; tier?: Tier }> {
@@ -59,15 +91,27 @@ export class RoutingEngine implements LlmEngine {
     return this.decided !== null ? { provider, tier: this.decided.tier } : { provider };
   }
 
-  /** model_info at the first call and whenever the provider/model changes (routing, override). */
-  private announce(name: string, engine: LlmEngine, tier: Tier | undefined): void {
+  /** model_info at the first call and whenever the provider/model (or the learned window) changes. */
+  private async announce(name: string, engine: LlmEngine, tier: Tier | undefined): Promise<void> {
     const { provider, model } = engine.describe();
     const key = `${provider}\u0000${model}`;
     if (this.announced === key) return;
     this.announced = key;
-    // the window a client shows: the provider's own context_window when configured, else the catalogue's
-    const context = this.deps.contextWindowOf?.(name) ?? modelLimits(model)?.context;
-    this.deps.publish({ type: 'model_info', agent: this.agent, provider, model, ...(tier !== undefined ? { tier } : {}), ...(context !== undefined ? { contextWindow: context } : {}) });
+    const info = await this.window(name);
+    const context = info.tokens;
+    const threshold = this.deps.thresholdOf?.(model, info.tokens);
+    this.deps.publish({
+      type: 'model_info',
+      agent: this.agent,
+      provider,
+      model,
+      ...(tier !== undefined ? { tier } : {}),
+      ...(context !== undefined ? { contextWindow: context } : {}),
+      windowSource: info.source,
+      ...(threshold !== undefined ? { compressionThreshold: threshold } : {}),
+    });
+    // a window nobody can know that will cost the user their context (Ollama's silent cut): said once, as a warning
+    if (info.note !== undefined) this.deps.publish({ type: 'log', level: 'warn', message: `${this.agent} · ${provider}: context window unknown: ${info.note}` });
   }
 
   private engine(provider: string): LlmEngine {

@@ -1,0 +1,86 @@
+// Issue 23 item 4 through the real CLI: the run learns its context window from the server (each local server's own
+// endpoint, the fake speaking its shape), the config's context_window beats it, an overflow answer's n_ctx replaces
+// it, the compression threshold follows, and one line (-v) and model_info say which window and threshold a run uses.
+import { afterEach, describe, expect, it } from 'vitest';
+import { StreamLineSchema } from '../../bin/cli/stream-json.js';
+import { GOOD_CONFIG, project, runCli, sandbox, withScript, type Sandbox } from './helpers.js';
+import { PRELUDE } from './scripts.js';
+
+let sb: Sandbox | undefined;
+afterEach(() => sb?.cleanup());
+
+const lines = (stdout: string) => stdout.trim().split('\n').map((l) => StreamLineSchema.parse(JSON.parse(l)));
+const modelInfos = (stdout: string) => lines(stdout).filter((l) => l.type === 'model_info').map((l) => l.data);
+/** A script module that sets the fake's flavour and window, then scripts it. */
+const flavoured = (flavour: string, setup: string, body: string): string => `${PRELUDE}
+export default (fake) => {
+  fake.flavour = ${JSON.stringify(flavour)};
+  ${setup}
+${body}
+};
+`;
+const SAY = `fake.script('director', say('done'));`;
+const FILES: Record<string, string> = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`f${i}.txt`, `file ${i}\n${'lorem ipsum dolor sit amet '.repeat(220)}\n`]));
+const read = (i: number): string => `call('read_file', { path: 'f${i}.txt' }, '<thought>\\ngoal: read\\nstep: read ${i}\\nreason: test\\n</thought>')`;
+
+describe('the window and threshold a run uses', () => {
+  it('llama.cpp: learned from /props; -v says it in one line; model_info carries window, source and threshold', async () => {
+    sb = sandbox(GOOD_CONFIG);
+    const r = await runCli(['-v', '-d', 'all', '-p', 'hi', '--output-format', 'stream-json'], withScript(sb, flavoured('llama.cpp', 'fake.window = 8192;', SAY)), { cwd: project(sb) });
+    expect(r.code).toBe(0);
+    expect(modelInfos(r.stdout)[0]).toMatchObject({ agent: 'director', contextWindow: 8192, windowSource: 'llama.cpp /props n_ctx', compressionThreshold: 6144 });
+    expect(r.stderr.match(/^yagent: director: scripted-model at scripted: context window 8192 \(llama\.cpp \/props n_ctx\), compression threshold 6144$/gm)).toHaveLength(1);
+  });
+
+  it.each([
+    ['vllm', 'fake.window = 16384;', 16384, 'vLLM /v1/models max_model_len'],
+    ['ollama', 'fake.window = 4096;', 4096, 'Ollama /api/ps context_length'],
+    ['ollama', 'fake.ollamaNumCtx = 8192;', 8192, 'Ollama /api/show num_ctx'],
+    ['lmstudio', 'fake.window = 32768;', 32768, 'LM Studio /api/v0 loaded_context_length'],
+  ])('%s (%s): window %i from %s', async (flavour, setup, window, source) => {
+    sb = sandbox(GOOD_CONFIG);
+    const r = await runCli(['-d', 'all', '-p', 'hi', '--output-format', 'stream-json'], withScript(sb, flavoured(flavour, setup, SAY)), { cwd: project(sb) });
+    expect(r.code).toBe(0);
+    expect(modelInfos(r.stdout)[0]).toMatchObject({ contextWindow: window, windowSource: source, compressionThreshold: Math.floor(window * 0.75) });
+  });
+
+  it('Ollama that says nothing: a warning line names OLLAMA_CONTEXT_LENGTH and context_window (no -v needed)', async () => {
+    sb = sandbox(GOOD_CONFIG);
+    const r = await runCli(['-d', 'all', '-p', 'hi'], withScript(sb, flavoured('ollama', '', SAY)), { cwd: project(sb) });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/context window unknown: Ollama's default .* cuts longer prompts silently: start it with OLLAMA_CONTEXT_LENGTH=32768, or set context_window/);
+  });
+
+  it("the config's context_window beats the server, and sets the threshold", async () => {
+    sb = sandbox(`${GOOD_CONFIG}\n[global.llm.providers.scripted]\ncontext_window = 20000\n`);
+    const r = await runCli(['-d', 'all', '-p', 'hi', '--output-format', 'stream-json'], withScript(sb, flavoured('llama.cpp', 'fake.window = 8192;', SAY)), { cwd: project(sb) });
+    expect(r.code).toBe(0);
+    expect(modelInfos(r.stdout)[0]).toMatchObject({ contextWindow: 20000, windowSource: 'context_window in the config', compressionThreshold: 15000 });
+  });
+
+  it('the learned window drives compression: the same reads compress at an 8k server and not against one that says nothing', async () => {
+    const script = (setup: string): string => flavoured('llama.cpp', setup, `
+  fake.script('director', ${[0, 1, 2, 3, 4, 5].map(read).join(', ')}, say('six read'));
+  fake.script('compression', ...times(6, say('summary: files read')));`);
+    const compressed = async (setup: string): Promise<number> => {
+      sb = sandbox(GOOD_CONFIG);
+      const r = await runCli(['-d', 'all', '-p', 'read six', '--output-format', 'stream-json'], withScript(sb, script(setup)), { cwd: project(sb, FILES) });
+      expect(r.code).toBe(0);
+      sb.cleanup();
+      return lines(r.stdout).filter((l) => l.type.startsWith('context_') && l.type.endsWith('compressed')).length;
+    };
+    expect(await compressed('fake.window = 8192;')).toBeGreaterThan(0);
+    expect(await compressed('')).toBe(0);
+  });
+
+  it("an overflow answer's n_ctx becomes the window: model_info says it again with the lower threshold", async () => {
+    sb = sandbox(GOOD_CONFIG);
+    const r = await runCli(['-d', 'all', '-p', 'read', '--output-format', 'stream-json'], withScript(sb, flavoured('llama.cpp', '', `
+  fake.script('director', ${[0, 1].map(read).join(', ')}, { fault: { kind: 'overflow', promptTokens: 6248, window: 6000 } }, say('read'));
+  fake.script('compression', ...times(4, say('summary: files read')));`)), { cwd: project(sb, FILES) });
+    expect(r.code).toBe(0);
+    const infos = modelInfos(r.stdout);
+    expect(infos.at(-1)).toMatchObject({ contextWindow: 6000, windowSource: "the server's overflow answer", compressionThreshold: 4500 });
+    expect(infos.length).toBe(2);
+  });
+});

@@ -61,7 +61,7 @@ export const KEY_TABLE: Record<string, KeyStatus> = {
   'blackboard.max_notes_per_board': { consumer: 'storeInputFromConfig → store actor input blackboardGc → scheduled gcNotes (named task blackboard-gc)', test: 'store: ScheduledGcHonoursConfigTtlAndCap' },
   'resume.enable': { consumer: 'run-task settingsFrom → checkpoints (run-agent) and replay (recovery.ts)', test: 'consumers: [resume] keys reach the run settings' },
   'resume.replay_token_budget': { reserved: 'pause / replay / degraded handoff (later issue)' },
-  'resume.max_replay_messages': { consumer: 'run-task settingsFrom → recovery.ts assessReplay', test: 'consumers: [resume] keys reach the run settings' },
+  'resume.max_replay_messages': { consumer: 'run-task settingsFrom → replay-assessment.ts assessReplay', test: 'consumers: [resume] keys reach the run settings' },
   'resume.max_restarts': { consumer: 'run-task settingsFrom → delegation.ts restart of a crashed delegation', test: 'consumers: [resume] keys reach the run settings' },
   'resume.degrade_on_workspace_change': { reserved: 'pause / replay / degraded handoff (later issue)' },
   'resume.checkpoint_workspace': { reserved: 'pause / replay / degraded handoff (later issue)' },

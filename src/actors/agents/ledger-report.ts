@@ -20,8 +20,10 @@ export function ledgerLines(messages: readonly ChatMessage[]): string[] {
   for (const c of ran) counts.set(c.name, (counts.get(c.name) ?? 0) + 1);
   const last = [...messages].reverse().find((m) => m.role === 'assistant' && m.content.trim() !== '');
   const files = changedFiles(messages);
+  const commands = ran.filter((c) => c.name === 'run_bash').map((c) => commandOf(c.arguments)).filter((c) => c !== '');
   return [
     `Tools run: ${counts.size === 0 ? 'none recorded' : [...counts].map(([n, k]) => `${n} ×${k}`).join(', ')}`,
+    ...(commands.length > 0 ? [`Commands run: ${commands.map((c) => `\`${c.slice(0, 200)}\``).join(', ').slice(0, 2000)}`] : []),
     `Files changed: ${files.length === 0 ? 'none recorded' : files.join(', ')}`,
     `Last thoughts: ${last ? last.content.trim().slice(0, 800) : 'none recorded'}`,
   ];
@@ -37,6 +39,16 @@ export function changedFiles(messages: readonly ChatMessage[]): string[] {
   return [...files];
 }
 
+/** The command line of a run_bash call ('' when its arguments do not parse). */
+function commandOf(args: string): string {
+  try {
+    const c = (JSON.parse(args) as { command?: unknown }).command;
+    return typeof c === 'string' ? c.trim() : '';
+  } catch {
+    return '';
+  }
+}
+
 function pathsOf(args: string): string[] {
   try {
     const a = JSON.parse(args) as Record<string, unknown>;
@@ -44,4 +56,14 @@ function pathsOf(args: string): string[] {
   } catch {
     return [];
   }
+}
+
+/** What the next turn's Director reads for a delegation the user cancelled: it is not resumed, and what it did. */
+export function cancelledReport(target: string, messages: readonly ChatMessage[]): string {
+  return [
+    `[${target} cancelled by the user]`,
+    `The user cancelled the ${target} delegation before it finished; it is not resumed. What it did before it was stopped:`,
+    ...ledgerLines(messages),
+    'Do not redo or continue this work unless the user asks for it again.',
+  ].join('\n');
 }

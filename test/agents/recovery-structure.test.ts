@@ -18,10 +18,10 @@ function importsOf(file: string): { values: string[]; types: string[] } {
 const AGENTS = resolve('src/actors/agents');
 
 describe('recovery and delegation', () => {
-  it('recovery imports nothing from delegation, and its value imports are the two one-job modules', () => {
+  it('recovery imports nothing from delegation, and its value imports are one-job modules', () => {
     const r = importsOf(`${AGENTS}/recovery.ts`);
     expect([...r.values, ...r.types]).not.toContain(`${AGENTS}/delegation.ts`);
-    expect(r.values.sort()).toEqual([`${AGENTS}/ledger-report.ts`, `${AGENTS}/replay-assessment.ts`]);
+    expect(r.values.sort()).toEqual([`${AGENTS}/ledger-report.ts`, `${AGENTS}/replay-assessment.ts`, `${AGENTS}/workspace-facts.ts`]);
   });
 
   it('no module that delegation imports imports delegation back', () => {

@@ -1,4 +1,5 @@
 // Sessions and recovery in-process: real runtime, workers, store actor; only the model is scripted.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
@@ -45,6 +46,14 @@ function asIfKilled(taskId: string): void {
       if (meta.payload?.taskId === taskId && meta.payload.delegationId === null) strip(file, (l) => l.includes('"agent_checkpoint"') || l.includes('"kind":"stop"'));
     }
   }
+}
+
+const git = (...args: string[]): string => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: w.base.workspace, encoding: 'utf8' }).trim();
+
+/** The cancelled Coding run writes its stop and checkpoint on its way out (the stop hook waits for the run). */
+async function checkpointed(): Promise<void> {
+  for (let i = 0; i < 200 && !readFileSync(codingRollout(), 'utf8').includes('"agent_checkpoint"'); i++) await new Promise((r) => setTimeout(r, 25));
+  expect(readFileSync(codingRollout(), 'utf8')).toContain('"agent_checkpoint"');
 }
 
 function codingRollout(): string {
@@ -134,6 +143,39 @@ describe('recovery', () => {
     const body = text(director ?? { body: {} });
     expect(body).toContain('side effect done once');
     expect(body).not.toContain('was cancelled before it finished'); // last wins: the abandoned result was replaced
+  });
+
+  it('C: a commit since the checkpoint gives the degraded report with what changed, not a replay', async () => {
+    git('init', '-q', '-b', 'main');
+    git('commit', '-q', '--allow-empty', '-m', 'one');
+    const before = git('rev-parse', 'HEAD');
+    await interruptedTurn();
+    asIfKilled('turn-1');
+    await checkpointed();
+    expect(readFileSync(codingRollout(), 'utf8')).toContain(`"head":"${before}","branch":"main"`);
+    git('commit', '-q', '--allow-empty', '-m', 'two'); // the user moved on while the session was stopped
+    w.fake.script('director', ...Array.from({ length: 4 }, () => say('finished after the report')));
+    const r = await runTask(w.rt, { ...w.base, prompt: 'please continue', taskId: 'turn-2', yolo: true, session: { resume: 'turn-1' } });
+    expect(r.stopReason).toBe('plain_text');
+    expect(w.fake.requestsFor('coding')).toHaveLength(2); // no replay ran
+    const body = text(w.fake.requestsFor('director').at(-1) ?? { body: {} });
+    expect(body).toContain(`the workspace changed since its checkpoint (HEAD moved from ${before.slice(0, 12)} to ${git('rev-parse', 'HEAD').slice(0, 12)})`);
+    expect(r.notes.some((n) => n.handoff.status === 'degraded')).toBe(true);
+  });
+
+  it('degrade_on_workspace_change = false: a delegation is replayed (B) onto the changed workspace', async () => {
+    git('init', '-q', '-b', 'main');
+    git('commit', '-q', '--allow-empty', '-m', 'one');
+    await interruptedTurn();
+    asIfKilled('turn-1');
+    await checkpointed();
+    git('checkout', '-q', '-b', 'elsewhere'); // the branch changed
+    w.fake.script('coding', exit('side effect done once'));
+    w.fake.script('director', say('all done'));
+    const config = { ...w.base.config, resume: { ...w.base.config.resume, degradeOnWorkspaceChange: false } };
+    const r = await runTask(w.rt, { ...w.base, config, prompt: 'please continue', taskId: 'turn-2', yolo: true, session: { resume: 'turn-1' } });
+    expect(r.text).toBe('all done');
+    expect(w.fake.requestsFor('coding')).toHaveLength(3); // replayed
   });
 
   it('C: a corrupted checkpoint gives a degraded note and the task still finishes', async () => {

@@ -3,7 +3,7 @@
 // ledger cannot be trusted, replaced by a report built from what the ledger holds (C). Either result becomes
 // the call's last tool output (last wins when the conversation is repaired). Delegation uses this module; it
 // depends on delegation only through the `Delegator` interface below.
-import type { StoreApi, NoteMeta } from '../../store/api.js';
+import type { StoreApi, NoteMeta, ReplayResult } from '../../store/api.js';
 import type { RunSettings, PendingDelegation } from './run-types.js';
 import type { ToolOutcome } from '../tools/types.js';
 import type { ChatMessage } from './wire-types.js';
@@ -11,6 +11,7 @@ import type { Publish } from './loop-contract.js';
 import type { ThinkEntry } from './compression/thinklink.js';
 import { assessReplay, type Assessment } from './replay-assessment.js';
 import { degradedReport } from './ledger-report.js';
+import { workspaceChanges, workspaceFacts } from './workspace-facts.js';
 
 /** What recovery needs of a run's delegations (the DelegationManager): continue one (B), or hand over its report (C). */
 export interface Delegator {
@@ -26,13 +27,29 @@ export interface RecoveryDeps {
   maxReplayMessages: number;
   /** `[resume] enable = false`: nothing is replayed; every interrupted delegation is handed over as C. */
   enabled: boolean;
+  /** `[resume] degrade_on_workspace_change` and where to look: a replay onto a changed workspace becomes C. */
+  workspace: WorkspaceCheck;
+}
+
+export interface WorkspaceCheck {
+  cwd: string;
+  degradeOnChange: boolean;
+}
+
+/** B only onto the workspace the checkpoint saw: HEAD, branch or a touched file that changed since turns it into C. */
+export async function checkWorkspace(a: Assessment, r: ReplayResult, w: WorkspaceCheck): Promise<Assessment> {
+  const then = r.ok ? r.lastCheckpoint?.workspace : undefined;
+  if (a.kind !== 'replay' || !w.degradeOnChange || then === undefined) return a;
+  const changed = workspaceChanges(then, await workspaceFacts(w.cwd, then.files.map((f) => f.path)));
+  if (changed.length === 0) return a;
+  return { kind: 'degraded', reason: `the workspace changed since its checkpoint (${changed.join('; ')})`, messages: a.messages };
 }
 
 /** One tool message per pending delegation, in order: the continued delegation's result, or the C report. */
 export async function recoverDelegations(deps: RecoveryDeps, pending: readonly PendingDelegation[]): Promise<ChatMessage[]> {
   const out: ChatMessage[] = [];
   for (const p of pending) {
-    const a = deps.enabled ? assessReplay(await deps.store.readReplay(p.rolloutPath), deps.maxReplayMessages) : { kind: 'degraded' as const, reason: 'resume is disabled ([resume] enable = false)', messages: [] };
+    const a = deps.enabled ? await assessed(deps.store, p.rolloutPath, deps.maxReplayMessages, deps.workspace) : { kind: 'degraded' as const, reason: 'resume is disabled ([resume] enable = false)', messages: [] };
     let content: string;
     if (a.kind === 'replay') {
       deps.publish({ type: 'log', level: 'info', message: `recovery: continuing ${p.target} delegation ${p.callId} from its rollout (${a.messages.length} messages)` });
@@ -48,6 +65,11 @@ export async function recoverDelegations(deps: RecoveryDeps, pending: readonly P
   return out;
 }
 
+async function assessed(store: Pick<StoreApi, 'readReplay'>, path: string, maxMessages: number, w: WorkspaceCheck): Promise<Assessment> {
+  const r = await store.readReplay(path);
+  return checkWorkspace(assessReplay(r, maxMessages), r, w);
+}
+
 function outcomeText(o: ToolOutcome): string {
   if (o.kind === 'ok') return o.content;
   if (o.kind === 'error') return JSON.stringify({ error: o.error });
@@ -60,7 +82,7 @@ export function crashRecovery(store: Pick<StoreApi, 'taskRollouts' | 'readReplay
     if (!s.resume) return { kind: 'degraded', reason: 'resume is disabled ([resume] enable = false)', messages: [] };
     const head = (await store.taskRollouts(s.projectId, s.taskId)).filter((h) => h.meta.delegationId === callId).at(-1);
     if (!head) return { kind: 'degraded', reason: 'it left no rollout', messages: [] };
-    return assessReplay(await store.readReplay(head.path), s.maxReplayMessages);
+    return assessed(store, head.path, s.maxReplayMessages, { cwd: s.workspace, degradeOnChange: s.degradeOnWorkspaceChange });
   };
 }
 

@@ -48,8 +48,6 @@ export type Dialog =
 const MAIN_ACTIONS: readonly Action[] = ['send', 'newline', 'cancel', 'pause', 'history_prev', 'history_next', 'scroll_up', 'scroll_down', 'tree'];
 const APPROVAL_ACTIONS: readonly Action[] = ['approve_once', 'approve_session', 'approve_project', 'deny', 'cancel'];
 const QUIT_WINDOW_MS = 2000;
-/** Stop reasons after which the session can take a follow-up turn (the store's resumable set). */
-const CONTINUABLE = new Set(['plain_text', 'agent_exit', 'paused', 'cancelled']);
 
 export class TuiApp {
   readonly conv = new Conversation();
@@ -313,10 +311,6 @@ export class TuiApp {
       for (const op of this.pending.splice(0)) await op(taskId);
       const outcome = await done;
       if (outcome?.sessionId) this.session = outcome.sessionId;
-      if (outcome && !CONTINUABLE.has(outcome.stopReason)) {
-        this.session = null; // the store refuses to resume such a session: the next turn starts a new one
-        this.conv.addInfo(`the session cannot continue after ${outcome.stopReason}: the next turn starts a new one`);
-      }
       if (outcome?.error && outcome.stopReason !== 'cancelled') this.conv.addInfo(outcome.error.message, 'error');
       this.side.turnEnded(outcome);
       this.run = 'idle';

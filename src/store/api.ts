@@ -36,6 +36,15 @@ export interface AgentCheckpoint {
   delegationId: string | null;
   /** Number of messages the fingerprint covers (the rebuilt list). */
   messageCount?: number;
+  /** The workspace the run last saw (`[resume] checkpoint_workspace`): a resume onto a changed one degrades to C. */
+  workspace?: WorkspaceFacts;
+}
+
+/** Git HEAD and branch (null: no repository, no commit yet, detached) and a sha256 per file the run touched. */
+export interface WorkspaceFacts {
+  head: string | null;
+  branch: string | null;
+  files: { path: string; sha256: string }[];
 }
 
 /** What the caller supplies for a checkpoint; the fingerprint is computed by the store's reader side only. */

@@ -3,9 +3,8 @@
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { StopReasonSchema, UsageSchema, type StopReason } from '../runtime/protocol/index.js';
+import { StopReasonSchema, UsageSchema } from '../runtime/protocol/index.js';
 import { sanitizeSegment } from './data-paths.js';
-import { stopState } from './rollout/stop.js';
 import type { SessionEntry, SessionSummary } from './types-session.js';
 import { isMissing } from './errors.js';
 
@@ -91,12 +90,12 @@ export function summarise(projectId: string, sessionId: string, entries: readonl
     lastRolloutPath: lastEnd?.rolloutPath ?? null,
     tokens: ends.reduce((t, e) => ({ input: t.input + e.usage.inputTokens, output: t.output + e.usage.outputTokens }), { input: 0, output: 0 }),
     ...(first.forkedFrom !== undefined ? { forkedFrom: first.forkedFrom } : {}),
-    resumable: resumability(stopReason),
+    resumable: resumability(),
   };
 }
 
-/** Finished turns continue as a conversation; paused, cancelled and interrupted ones resume; failures are refused. */
-export function resumability(stopReason: StopReason | null): SessionSummary['resumable'] {
-  if (stopReason === null || stopState(stopReason) !== 'failed') return { ok: true };
-  return { ok: false, reason: `its last turn stopped with ${stopReason}, which is not resumable (only finished, paused, cancelled or interrupted turns are); start a new session or use --fork` };
+/** Every stop reason leaves a resumable session (issue 24): finished turns continue as a conversation; paused, cancelled,
+ *  interrupted and failed ones carry their partial work, marked, into the next turn. */
+export function resumability(): SessionSummary['resumable'] {
+  return { ok: true };
 }

@@ -99,7 +99,7 @@ describe('sessions (CLI)', () => {
     expect(bad.stderr).toMatch(/--fork needs --resume/);
   });
 
-  it('a failed last turn is refused in one line; --fork starts a new session from a copy, the old one unchanged', async () => {
+  it('an llm_error turn, then --continue: the session goes on and the request carries turn 1, marked; --fork copies it', async () => {
     sb = sandbox(GOOD_CONFIG);
     const ws = project(sb);
     const failed = await runCli(['-p', 'first question', '--output-format', 'json'], withScript(sb, FAILING), { cwd: ws });
@@ -108,18 +108,21 @@ describe('sessions (CLI)', () => {
     expect(id).not.toBe('');
     const log = join(sb.dir, 'second.log');
     const env = withScript(sb, twoTurns(log));
-    const refused = await runCli(['-p', 'second question', '--resume', id], env, { cwd: ws });
-    expect(refused.code).toBe(1);
-    expect(refused.stderr.trim().split('\n')).toEqual([`yagent: session ${id} cannot be resumed: its last turn stopped with llm_error, which is not resumable (only finished, paused, cancelled or interrupted turns are); start a new session or use --fork`]);
+    const continued = await runCli(['-p', 'second question', '--continue', '--output-format', 'json'], env, { cwd: ws });
+    expect(continued.code).toBe(0);
+    expect(ResultObjectSchema.parse(JSON.parse(continued.stdout))).toMatchObject({ result: 'answer two', session_id: id });
+    const carried = readFileSync(log, 'utf8').split('\n')[0] ?? '';
+    expect(carried).toContain('first question');
+    expect(carried).toMatch(/The previous turn \(\\"first question\\"\) stopped with llm_error before it finished/);
     const forked = await runCli(['-p', 'second question', '--resume', id, '--fork', '--output-format', 'json'], env, { cwd: ws });
     expect(forked.code).toBe(0);
     const fork = ResultObjectSchema.parse(JSON.parse(forked.stdout));
     expect(fork.result).toBe('answer two');
     expect(fork.session_id).not.toBe(id);
-    expect(readFileSync(log, 'utf8').split('\n')[0]).toContain('first question'); // the copy carries the old turn
+    expect(readFileSync(log, 'utf8').split('\n')[1]).toContain('first question'); // the copy carries the old turn
     const { sessions } = JSON.parse((await runCli(['sessions', '--json'], sb.env, { cwd: ws })).stdout) as { sessions: { sessionId: string; turns: number; forkedFrom?: string; stopReason: string }[] };
     expect(sessions.find((x) => x.sessionId === fork.session_id)).toMatchObject({ turns: 1, forkedFrom: id, stopReason: 'plain_text' });
-    expect(sessions.find((x) => x.sessionId === id)).toMatchObject({ turns: 1, stopReason: 'llm_error' });
+    expect(sessions.find((x) => x.sessionId === id)).toMatchObject({ turns: 2, stopReason: 'plain_text' });
   });
 
   it('SIGKILL of the whole CLI between tool rounds of a Coding delegation, then --resume: it continues, nothing re-runs', async () => {

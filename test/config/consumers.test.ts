@@ -261,6 +261,10 @@ describe('[agent] and [blackboard] keys reach the run settings', () => {
     expect(settings('[resume]\nmax_replay_messages = 7').maxReplayMessages).toBe(7);
     expect(settings('[resume]\nmax_restarts = 0').maxRestarts).toBe(0);
     expect(settings('[resume]\nmax_restarts = 5').maxRestarts).toBe(5);
+    expect(settings('').checkpointWorkspace).toBe(true);
+    expect(settings('[resume]\ncheckpoint_workspace = false').checkpointWorkspace).toBe(false);
+    expect(settings('').degradeOnWorkspaceChange).toBe(true);
+    expect(settings('[resume]\ndegrade_on_workspace_change = false').degradeOnWorkspaceChange).toBe(false);
   });
 });
 

@@ -93,11 +93,13 @@ describe('value conventions', () => {
     expect(cfg().warnings).toEqual([]);
   });
 
-  it('an unknown degrade_on_workspace_change value warns and falls back to warn', () => {
-    const c = cfg('[resume]\ndegrade_on_workspace_change = "explode"');
-    expect(c.resume.degradeOnWorkspaceChange).toBe('warn');
-    expect(c.warnings.join()).toContain('explode');
-    expect(cfg('[resume]\ndegrade_on_workspace_change = "block"').resume.degradeOnWorkspaceChange).toBe('block');
+  it('degrade_on_workspace_change is true|false (default true); a string (the old warn|block) warns and is true', () => {
+    expect(cfg().resume.degradeOnWorkspaceChange).toBe(true);
+    expect(cfg('[resume]\ndegrade_on_workspace_change = false').resume.degradeOnWorkspaceChange).toBe(false);
+    const c = cfg('[resume]\ndegrade_on_workspace_change = "warn"');
+    expect(c.resume.degradeOnWorkspaceChange).toBe(true);
+    expect(c.warnings.join()).toMatch(/degrade_on_workspace_change = "warn" is not true\|false/);
+    expect(() => cfg('[resume]\ndegrade_on_workspace_change = 3')).toThrow(/degrade_on_workspace_change/);
   });
 });
 

@@ -53,9 +53,9 @@ describe('config checks at load', () => {
   it('a reserved key set away from its template default warns that it is not active yet; the template itself warns nothing', () => {
     const tpl: YagentConfig = parseConfigText(CONFIG_TEMPLATE, '/t.toml', {}, false);
     expect(tpl.warnings).toEqual([]);
-    expect(warningsOf('[resume]\ncheckpoint_workspace = true\n')).toEqual([]);
-    const w = warningsOf('[resume]\ncheckpoint_workspace = false\n[global.llm.providers.main.x]\n').filter((x) => x.includes('reserved'));
-    expect(w).toEqual(['config key "resume.checkpoint_workspace" is reserved for pause / replay / degraded handoff (not built yet): its value changes nothing today']);
+    expect(warningsOf('[resume]\nreplay_token_budget = 0\n')).toEqual([]);
+    const w = warningsOf('[resume]\nreplay_token_budget = 5\n[global.llm.providers.main.x]\n').filter((x) => x.includes('reserved'));
+    expect(w).toEqual(['config key "resume.replay_token_budget" is reserved for pause / replay / degraded handoff (not built yet): its value changes nothing today']);
     // context_window is active (the TUI context bar): no warning any more
     expect(parseConfigText(BASE + 'context_window = 32000\n', '/t.toml', {}).warnings).toEqual([]);
   });

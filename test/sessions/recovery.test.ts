@@ -1,4 +1,5 @@
 // Sessions and recovery in-process: real runtime, workers, store actor; only the model is scripted.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
@@ -29,6 +30,30 @@ async function interruptedTurn(): Promise<TaskResult | Error> {
   expect(w.fake.requestsFor('coding')).toHaveLength(2);
   ctl.abort(new Error('cancelled by the test'));
   return running;
+}
+
+/** Turns the user's cancel of turn 1 into what a kill leaves: no turn end in the session ledger, no stop or checkpoint
+ *  in the Director's rollout (its delegations keep what they recorded). A cancelled turn is never resumed; a killed one is. */
+function asIfKilled(taskId: string): void {
+  const strip = (file: string, drop: (line: string) => boolean): void => writeFileSync(file, readFileSync(file, 'utf8').split('\n').filter((l) => !drop(l)).join('\n'));
+  const sessions = join(w.home, 'data', 'sessions');
+  for (const d of readdirSync(sessions)) for (const f of readdirSync(join(sessions, d))) strip(join(sessions, d, f), (l) => l.includes('"turn_end"') && l.includes(`"${taskId}"`));
+  const rollouts = join(w.home, 'data', 'rollout');
+  for (const d of readdirSync(rollouts)) {
+    for (const f of readdirSync(join(rollouts, d))) {
+      const file = join(rollouts, d, f);
+      const meta = JSON.parse(readFileSync(file, 'utf8').split('\n')[0] ?? '{}') as { payload?: { taskId?: string; delegationId?: string | null } };
+      if (meta.payload?.taskId === taskId && meta.payload.delegationId === null) strip(file, (l) => l.includes('"agent_checkpoint"') || l.includes('"kind":"stop"'));
+    }
+  }
+}
+
+const git = (...args: string[]): string => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: w.base.workspace, encoding: 'utf8' }).trim();
+
+/** The cancelled Coding run writes its stop and checkpoint on its way out (the stop hook waits for the run). */
+async function checkpointed(): Promise<void> {
+  for (let i = 0; i < 200 && !readFileSync(codingRollout(), 'utf8').includes('"agent_checkpoint"'); i++) await new Promise((r) => setTimeout(r, 25));
+  expect(readFileSync(codingRollout(), 'utf8')).toContain('"agent_checkpoint"');
 }
 
 function codingRollout(): string {
@@ -71,18 +96,39 @@ describe('sessions', () => {
     expect(text(turn2 ?? { body: {} })).toContain('answer one');
   });
 
-  it('an unknown session and a failed last turn are refused with the reason in one line', async () => {
+  it('an unknown session is refused in one line; a failed last turn continues, marked as failed', async () => {
     await expect(runTask(w.rt, { ...w.base, prompt: 'x', session: { resume: 'nope' } })).rejects.toThrow(/no session "nope"/);
-    w.fake.script('director', ...Array.from({ length: 3 }, () => ({ fault: { kind: 'status' as const, status: 400, message: 'bad' } })));
+    w.fake.script('director', { fault: { kind: 'status' as const, status: 400, message: 'bad' } }); // not retryable: one call
     const r = await runTask(w.rt, { ...w.base, prompt: 'fail', taskId: 'f1' });
     expect(r.stopReason).toBe('llm_error');
-    await expect(runTask(w.rt, { ...w.base, prompt: 'again', session: { resume: 'f1' } })).rejects.toThrow(/^session f1 cannot be resumed: its last turn stopped with llm_error[^\n]*$/);
+    w.fake.script('director', ...Array.from({ length: 4 }, () => say('answer again')));
+    const again = await runTask(w.rt, { ...w.base, prompt: 'again', taskId: 'f2', session: { resume: 'f1' } });
+    expect(again.error).toBeUndefined();
+    expect(again).toMatchObject({ stopReason: 'plain_text', text: 'answer again', session: { id: 'f1', resumed: true } });
+    const body = text(w.fake.requestsFor('director').at(-1) ?? { body: {} });
+    expect(body).toContain('stopped with llm_error before it finished');
+    expect(body.indexOf('\\"fail\\"')).toBeLessThan(body.indexOf('again'));
   });
 });
 
 describe('recovery', () => {
+  it('a cancelled turn is never resumed: its delegation stays stopped and the Director reads what it did', async () => {
+    await interruptedTurn();
+    w.fake.script('director', ...Array.from({ length: 4 }, () => say('something else')));
+    const r = await runTask(w.rt, { ...w.base, prompt: 'another question', taskId: 'turn-2', yolo: true, session: { resume: 'turn-1' } });
+    expect(r.error).toBeUndefined();
+    expect(r).toMatchObject({ stopReason: 'plain_text', text: 'something else' });
+    expect(w.fake.requestsFor('coding')).toHaveLength(2); // nothing of the cancelled Coding ran again
+    expect(readFileSync(join(w.base.workspace, 'side.txt'), 'utf8')).toBe('ran\n');
+    const body = text(w.fake.requestsFor('director').at(-1) ?? { body: {} });
+    expect(body).toContain('[coding cancelled by the user]');
+    expect(body).toContain('run_bash ×1');
+    expect(body).toContain('The user cancelled the previous turn');
+  });
+
   it('B: an interrupted Coding delegation continues from its rollout; the recorded tool call is not run again', async () => {
     await interruptedTurn();
+    asIfKilled('turn-1');
     const side = join(w.base.workspace, 'side.txt');
     expect(readFileSync(side, 'utf8')).toBe('ran\n');
     w.fake.script('coding', exit('side effect done once'));
@@ -99,8 +145,42 @@ describe('recovery', () => {
     expect(body).not.toContain('was cancelled before it finished'); // last wins: the abandoned result was replaced
   });
 
+  it('C: a commit since the checkpoint gives the degraded report with what changed, not a replay', async () => {
+    git('init', '-q', '-b', 'main');
+    git('commit', '-q', '--allow-empty', '-m', 'one');
+    const before = git('rev-parse', 'HEAD');
+    await interruptedTurn();
+    asIfKilled('turn-1');
+    await checkpointed();
+    expect(readFileSync(codingRollout(), 'utf8')).toContain(`"head":"${before}","branch":"main"`);
+    git('commit', '-q', '--allow-empty', '-m', 'two'); // the user moved on while the session was stopped
+    w.fake.script('director', ...Array.from({ length: 4 }, () => say('finished after the report')));
+    const r = await runTask(w.rt, { ...w.base, prompt: 'please continue', taskId: 'turn-2', yolo: true, session: { resume: 'turn-1' } });
+    expect(r.stopReason).toBe('plain_text');
+    expect(w.fake.requestsFor('coding')).toHaveLength(2); // no replay ran
+    const body = text(w.fake.requestsFor('director').at(-1) ?? { body: {} });
+    expect(body).toContain(`the workspace changed since its checkpoint (HEAD moved from ${before.slice(0, 12)} to ${git('rev-parse', 'HEAD').slice(0, 12)})`);
+    expect(r.notes.some((n) => n.handoff.status === 'degraded')).toBe(true);
+  });
+
+  it('degrade_on_workspace_change = false: a delegation is replayed (B) onto the changed workspace', async () => {
+    git('init', '-q', '-b', 'main');
+    git('commit', '-q', '--allow-empty', '-m', 'one');
+    await interruptedTurn();
+    asIfKilled('turn-1');
+    await checkpointed();
+    git('checkout', '-q', '-b', 'elsewhere'); // the branch changed
+    w.fake.script('coding', exit('side effect done once'));
+    w.fake.script('director', say('all done'));
+    const config = { ...w.base.config, resume: { ...w.base.config.resume, degradeOnWorkspaceChange: false } };
+    const r = await runTask(w.rt, { ...w.base, config, prompt: 'please continue', taskId: 'turn-2', yolo: true, session: { resume: 'turn-1' } });
+    expect(r.text).toBe('all done');
+    expect(w.fake.requestsFor('coding')).toHaveLength(3); // replayed
+  });
+
   it('C: a corrupted checkpoint gives a degraded note and the task still finishes', async () => {
     await interruptedTurn();
+    asIfKilled('turn-1');
     const path = codingRollout();
     // the cancelled child writes its stop and checkpoint on its way out (the stop hook waits for the run)
     for (let i = 0; i < 200 && !readFileSync(path, 'utf8').includes('"agent_checkpoint"'); i++) await new Promise((r) => setTimeout(r, 25));

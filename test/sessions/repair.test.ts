@@ -1,6 +1,7 @@
 // Pure rules of resume: tool-call pairing (last wins), the replay assessment (B or C), the C report.
 import { describe, expect, it } from 'vitest';
-import { assessReplay, degradedReport } from '../../src/actors/agents/recovery.js';
+import { assessReplay } from '../../src/actors/agents/replay-assessment.js';
+import { degradedReport } from '../../src/actors/agents/ledger-report.js';
 import { NOT_RECORDED, repairToolPairs } from '../../src/actors/agents/tool-pairs.js';
 import type { ChatMessage } from '../../src/runtime/protocol/index.js';
 import type { ReplayResult } from '../../src/store/api.js';

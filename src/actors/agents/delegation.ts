@@ -15,7 +15,8 @@ import type { DelegationBreaker, RunPool } from './pool.js';
 import { buildBrief, summarize } from './brief.js';
 import { MentionBook } from './mentions.js';
 import type { UsageLedger } from './usage-ledger.js';
-import { degradedReport, type Assessment } from './recovery.js';
+import { restartOrReport } from './recovery.js';
+import type { Assessment } from './replay-assessment.js';
 import type { ThinkEntry } from './compression/thinklink.js';
 
 export type DelegationStore = Pick<StoreApi, 'writeNote' | 'resolveRefs' | 'writeArtifact' | 'recordTimeline' | 'registerAgent' | 'taskRollouts' | 'readUsage'>;
@@ -290,13 +291,12 @@ export class DelegationManager {
     const d = this.deps;
     const attempt = (this.restarts.get(callId) ?? 0) + 1;
     this.restarts.set(callId, attempt);
-    const a = await recover(callId);
-    if (attempt <= d.settings.maxRestarts && a.kind === 'replay') {
+    const next = restartOrReport(target, await recover(callId), attempt, d.settings.maxRestarts, reason);
+    if (next.kind === 'restart') {
       d.publish({ type: 'delegation_restarted', agent: d.parentAgent, callId, child: target, attempt, maxRestarts: d.settings.maxRestarts, reason });
-      return this.delegate(callId, target, args, signal, a);
+      return this.delegate(callId, target, args, signal, next.from);
     }
-    const why = a.kind === 'degraded' ? `its worker crashed (${reason}) and ${a.reason}` : `it crashed ${attempt} times (last: ${reason}; [resume] max_restarts = ${d.settings.maxRestarts})`;
-    const report = degradedReport(target, why, a.messages);
+    const report = next.report;
     const note = await this.degraded(callId, target, report);
     return { kind: 'ok', content: `[${target} degraded${note ? ` · note ${note.ref}` : ''}]\n${report}`, display: `${target}: degraded` };
   }

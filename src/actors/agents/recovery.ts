@@ -1,76 +1,55 @@
 // Recovery before the Director's first call of a resumed turn (no model involved, zero tokens, deterministic):
 // each delegation the last turn left interrupted is either continued from its rollout (B) or, when its
 // ledger cannot be trusted, replaced by a report built from what the ledger holds (C). Either result becomes
-// the call's last tool output (last wins when the conversation is repaired).
-import type { ReplayResult, StoreApi } from '../../store/api.js';
-import type { RunSettings } from './run-types.js';
+// the call's last tool output (last wins when the conversation is repaired). Delegation uses this module; it
+// depends on delegation only through the `Delegator` interface below.
+import type { StoreApi, NoteMeta, ReplayResult } from '../../store/api.js';
+import type { RunSettings, PendingDelegation } from './run-types.js';
 import type { ToolOutcome } from '../tools/types.js';
-import type { DelegationManager } from './delegation.js';
 import type { ChatMessage } from './wire-types.js';
 import type { Publish } from './loop-contract.js';
-import type { PendingDelegation } from './run-types.js';
-import { callsWithResults, repairToolPairs } from './tool-pairs.js';
-import { thinklinkFromDetails, type ThinkEntry } from './compression/thinklink.js';
+import type { ThinkEntry } from './compression/thinklink.js';
+import { assessReplay, type Assessment } from './replay-assessment.js';
+import { degradedReport } from './ledger-report.js';
+import { workspaceChanges, workspaceFacts } from './workspace-facts.js';
 
-/** `replay`: the repaired list and the plans its rollout holds (the continued run's thinklink store). */
-export type Assessment = { kind: 'replay'; messages: ChatMessage[]; plans: ThinkEntry[] } | { kind: 'degraded'; reason: string; messages: ChatMessage[] };
-
-/** Every criterion is decidable without running anything: a failed one means C, never an error. */
-export function assessReplay(r: ReplayResult, maxMessages: number): Assessment {
-  if (!r.ok) return { kind: 'degraded', reason: `its rollout is ${r.reason.replace('_', ' ')}`, messages: [] };
-  const degraded = (reason: string): Assessment => ({ kind: 'degraded', reason, messages: r.messages });
-  if (r.meta === null) return degraded('its rollout has no session header');
-  if (r.issues.corruptLines > 0) return degraded(`its ledger is torn (${r.issues.corruptLines} unreadable records)`);
-  // the checkpoint's fingerprint was computed by the reader side from the same file: any drift means tampering or loss
-  if (r.lastCheckpoint !== null && r.lastCheckpoint.fingerprint !== r.fingerprint) return degraded('its checkpoint fingerprint does not match the replayed conversation');
-  if (maxMessages > 0 && r.messages.length > maxMessages) return degraded(`its replay has ${r.messages.length} messages, over [resume] max_replay_messages = ${maxMessages}`);
-  if (r.messages[0]?.role !== 'system') return degraded('its replay does not start with the system prompt');
-  return { kind: 'replay', messages: repairToolPairs(r.messages), plans: thinklinkFromDetails(r.thinklink) };
-}
-
-const FILE_TOOLS = new Set(['create_file', 'edit_file', 'delete_file', 'rename_file']);
-
-/** The handoff report of C: tools run, files changed, last thoughts — what the ledger holds, never silence. */
-export function degradedReport(target: string, reason: string, messages: readonly ChatMessage[]): string {
-  const ran = callsWithResults(messages).filter((c) => c.result !== null);
-  const counts = new Map<string, number>();
-  for (const c of ran) counts.set(c.name, (counts.get(c.name) ?? 0) + 1);
-  const files = new Set<string>();
-  for (const c of ran) if (FILE_TOOLS.has(c.name) && !c.result?.startsWith('{"error"')) for (const p of pathsOf(c.arguments)) files.add(p);
-  const last = [...messages].reverse().find((m) => m.role === 'assistant' && m.content.trim() !== '');
-  return [
-    `The ${target} delegation was interrupted and cannot be continued from its ledger: ${reason}. What its ledger holds:`,
-    `Tools run: ${counts.size === 0 ? 'none recorded' : [...counts].map(([n, k]) => `${n} ×${k}`).join(', ')}`,
-    `Files changed: ${files.size === 0 ? 'none recorded' : [...files].join(', ')}`,
-    `Last thoughts: ${last ? last.content.trim().slice(0, 800) : 'none recorded'}`,
-    'Check the workspace, then delegate only the remaining work; do not redo what is listed as done.',
-  ].join('\n');
-}
-
-function pathsOf(args: string): string[] {
-  try {
-    const a = JSON.parse(args) as Record<string, unknown>;
-    return ['path', 'from', 'to', 'new_path'].map((k) => a[k]).filter((v): v is string => typeof v === 'string');
-  } catch {
-    return [];
-  }
+/** What recovery needs of a run's delegations (the DelegationManager): continue one (B), or hand over its report (C). */
+export interface Delegator {
+  delegate(callId: string, target: string, args: { task: string }, signal: AbortSignal, resumeFrom?: { messages: ChatMessage[]; plans: ThinkEntry[] }): Promise<ToolOutcome>;
+  degraded(callId: string, target: string, report: string): Promise<NoteMeta | null>;
 }
 
 export interface RecoveryDeps {
-  manager: DelegationManager;
+  manager: Delegator;
   store: Pick<StoreApi, 'readReplay'>;
   publish: Publish;
   signal: AbortSignal;
   maxReplayMessages: number;
   /** `[resume] enable = false`: nothing is replayed; every interrupted delegation is handed over as C. */
   enabled: boolean;
+  /** `[resume] degrade_on_workspace_change` and where to look: a replay onto a changed workspace becomes C. */
+  workspace: WorkspaceCheck;
+}
+
+export interface WorkspaceCheck {
+  cwd: string;
+  degradeOnChange: boolean;
+}
+
+/** B only onto the workspace the checkpoint saw: HEAD, branch or a touched file that changed since turns it into C. */
+export async function checkWorkspace(a: Assessment, r: ReplayResult, w: WorkspaceCheck): Promise<Assessment> {
+  const then = r.ok ? r.lastCheckpoint?.workspace : undefined;
+  if (a.kind !== 'replay' || !w.degradeOnChange || then === undefined) return a;
+  const changed = workspaceChanges(then, await workspaceFacts(w.cwd, then.files.map((f) => f.path)));
+  if (changed.length === 0) return a;
+  return { kind: 'degraded', reason: `the workspace changed since its checkpoint (${changed.join('; ')})`, messages: a.messages };
 }
 
 /** One tool message per pending delegation, in order: the continued delegation's result, or the C report. */
 export async function recoverDelegations(deps: RecoveryDeps, pending: readonly PendingDelegation[]): Promise<ChatMessage[]> {
   const out: ChatMessage[] = [];
   for (const p of pending) {
-    const a = deps.enabled ? assessReplay(await deps.store.readReplay(p.rolloutPath), deps.maxReplayMessages) : { kind: 'degraded' as const, reason: 'resume is disabled ([resume] enable = false)', messages: [] };
+    const a = deps.enabled ? await assessed(deps.store, p.rolloutPath, deps.maxReplayMessages, deps.workspace) : { kind: 'degraded' as const, reason: 'resume is disabled ([resume] enable = false)', messages: [] };
     let content: string;
     if (a.kind === 'replay') {
       deps.publish({ type: 'log', level: 'info', message: `recovery: continuing ${p.target} delegation ${p.callId} from its rollout (${a.messages.length} messages)` });
@@ -86,6 +65,11 @@ export async function recoverDelegations(deps: RecoveryDeps, pending: readonly P
   return out;
 }
 
+async function assessed(store: Pick<StoreApi, 'readReplay'>, path: string, maxMessages: number, w: WorkspaceCheck): Promise<Assessment> {
+  const r = await store.readReplay(path);
+  return checkWorkspace(assessReplay(r, maxMessages), r, w);
+}
+
 function outcomeText(o: ToolOutcome): string {
   if (o.kind === 'ok') return o.content;
   if (o.kind === 'error') return JSON.stringify({ error: o.error });
@@ -98,6 +82,13 @@ export function crashRecovery(store: Pick<StoreApi, 'taskRollouts' | 'readReplay
     if (!s.resume) return { kind: 'degraded', reason: 'resume is disabled ([resume] enable = false)', messages: [] };
     const head = (await store.taskRollouts(s.projectId, s.taskId)).filter((h) => h.meta.delegationId === callId).at(-1);
     if (!head) return { kind: 'degraded', reason: 'it left no rollout', messages: [] };
-    return assessReplay(await store.readReplay(head.path), s.maxReplayMessages);
+    return assessed(store, head.path, s.maxReplayMessages, { cwd: s.workspace, degradeOnChange: s.degradeOnWorkspaceChange });
   };
+}
+
+/** After a crash: restart from the replay (B) while restarts remain and the ledger can be trusted, else the report (C). */
+export function restartOrReport(target: string, a: Assessment, attempt: number, maxRestarts: number, crash: string): { kind: 'restart'; from: Extract<Assessment, { kind: 'replay' }> } | { kind: 'report'; report: string } {
+  if (attempt <= maxRestarts && a.kind === 'replay') return { kind: 'restart', from: a };
+  const why = a.kind === 'degraded' ? `its worker crashed (${crash}) and ${a.reason}` : `it crashed ${attempt} times (last: ${crash}; [resume] max_restarts = ${maxRestarts})`;
+  return { kind: 'report', report: degradedReport(target, why, a.messages) };
 }

@@ -21,6 +21,8 @@ import { metaBrief, runMeta } from './meta.js';
 import { AbortReason } from './abort-reason.js';
 import { crashRecovery, recoverDelegations, type RecoveryDeps } from './recovery.js';
 import { repairToolPairs } from './tool-pairs.js';
+import { changedFiles } from './ledger-report.js';
+import { workspaceFacts } from './workspace-facts.js';
 import { Compressor } from './compression/compressor.js';
 import { thinklinkRecord } from './compression/thinklink.js';
 import { UsageLedger } from './usage-ledger.js';
@@ -184,7 +186,10 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
     const reminder = undelegatedReminder(s.disabledAgents);
     // the deferred-tool catalogue (MCP) and the skills list follow the role prompt: stable for the whole run
     const withSections = [system.trimEnd(), ...(tools.contextSections?.() ?? [])].join('\n\n') + '\n';
-    const initial = await initialMessages(input, withSections, { manager, store: env.store, publish: env.publish, signal: ctl.signal, maxReplayMessages: s.maxReplayMessages, enabled: s.resume });
+    const initial = await initialMessages(input, withSections, {
+      manager, store: env.store, publish: env.publish, signal: ctl.signal, maxReplayMessages: s.maxReplayMessages, enabled: s.resume,
+      workspace: { cwd: s.workspace, degradeOnChange: s.degradeOnWorkspaceChange },
+    });
     // a resumed run's plans (session follow-up, continued delegation): its thinklink store starts from them, and this
     // rollout holds them again so the next resume finds them too (its replay, once compressed, does not)
     const plans = input.resumeFrom?.plans ?? input.session?.plans ?? [];
@@ -237,12 +242,14 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
       },
       initial,
     );
+    // the workspace a delegation's checkpoint saw (read while the run drains): a resume onto another one becomes C
+    const facts = s.resume && s.checkpointWorkspace && input.delegationId !== null ? workspaceFacts(s.workspace, changedFiles(result.messages)) : null;
     // a cancelled delegate_* call returned at once; its child's report (usage) arrives when the child has stopped
     await manager.settled();
     await recorder.drain();
     // recovery B reads the last stop point only: one checkpoint, on the terminal path, fingerprinted by the store
     if (s.resume) {
-      const cp = { step: result.steps, stopReason: result.stopReason, model: engine.describe().model, delegationId: input.delegationId };
+      const cp = { step: result.steps, stopReason: result.stopReason, model: engine.describe().model, delegationId: input.delegationId, ...(facts ? { workspace: await facts } : {}) };
       await env.store.writeCheckpoint(await rolloutPath, cp).catch((e: unknown) => env.publish({ type: 'log', level: 'warn', message: `${input.agent}: checkpoint not written: ${String(e)}` }));
     }
     if (isDirector) env.publish({ type: 'conversation_result', agent: input.agent, text: result.text, stopReason: result.stopReason });

@@ -101,6 +101,8 @@ export function settingsFrom(o: RunTaskOptions, taskId: string, boardId: string)
     resume: o.config.resume.enabled,
     maxReplayMessages: o.config.resume.maxReplayMessages,
     maxRestarts: o.config.resume.maxRestarts,
+    checkpointWorkspace: o.config.resume.checkpointWorkspace,
+    degradeOnWorkspaceChange: o.config.resume.degradeOnWorkspaceChange,
     compression: compressionSettings(o.config.compression),
   };
 }

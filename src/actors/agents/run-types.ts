@@ -61,6 +61,10 @@ export const RunSettingsSchema = z.object({
   compression: CompressionSettingsSchema.default({ enabled: true, toolResultKeepTokens: 200, enableUltimate: true, ultimateKeepPlans: 3 }),
   /** `[resume] max_restarts`: restarts of one crashed delegation actor before the Director gets a degraded report. */
   maxRestarts: z.number().int().min(0).default(2),
+  /** `[resume] checkpoint_workspace`: a delegation's checkpoint records HEAD, branch and its touched files' digests. */
+  checkpointWorkspace: z.boolean().default(true),
+  /** `[resume] degrade_on_workspace_change`: a replay onto a workspace that changed since the checkpoint becomes C. */
+  degradeOnWorkspaceChange: z.boolean().default(true),
 });
 export type RunSettings = z.infer<typeof RunSettingsSchema>;
 

@@ -2,7 +2,8 @@
 // Director rollout, the source of truth), and the delegations that turn left interrupted (recovery B/C candidates).
 import type { RolloutHead, SessionSummary, StoreApi } from '../../store/api.js';
 import { stopState } from '../../store/client.js';
-import type { ChatMessage } from './wire-types.js';
+import type { ChatMessage, StopReason } from './wire-types.js';
+import { cancelledReport } from './ledger-report.js';
 import type { PendingDelegation } from './run-types.js';
 import { thinklinkFromDetails, type ThinkEntry } from './compression/thinklink.js';
 
@@ -46,15 +47,54 @@ export async function prepareTurn(store: SessionStore, projectId: string, taskId
   const s = await resolveSession(store, projectId, req);
   if (s === null) return { sessionId: boardId ?? taskId, boardId: boardId ?? taskId, resumed: false, history: [], plans: [], pending: [] };
   const heads = await store.taskRollouts(projectId, s.lastTaskId);
-  const director = heads.filter((h) => h.meta.delegationId === null).at(-1)?.path ?? s.lastRolloutPath;
-  if (director === null) return { ...ids(s, taskId, req), resumed: true, history: [], plans: [], pending: [] };
+  const lastDirector = heads.filter((h) => h.meta.delegationId === null).at(-1)?.path ?? null;
+  const director = lastDirector ?? s.lastRolloutPath;
+  // the last turn left no Director rollout (its start failed): the earlier turns carry on, marked
+  const unstarted = lastDirector === null && s.stopReason !== null && stopState(s.stopReason) !== 'finished' ? [marker(turnMarker(s.stopReason, s.lastPrompt, true))] : [];
+  if (director === null) return { ...ids(s, taskId, req), resumed: true, history: unstarted, plans: [], pending: [] };
   const replay = await store.readReplay(director);
   if (!replay.ok) throw new SessionError(`session ${s.sessionId} cannot be resumed: its last rollout is ${replay.reason.replace('_', ' ')} (${director})`);
   const history = replay.messages.filter((m) => m.role !== 'system');
-  // a turn that ended normally left nothing interrupted; a paused, cancelled or killed one may have
-  const interrupted = s.stopReason === null || stopState(s.stopReason) === 'resumable';
-  const pending = interrupted && req.fork !== true ? await interruptedDelegations(store, history, heads) : [];
-  return { ...ids(s, taskId, req), resumed: true, history, plans: thinklinkFromDetails(replay.thinklink), pending };
+  const base = { ...ids(s, taskId, req), resumed: true, plans: thinklinkFromDetails(replay.thinklink) };
+  if (lastDirector === null) return { ...base, history: [...history, ...unstarted], pending: [] };
+  const stop = s.stopReason ?? (await directorStop(store, lastDirector));
+  if (stop !== null && stopState(stop) === 'finished') return { ...base, history, pending: [] };
+  const interrupted = await interruptedDelegations(store, history, heads);
+  const note = marker(turnMarker(stop, s.lastPrompt, false));
+  // cancel means cancel: what the user stopped is reported to the Director, never resumed
+  if (stop === 'cancelled') return { ...base, history: [...history, ...(await cancelledResults(store, interrupted)), note], pending: [] };
+  return { ...base, history: [...history, note], pending: req.fork === true ? [] : interrupted };
+}
+
+/** The last turn's Director stop when the session ledger has none (a second Ctrl-C quit before the turn's end was
+ *  written): a recorded cancel is still a cancel. */
+async function directorStop(store: SessionStore, path: string): Promise<StopReason | null> {
+  const f = await store.readStopFacts(path);
+  return f.found && f.stopReason === 'cancelled' ? 'cancelled' : null;
+}
+
+/** The result each cancelled delegation's call gets on the next turn (last wins over its "abandoned" result). */
+async function cancelledResults(store: SessionStore, cancelled: readonly PendingDelegation[]): Promise<ChatMessage[]> {
+  const out: ChatMessage[] = [];
+  for (const p of cancelled) {
+    const r = await store.readReplay(p.rolloutPath);
+    out.push({ role: 'tool', toolCallId: p.callId, name: `delegate_${p.target}`, content: cancelledReport(p.target, r.ok ? r.messages : []) });
+  }
+  return out;
+}
+
+function marker(text: string): ChatMessage {
+  return { role: 'user', content: text };
+}
+
+/** How the previous turn ended, as the Director reads it before the new prompt (every unfinished turn is marked). */
+export function turnMarker(stop: StopReason | null, prompt: string, unstarted: boolean): string {
+  const p = `"${prompt.replace(/\s+/g, ' ').slice(0, 200)}"`;
+  if (unstarted) return `[The previous turn (${p}) ended with ${stop ?? 'an interruption'} before the Director started; nothing of it ran.]`;
+  if (stop === 'cancelled') return `[The user cancelled the previous turn (${p}) before it finished. Nothing of it is resumed; the results above say what it did before it was cancelled.]`;
+  if (stop === null) return `[The previous turn (${p}) was interrupted before it finished (the process stopped); its work up to then is above.]`;
+  if (stop === 'paused') return `[The previous turn (${p}) was paused and not continued before the process stopped; its work up to then is above.]`;
+  return `[The previous turn (${p}) stopped with ${stop} before it finished; its partial work is above and is kept.]`;
 }
 
 function ids(s: SessionSummary, taskId: string, req: SessionRequest): Pick<PreparedTurn, 'sessionId' | 'boardId' | 'forkedFrom'> {

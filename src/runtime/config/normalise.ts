@@ -70,8 +70,8 @@ export function normalise(raw: RawConfig, path: string, env: envSwitch.Env): Yag
   const rs = raw.resume ?? {};
   const bp = raw.blueprint ?? {};
   const degrade = rs.degrade_on_workspace_change;
-  if (degrade !== undefined && degrade !== 'warn' && degrade !== 'block') {
-    warnings.push(`[resume] degrade_on_workspace_change = "${degrade}" is not warn|block: using warn`);
+  if (typeof degrade === 'string') {
+    warnings.push(`[resume] degrade_on_workspace_change = "${degrade}" is not true|false: using true (a resume onto a changed workspace hands over a report)`);
   }
   const ttl = bb.ttl === undefined ? DEFAULTS.ttlMs : duration(bb.ttl, DEFAULTS.ttlMs, path, 'blackboard.ttl');
   return {
@@ -136,7 +136,7 @@ export function normalise(raw: RawConfig, path: string, env: envSwitch.Env): Yag
       enabled: !envSwitch.resumeDisabled(env) && defaultTrue(rs, 'enable'),
       replayTokenBudget: Math.max(0, rs.replay_token_budget ?? 0),
       maxReplayMessages: valve(rs, 'max_replay_messages', DEFAULTS.maxReplayMessages),
-      degradeOnWorkspaceChange: degrade === 'block' ? 'block' : 'warn',
+      degradeOnWorkspaceChange: typeof degrade === 'boolean' ? degrade : true,
       checkpointWorkspace: defaultTrue(rs, 'checkpoint_workspace'),
       maxRestarts: rs.max_restarts === undefined || rs.max_restarts < 0 ? 2 : rs.max_restarts,
     },

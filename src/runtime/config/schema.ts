@@ -102,7 +102,8 @@ export const RawConfigSchema = z.looseObject({
       enable: z.boolean().optional(),
       replay_token_budget: int.optional(),
       max_replay_messages: int.optional(),
-      degrade_on_workspace_change: z.string().optional(),
+      // true|false; a string is the old reserved warn|block form (normalise warns and uses the default)
+      degrade_on_workspace_change: z.union([z.boolean(), z.string()]).optional(),
       checkpoint_workspace: z.boolean().optional(),
       max_restarts: int.optional(),
     })

@@ -111,8 +111,8 @@ max_file_mb = 10                 # a day's file continues in .1, .2, ... past th
 enable = true                    # false = no checkpoints, no replay (interrupted delegations hand over a report)
 replay_token_budget = 0          # reserved (replay budget): read by nothing yet
 max_replay_messages = 2000       # a longer replay degrades to a handoff report; 0 = unlimited
-degrade_on_workspace_change = "warn"  # reserved (workspace facts in checkpoints): warn | block
-checkpoint_workspace = true      # reserved (workspace facts in checkpoints)
+degrade_on_workspace_change = true  # a delegation resumed onto a changed workspace (HEAD, branch, its files) gets a report
+checkpoint_workspace = true      # checkpoints record HEAD, branch and a digest of the files the run touched
 max_restarts = 2                 # restarts of a crashed delegation (it continues from its rollout); then a report
 
 # reserved (repository blueprint, later issue): no key of this section changes anything yet

@@ -113,7 +113,9 @@ export interface YagentConfig {
     replayTokenBudget: number;
     /** 0 = unlimited. */
     maxReplayMessages: number;
-    degradeOnWorkspaceChange: 'warn' | 'block';
+    /** A delegation whose checkpoint saw another workspace (HEAD, branch, its files) is handed over as C, not replayed. */
+    degradeOnWorkspaceChange: boolean;
+    /** Checkpoints record the workspace facts (false: nothing recorded, nothing compared; very large repositories). */
     checkpointWorkspace: boolean;
     /** Restarts of one crashed delegation actor before the Director gets a degraded report (0 = never restart). */
     maxRestarts: number;

@@ -22,6 +22,7 @@ export const AgentCheckpointSchema = z.object({
   model: z.string(),
   delegationId: z.string().nullable(),
   messageCount: z.number().int().optional(),
+  workspace: z.object({ head: z.string().nullable(), branch: z.string().nullable(), files: z.array(z.object({ path: z.string(), sha256: z.string() })) }).optional(),
 });
 
 const ts = z.number();

@@ -1,0 +1,22 @@
+// Whether a delegation's rollout can be continued (B) or must be handed over as a report (C): decided from the
+// replay alone, without running anything.
+import type { ReplayResult } from '../../store/api.js';
+import type { ChatMessage } from './wire-types.js';
+import { repairToolPairs } from './tool-pairs.js';
+import { thinklinkFromDetails, type ThinkEntry } from './compression/thinklink.js';
+
+/** `replay`: the repaired list and the plans its rollout holds (the continued run's thinklink store). */
+export type Assessment = { kind: 'replay'; messages: ChatMessage[]; plans: ThinkEntry[] } | { kind: 'degraded'; reason: string; messages: ChatMessage[] };
+
+/** Every criterion is decidable without running anything: a failed one means C, never an error. */
+export function assessReplay(r: ReplayResult, maxMessages: number): Assessment {
+  if (!r.ok) return { kind: 'degraded', reason: `its rollout is ${r.reason.replace('_', ' ')}`, messages: [] };
+  const degraded = (reason: string): Assessment => ({ kind: 'degraded', reason, messages: r.messages });
+  if (r.meta === null) return degraded('its rollout has no session header');
+  if (r.issues.corruptLines > 0) return degraded(`its ledger is torn (${r.issues.corruptLines} unreadable records)`);
+  // the checkpoint's fingerprint was computed by the reader side from the same file: any drift means tampering or loss
+  if (r.lastCheckpoint !== null && r.lastCheckpoint.fingerprint !== r.fingerprint) return degraded('its checkpoint fingerprint does not match the replayed conversation');
+  if (maxMessages > 0 && r.messages.length > maxMessages) return degraded(`its replay has ${r.messages.length} messages, over [resume] max_replay_messages = ${maxMessages}`);
+  if (r.messages[0]?.role !== 'system') return degraded('its replay does not start with the system prompt');
+  return { kind: 'replay', messages: repairToolPairs(r.messages), plans: thinklinkFromDetails(r.thinklink) };
+}

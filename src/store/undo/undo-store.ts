@@ -58,16 +58,17 @@ export class UndoStore {
   }
 
   /** The delegation or turn ended: its end state is kept, so later changes to its files are seen as later. */
-  end(workspace: string, id: string): Promise<void> {
-    return this.serial(workspace, async (ws) => {
-      const e = await this.read(ws, id);
-      if (e === null || e.after !== undefined) return;
-      await this.close(ws, e, await ws.repo.snapshotTree());
-      if (e.kind === 'turn' && this.clock.now() - ws.prunedAt > PRUNE_EVERY_MS && this.tasks) {
-        ws.prunedAt = this.clock.now();
-        await this.tasks.go('undo-prune', () => this.prune(workspace));
-      }
+  async end(workspace: string, id: string): Promise<void> {
+    const ws = await this.serial(workspace, async (w) => {
+      const e = await this.read(w, id);
+      if (e === null || e.after !== undefined) return null;
+      await this.close(w, e, await w.repo.snapshotTree());
+      return e.kind === 'turn' ? w : null;
     });
+    // after a turn, at most hourly: a pass queued behind this call (never inside it: it would wait on itself)
+    if (ws === null || !this.tasks || this.clock.now() - ws.prunedAt < PRUNE_EVERY_MS) return;
+    ws.prunedAt = this.clock.now();
+    this.tasks.go('undo-prune', () => this.prune(workspace));
   }
 
   /** Newest first. Files of a point without an end (running, or its process died) are those changed until now. */

@@ -115,6 +115,8 @@ async function run(cmd: Command): Promise<ExitCode> {
       return (await import('./cli/sessions.js')).runSessions(process.cwd(), cmd.json, io);
     case 'mcp':
       return (await import('./cli/mcp.js')).runMcp(cmd.args, io);
+    case 'undo':
+      return (await import('./cli/undo.js')).runUndo(process.cwd(), cmd, io, process.stdin.isTTY === true && process.stderr.isTTY === true);
     case 'attach':
       return (await import('./attach/commands.js')).runAttach(cmd.args, { out: io.stdout, err: io.stderr });
     case 'setup':

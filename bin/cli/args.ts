@@ -26,7 +26,7 @@ const COMMON = {
   verbose: { type: 'boolean', short: 'v', default: false },
 } as const;
 
-const SUBCOMMANDS = new Set(['demo', 'batch', 'serve', 'setup', 'sessions', 'mcp']);
+const SUBCOMMANDS = new Set(['demo', 'batch', 'serve', 'setup', 'sessions', 'mcp', 'undo']);
 const COMMON_WITH_VALUE = new Set(['-c', '--config', '-d', '--disable-agents']);
 const COMMON_BOOLEAN = new Set(['-y', '--yolo', '-Y', '--full-yolo', '-Q', '--force-quit', '-v', '--verbose']);
 
@@ -51,6 +51,7 @@ export type Command =
   /** prompt null = read it from stdin; `explicit` false = no -p given (stdin must not be a TTY). */
   | { kind: 'headless'; flags: CommonFlags; prompt: string | null; explicit: boolean; format: OutputFormat; attach: boolean; session?: SessionFlags }
   | { kind: 'sessions'; flags: CommonFlags; json: boolean }
+  | { kind: 'undo'; flags: CommonFlags; id: string | undefined; json: boolean; yes: boolean; dryRun: boolean }
   | { kind: 'demo'; flags: CommonFlags; keep: boolean }
   | { kind: 'batch'; flags: CommonFlags; file: string; parallel: number; out: string | undefined }
   | { kind: 'serve'; flags: CommonFlags; port: number }
@@ -148,6 +149,11 @@ export function parseCommand(argv: string[]): Command {
     }
     case 'mcp':
       return { kind: 'mcp', args: rest };
+    case 'undo': {
+      const { values, positionals } = parse(rest, { json: { type: 'boolean', default: false }, yes: { type: 'boolean', default: false }, 'dry-run': { type: 'boolean', default: false } });
+      if (positionals.length > 1) throw usageError('undo takes one undo point id (see `yagent undo`)');
+      return { kind: 'undo', flags: common(values), id: positionals[0], json: values.json === true, yes: values.yes === true, dryRun: values['dry-run'] === true };
+    }
     case 'demo': {
       const { values } = parse(rest, { keep: { type: 'boolean', default: false } });
       if (values.help) return { kind: 'help', topic: 'demo' };

@@ -15,6 +15,8 @@ usage:
                           workspace's most recent session; --fork = a new session from a copy of it
   yagent sessions [--json]
                           this workspace's sessions: id, started, turns, stop reason, tokens, last prompt
+  yagent undo [ID] [--dry-run] [--yes] [--json]
+                          what can be undone (turns, write delegations); ID puts their files back as before
   yagent -p - < prompt.txt
                           the prompt from stdin (also when stdin is piped and -p is absent)
   yagent demo             a real multi-agent run on a scripted model: no key needed

@@ -62,15 +62,26 @@ export interface SafeGitOptions {
   maxBuffer?: number;
   /** Where yagent's environment comes from (tests); process.env otherwise. */
   parentEnv?: NodeJS.ProcessEnv;
+  /** git's own locations and identity (`GIT_DIR`, `GIT_WORK_TREE`, `GIT_INDEX_FILE`, `GIT_AUTHOR_*`…): the undo store's
+   *  shadow repository; only `GIT_`-named variables, set after the allow-list (never a key). */
+  gitEnv?: Readonly<Record<string, string>>;
 }
 
-function execGit(cwd: string, args: string[], env: NodeJS.ProcessEnv, o: SafeGitOptions, signal: AbortSignal): Promise<string | null> {
+/** A finished git call: its output, or why it failed (stderr's last line, the exit code or the timeout). */
+export type SafeGitResult = { ok: true; stdout: string } | { ok: false; error: string };
+
+function execGit(cwd: string, args: string[], env: NodeJS.ProcessEnv, o: SafeGitOptions, signal: AbortSignal): Promise<SafeGitResult> {
+  for (const [k, v] of Object.entries(o.gitEnv ?? {})) if (k.startsWith('GIT_')) env[k] = v;
   return new Promise((resolve) => {
     nodeChildProcess().execFile(
       o.git ?? 'git',
       ['--no-pager', ...args],
       { cwd, env, signal, killSignal: 'SIGKILL', maxBuffer: o.maxBuffer ?? 4 << 20 },
-      (err, stdout) => resolve(err ? null : stdout),
+      (err, stdout, stderr) => {
+        if (!err) return resolve({ ok: true, stdout });
+        const why = String(stderr).trim().split('\n').at(-1) || (signal.aborted ? `timed out after ${o.timeoutMs} ms` : err.message);
+        resolve({ ok: false, error: `git ${args[0] ?? ''}: ${why}` });
+      },
     );
   });
 }
@@ -82,10 +93,16 @@ function execGit(cwd: string, args: string[], env: NodeJS.ProcessEnv, o: SafeGit
  * add `--no-ext-diff --no-textconv`. Null when git fails, is missing or took too long.
  */
 export async function runSafeGit(cwd: string, args: string[], o: SafeGitOptions): Promise<string | null> {
+  const r = await runSafeGitResult(cwd, args, o);
+  return r.ok ? r.stdout : null;
+}
+
+/** `runSafeGit` that says why a call failed (the undo store reports it). */
+export async function runSafeGitResult(cwd: string, args: string[], o: SafeGitOptions): Promise<SafeGitResult> {
   const signal = AbortSignal.timeout(o.timeoutMs);
   const parent = o.parentEnv ?? process.env;
   const names = await execGit(cwd, ['config', '--name-only', '--list'], safeGitEnv(parent), o, signal);
-  if (names === null) return null;
-  const settings = [...SAFE_GIT_SETTINGS, ...driverOverrides(names)];
+  if (!names.ok) return names;
+  const settings = [...SAFE_GIT_SETTINGS, ...driverOverrides(names.stdout)];
   return execGit(cwd, args, safeGitEnv(parent, settings), o, signal);
 }

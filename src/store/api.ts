@@ -4,6 +4,8 @@ import type { ChatMessage, Handoff, StopReason, UsageEntry } from '../runtime/pr
 import type { RolloutHead, SessionEntry, SessionSummary } from './types-session.js';
 
 export type { RolloutHead, SessionEntry, SessionSummary } from './types-session.js';
+import type { UndoEntry, UndoListItem, UndoPointInput, UndoRestoreOptions, UndoRestoreResult } from './types-undo.js';
+export type { UndoEntry, UndoKind, UndoListItem, UndoOptions, UndoPointInput, UndoRestoreOptions, UndoRestoreResult } from './types-undo.js';
 
 export type RolloutRecord =
   | { type: 'session_meta'; ts: number; payload: SessionMeta }
@@ -269,6 +271,16 @@ export interface StoreApi {
   removeRunFile(name: string): Promise<void>;
   /** Appends log lines (grouped into one write per file), each through the store's redactor; resolves once written. */
   appendLogs(lines: LogLine[]): Promise<void>;
+  /** Snapshots the workspace into its shadow repository (`undo/<workspace>/`) before a write delegation or a turn;
+   *  null when `[undo] enable = false`. Resolves once the tree and its entry are durable. */
+  undoPoint(input: UndoPointInput): Promise<UndoEntry | null>;
+  /** The delegation or turn of point `id` ended: its end state is snapshotted (files changed later are seen as later). */
+  undoEnd(workspace: string, id: string): Promise<void>;
+  /** The workspace's undo points, newest first, each with the files its run changed. */
+  undoList(workspace: string): Promise<UndoListItem[]>;
+  /** Restores the files point `id` (or the newest point of delegate call `id`) changed to their state before it; stops
+   *  and names files changed after it ended; the state before the restore becomes an `undo` point. */
+  undoRestore(workspace: string, id: string, opts?: UndoRestoreOptions): Promise<UndoRestoreResult>;
   flush(): Promise<void>;
   shutdown(): Promise<void>;
 }

@@ -16,13 +16,14 @@ export { STORE_MODULE } from './store-module.js';
 /** The store service's input from the loaded config: `[blackboard] ttl / max_notes_per_board` drive its scheduled GC
  *  (without it the store schedules no GC: a user's `ttl = "0"` must never meet a default week); `[logs]` its log files;
  *  every provider's key is a secret the store never writes. */
-export function storeInputFromConfig(config: Pick<YagentConfig, 'blackboard'> & Partial<Pick<YagentConfig, 'logs' | 'providers'>>): {
+export function storeInputFromConfig(config: Pick<YagentConfig, 'blackboard'> & Partial<Pick<YagentConfig, 'logs' | 'providers' | 'undo'>>): {
   blackboardGc: GcOptions;
   logs?: YagentConfig['logs'];
+  undo?: YagentConfig['undo'];
   secrets: string[];
 } {
   const secrets = Object.values(config.providers ?? {}).map((p) => p.apiKey).filter((k) => k !== '');
-  return { blackboardGc: gcOptionsFromConfig(config.blackboard), ...(config.logs ? { logs: config.logs } : {}), secrets };
+  return { blackboardGc: gcOptionsFromConfig(config.blackboard), ...(config.logs ? { logs: config.logs } : {}), ...(config.undo ? { undo: config.undo } : {}), secrets };
 }
 
 export function connectStore(ctx: Pick<ActorContext, 'connect'>, opts?: { open?: boolean }): Remote<StoreApi> {

@@ -33,6 +33,8 @@ import { readRolloutSummary } from './rollout/summary.js';
 import { SettingsStore } from './settings.js';
 import { TaskMemoryStore, TASK_MEMORY_DEBOUNCE_MS } from './task-memory.js';
 import { TimelineLog } from './timeline.js';
+import type { UndoEntry, UndoListItem, UndoOptions, UndoPointInput, UndoRestoreOptions, UndoRestoreResult } from './types-undo.js';
+import { DEFAULT_UNDO_OPTIONS, UndoStore } from './undo/undo-store.js';
 
 export interface StoreOptions {
   env?: Env;
@@ -57,6 +59,10 @@ export interface StoreOptions {
   git?: GitReadOptions;
   /** The process's CPU pool (large checkpoint fingerprints); the store actor passes connect(CPU_SERVICE). */
   cpu?: Pick<CpuService, 'run'>;
+  /** `[undo]`: the shadow repositories' switch and pruning (default DEFAULT_UNDO_OPTIONS). */
+  undo?: UndoOptions;
+  /** The git binary of the undo store (tests). */
+  undoGit?: string;
 }
 
 export class StoreService implements StoreApi {
@@ -73,6 +79,7 @@ export class StoreService implements StoreApi {
   /** Applied to everything this store writes: rollouts, notes, timeline, artifacts, task memory, logs. */
   private readonly redact: Redactor;
   private readonly sessions: SessionLedger;
+  private readonly undo: UndoStore;
   private readonly clock: Clock;
   private readonly env: Env;
   private readonly gcImpl: typeof gcNotes;
@@ -94,6 +101,7 @@ export class StoreService implements StoreApi {
     this.redact = makeRedactor(opts.secrets ?? [], this.env);
     this.logFiles = new LogFiles(this.root, opts.logs ?? DEFAULT_LOG_OPTIONS, this.clock, this.redact);
     this.sessions = new SessionLedger(this.root);
+    this.undo = new UndoStore(this.root, opts.undo ?? DEFAULT_UNDO_OPTIONS, this.clock, opts.tasks, opts.undoGit);
   }
 
   private live(): void {
@@ -264,6 +272,29 @@ export class StoreService implements StoreApi {
     await this.logFiles.append(lines);
   }
 
+  async undoPoint(input: UndoPointInput): Promise<UndoEntry | null> {
+    this.live();
+    return this.undo.enabled ? this.undo.point(this.redact.value(input)) : null;
+  }
+  async undoEnd(workspace: string, id: string): Promise<void> {
+    this.live();
+    if (this.undo.enabled) await this.undo.end(workspace, id);
+  }
+  async undoList(workspace: string): Promise<UndoListItem[]> {
+    this.live();
+    return this.undo.list(workspace);
+  }
+  async undoRestore(workspace: string, id: string, opts?: UndoRestoreOptions): Promise<UndoRestoreResult> {
+    this.live();
+    return this.undo.restore(workspace, id, opts);
+  }
+
+  /** One prune pass now (normally a named task after a turn ends, at most hourly per workspace). */
+  async undoPrune(workspace: string): Promise<void> {
+    this.live();
+    await this.undo.prune(workspace);
+  }
+
   /** Everything buffered becomes durable: rollouts drained, debounced task memory written. */
   async flush(): Promise<void> {
     await this.rollouts.drain();
@@ -276,6 +307,7 @@ export class StoreService implements StoreApi {
     if (this.down) return;
     this.down = true;
     const mem = await this.taskMemory.flushAll();
+    await this.undo.settled();
     await this.rollouts.close();
     if (mem.failed.length > 0) throw new StoreError('FLUSH_FAILED', `task memory flush failed: ${mem.failed.map((f) => `${f.taskId}: ${f.error}`).join('; ')}`);
   }

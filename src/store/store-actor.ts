@@ -16,6 +16,8 @@ export const StoreActorInputSchema = z
     blackboardGc: z.object({ ttlMs: z.number().nonnegative(), maxNotesPerBoard: z.number().int().nonnegative() }).optional(),
     /** `[logs] keep_days / max_file_mb` as normalised by the config (default DEFAULT_LOG_OPTIONS). */
     logs: z.object({ keepDays: z.number().int().nonnegative(), maxFileBytes: z.number().int().positive() }).optional(),
+    /** `[undo] enable / keep_days / max_mb` as normalised by the config (default DEFAULT_UNDO_OPTIONS). */
+    undo: z.object({ enabled: z.boolean(), keepDays: z.number().int().nonnegative(), maxBytes: z.number().int().nonnegative() }).optional(),
     /** Values never written under the data root (every provider's key); secret-named env values are added in the store. */
     secrets: z.array(z.string()).optional(),
     /** Between scheduled GC passes (default GC_EVERY_MS). */
@@ -42,6 +44,7 @@ const METHODS = {
   readArtifact: true, saveTaskMemory: true, loadTaskMemory: true, flushTaskMemory: true, readSettings: true,
   authorizeProject: true, writeRunFile: true, removeRunFile: true, appendLogs: true, flush: true, shutdown: true,
   taskRollouts: true, recordSessionTurn: true, readSession: true, listSessions: true, deleteTaskMemory: true,
+  undoPoint: true, undoEnd: true, undoList: true, undoRestore: true,
 } satisfies Record<keyof StoreApi, true>;
 
 export function facade(svc: StoreApi): StoreApi {

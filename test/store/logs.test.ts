@@ -86,6 +86,14 @@ describe('log files', () => {
     expect(StoreActorInputSchema.parse(input)).toMatchObject({ logs: input.logs, secrets: ['k'] });
   });
 
+  it('[undo] keys reach the store input (enable, keep_days, max_mb; 0 keeps everything); a negative one is refused', () => {
+    const input = storeInputFromConfig(cfg('[undo]\nenable = false\nkeep_days = 0\nmax_mb = 5\n'));
+    expect(input.undo).toEqual({ enabled: false, keepDays: 0, maxBytes: 5 * 1024 * 1024 });
+    expect(storeInputFromConfig(cfg()).undo).toEqual({ enabled: true, keepDays: 7, maxBytes: 1024 * 1024 * 1024 });
+    expect(StoreActorInputSchema.parse(input)).toMatchObject({ undo: input.undo });
+    expect(() => cfg('[undo]\nkeep_days = -1\n')).toThrow(/keep_days/);
+  });
+
   it('every line passes the redactor: configured keys, env secrets, bearer tokens and authorization headers never reach a file', async () => {
     const s = storeIn(t.dir, { clock: new ManualClock(T0), secrets: [KEY], env: { YAGENT_HOME: t.dir, MY_TOKEN: 'env-secret-value-42' } });
     await s.appendLogs([

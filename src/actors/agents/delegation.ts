@@ -18,8 +18,9 @@ import type { UsageLedger } from './usage-ledger.js';
 import { restartOrReport } from './recovery.js';
 import type { Assessment } from './replay-assessment.js';
 import type { ThinkEntry } from './compression/thinklink.js';
+import { undoAfter, undoBefore } from './undo-points.js';
 
-export type DelegationStore = Pick<StoreApi, 'writeNote' | 'resolveRefs' | 'writeArtifact' | 'recordTimeline' | 'registerAgent' | 'taskRollouts' | 'readUsage'>;
+export type DelegationStore = Pick<StoreApi, 'writeNote' | 'resolveRefs' | 'writeArtifact' | 'recordTimeline' | 'registerAgent' | 'taskRollouts' | 'readUsage' | 'undoPoint' | 'undoEnd'>;
 
 export type SpawnChild = (name: string, input: AgentRunInput, delegationId: string, signal: AbortSignal) => Promise<AgentRunOutput>;
 
@@ -134,7 +135,9 @@ export class DelegationManager {
         ...(d.rootContext ? { rootContext: d.rootContext } : {}),
         ...(resumeFrom ? { resumeFrom: { messages: resumeFrom.messages, plans: resumeFrom.plans } } : {}),
       };
-      const out = await this.spawnWithBackstop(name, input, callId, signal);
+      // a write delegation's undo point is taken when it holds its slot, right before it runs
+      const point = await undoBefore(d.store, d.settings, d.publish, callId, target, args.task, custom);
+      const out = await this.spawnWithBackstop(name, input, callId, signal).finally(() => undoAfter(d.store, d.settings, d.publish, point));
       // spent whatever the outcome, abandoned runs included
       this.spent(out);
       if (ABANDONED.has(out.stopReason) || signal.aborted) return await this.abandoned(callId, target, out.stopReason);

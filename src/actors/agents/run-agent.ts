@@ -31,7 +31,7 @@ import { publishWarning } from '../../runtime/log-event.js';
 export type AgentStore = Pick<
   StoreApi,
   | 'openRollout' | 'appendRollout' | 'drain' | 'buildIndex' | 'writeNote' | 'resolveRefs' | 'writeArtifact' | 'recordTimeline' | 'registerAgent'
-  | 'saveTaskMemory' | 'writeCheckpoint' | 'readReplay' | 'taskRollouts' | 'readUsage'
+  | 'saveTaskMemory' | 'writeCheckpoint' | 'readReplay' | 'taskRollouts' | 'readUsage' | 'undoPoint' | 'undoEnd' | 'undoList' | 'undoRestore'
 >;
 
 export interface ToolHooks {

@@ -136,6 +136,7 @@ export async function runTask(runtime: Runtime, o: RunTaskOptions): Promise<Task
   const projectId = projectIdFor(o.workspace);
   let out: AgentRunOutput;
   let turn: PreparedTurn;
+  let turnPoint: Promise<string | null> = Promise.resolve(null);
   try {
     turn = await prepareTurn(store, projectId, taskId, o.boardId, o.session ?? {});
     const input: AgentRunInput = {
@@ -157,6 +158,15 @@ export async function runTask(runtime: Runtime, o: RunTaskOptions): Promise<Task
       throw err;
     });
     const signal = o.signal ? AbortSignal.any([o.signal, ledger.signal]) : ledger.signal;
+    // the turn's undo point is taken while the Director boots (it writes nothing itself; a write delegation's own
+    // point queues behind this one in the store)
+    turnPoint = store.undoPoint({ workspace: resolve(o.workspace), kind: 'turn', agent: 'director', taskId, label: o.prompt.slice(0, 200) }).then(
+      (p) => p?.id ?? null,
+      (e: unknown) => {
+        runtime.publish({ name: 'director', taskId }, warnEvent('undoPoint', 'no undo point before this turn', e));
+        return null;
+      },
+    );
     const director = async (): Promise<AgentRunOutput> =>
       (await runtime.startTask(taskId)).spawn<AgentRunInput, AgentRunOutput>({ name: 'director', module: AGENT_MODULE, input, delegationId: null }, signal);
     // a turn the user cancelled ends like any other (ledger, task_end), with the tokens it spent
@@ -178,6 +188,8 @@ export async function runTask(runtime: Runtime, o: RunTaskOptions): Promise<Task
   await store
     .recordSessionTurn(projectId, turn.sessionId, { kind: 'turn_end', ts: Date.now(), taskId, stopReason: out.stopReason, usage: out.usage, rolloutPath: out.rolloutPath })
     .catch(warn('session ledger not updated'));
+  const pointId = await turnPoint;
+  if (pointId !== null) await store.undoEnd(resolve(o.workspace), pointId).catch(warn('the end state of this turn\'s undo point was not recorded'));
   // the task memory the Director saved (debounced) is on disk when the task ends
   await store.flushTaskMemory().catch(warn('task memory flush failed'));
   const listed = await listTaskNotes(runtime, taskId, turn.boardId);

@@ -13,6 +13,8 @@ export const DEFAULTS = {
   compressionThreshold: 120_000,
   logKeepDays: 7,
   logMaxFileMb: 10,
+  undoKeepDays: 7,
+  undoMaxMb: 1024,
 } as const;
 
 /** Concurrency knob: 1 = serial, <= 0 or absent = default, > 8 clamped to 8. */

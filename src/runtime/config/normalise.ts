@@ -148,6 +148,7 @@ export function normalise(raw: RawConfig, path: string, env: envSwitch.Env): Yag
       exportPath: bp.export_path ?? '',
     },
     logs: { keepDays: valve(raw.logs, 'keep_days', DEFAULTS.logKeepDays), maxFileBytes: positiveOr(raw.logs?.max_file_mb, DEFAULTS.logMaxFileMb) * 1024 * 1024 },
+    undo: { enabled: defaultTrue(raw.undo, 'enable'), keepDays: valve(raw.undo, 'keep_days', DEFAULTS.undoKeepDays), maxBytes: valve(raw.undo, 'max_mb', DEFAULTS.undoMaxMb) * 1024 * 1024 },
     mcp: { enabled: !envSwitch.mcpDisabled(env), servers: parseMcpServers(raw.mcp?.servers ?? [], path) },
     skills: { enabled: !envSwitch.skillsDisabled(env) && defaultTrue(raw.skills, 'enable'), agents: raw.skills?.agents ?? [...SKILL_DEFAULT_AGENTS] },
     artifact: { enabled: !envSwitch.artifactDisabled(env) },

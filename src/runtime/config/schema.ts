@@ -118,6 +118,8 @@ export const RawConfigSchema = z.looseObject({
     })
     .optional(),
   logs: z.looseObject({ keep_days: int.optional(), max_file_mb: int.optional() }).optional(),
+  // a negative age or size has no meaning: refused at load (0 = keep every point / no size cap)
+  undo: z.looseObject({ enable: z.boolean().optional(), keep_days: int.min(0).optional(), max_mb: int.min(0).optional() }).optional(),
   mcp: z.looseObject({ servers: z.array(z.record(z.string(), z.unknown())).optional() }).optional(),
   skills: z.looseObject({ enable: z.boolean().optional(), agents: z.array(z.string()).optional() }).optional(),
   tui: z.looseObject({ keybindings: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional() }).optional(),

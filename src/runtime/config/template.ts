@@ -106,6 +106,11 @@ enable = true                    # false = no Browser agent (like -d browser)
 keep_days = 7                    # files older than this are removed; 0 = keep every file
 max_file_mb = 10                 # a day's file continues in .1, .2, ... past this size
 
+[undo]                           # ~/.yagent/undo/<workspace>/: a snapshot before each write delegation and turn (yagent undo)
+enable = true                    # false = no snapshots (nothing to undo)
+keep_days = 7                    # older undo points are dropped; 0 = keep every point
+max_mb = 1024                    # the oldest points go while the snapshots take more; 0 = no cap
+
 # checkpoint replay (B), degraded handoff (C), restart of crashed delegations; YAGENT_RESUME=0 turns it all off
 [resume]
 enable = true                    # false = no checkpoints, no replay (interrupted delegations hand over a report)

@@ -123,6 +123,8 @@ export interface YagentConfig {
   blueprint: { enabled: boolean; injectInto: string[]; indexMaxTokens: number; proseBudgetTokens: number; exportPath: string };
   /** `[logs]`: the store's log files (`~/.yagent/logs/`). keepDays 0 = keep every file. */
   logs: { keepDays: number; maxFileBytes: number };
+  /** `[undo]`: snapshots before write delegations and turns (`~/.yagent/undo/`). keepDays 0 = keep every point, maxBytes 0 = no cap. */
+  undo: { enabled: boolean; keepDays: number; maxBytes: number };
   mcp: { enabled: boolean; servers: McpServerSpec[] };
   /** Which agents see the skills catalogue and use_skill. */
   skills: { enabled: boolean; agents: string[] };

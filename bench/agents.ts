@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { figure, pairedFigure, repeat, round, stats, type Figure, type Suite } from './lib.js';
 import { prepare, runReference, ScriptedModel, STEPS } from './side-by-side.js';
 import { resumeLatencyFigure } from './agents-resume.js';
+import { writeAheadFigure } from './agents-write-ahead.js';
 import { Runtime } from '../src/runtime/runtime.js';
 import { loadConfig } from '../src/runtime/config/index.js';
 import { STORE_ACTOR, STORE_MODULE } from '../src/store/client.js';
@@ -101,10 +102,12 @@ const suite: Suite = {
       }
       process.stderr.write(`agents: harness gap ${oursGaps.map(round).join(' ')} | reference ${refGaps.map(round).join(' ')}\n`);
       const resume = await resumeLatencyFigure();
+      const writeAhead = await writeAheadFigure(rt, p.ws, RUNS);
       return [
         pairedFigure('harness_gap_per_step', 'ms', oursGaps, refGaps, '<= 3x the reference agent loop', (v, b) => v <= 3 * b, 'reference agent loop (own process, same fake model): tool-call reply written -> next request received, median of 20 steps (pair with the median ratio)'),
         ...(await compressionFigures()),
         resume,
+        writeAhead,
         ...(await meterFigures(rt.cpu, RUNS * 4)),
       ];
     } finally {

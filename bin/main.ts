@@ -100,6 +100,7 @@ async function run(cmd: Command): Promise<ExitCode> {
           parallel: cmd.parallel,
           defaults: { yolo: cmd.flags.yolo, fullYolo: cmd.flags.fullYolo, disabledAgents: cmd.flags.disabledAgents },
           forceQuit: cmd.flags.forceQuit,
+          retryFailed: cmd.retryFailed,
           io,
           isTty: process.stderr.isTTY === true,
         }),

@@ -53,7 +53,7 @@ export type Command =
   | { kind: 'sessions'; flags: CommonFlags; json: boolean }
   | { kind: 'undo'; flags: CommonFlags; id: string | undefined; json: boolean; yes: boolean; dryRun: boolean }
   | { kind: 'demo'; flags: CommonFlags; keep: boolean }
-  | { kind: 'batch'; flags: CommonFlags; file: string; parallel: number; out: string | undefined }
+  | { kind: 'batch'; flags: CommonFlags; file: string; parallel: number; out: string | undefined; retryFailed: boolean }
   | { kind: 'serve'; flags: CommonFlags; port: number }
   | { kind: 'attach'; args: string[] }
   | { kind: 'mcp'; args: string[] }
@@ -160,13 +160,13 @@ export function parseCommand(argv: string[]): Command {
       return { kind: 'demo', flags: common(values), keep: values.keep === true };
     }
     case 'batch': {
-      const { values, positionals } = parse(rest, { parallel: { type: 'string', short: 'j' }, out: { type: 'string', short: 'o' } });
+      const { values, positionals } = parse(rest, { parallel: { type: 'string', short: 'j' }, out: { type: 'string', short: 'o' }, 'no-retry-failed': { type: 'boolean' } });
       if (values.help) return { kind: 'help', topic: 'batch' };
       const file = positionals[0];
       if (file === undefined) throw usageError('batch needs a TASKS.jsonl file');
       const parallel = positiveInt(values.parallel, '--parallel', 2);
       if (parallel < 1) throw usageError('--parallel must be at least 1');
-      return { kind: 'batch', flags: common(values), file, parallel, out: values.out };
+      return { kind: 'batch', flags: common(values), file, parallel, out: values.out, retryFailed: values['no-retry-failed'] !== true };
     }
     case 'serve': {
       const { values } = parse(rest, { port: { type: 'string' } });

@@ -2,7 +2,8 @@
 import { statSync } from 'node:fs';
 import type { Envelope } from '../../src/runtime/protocol/index.js';
 import type { Host, TaskOutcome } from '../host/types.js';
-import { appendResult, finishedIds, readTasks, repairTail, type BatchResult, type BatchTask } from './batch-file.js';
+import { appendResult, readTasks, repairTail, type BatchResult, type BatchTask } from './batch-file.js';
+import { attemptStart, attemptTaskId, continuationPrompt, priorResults } from './batch-rerun.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { exitCodeFor } from './outcome.js';
 import type { Streams } from './output.js';
@@ -15,6 +16,8 @@ export interface BatchRun {
   parallel: number;
   defaults: { yolo: boolean; fullYolo: boolean; disabledAgents: string[] };
   forceQuit: boolean;
+  /** false (--no-retry-failed): a task whose last result failed is not run again (the batch still exits 1). */
+  retryFailed?: boolean;
   io: Streams;
   isTty: boolean;
 }
@@ -72,9 +75,12 @@ function failedBeforeStart(t: BatchTask, error: string, startedAt: number): Batc
 export async function runBatch(host: Host, run: BatchRun): Promise<ExitCode> {
   const tasks = readTasks(run.file);
   repairTail(run.out);
-  const done = finishedIds(run.out);
-  const todo = tasks.filter((t) => !done.has(t.id));
-  const skipped = tasks.length - todo.length;
+  const prior = priorResults(run.out);
+  const retry = run.retryFailed !== false;
+  // failed earlier and not tried again: the batch has still failed
+  const keptFailed = tasks.filter((t) => prior.get(t.id)?.ok === false && !retry).map((t) => t.id);
+  const todo = tasks.filter((t) => !prior.has(t.id) || (prior.get(t.id)?.ok === false && retry));
+  const skipped = tasks.length - todo.length - keptFailed.length;
   const counts = { ok: 0, failed: 0 };
   const running = new Map<string, { task: BatchTask; taskId: string }>();
   const needsApproval = new Map<string, string[]>();
@@ -83,7 +89,7 @@ export async function runBatch(host: Host, run: BatchRun): Promise<ExitCode> {
   let stopping = false;
 
   const progress = (): void => {
-    const line = `[batch] ${counts.ok + counts.failed}/${todo.length} done · ${running.size} running · ${counts.failed} failed · ${todo.length - next} pending${skipped > 0 ? ` · ${skipped} skipped (already done)` : ''}`;
+    const line = `[batch] ${counts.ok + counts.failed}/${todo.length} done · ${running.size} running · ${counts.failed} failed · ${todo.length - next} pending${skipped > 0 ? ` · ${skipped} skipped (already done)` : ''}${keptFailed.length > 0 ? ` · ${keptFailed.length} failed earlier, not retried` : ''}`;
     run.io.stderr(run.isTty ? `\r${line}\x1b[K` : `${line}\n`);
   };
   // nobody can answer in a batch: deny, and remember an approval (a question is none: the model decides), like a headless run
@@ -113,8 +119,13 @@ export async function runBatch(host: Host, run: BatchRun): Promise<ExitCode> {
         progress();
         continue;
       }
+      // an interrupted attempt continues its session; a new one (first, or a retry of a failure) starts fresh
+      const begin = await attemptStart(t.workspace, attemptTaskId(run.out, t.id, prior.get(t.id)?.attempts ?? 0));
+      if (begin.kind === 'continue') run.io.stderr(`[batch] ${t.id}: continuing its interrupted session ${begin.sessionId}\n`);
+      if (begin.kind === 'restart') run.io.stderr(`[batch] ${t.id}: starting over (${begin.reason})\n`);
       const spec = {
-        prompt: t.prompt,
+        prompt: begin.kind === 'continue' ? continuationPrompt(t.prompt) : t.prompt,
+        ...(begin.kind === 'continue' ? { session: { resume: begin.sessionId } } : begin.kind === 'fresh' ? { taskId: begin.taskId } : {}),
         workspace: t.workspace,
         options: {
           yolo: t.options.yolo ?? t.options.full_yolo ?? run.defaults.yolo,
@@ -153,6 +164,8 @@ export async function runBatch(host: Host, run: BatchRun): Promise<ExitCode> {
     run.io.stderr(`[batch] re-run the same command to continue; results so far are in ${run.out}\n`);
     return EXIT.cancelled;
   }
-  run.io.stderr(`[batch] finished: ${counts.ok} ok, ${counts.failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''} → ${run.out}\n`);
-  return counts.failed > 0 ? EXIT.error : EXIT.ok;
+  const kept = keptFailed.length > 0 ? `, ${keptFailed.length} failed earlier and not retried (${keptFailed.join(', ')})` : '';
+  run.io.stderr(`[batch] finished: ${counts.ok} ok, ${counts.failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}${kept} → ${run.out}\n`);
+  // non-zero while any task's latest result is a failure, retried or not
+  return counts.failed + keptFailed.length > 0 ? EXIT.error : EXIT.ok;
 }

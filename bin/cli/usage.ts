@@ -61,6 +61,9 @@ const TOPICS: Record<HelpTopic, string> = {
   One task per line: {"id"?, "prompt", "workspace"?, "options"?: {"yolo", "full_yolo", "disable_agents"}}.
   -j, --parallel N        tasks run at once (default 2)
   -o, --out FILE          results file (default TASKS.results.jsonl); re-running skips finished ids
+  --no-retry-failed       a re-run does not try failed tasks again (the batch still exits 1)
+  A re-run continues each interrupted task's session (recorded tool calls are not run again) and retries failed
+  ones; it exits 1 while any task's latest result is a failure.
   A task whose workspace does not exist fails alone; Ctrl-C drains the running tasks.`,
   serve: `usage: yagent serve [--port N]
   A long-running supervisor with a control server on 127.0.0.1 (bearer token in ~/.yagent/run/).

@@ -41,7 +41,8 @@ let subscribers = 0;
 export function startRuntime(canAsk: boolean, config: Pick<YagentConfig, 'llm'>): Promise<Runtime> {
   // one buffer for the process: max_in_flight_requests and the circuit breakers hold across every agent worker
   const shared = { [LLM_SHARED_KEY]: createSharedLlmState({ maxInFlightRequests: config.llm.maxInFlightRequests }) };
-  return Runtime.start({ hasResponder: canAsk, preload: [...SPARE_PLAN.preload], spares: SPARE_PLAN.count, deferRefill: true, shared, threads: THREADS });
+  // guardOrphans: no process of ours outlives this one, however it dies (kill -9, OOM: watchdog.ts)
+  return Runtime.start({ hasResponder: canAsk, preload: [...SPARE_PLAN.preload], spares: SPARE_PLAN.count, deferRefill: true, shared, threads: THREADS, guardOrphans: true });
 }
 
 export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeAdapter> {

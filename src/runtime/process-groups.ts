@@ -60,6 +60,12 @@ function tableGroups(): number[] {
 /** Main-thread registry: owner (an actor worker, or 'main') → its live process groups. */
 export class ProcessGroupRegistry {
   private readonly owners = new Map<string, Set<number>>();
+  /** The watchdog's feed (watchdog.ts): every group added or removed here. */
+  private watcher: ((op: GroupOp, pgid: number) => void) | undefined;
+
+  watch(fn: ((op: GroupOp, pgid: number) => void) | undefined): void {
+    this.watcher = fn;
+  }
 
   /** withTable: the process's own registry, which also kills what workers wrote into the shared table. */
   constructor(private readonly withTable = false) {}
@@ -69,11 +75,12 @@ export class ProcessGroupRegistry {
     let set = this.owners.get(owner);
     if (!set) this.owners.set(owner, (set = new Set()));
     set.add(pgid);
+    this.watcher?.('register', pgid);
   }
 
   remove(owner: string, pgid: number): void {
     const set = this.owners.get(owner);
-    set?.delete(pgid);
+    if (set?.delete(pgid) === true) this.watcher?.('unregister', pgid);
     if (set?.size === 0) this.owners.delete(owner);
   }
 

@@ -20,6 +20,7 @@ import { SpawnPath } from './spawn-path.js';
 import type { Supervisor, SupervisorEvent } from './supervisor.js';
 import { TaskRegistry, type SupervisionDefaults, type TaskHandle } from './task-registry.js';
 import { NamedTasks } from './tasks.js';
+import { guardOrphans } from './watchdog.js';
 import type { Event, SerializedError } from './protocol/index.js';
 
 export { DEFAULT_SHUTDOWN_MS } from './runtime-tree.js';
@@ -49,6 +50,9 @@ export interface RuntimeOptions {
   clock?: Clock;
   random?: () => number;
   onSupervisorEvent?: (e: SupervisorEvent) => void;
+  /** The CLI: a watchdog process that ends this process's groups when it dies by kill -9 / OOM, and a sweep of the
+   *  groups an earlier yagent left behind (watchdog.ts). */
+  guardOrphans?: boolean;
 }
 
 export interface ServiceSpec<I = unknown> {
@@ -108,6 +112,7 @@ export class Runtime {
 
   static async start(opts: RuntimeOptions = {}): Promise<Runtime> {
     const rt = new Runtime(opts);
+    if (opts.guardOrphans === true) guardOrphans(rt.tasks);
     rt.host = new ActorHost({
       preload: opts.preload,
       spares: opts.spares,

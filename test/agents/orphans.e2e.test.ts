@@ -9,6 +9,8 @@ import { groupMembers, groupOf, noLiveMember, ownChildren } from '../runtime/pro
 import { call, world, type World } from '../sessions/helpers.js';
 
 let w: World;
+/** How long a group may take to go on a loaded 2-core box: the wait ends at the event (group empty), not at this. */
+const LOADED_DEADLINE_MS = 30_000;
 const started: number[] = [];
 beforeEach(async () => {
   w = await world();
@@ -19,7 +21,7 @@ afterEach(async () => {
   await w?.close();
 });
 
-async function until(cond: () => boolean, what: string, ms = 20_000): Promise<void> {
+async function until(cond: () => boolean, what: string, ms = 90_000): Promise<void> {
   const end = Date.now() + ms;
   while (!cond()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
@@ -47,20 +49,21 @@ async function codingInBash(taskId: string): Promise<{ pgid: number; actor: stri
 }
 
 describe('a run_bash group dies with the agent worker that started it', () => {
-  it('the worker is terminated mid-run_bash (no stop hook runs): no process of the group 2 s later', async () => {
+  it('the worker is terminated mid-run_bash (no stop hook runs): no process of the group once the kill grace is over', async () => {
     const { pgid, actor, result } = await codingInBash('hard');
     const handle = w.rt.task('hard')?.supervisor.handleOf(actor) as { worker?: Worker } | undefined;
     expect(handle?.worker).toBeDefined();
     await handle?.worker?.terminate();
-    expect(await noLiveMember(pgid, 2000)).toEqual([]);
+    // the code bounds it (SIGTERM, SIGKILL after GROUP_KILL_GRACE_MS); the test's deadline only has to outlast a loaded box
+    expect(await noLiveMember(pgid, LOADED_DEADLINE_MS)).toEqual([]);
     expect(await result).toMatchObject({ text: 'went on after the worker died' });
-  });
+  }, 180_000);
 
-  it('the worker is stopped mid-run_bash (terminateChild): no process of the group 2 s later, and no zombie of ours', async () => {
+  it('the worker is stopped mid-run_bash (terminateChild): no process of the group once the grace is over, and no zombie of ours', async () => {
     const { pgid, actor, result } = await codingInBash('graceful');
     await w.rt.task('graceful')?.supervisor.terminateChild(actor, 'stopped by the test');
-    expect(await noLiveMember(pgid, 2000)).toEqual([]);
+    expect(await noLiveMember(pgid, LOADED_DEADLINE_MS)).toEqual([]);
     expect(ownChildren(pgid)).toEqual([]);
     expect(await result).toMatchObject({ text: 'went on after the worker died' });
-  });
+  }, 180_000);
 });

@@ -32,6 +32,8 @@ describe('cli arguments', () => {
 
   it('batch needs a file and a positive --parallel', () => {
     expect(parseCommand(['batch', 't.jsonl', '--parallel', '3'])).toMatchObject({ kind: 'batch', file: 't.jsonl', parallel: 3 });
+    expect(parseCommand(['batch', 't.jsonl'])).toMatchObject({ retryFailed: true });
+    expect(parseCommand(['batch', 't.jsonl', '--no-retry-failed'])).toMatchObject({ retryFailed: false });
     expect(() => parseCommand(['batch'])).toThrowError(/TASKS.jsonl/);
     expect(() => parseCommand(['batch', 't.jsonl', '--parallel', '0'])).toThrowError(/at least 1/);
   });

@@ -67,8 +67,9 @@ export async function until<T>(fn: () => T | undefined | Promise<T | undefined>,
   }
 }
 
-export function start(args: string[], env: NodeJS.ProcessEnv, opts: { cwd?: string; input?: string } = {}): ChildProcess {
-  const child = spawn(process.execPath, [BIN, ...args], { env, cwd: opts.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+/** `detached`: the CLI leads a process group of its own (a test checks that group by PID). */
+export function start(args: string[], env: NodeJS.ProcessEnv, opts: { cwd?: string; input?: string; detached?: boolean } = {}): ChildProcess {
+  const child = spawn(process.execPath, [BIN, ...args], { env, cwd: opts.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'], detached: opts.detached === true });
   child.stdin?.end(opts.input ?? '');
   return child;
 }

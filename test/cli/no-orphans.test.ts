@@ -1,7 +1,7 @@
 // No orphans through the CLI: a run_bash group (`sleep 300` with a backgrounded grandchild) started by the
 // Coding agent is gone 2 s after the CLI exits through -Q, a second Ctrl-C, SIGTERM, SIGHUP or an uncaught error.
 // Checked by PID.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { groupOf, noLiveMember, groupMembers, type Member } from '../runtime/proc-helpers.js';
@@ -32,6 +32,15 @@ export default {
 `;
 }
 
+/** True while `pid` runs (a zombie is not running). */
+function alivePid(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) [ZX]/s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
 async function until(cond: () => boolean, ms: number, label: string): Promise<void> {
   const end = Date.now() + ms;
   while (!cond()) {
@@ -41,8 +50,8 @@ async function until(cond: () => boolean, ms: number, label: string): Promise<vo
 }
 
 /** Starts `yagent -p -y` on the script and resolves once the run_bash group and its grandchild run. */
-async function startWithGroup(extra: string[], code?: (pgidFile: string) => string): Promise<{ child: ReturnType<typeof start>; done: ReturnType<typeof collect>; pgid: number }> {
-  sb = sandbox(GOOD_CONFIG);
+async function startWithGroup(extra: string[], code?: (pgidFile: string) => string, config = GOOD_CONFIG): Promise<{ child: ReturnType<typeof start>; done: ReturnType<typeof collect>; pgid: number }> {
+  sb = sandbox(config);
   const ws = project(sb, { 'package.json': '{"name":"orphans"}\n' });
   const pgidFile = join(sb.dir, 'pgid');
   const marker = `300.${process.pid}${Math.floor(Math.random() * 1e6)}`;
@@ -97,6 +106,18 @@ describe('no process group outlives the CLI', () => {
     expect(code).toBe(130);
     expect(alive).toEqual([]);
   });
+
+  // sandbox off: nothing but the watchdog ends the group (bubblewrap's --die-with-parent would end it too)
+  it.each(['off', 'auto'])('kill -9 of the CLI (no exit hook runs, as under the OOM killer), sandbox %s: the watchdog ends the group and its background sleep', async (mode) => {
+    const { child, done, pgid } = await startWithGroup([], undefined, `${GOOD_CONFIG}\n[security]\nsandbox = "${mode}"\n`);
+    const members = groupMembers(pgid).map((m) => m.pid);
+    expect(members.length).toBeGreaterThanOrEqual(2);
+    child.kill('SIGKILL');
+    expect((await done).code).toBe(null);
+    // the event is the group's end (the watchdog: TERM, KILL a second later); the deadline only outlasts a loaded box
+    expect(await noLiveMember(pgid, 30_000)).toEqual([]);
+    for (const pid of members) expect(alivePid(pid), `pid ${pid}`).toBe(false);
+  }, 120_000);
 
   it('an uncaught error in the CLI process: it exits 1, and the group is killed', async () => {
     // thrown from a timer of the CLI's main thread once the test has seen the run_bash group: nothing catches it

@@ -114,3 +114,29 @@ describe('batch execution', () => {
     expect(existsSync(join(ws.path, 'after.txt'))).toBe(false);
   });
 });
+
+describe('write-ahead record (issue 24 item 3)', () => {
+  it('each call that can change anything runs only after its write-ahead resolves; reads never wait for one', async () => {
+    const deps = makeDeps(ws.path, { agent: 'coding' });
+    const order: string[] = [];
+    const calls = [call('read_file', { path: 'f0.txt' }), call('run_bash', { command: `echo x >> ${join(ws.path, 'side')}`, is_dangerous: false }), call('create_file', { path: 'n.txt', content: 'n' })];
+    const out = await runBatch(calls, deps, {
+      signal: new AbortController().signal,
+      beforeEffect: (c) => {
+        // what the effect will have done must not be visible yet: the record comes first
+        order.push(`${c.name}:${existsSync(join(ws.path, 'side')) ? 'side' : '-'}:${existsSync(join(ws.path, 'n.txt')) ? 'n' : '-'}`);
+        return Promise.resolve();
+      },
+    });
+    expect(order).toEqual(['run_bash:-:-', 'create_file:side:-']);
+    expect(out.results.map((r) => r.status)).toEqual(['ok', 'ok', 'ok']);
+  });
+
+  it('a write-ahead that fails: the call does not run and says why', async () => {
+    const deps = makeDeps(ws.path, { agent: 'coding' });
+    const out = await runBatch([call('create_file', { path: 'n.txt', content: 'n' })], deps, { signal: new AbortController().signal, beforeEffect: () => Promise.reject(new Error('disk full')) });
+    expect(out.results[0]?.status).toBe('error');
+    expect(out.results[0]?.content).toMatch(/not_recorded.*disk full/);
+    expect(existsSync(join(ws.path, 'n.txt'))).toBe(false);
+  });
+});

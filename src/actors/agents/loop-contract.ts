@@ -16,6 +16,8 @@ export interface ToolCallOutcome {
 export interface BatchOptions {
   signal: AbortSignal;
   maxParallel: number;
+  /** Awaited before each call that can change anything: its call is durable first (the write-ahead record). */
+  beforeEffect?: () => Promise<void>;
 }
 
 export interface ToolRunner {
@@ -27,12 +29,16 @@ export interface ToolRunner {
   close?(): Promise<void>;
   /** One outcome per call, in order; `fatal` set when a call failed fatally (the turn ends). */
   runBatch(calls: readonly ToolCall[], opts: BatchOptions): Promise<{ outcomes: ToolCallOutcome[]; fatal: string | null }>;
+  /** True when the named tool can change anything (tag `mutates`); absent = every tool may. */
+  mutates?(name: string): boolean;
 }
 
 /** The rollout through the store actor: append returns at once, drain makes it durable. */
 export interface Recorder {
   append(records: RolloutRecordLike[]): void;
   drain(): Promise<void>;
+  /** drain(), and rejects when a record appended since the last call was lost: what is appended is durable. */
+  writeAhead?(): Promise<void>;
 }
 
 export type Publish = (event: Event) => void;

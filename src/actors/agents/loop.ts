@@ -117,7 +117,9 @@ export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): 
         continue;
       }
 
-      const { outcomes, fatal } = await deps.tools.runBatch(res.toolCalls, { signal: deps.signal, maxParallel: flags.maxParallelReadOnlyTools });
+      // write-ahead: a call that can change anything runs only once its call is durable (at most once across kill -9)
+      const beforeEffect = (): Promise<void> => (recorder.writeAhead ?? recorder.drain).call(recorder);
+      const { outcomes, fatal } = await deps.tools.runBatch(res.toolCalls, { signal: deps.signal, maxParallel: flags.maxParallelReadOnlyTools, beforeEffect });
       let exit: ExitHandoff | undefined;
       for (const o of outcomes) {
         push({ role: 'tool', toolCallId: o.callId, name: o.name, content: o.content });

@@ -8,6 +8,8 @@ export class StoreRecorder implements Recorder {
   private pending: RolloutRecord[] = [];
   private inFlight: Promise<void> | null = null;
   private failed = 0;
+  /** Records lost since the last writeAhead(): a call among them is not durable. */
+  private lostSinceAhead = 0;
 
   constructor(
     private readonly path: Promise<string>,
@@ -30,6 +32,7 @@ export class StoreRecorder implements Recorder {
         await this.path.then((path) => this.store.appendRollout(path, batch)).catch((e: unknown) => {
           // A lost record must be knowable: count it and say so once per failure.
           this.failed += batch.length;
+          this.lostSinceAhead += batch.length;
           this.publish({ type: 'log', level: 'error', message: `rollout append failed (${this.failed} records lost so far): ${String(e)}` });
         });
       }
@@ -41,5 +44,12 @@ export class StoreRecorder implements Recorder {
   async drain(): Promise<void> {
     while (this.inFlight) await this.inFlight;
     await this.store.drain(await this.path);
+  }
+
+  async writeAhead(): Promise<void> {
+    await this.drain();
+    const lost = this.lostSinceAhead;
+    this.lostSinceAhead = 0;
+    if (lost > 0) throw new Error(`${lost} rollout records were lost`);
   }
 }

@@ -23,6 +23,7 @@ import { crashRecovery, recoverDelegations, type RecoveryDeps } from './recovery
 import { repairToolPairs } from './tool-pairs.js';
 import { changedFiles } from './ledger-report.js';
 import { workspaceFacts } from './workspace-facts.js';
+import { describeInterrupted } from './interrupted-calls.js';
 import { Compressor } from './compression/compressor.js';
 import { thinklinkRecord } from './compression/thinklink.js';
 import { UsageLedger } from './usage-ledger.js';
@@ -186,7 +187,8 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
     const reminder = undelegatedReminder(s.disabledAgents);
     // the deferred-tool catalogue (MCP) and the skills list follow the role prompt: stable for the whole run
     const withSections = [system.trimEnd(), ...(tools.contextSections?.() ?? [])].join('\n\n') + '\n';
-    const initial = await initialMessages(input, withSections, {
+    const mutates = (name: string): boolean => tools?.mutates?.(name) ?? true;
+    const initial = await initialMessages(input, withSections, mutates, {
       manager, store: env.store, publish: env.publish, signal: ctl.signal, maxReplayMessages: s.maxReplayMessages, enabled: s.resume,
       workspace: { cwd: s.workspace, degradeOnChange: s.degradeOnWorkspaceChange },
     });
@@ -273,8 +275,9 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
 
 /** A fresh run: system + brief. A continued delegation: its repaired replay. A resumed Director turn: the fresh
  *  system prompt (project context re-injected), the earlier turns with interrupted delegations recovered, the prompt. */
-async function initialMessages(input: AgentRunInputParsed, system: string, recovery: RecoveryDeps): Promise<ChatMessage[]> {
-  if (input.resumeFrom) return input.resumeFrom.messages;
+async function initialMessages(input: AgentRunInputParsed, system: string, mutates: (name: string) => boolean, recovery: RecoveryDeps): Promise<ChatMessage[]> {
+  // a call that started and left no result is not run again: its result says so, with the workspace as it is now
+  if (input.resumeFrom) return describeInterrupted(input.resumeFrom.messages, input.settings.workspace, mutates);
   const fresh: ChatMessage[] = [{ role: 'system', content: system }, { role: 'user', content: input.brief }];
   if (!input.session) return fresh;
   const recovered = await recoverDelegations(recovery, input.session.pending);

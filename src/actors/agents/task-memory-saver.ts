@@ -45,6 +45,11 @@ export class TaskMemorySaver implements Recorder {
     );
   }
 
+  /** The write-ahead record before an effect: the rollout only (task memory is no ledger). */
+  async writeAhead(): Promise<void> {
+    await (this.inner.writeAhead ?? this.inner.drain).call(this.inner);
+  }
+
   async drain(): Promise<void> {
     this.save();
     await this.saving;

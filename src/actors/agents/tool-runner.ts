@@ -1,7 +1,7 @@
 // The ToolRunner over the tools layer: surfaceFor + adapter + batch runner, delegations wired to this run.
 import { z } from 'zod';
 import type { ToolCall, ToolDef } from './wire-types.js';
-import type { Publish, ToolCallOutcome, ToolRunner } from './loop-contract.js';
+import type { BatchOptions, Publish, ToolCallOutcome, ToolRunner } from './loop-contract.js';
 import type { ToolDeclaration, ToolEnv, DelegateTarget } from '../tools/types.js';
 import { Surface } from '../tools/surface.js';
 import { runBatch, type BatchResult } from '../tools/batch.js';
@@ -76,11 +76,15 @@ export class SurfaceToolRunner implements ToolRunner {
     await this.deps.env.browser?.close();
   }
 
+  mutates(name: string): boolean {
+    return this.current().get(name)?.tags.mutates ?? true;
+  }
+
   contextSections(): string[] {
     return [this.current().catalogueSection(), ...(this.deps.sections ?? [])].filter((s) => s !== '');
   }
 
-  async runBatch(calls: readonly ToolCall[], opts: { signal: AbortSignal; maxParallel: number }): Promise<{ outcomes: ToolCallOutcome[]; fatal: string | null }> {
+  async runBatch(calls: readonly ToolCall[], opts: BatchOptions): Promise<{ outcomes: ToolCallOutcome[]; fatal: string | null }> {
     const d = this.deps;
     const surface = this.current();
     const env: ToolEnv = {
@@ -91,6 +95,7 @@ export class SurfaceToolRunner implements ToolRunner {
     const res: BatchResult = await runBatch(calls, { surface, guard: d.guard, grants: d.grants, authorizer: d.authorizer, env }, {
       signal: opts.signal,
       maxParallel: Math.max(1, Math.min(8, opts.maxParallel)),
+      ...(opts.beforeEffect ? { beforeEffect: opts.beforeEffect } : {}),
       onStart: (call) => d.publish({ type: 'tool_call_start', agent: d.agent, callId: call.id, name: call.name, brief: briefOf(surface, call) }),
       onResult: (r) => d.publish({ type: 'tool_call_result', agent: d.agent, callId: r.callId, name: r.name, ok: r.status === 'ok' || r.status === 'exit', display: r.display }),
     });

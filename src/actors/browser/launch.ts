@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { trackProcessGroup } from '../../runtime/process-groups.js';
+import { withOwnerMark } from '../../runtime/owner-mark.js';
 import { CdpConnection } from './cdp.js';
 import { BrowserError } from './errors.js';
 
@@ -116,7 +117,7 @@ export async function launchBrowser(o: LaunchOptions): Promise<BrowserProcess> {
   const root = o.tmpRoot ?? tmpdir();
   sweepStaleProfiles(root);
   const profileDir = mkdtempSync(join(root, PROFILE_PREFIX));
-  const env: NodeJS.ProcessEnv = { ...o.env, HOME: profileDir, XDG_CONFIG_HOME: join(profileDir, '.config'), XDG_CACHE_HOME: join(profileDir, '.cache') };
+  const env: NodeJS.ProcessEnv = { ...withOwnerMark(o.env ?? {}), HOME: profileDir, XDG_CONFIG_HOME: join(profileDir, '.config'), XDG_CACHE_HOME: join(profileDir, '.cache') };
   const child = nodeChildProcess().spawn(o.executable, [...BROWSER_FLAGS, `--user-data-dir=${join(profileDir, 'profile')}`, 'about:blank'], {
     env,
     cwd: profileDir,

@@ -7,6 +7,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { McpServerSpec } from '../../runtime/config/mcp-servers.js';
 import { findCommand } from '../../runtime/find-command.js';
+import { withOwnerMark } from '../../runtime/owner-mark.js';
 
 export interface BuiltTransport {
   transport: Transport;
@@ -38,7 +39,8 @@ export function buildTransport(spec: McpServerSpec, env: NodeJS.ProcessEnv = pro
     return { transport, stderrTail: () => '', pid: () => null, grouped: false, exited: () => Promise.resolve() };
   }
   // the child's environment is built (the SDK's safe default set + the server's own vars), never our whole env
-  const childEnv = { ...getDefaultEnvironment(), ...spec.env };
+  // the owner mark: a server whose yagent died by kill -9 is ended by the watchdog or the next start's sweep
+  const childEnv = withOwnerMark({ ...getDefaultEnvironment(), ...spec.env });
   // a missing command is one clear reason here, not a closed connection after setsid could not run it
   if (findCommand(spec.command ?? '', childEnv['PATH'], spec.cwd) === null) {
     throw new Error(`command "${spec.command ?? ''}" not found${(spec.command ?? '').includes('/') ? ' (or not executable)' : ' on PATH'}`);

@@ -46,7 +46,7 @@ export const isFatal = (e: unknown): boolean => (e as { name?: unknown } | null)
 
 const errorContent = (kind: string, message: string): string => JSON.stringify({ error: { kind, message } });
 
-function errorResult(call: ToolCall, kind: string, message: string): ToolResult {
+export function errorResult(call: ToolCall, kind: string, message: string): ToolResult {
   return { callId: call.id, name: call.name, status: 'error', content: errorContent(kind, message), display: `${kind}: ${message}`, outcome: { kind: 'error', error: { kind, message } } };
 }
 

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { ToolCall, SerializedError } from '../../runtime/protocol/index.js';
 import type { ToolDeclaration } from './types.js';
-import { callTool, cancelledResult, type AdapterDeps, type ToolResult } from './adapter.js';
+import { callTool, cancelledResult, errorResult, type AdapterDeps, type ToolResult } from './adapter.js';
 
 export const MaxParallelReadonlySchema = z.number().int().min(1).max(8).default(4);
 export const DEFAULT_MAX_PARALLEL_READONLY = 4;
@@ -20,6 +20,9 @@ export interface BatchOptions {
   signal: AbortSignal;
   onStart?(call: ToolCall): void;
   onResult?(result: ToolResult): void;
+  /** The write-ahead record: awaited before each call that can change anything (tag `mutates`); a rejection
+   *  means the call is not durable, so it does not run (at most once across a kill). */
+  beforeEffect?(call: ToolCall): Promise<void>;
 }
 
 export interface BatchResult {
@@ -55,7 +58,8 @@ export async function runBatch(calls: readonly ToolCall[], deps: AdapterDeps, op
       results[i] = cancelledResult(call, 'Not run: an earlier call in this batch failed fatally.');
     } else {
       opts.onStart?.(call);
-      results[i] = await callTool(call, deps, opts.signal);
+      const unrecorded = deps.surface.get(call.name)?.tags.mutates === true ? await writeAhead(call, opts) : null;
+      results[i] = unrecorded ?? (await callTool(call, deps, opts.signal));
       const r = results[i];
       if (r.status === 'fatal' && r.fatal) fatal ??= r.fatal;
     }
@@ -69,4 +73,16 @@ export async function runBatch(calls: readonly ToolCall[], deps: AdapterDeps, op
     await Promise.all(Array.from({ length: Math.min(limit, group.length) }, lane));
   }
   return { results: results.map((r, i) => r ?? cancelledResult(calls[i] as ToolCall)), fatal };
+}
+
+/** null once the call is durable; else the error result it gets instead of running. */
+async function writeAhead(call: ToolCall, opts: BatchOptions): Promise<ToolResult | null> {
+  if (!opts.beforeEffect) return null;
+  try {
+    await opts.beforeEffect(call);
+    return null;
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    return errorResult(call, 'not_recorded', `Not run: the call could not be recorded before it ran (${why}), and a call that changes anything runs only once it is recorded. Try again later.`);
+  }
 }

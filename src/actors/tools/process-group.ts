@@ -3,6 +3,7 @@
 import { nodeChildProcess } from '../../runtime/lazy-builtins.js';
 import { once } from 'node:events';
 import { trackProcessGroup } from '../../runtime/process-groups.js';
+import { withOwnerMark } from '../../runtime/owner-mark.js';
 import { truncationMarker } from './truncate.js';
 
 export interface GroupRunOptions {
@@ -94,7 +95,7 @@ function runRaw(o: GroupRunOptions): Promise<{ result: GroupRunResult; killed: b
   const capture = new Capture(o.maxCaptureBytes ?? 256 * 1024);
   return new Promise((resolve) => {
     const [file = 'bash', ...args] = o.argv ?? ['bash', '-c', o.command];
-    const child = nodeChildProcess().spawn(file, args, { cwd: o.cwd, env: o.env ?? process.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = nodeChildProcess().spawn(file, args, { cwd: o.cwd, env: withOwnerMark(o.env ?? process.env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     const pid = child.pid ?? -1;
     // Registered with the main thread at once: if this worker dies, the supervisor kills the group.
     const release = pid > 0 ? trackProcessGroup(pid, once(child, 'exit')) : () => undefined;

@@ -1,0 +1,112 @@
+// The owner mark: every process an actor starts (run_bash, MCP servers, Chromium) carries YAGENT_OWNER=<pid>:<start>:
+// of the yagent process that started it, and its descendants inherit it. A process whose owner is gone (no process
+// with that pid AND that start time) is an orphan: the watchdog kills it on EOF, and the next start sweeps it.
+// Linux only (/proc); elsewhere no mark is read and nothing is swept.
+import { readdirSync, readFileSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+
+export const OWNER_ENV = 'YAGENT_OWNER';
+
+/** Fields of /proc/PID/stat after "pid (comm) ": state is [0], pgrp [2], starttime (clock ticks since boot) [19]. */
+function statFields(pid: number): string[] | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null; // gone, or no /proc
+  }
+}
+
+/** The start time of `pid` (clock ticks since boot), null when it is gone or a zombie: with its pid, the
+ *  identity of a process that a reused pid can never share. */
+export function procStartTime(pid: number): string | null {
+  const f = statFields(pid);
+  if (f === null || f[0] === 'Z' || f[0] === 'X') return null;
+  return f[19] ?? null;
+}
+
+/** The process group of `pid`, null when it is gone. */
+export function procGroup(pid: number): number | null {
+  const g = Number(statFields(pid)?.[2]);
+  return Number.isInteger(g) && g > 1 ? g : null;
+}
+
+let mark: string | null | undefined;
+/** This process's mark value (`<pid>:<start>:`; the trailing ':' ends it, so no other mark has it as a prefix). */
+export function ownerMark(): string | null {
+  if (mark === undefined) {
+    const start = procStartTime(process.pid);
+    mark = start === null ? null : `${process.pid}:${start}:`;
+  }
+  return mark;
+}
+
+/** `env` for a child this process starts: with this process's mark (replacing an inherited one). */
+export function withOwnerMark<E extends Record<string, string | undefined>>(env: E): E {
+  const m = ownerMark();
+  return m === null ? env : { ...env, [OWNER_ENV]: m };
+}
+
+/** True while the owner named by a mark value runs (same pid, same start time). */
+export function ownerAlive(value: string): boolean {
+  const [pid, start] = value.split(':');
+  return procStartTime(Number(pid)) === start;
+}
+
+const MARK_RE = new RegExp(`(?:^|\\0)${OWNER_ENV}=(\\d+:\\d+:)(?:\\0|$)`);
+
+/** Live processes carrying a mark whose owner is gone, with the mark. */
+export async function orphans(): Promise<{ pid: number; mark: string }[]> {
+  let names: string[];
+  try {
+    names = await readdir('/proc');
+  } catch {
+    return [];
+  }
+  const out: { pid: number; mark: string }[] = [];
+  for (const name of names) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    // another user's process refuses the read; one that exited meanwhile is gone: neither is ours to sweep
+    const env = await readFile(`/proc/${name}/environ`, 'latin1').catch(() => '');
+    const m = MARK_RE.exec(env)?.[1];
+    if (m !== undefined && !ownerAlive(m) && procStartTime(Number(name)) !== null) out.push({ pid: Number(name), mark: m });
+  }
+  return out;
+}
+
+/** The sweep at start: SIGKILL to every orphan and its process group. Returns the pids it signalled. */
+export async function sweepOrphans(): Promise<number[]> {
+  const found = await orphans();
+  for (const { pid } of found) {
+    const pgid = procGroup(pid);
+    // the group is the run_bash group the orphan lives in (a live member keeps its id from being reused)
+    if (pgid !== null && pgid !== process.pid && pgid !== procGroup(process.pid)) signal(-pgid);
+    signal(pid);
+  }
+  return found.map((o) => o.pid);
+}
+
+function signal(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // ESRCH: it went by itself
+  }
+}
+
+/** Sync: the marked pids of this process's children-to-be (tests); [] without /proc. */
+export function markedBy(value: string): number[] {
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  return names.filter((n) => /^\d+$/.test(n)).filter((n) => {
+    try {
+      return MARK_RE.exec(readFileSync(`/proc/${n}/environ`, 'latin1'))?.[1] === value && procStartTime(Number(n)) !== null;
+    } catch {
+      return false;
+    }
+  }).map(Number);
+}

@@ -1,0 +1,73 @@
+// Issue 24 item 4: no process outlives the yagent that started it, however it died. The sweep at start ends a marked
+// process whose owner is gone (pid AND start time: a reused pid is not the owner), never one whose owner runs; the
+// watchdog ends a registered group (no mark: `env -i`) when its owner is killed with SIGKILL. Checked by PID.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { afterEach, describe, expect, it } from 'vitest';
+import { OWNER_ENV, ownerMark, procStartTime, sweepOrphans } from '../../src/runtime/owner-mark.js';
+import { ROOT } from '../cli/helpers.js';
+import { groupMembers, noLiveMember } from './proc-helpers.js';
+
+const started: number[] = [];
+afterEach(() => {
+  for (const pgid of started.splice(0)) try { process.kill(-pgid, 'SIGKILL'); } catch { /* gone */ }
+});
+
+/** A detached `sleep 300 & sleep 300` group carrying `mark` (or none); resolves once both sleeps run. */
+async function markedGroup(mark: string | null): Promise<number> {
+  const env = { ...process.env };
+  delete env[OWNER_ENV];
+  if (mark !== null) env[OWNER_ENV] = mark;
+  const c = spawn('bash', ['-c', 'sleep 300 & sleep 300'], { detached: true, stdio: 'ignore', env });
+  const pgid = c.pid ?? -1;
+  started.push(pgid);
+  c.unref();
+  for (let i = 0; groupMembers(pgid).length < 2; i++) {
+    if (i > 2000) throw new Error('the group did not start');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return pgid;
+}
+
+/** The mark of a process that ran and is gone. */
+async function deadOwnerMark(): Promise<string> {
+  const c: ChildProcess = spawn('sleep', ['30'], { stdio: 'ignore' });
+  const start = procStartTime(c.pid ?? -1);
+  c.kill('SIGKILL');
+  await once(c, 'exit');
+  return `${c.pid}:${start}:`;
+}
+
+describe.skipIf(process.platform !== 'linux')('orphans of a yagent that is gone', () => {
+  it('the sweep kills the groups whose owner is gone or is a reused pid, and leaves the live owner\'s group', async () => {
+    const dead = await markedGroup(await deadOwnerMark());
+    // this process's pid with another start time: what a pid reused by an unrelated process looks like
+    const reused = await markedGroup(`${process.pid}:1:`);
+    const mine = await markedGroup(ownerMark());
+    const unmarked = await markedGroup(null);
+    const swept = await sweepOrphans();
+    expect(swept).toEqual(expect.arrayContaining([dead, reused]));
+    expect(await noLiveMember(dead, 30_000)).toEqual([]);
+    expect(await noLiveMember(reused, 30_000)).toEqual([]);
+    expect(groupMembers(mine).filter((m) => m.state !== 'Z').length).toBeGreaterThanOrEqual(2);
+    expect(groupMembers(unmarked).filter((m) => m.state !== 'Z').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('kill -9 of the owner: the watchdog ends a group it registered even without the mark (env -i)', async () => {
+    const pgid = await markedGroup(null);
+    // the owner: a node process that starts the watchdog and registers the group, then waits to be killed
+    const src = `import { startWatchdog } from ${JSON.stringify(`${ROOT}/dist/src/runtime/watchdog.js`)};
+const w = startWatchdog(); w.group('register', ${pgid}); process.stdout.write('ready\\n'); setInterval(() => {}, 1000);`;
+    const owner = spawn(process.execPath, ['--input-type=module', '-e', src], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    owner.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+    for (let i = 0; !out.includes('ready'); i++) {
+      if (i > 6000 || owner.exitCode !== null) throw new Error('the owner did not start its watchdog');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(groupMembers(pgid).filter((m) => m.state !== 'Z').length).toBeGreaterThanOrEqual(2);
+    owner.kill('SIGKILL');
+    await once(owner, 'exit');
+    expect(await noLiveMember(pgid, 30_000)).toEqual([]);
+  }, 60_000);
+});

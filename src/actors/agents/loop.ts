@@ -29,6 +29,8 @@ export interface LoopDeps {
   transient?: () => Promise<ChatMessage[]>;
   /** Plain-text policy: a reminder to inject, or null to finish now. Default: the closing reminder. */
   plainTextReminder?: (text: string, remindersLeft: number) => string | null;
+  /** Reminders go to the next call only: the answer and the reminder are an event, never in memory or history. */
+  ephemeralReminders?: boolean;
   /** Any sign of progress (LLM delta, tool result): feeds idle timeouts. */
   onActivity?: () => void;
   /** Base of the per-step retry backoff (doubles per attempt, full jitter); tests pass 0. */
@@ -57,6 +59,8 @@ export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): 
     deps.ledger?.add(agent, u);
   };
   let remindersLeft = flags.noActionRetryLimit;
+  // an ephemeral reminder's exchange (the answer, the reminder): sent with the next call only, then dropped
+  let reminded: ChatMessage[] = [];
   let thoughtFailures = 0;
   let step = 0;
   const ts = (): number => deps.clock.now();
@@ -80,18 +84,28 @@ export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): 
       recorder.append([{ type: 'turn_context', ts: ts(), payload: { ...described, cwd: deps.cwd, step } }]);
       const extras = deps.transient ? await deps.transient() : [];
       let tier: Tier | 0 = deps.compressor ? await deps.compressor.fit(messages) : 0;
-      let call = await callWithRetries(deps, injectTransient(messages, extras), step, account);
+      const sent = (): readonly ChatMessage[] => [...injectTransient(messages, extras), ...reminded];
+      let call = await callWithRetries(deps, sent(), step, account);
       // a context-length error is answered by the next tier and one retry, never by a blind retry
       while (call.kind === 'overflow') {
         tier = deps.compressor ? await deps.compressor.recover(messages, tier) : 0;
         if (tier === 0) return stop('llm_error', '', { error: call.error });
-        call = await callWithRetries(deps, injectTransient(messages, extras), step, account);
+        call = await callWithRetries(deps, sent(), step, account);
       }
+      reminded = [];
       if (call.kind === 'stop') return stop(call.stopReason, '', { error: call.error });
       const res = call.res;
       deps.compressor?.observe(res.usage.inputTokens, messages.length);
       deps.onActivity?.();
-      push({ role: 'assistant', content: res.text, ...(res.toolCalls.length > 0 ? { toolCalls: res.toolCalls } : {}), ...(res.reasoning.length > 0 ? { reasoning: res.reasoning } : {}) });
+      const answer: ChatMessage = { role: 'assistant', content: res.text, ...(res.toolCalls.length > 0 ? { toolCalls: res.toolCalls } : {}), ...(res.reasoning.length > 0 ? { reasoning: res.reasoning } : {}) };
+      const plainReminder = res.toolCalls.length === 0 && remindersLeft > 0 ? (deps.plainTextReminder ?? (() => CLOSING_REMINDER))(res.text, remindersLeft) : null;
+      if (plainReminder !== null && deps.ephemeralReminders === true) {
+        remindersLeft--;
+        reminded = [answer, { role: 'user', content: plainReminder }];
+        recorder.append([{ type: 'event_msg', ts: ts(), payload: { kind: 'answer_reminded', detail: res.text } }]);
+        continue;
+      }
+      push(answer);
       if (res.text.trim() !== '') deps.publish({ type: 'ai_response', agent, text: res.text });
 
       const thought = parseThought(res.text);
@@ -108,10 +122,9 @@ export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): 
       }
 
       if (res.toolCalls.length === 0) {
-        const reminder = remindersLeft > 0 ? (deps.plainTextReminder ?? (() => CLOSING_REMINDER))(res.text, remindersLeft) : null;
-        if (reminder === null) return stop('plain_text', stripThought(res.text));
+        if (plainReminder === null) return stop('plain_text', stripThought(res.text));
         remindersLeft--;
-        push({ role: 'user', content: reminder });
+        push({ role: 'user', content: plainReminder });
         continue;
       }
 

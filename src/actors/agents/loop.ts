@@ -47,6 +47,9 @@ export interface LoopDeps {
   tokens?: Pick<TokenCounter, 'observeUsage'>;
 }
 
+/** The `source` of the warning for a missing or malformed <thought>: clients say it once, and only with -v. */
+export const THOUGHT_LOG_SOURCE = 'thought';
+
 export const CLOSING_REMINDER =
   'You replied without calling a tool. If your work is done, call `agent_exit` now with `conclusion` set to your full deliverable, plus facts, artifacts and status. Otherwise continue with the next tool call.';
 
@@ -118,7 +121,7 @@ export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): 
         thoughtFailures++;
         const detail = thought.kind === 'invalid' ? thought.error : 'tool calls without a <thought> block';
         recorder.append([{ type: 'event_msg', ts: ts(), payload: { kind: 'thought_invalid', detail } }]);
-        deps.publish({ type: 'log', level: 'warn', message: `${agent}: thought block rejected: ${detail}` });
+        deps.publish({ type: 'log', level: 'warn', source: THOUGHT_LOG_SOURCE, message: `${agent}: no valid <thought> block (${detail}); the step went on` });
       }
 
       if (res.toolCalls.length === 0) {

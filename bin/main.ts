@@ -39,7 +39,7 @@ async function run(cmd: Command): Promise<ExitCode> {
   if (runsLocalTasks(cmd, { stdin: process.stdin.isTTY === true, stdout: process.stdout.isTTY === true })) await prestartDirector(cmd);
   switch (cmd.kind) {
     case 'version':
-      io.stdout(`${pkg.version}\n`);
+      io.stdout((await import('./cli/version.js')).versionLine(pkg.version, new URL('../build-stamp.json', import.meta.url)));
       return EXIT.ok;
     case 'help':
       io.stdout(cmd.topic === undefined ? usage(pkg.version) : subcommandUsage(cmd.topic));

@@ -39,12 +39,17 @@ async function run(cmd: Command): Promise<ExitCode> {
   if (runsLocalTasks(cmd, { stdin: process.stdin.isTTY === true, stdout: process.stdout.isTTY === true })) await prestartDirector(cmd);
   switch (cmd.kind) {
     case 'version':
-      io.stdout(`${pkg.version}\n`);
+      io.stdout((await import('./cli/version.js')).versionLine(pkg.version, new URL('../build-stamp.json', import.meta.url)));
       return EXIT.ok;
     case 'help':
       io.stdout(cmd.topic === undefined ? usage(pkg.version) : subcommandUsage(cmd.topic));
       return EXIT.ok;
     case 'headless': {
+      const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
+      if (cmd.interactivePrompt !== undefined && !terminal) {
+        throw new CliError('a prompt without -p opens the interactive UI, which needs a terminal', EXIT.error, undefined, `run it headless: yagent -p ${JSON.stringify(cmd.interactivePrompt)}`);
+      }
+      const modelOptions = { ...(cmd.model?.provider !== undefined ? { provider: cmd.model.provider } : {}), ...(cmd.model?.model !== undefined ? { model: cmd.model.model } : {}) };
       if (!cmd.explicit && process.stdin.isTTY === true) {
         if (process.stdout.isTTY !== true) {
           io.stdout(usage(pkg.version));
@@ -58,9 +63,10 @@ async function run(cmd: Command): Promise<ExitCode> {
         if (st.state === 'broken') throw new ConfigExit(st.error.lines());
         const tui = {
           workspace: process.cwd(),
-          options: { yolo: cmd.flags.yolo, fullYolo: cmd.flags.fullYolo, disabledAgents: cmd.flags.disabledAgents },
+          options: { yolo: cmd.flags.yolo, fullYolo: cmd.flags.fullYolo, disabledAgents: cmd.flags.disabledAgents, ...modelOptions },
           session: cmd.session,
           bindings: resolveBindings(st.config.tui.keybindings),
+          ...(cmd.interactivePrompt !== undefined ? { prompt: cmd.interactivePrompt } : {}),
         };
         if (cmd.attach) return runTuiAttached((await import('./attach/client.js')).ControlClient.discover(), tui);
         return runTuiLocal({ configPath: cmd.flags.config, io, canAsk: true }, tui);
@@ -71,7 +77,7 @@ async function run(cmd: Command): Promise<ExitCode> {
       const spec = {
         prompt,
         workspace: process.cwd(),
-        options: { yolo: cmd.flags.yolo, fullYolo: cmd.flags.fullYolo, disabledAgents: cmd.flags.disabledAgents },
+        options: { yolo: cmd.flags.yolo, fullYolo: cmd.flags.fullYolo, disabledAgents: cmd.flags.disabledAgents, ...modelOptions },
         ...(cmd.session ? { session: cmd.session } : {}),
       };
       let continues: string | undefined;
@@ -86,25 +92,29 @@ async function run(cmd: Command): Promise<ExitCode> {
       }
       const run = { spec, format: cmd.format, forceQuit: cmd.flags.forceQuit, io, ...(continues !== undefined ? { continues } : {}) };
       if (cmd.attach) return runHeadlessAttached((await import('./attach/client.js')).ControlClient.discover(), run);
-      return withLocalHost({ configPath: cmd.flags.config, io, verbose: cmd.flags.verbose }, (host) => runHeadlessLocal(host, run));
+      return withLocalHost({ configPath: cmd.flags.config, io, verbose: cmd.flags.verbose }, async (host) => {
+        (await import('./host/providers.js')).checkProviderFlag(host.providers(), cmd.model?.provider, cmd.flags.config);
+        return runHeadlessLocal(host, run);
+      });
     }
     case 'demo':
       return (await import('./cli/demo.js')).runDemo({ flags: cmd.flags, keep: cmd.keep, io });
     case 'batch': {
       const { runBatch, defaultOut } = await import('./cli/batch.js');
       const out = cmd.out ?? defaultOut(cmd.file);
-      return withLocalHost({ configPath: cmd.flags.config, io, verbose: cmd.flags.verbose }, (host) =>
-        runBatch(host, {
+      return withLocalHost({ configPath: cmd.flags.config, io, verbose: cmd.flags.verbose }, async (host) => {
+        (await import('./host/providers.js')).checkProviderFlag(host.providers(), cmd.model?.provider, cmd.flags.config);
+        return runBatch(host, {
           file: cmd.file,
           out,
           parallel: cmd.parallel,
-          defaults: { yolo: cmd.flags.yolo, fullYolo: cmd.flags.fullYolo, disabledAgents: cmd.flags.disabledAgents },
+          defaults: { yolo: cmd.flags.yolo, fullYolo: cmd.flags.fullYolo, disabledAgents: cmd.flags.disabledAgents, ...(cmd.model ?? {}) },
           forceQuit: cmd.flags.forceQuit,
           retryFailed: cmd.retryFailed,
           io,
           isTty: process.stderr.isTTY === true,
-        }),
-      );
+        });
+      });
     }
     case 'serve': {
       const { runServe } = await import('./server/serve.js');

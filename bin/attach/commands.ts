@@ -6,6 +6,7 @@ import { describeEnvelope } from '../cli/progress.js';
 import type { TreeNode } from '../host/types.js';
 import type { PendingApproval } from '../server/event-log.js';
 import { ControlClient } from './client.js';
+import { checkProviderFlag } from '../host/providers.js';
 
 export const ATTACH_USAGE = `usage: yagent attach <command> [--json]
   ps                         the supervision tree
@@ -17,7 +18,9 @@ export const ATTACH_USAGE = `usage: yagent attach <command> [--json]
   approve REQUEST [--answer TEXT] [--scope once|session|project]
   deny REQUEST
   timeline TASK              notes, mentions, delegations and status changes, newest first
-  send TASK "MESSAGE"        a follow-up: the next turn of the task's session (queued while it runs)
+  send TASK "MESSAGE" [--provider NAME] [--model ID]
+                             a follow-up: the next turn of the task's session (queued while it runs),
+                             on that provider / model from this turn on
   memory TASK [--type ROLE]  the task's saved conversation (ROLE: system|user|assistant|tool)
   drain [--timeout MS] [--exit]`;
 
@@ -68,6 +71,8 @@ export async function runAttach(argv: string[], io: Out, client?: ControlClient)
         timeout: { type: 'string' },
         exit: { type: 'boolean', default: false },
         type: { type: 'string' },
+        provider: { type: 'string' },
+        model: { type: 'string' },
       },
     });
   } catch (err) {
@@ -135,7 +140,10 @@ export async function runAttach(argv: string[], io: Out, client?: ControlClient)
       const taskId = one(positionals, 'a TASK id');
       const message = positionals.slice(1).join(' ');
       if (message.trim() === '') throw new CliError('attach send needs a MESSAGE', EXIT.error, undefined, 'yagent attach send TASK "the follow-up"');
-      const r = await c.post<{ task_id: string; delivered: string; position?: number }>('/api/send', { task_id: taskId, message });
+      // an unknown provider is refused here, as a configuration error (exit 2), before anything is sent
+      if (values.provider !== undefined) checkProviderFlag((await c.get<{ providers: string[] }>('/api/providers')).providers, values.provider, undefined);
+      const model = { ...(values.provider !== undefined ? { provider: values.provider } : {}), ...(values.model !== undefined ? { model: values.model } : {}) };
+      const r = await c.post<{ task_id: string; delivered: string; position?: number }>('/api/send', { task_id: taskId, message, ...model });
       print(r, () => `${taskId}: follow-up ${r.delivered === 'queued' ? `queued (#${r.position ?? 1})` : 'started'} as task ${r.task_id}`);
       return EXIT.ok;
     }

@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { resolveDisabledAgents } from '../../src/actors/agents/profiles.js';
 import { CliError, EXIT } from './exit-codes.js';
+import { argError, didYouMean } from './arg-errors.js';
 
 export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -49,17 +50,23 @@ export type Command =
   /** topic: a sub-command's own usage (`yagent batch --help`). */
   | { kind: 'help'; topic?: HelpTopic }
   /** prompt null = read it from stdin; `explicit` false = no -p given (stdin must not be a TTY). */
-  | { kind: 'headless'; flags: CommonFlags; prompt: string | null; explicit: boolean; format: OutputFormat; attach: boolean; session?: SessionFlags }
+  | { kind: 'headless'; flags: CommonFlags; prompt: string | null; explicit: boolean; format: OutputFormat; attach: boolean; session?: SessionFlags; model?: ModelFlags; interactivePrompt?: string }
   | { kind: 'sessions'; flags: CommonFlags; json: boolean }
   | { kind: 'undo'; flags: CommonFlags; id: string | undefined; json: boolean; yes: boolean; dryRun: boolean }
   | { kind: 'demo'; flags: CommonFlags; keep: boolean }
-  | { kind: 'batch'; flags: CommonFlags; file: string; parallel: number; out: string | undefined; retryFailed: boolean }
+  | { kind: 'batch'; flags: CommonFlags; file: string; parallel: number; out: string | undefined; retryFailed: boolean; model?: ModelFlags }
   | { kind: 'serve'; flags: CommonFlags; port: number }
   | { kind: 'attach'; args: string[] }
   | { kind: 'mcp'; args: string[] }
   | { kind: 'setup'; flags: CommonFlags; setup: SetupFlags };
 
 export type HelpTopic = 'demo' | 'batch' | 'serve' | 'setup';
+
+/** --provider NAME / --model ID: the provider (and its model) every agent of the run uses, fixed at start. */
+export interface ModelFlags {
+  provider?: string;
+  model?: string;
+}
 
 /** --resume ID | --continue, optionally --fork (sessions: multi-turn conversations). */
 export interface SessionFlags {
@@ -106,11 +113,12 @@ function common(values: Record<string, unknown>): CommonFlags {
 function parse<T extends Record<string, { type: 'string' | 'boolean'; short?: string; default?: string | boolean }>>(
   args: string[],
   options: T,
+  command = '',
 ) {
   try {
     return parseArgs({ args, options: { ...COMMON, ...options }, allowPositionals: true, strict: true });
   } catch (err) {
-    throw usageError((err as Error).message);
+    throw argError(err, { ...COMMON, ...options }, command);
   }
 }
 
@@ -144,32 +152,32 @@ export function parseCommand(argv: string[]): Command {
     case 'attach':
       return { kind: 'attach', args: rest };
     case 'sessions': {
-      const { values } = parse(rest, { json: { type: 'boolean', default: false } });
+      const { values } = parse(rest, { json: { type: 'boolean', default: false } }, 'sessions');
       return { kind: 'sessions', flags: common(values), json: values.json === true };
     }
     case 'mcp':
       return { kind: 'mcp', args: rest };
     case 'undo': {
-      const { values, positionals } = parse(rest, { json: { type: 'boolean', default: false }, yes: { type: 'boolean', default: false }, 'dry-run': { type: 'boolean', default: false } });
+      const { values, positionals } = parse(rest, { json: { type: 'boolean', default: false }, yes: { type: 'boolean', default: false }, 'dry-run': { type: 'boolean', default: false } }, 'undo');
       if (positionals.length > 1) throw usageError('undo takes one undo point id (see `yagent undo`)');
       return { kind: 'undo', flags: common(values), id: positionals[0], json: values.json === true, yes: values.yes === true, dryRun: values['dry-run'] === true };
     }
     case 'demo': {
-      const { values } = parse(rest, { keep: { type: 'boolean', default: false } });
+      const { values } = parse(rest, { keep: { type: 'boolean', default: false } }, 'demo');
       if (values.help) return { kind: 'help', topic: 'demo' };
       return { kind: 'demo', flags: common(values), keep: values.keep === true };
     }
     case 'batch': {
-      const { values, positionals } = parse(rest, { parallel: { type: 'string', short: 'j' }, out: { type: 'string', short: 'o' }, 'no-retry-failed': { type: 'boolean' } });
+      const { values, positionals } = parse(rest, { parallel: { type: 'string', short: 'j' }, out: { type: 'string', short: 'o' }, 'no-retry-failed': { type: 'boolean' }, ...MODEL_OPTIONS }, 'batch');
       if (values.help) return { kind: 'help', topic: 'batch' };
       const file = positionals[0];
       if (file === undefined) throw usageError('batch needs a TASKS.jsonl file');
       const parallel = positiveInt(values.parallel, '--parallel', 2);
       if (parallel < 1) throw usageError('--parallel must be at least 1');
-      return { kind: 'batch', flags: common(values), file, parallel, out: values.out, retryFailed: values['no-retry-failed'] !== true };
+      return { kind: 'batch', flags: common(values), file, parallel, out: values.out, retryFailed: values['no-retry-failed'] !== true, ...modelFlags(values) };
     }
     case 'serve': {
-      const { values } = parse(rest, { port: { type: 'string' } });
+      const { values } = parse(rest, { port: { type: 'string' } }, 'serve');
       if (values.help) return { kind: 'help', topic: 'serve' };
       return { kind: 'serve', flags: common(values), port: tcpPort(values.port) };
     }
@@ -181,7 +189,7 @@ export function parseCommand(argv: string[]): Command {
         'api-key-env': { type: 'string' },
         format: { type: 'string' },
         'no-probe': { type: 'boolean', default: false },
-      });
+      }, 'setup');
       if (values.help) return { kind: 'help', topic: 'setup' };
       return {
         kind: 'setup',
@@ -209,10 +217,14 @@ function parseHeadless(argv: string[]): Command {
     resume: { type: 'string' },
     continue: { type: 'boolean', default: false },
     fork: { type: 'boolean', default: false },
+    ...MODEL_OPTIONS,
   });
   if (values.help) return { kind: 'help' };
   if (values.prompt === undefined && positionals.length > 0) {
-    throw usageError(`unknown command "${positionals[0]}"`);
+    // `yagent sesions`: a one-word slip of a sub-command is not a prompt
+    const word = positionals.length === 1 ? (positionals[0] ?? '') : '';
+    const sub = /^[a-z]{3,}$/.test(word) ? didYouMean(word, [...SUBCOMMANDS, 'attach', 'help']) : null;
+    if (sub !== null) throw new CliError(`unknown command "${word}" (did you mean \`yagent ${sub}\`?)`, EXIT.error, undefined, `run \`yagent --help\`; to send it as a prompt: yagent -p ${JSON.stringify(word)}`);
   }
   if (values.prompt !== undefined && positionals.length > 0) {
     // `yagent -p fix the test`: the shell split the prompt; running "fix" alone would be a silent surprise
@@ -232,7 +244,20 @@ function parseHeadless(argv: string[]): Command {
     format: format as OutputFormat,
     attach: values.attach === true,
     ...sessionFlags(values.resume, values.continue === true, values.fork === true),
+    ...modelFlags(values),
+    // `yagent "fix it"`: the interactive UI opens with that prompt (as Claude Code and Codex do)
+    ...(values.prompt === undefined && positionals.length > 0 ? { interactivePrompt: positionals.join(' ') } : {}),
   };
+}
+
+const MODEL_OPTIONS = { provider: { type: 'string' }, model: { type: 'string' } } as const;
+
+function modelFlags(values: { provider?: string | boolean | undefined; model?: string | boolean | undefined }): { model?: ModelFlags } {
+  const provider = typeof values.provider === 'string' ? values.provider : undefined;
+  const model = typeof values.model === 'string' ? values.model : undefined;
+  if (provider === '' || model === '') throw usageError(`--${provider === '' ? 'provider' : 'model'} needs a non-empty value`);
+  if (provider === undefined && model === undefined) return {};
+  return { model: { ...(provider !== undefined ? { provider } : {}), ...(model !== undefined ? { model } : {}) } };
 }
 
 function sessionFlags(resume: string | undefined, continueLatest: boolean, fork: boolean): { session?: SessionFlags } {
@@ -246,7 +271,9 @@ function sessionFlags(resume: string | undefined, continueLatest: boolean, fork:
 export function runsLocalTasks(cmd: Command, tty: { stdin: boolean; stdout: boolean }): boolean {
   switch (cmd.kind) {
     case 'headless':
-      // a bare `yagent` whose stdout is not a terminal prints the usage; --attach runs on another process
+      // a bare `yagent` whose stdout is not a terminal prints the usage; --attach runs on another process;
+      // `yagent "fix it"` runs only on a terminal (the TUI)
+      if (cmd.interactivePrompt !== undefined) return !cmd.attach && tty.stdin && tty.stdout;
       return !cmd.attach && (cmd.explicit || !tty.stdin || tty.stdout);
     case 'demo':
     case 'batch':

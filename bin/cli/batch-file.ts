@@ -9,6 +9,9 @@ export const BatchTaskSchema = z.object({
   id: z.string().min(1).optional(),
   prompt: z.string().min(1),
   workspace: z.string().min(1).optional(),
+  /** This task's provider and model (over `batch --provider/--model`). */
+  provider: z.string().min(1).optional(),
+  model: z.string().min(1).optional(),
   options: z
     .object({ yolo: z.boolean().optional(), full_yolo: z.boolean().optional(), disable_agents: z.array(z.string()).optional() })
     .strict()
@@ -21,6 +24,8 @@ export interface BatchTask {
   prompt: string;
   workspace: string;
   options: { yolo?: boolean | undefined; full_yolo?: boolean | undefined; disable_agents?: string[] | undefined };
+  provider?: string | undefined;
+  model?: string | undefined;
 }
 
 /** Parses every line first: a bad line stops the batch before anything runs, naming file and line. */
@@ -46,7 +51,7 @@ export function readTasks(file: string): BatchTask[] {
     const parsed = BatchTaskSchema.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new CliError(`invalid task: ${issue?.path.join('.') || 'line'}: ${issue?.message ?? 'invalid'}`, EXIT.error, `${file}:${i + 1}`, 'each line needs "prompt"; optional "id", "workspace", "options"');
+      throw new CliError(`invalid task: ${issue?.path.join('.') || 'line'}: ${issue?.message ?? 'invalid'}`, EXIT.error, `${file}:${i + 1}`, 'each line needs "prompt"; optional "id", "workspace", "provider", "model", "options"');
     }
     const t = parsed.data;
     const workspace = resolve(base, t.workspace ?? '.');
@@ -54,7 +59,7 @@ export function readTasks(file: string): BatchTask[] {
     const id = t.id ?? `t-${createHash('sha256').update(`${t.prompt}\0${workspace}`).digest('hex').slice(0, 12)}`;
     if (seen.has(id)) throw new CliError(`duplicate task id "${id}"`, EXIT.error, `${file}:${i + 1}`, 'give each task a unique "id"');
     seen.add(id);
-    tasks.push({ id, line: i + 1, prompt: t.prompt, workspace, options: t.options ?? {} });
+    tasks.push({ id, line: i + 1, prompt: t.prompt, workspace, options: t.options ?? {}, provider: t.provider, model: t.model });
   });
   return tasks;
 }

@@ -9,12 +9,13 @@ import { exitCodeFor } from './outcome.js';
 import type { Streams } from './output.js';
 import { onInterrupt } from './signals.js';
 import { usageByAgentJson } from './usage-report.js';
+import { unknownProvider } from '../host/providers.js';
 
 export interface BatchRun {
   file: string;
   out: string;
   parallel: number;
-  defaults: { yolo: boolean; fullYolo: boolean; disabledAgents: string[] };
+  defaults: { yolo: boolean; fullYolo: boolean; disabledAgents: string[]; provider?: string; model?: string };
   forceQuit: boolean;
   /** false (--no-retry-failed): a task whose last result failed is not run again (the batch still exits 1). */
   retryFailed?: boolean;
@@ -55,7 +56,7 @@ function workspaceProblem(dir: string): string | null {
   }
 }
 
-function failedBeforeStart(t: BatchTask, error: string, startedAt: number): BatchResult {
+function failedBeforeStart(t: BatchTask, error: string, startedAt: number, fix = 'fix "workspace" or create the directory'): BatchResult {
   return {
     id: t.id,
     task_id: '',
@@ -66,7 +67,7 @@ function failedBeforeStart(t: BatchTask, error: string, startedAt: number): Batc
     usage: {},
     notes: [],
     rollout_path: null,
-    error: `${error} (task line ${t.line}: fix "workspace" or create the directory)`,
+    error: `${error} (task line ${t.line}: ${fix})`,
     duration_ms: Date.now() - startedAt,
     finished_at: new Date().toISOString(),
   };
@@ -110,10 +111,13 @@ export async function runBatch(host: Host, run: BatchRun): Promise<ExitCode> {
       const t = todo[next++];
       if (!t) break;
       const startedAt = Date.now();
-      const missing = workspaceProblem(t.workspace);
+      const provider = t.provider ?? run.defaults.provider;
+      const model = t.model ?? run.defaults.model;
+      const badProvider = provider === undefined ? null : unknownProvider(host.providers(), provider);
+      const missing = badProvider ?? workspaceProblem(t.workspace);
       if (missing !== null) {
         // fails this task alone, with a result line saying why; the others continue
-        appendResult(run.out, failedBeforeStart(t, missing, startedAt));
+        appendResult(run.out, failedBeforeStart(t, missing, startedAt, badProvider !== null ? 'fix "provider"' : undefined));
         counts.failed += 1;
         run.io.stderr(`[batch] ${t.id}: ${missing}\n`);
         progress();
@@ -131,6 +135,8 @@ export async function runBatch(host: Host, run: BatchRun): Promise<ExitCode> {
           yolo: t.options.yolo ?? t.options.full_yolo ?? run.defaults.yolo,
           fullYolo: t.options.full_yolo ?? run.defaults.fullYolo,
           disabledAgents: t.options.disable_agents ?? run.defaults.disabledAgents,
+          ...(provider !== undefined ? { provider } : {}),
+          ...(model !== undefined ? { model } : {}),
         },
       };
       const started = host.startTask(spec);

@@ -2,6 +2,7 @@
 import type { Envelope } from '../../src/runtime/protocol/index.js';
 import type { ControlClient } from '../attach/client.js';
 import { newTaskId } from '../host/ids.js';
+import { checkProviderFlag } from '../host/providers.js';
 import type { Host, TaskOutcome, TaskSpec, TaskStatus } from '../host/types.js';
 import type { OutputFormat } from './args.js';
 import type { ExitCode } from './exit-codes.js';
@@ -72,10 +73,13 @@ async function waitOutcome(client: ControlClient, taskId: string): Promise<TaskS
 /** --attach: the task runs in the supervisor; its clients (attach) can answer approvals. */
 export async function runHeadlessAttached(client: ControlClient, run: HeadlessRun): Promise<ExitCode> {
   const sink = createSink(run.format, run.io);
+  if (run.spec.options.provider !== undefined) checkProviderFlag((await client.get<{ providers: string[] }>('/api/providers')).providers, run.spec.options.provider, undefined);
   const { task_id: taskId } = await client.post<{ task_id: string }>('/api/start_task', {
     prompt: run.spec.prompt,
     workspace: run.spec.workspace,
     options: { yolo: run.spec.options.yolo, full_yolo: run.spec.options.fullYolo, disable_agents: run.spec.options.disabledAgents },
+    ...(run.spec.options.provider !== undefined ? { provider: run.spec.options.provider } : {}),
+    ...(run.spec.options.model !== undefined ? { model: run.spec.options.model } : {}),
     ...(run.spec.session ? { session: { resume: run.spec.session.resume, continue_latest: run.spec.session.continueLatest, fork: run.spec.session.fork } } : {}),
   });
   sink.start(taskId, { prompt: run.spec.prompt, workspace: run.spec.workspace, supervisor: client.server.address, ...sessionOf(run, taskId) });

@@ -1,5 +1,6 @@
 // Human progress lines (stderr) from envelopes: one short line per event worth a glance; chunks are skipped.
 import type { Envelope } from '../../src/runtime/protocol/index.js';
+import { isThoughtWarning } from '../host/log-lines.js';
 
 const clip = (s: string, n = 100): string => {
   const one = s.replace(/\s+/g, ' ').trim();
@@ -65,7 +66,7 @@ export function describeEnvelope(env: Envelope): string | null {
     case 'mcp_server_state':
       return p.state === 'failed' || p.state === 'restarting' ? `MCP server ${p.server} ${p.state}${p.error ? `: ${clip(p.error, 160)}` : ''}` : null;
     case 'log':
-      return p.level === 'warn' || p.level === 'error' ? `${p.level}: ${clip(p.message, 200)}` : null;
+      return (p.level === 'warn' || p.level === 'error') && !isThoughtWarning(env) ? `${p.level}: ${clip(p.message, 200)}` : null;
     case 'ai_stream_start':
     case 'ai_chunk':
     case 'ai_stream_end':

@@ -8,8 +8,12 @@ export function usage(version: string): string {
 usage:
   yagent [--attach] [--resume SESSION_ID | --continue]
                           the interactive terminal UI (on a terminal; in-process, or on a running serve)
+  yagent "PROMPT"         the interactive terminal UI, starting with that prompt (on a terminal; else use -p)
   yagent -p "PROMPT" [--output-format text|json|stream-json] [--attach]
                           one headless turn (Director + delegations); answer on stdout, progress on stderr
+  yagent -p "PROMPT" --provider NAME [--model ID]
+                          this run on a configured provider (every agent), with that model; --model alone
+                          = the default provider with that model (batch and attach send take both too)
   yagent -p "PROMPT" --resume SESSION_ID | --continue [--fork]
                           a next turn of a session (json/stream-json report session_id); --continue = the
                           workspace's most recent session; --fork = a new session from a copy of it
@@ -57,14 +61,15 @@ const TOPICS: Record<HelpTopic, string> = {
   demo: `usage: yagent demo [--keep]
   A real multi-agent run on a SCRIPTED model in a temp copy of bin/demo/sample-project (no API key needed).
   --keep                  keep the temp workspace (it is removed on every other exit path)`,
-  batch: `usage: yagent batch TASKS.jsonl [--parallel N] [--out results.jsonl]
-  One task per line: {"id"?, "prompt", "workspace"?, "options"?: {"yolo", "full_yolo", "disable_agents"}}.
+  batch: `usage: yagent batch TASKS.jsonl [--parallel N] [--out results.jsonl] [--provider NAME] [--model ID]
+  One task per line: {"id"?, "prompt", "workspace"?, "provider"?, "model"?, "options"?: {"yolo", "full_yolo", "disable_agents"}}.
   -j, --parallel N        tasks run at once (default 2)
+  --provider, --model     every task's provider / model (a line's own "provider" / "model" wins)
   -o, --out FILE          results file (default TASKS.results.jsonl); re-running skips finished ids
   --no-retry-failed       a re-run does not try failed tasks again (the batch still exits 1)
   A re-run continues each interrupted task's session (recorded tool calls are not run again) and retries failed
   ones; it exits 1 while any task's latest result is a failure.
-  A task whose workspace does not exist fails alone; Ctrl-C drains the running tasks.`,
+  A task whose workspace does not exist or whose provider is unknown fails alone; Ctrl-C drains the running tasks.`,
   serve: `usage: yagent serve [--port N]
   A long-running supervisor with a control server on 127.0.0.1 (bearer token in ~/.yagent/run/).
   --port N                0-65535 (default 0: any free port)

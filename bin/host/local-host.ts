@@ -2,7 +2,7 @@
 import { newTaskId } from './ids.js';
 import { serializeError, type Envelope } from '../../src/runtime/protocol/index.js';
 import { openRuntimeAdapter, type AdapterOptions, type RuntimeAdapter } from './runtime-adapter.js';
-import type { EventFilter, Host, SendResult, TaskOutcome, TaskSpec, TaskStatus, TreeNode, UserHelpResponse } from './types.js';
+import type { EventFilter, Host, SendResult, TaskOptions, TaskOutcome, TaskSpec, TaskStatus, TreeNode, UserHelpResponse } from './types.js';
 import { FollowUps } from './follow-ups.js';
 
 interface Entry {
@@ -45,10 +45,12 @@ export class LocalHost implements Host {
     return { taskId, done: settled };
   }
 
-  send(taskId: string, message: string): SendResult | null {
+  send(taskId: string, message: string, model: Partial<Pick<TaskOptions, 'provider' | 'model'>> = {}): SendResult | null {
     const e = this.entries.get(taskId);
-    const spec = this.specs.get(taskId);
-    if (!e || !spec) return null;
+    const base = this.specs.get(taskId);
+    if (!e || !base) return null;
+    // `attach send --provider/--model`: that turn (and the follow-ups after it) on the named provider and model
+    const spec = model.provider !== undefined || model.model !== undefined ? { ...base, options: { ...base.options, ...model } } : base;
     return this.followUps.send(taskId, message, spec, e.done, e.status.outcome !== null);
   }
 

@@ -2,6 +2,11 @@
 import type { Envelope } from '../../src/runtime/protocol/index.js';
 import type { LogLine } from '../../src/store/api.js';
 
+/** The loop's <thought> warning (source `THOUGHT_LOG_SOURCE`): never a progress line; `-v` mirrors it once per run. */
+export function isThoughtWarning(env: Envelope): boolean {
+  return env.payload.type === 'log' && env.payload.source === 'thought';
+}
+
 /** Event types the log sink subscribes to (llm_retry / breaker_state included by name: the llm layer publishes them). */
 export const LOGGED_EVENT_TYPES: readonly string[] = [
   'log', 'task_end', 'conversation_error',

@@ -3,7 +3,7 @@
 import type { Remote } from '../../src/runtime/actor.js';
 import type { Runtime } from '../../src/runtime/runtime.js';
 import type { LogLine, StoreApi } from '../../src/store/api.js';
-import { LOGGED_EVENT_TYPES, logLinesFor } from './log-lines.js';
+import { isThoughtWarning, LOGGED_EVENT_TYPES, logLinesFor } from './log-lines.js';
 
 export interface LogSink {
   /** Stops consuming, writes every line still queued; resolves when the store has them. */
@@ -25,6 +25,8 @@ export function startLogSink(opts: LogSinkOptions): LogSink {
   let buffer: LogLine[] = [];
   let flushing: Promise<void> | null = null;
   let failed = false;
+  // a model that never writes <thought> would warn at every step: the log keeps each, stderr says it once
+  let thoughtSaid = false;
   // batches form by themselves: lines arriving while one write is in flight go out together in the next
   const say = (err: unknown): void => {
     if (!failed) opts.onFailure(`yagent: warning: log lines could not be written: ${err instanceof Error ? err.message : String(err)}\n`);
@@ -60,7 +62,9 @@ export function startLogSink(opts: LogSinkOptions): LogSink {
     const line = lines[0];
     if (line === undefined) return;
     // one event, one mirrored line (a failure's copy in llm-error is not said twice)
-    if (opts.mirror && (line.level === 'warn' || line.level === 'error')) opts.mirror(`yagent: ${line.level}: ${line.agent ? `${line.agent}: ` : ''}${line.msg}\n`);
+    const repeat = isThoughtWarning(env) && thoughtSaid;
+    if (isThoughtWarning(env)) thoughtSaid = true;
+    if (opts.mirror && !repeat && (line.level === 'warn' || line.level === 'error')) opts.mirror(`yagent: ${line.level}: ${line.agent ? `${line.agent}: ` : ''}${line.msg}\n`);
     // and the window and threshold each agent's run uses
     else if (opts.mirror && line.event === 'model_info') opts.mirror(`yagent: ${line.agent ? `${line.agent}: ` : ''}${line.msg}\n`);
     buffer.push(...lines);

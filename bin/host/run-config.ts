@@ -1,5 +1,6 @@
 // Loads the configuration for a run: broken = three lines + exit 2; no usable provider = points at setup.
 import { setupState } from '../../src/runtime/config/setup-state.js';
+import { PLACEHOLDER_API_KEY } from '../../src/runtime/config/template.js';
 import type { YagentConfig } from '../../src/runtime/config/types.js';
 import { CliError, ConfigExit, EXIT } from '../cli/exit-codes.js';
 import type { Streams } from '../cli/output.js';
@@ -19,10 +20,12 @@ export async function loadRunConfig(configPath: string | undefined, scripted: bo
     case 'placeholder':
       if (scripted) return st.config;
       throw new CliError(
-        st.state === 'fresh' ? 'no model provider is configured yet (first run)' : `provider "${st.provider}" still has the placeholder api key`,
+        st.state === 'fresh' ? 'no model provider is configured yet' : `provider "${st.provider}" still has the placeholder api key (${PLACEHOLDER_API_KEY})`,
         EXIT.config,
         st.config.path,
-        'run `yagent setup` (it also finds local Ollama / LM Studio / llama.cpp servers); `yagent demo` runs without a key',
+        st.state === 'fresh'
+          ? 'run `yagent setup` (it also finds local Ollama / LM Studio / llama.cpp servers); `yagent demo` runs without a key'
+          : `set its api_key or api_key_env in that file, or run \`yagent setup\`; \`yagent demo\` runs without a key`,
       );
     case 'broken':
       throw new ConfigExit(st.error.lines());

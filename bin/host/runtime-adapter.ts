@@ -89,6 +89,7 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
           fullYolo: spec.options.fullYolo,
           disabledAgents: spec.options.disabledAgents,
           ...(spec.options.provider !== undefined ? { provider: spec.options.provider } : {}),
+          ...(spec.options.model !== undefined ? { model: spec.options.model } : {}),
           ...(spec.session ? { session: spec.session } : {}),
           signal,
         }), storeReady]);

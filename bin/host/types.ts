@@ -10,6 +10,8 @@ export interface TaskOptions {
   disabledAgents: string[];
   /** TUI `/model`: a configured provider every agent of the turn uses (wins over routing). */
   provider?: string | undefined;
+  /** `--model`: this model on the turn's provider (`provider`, else the default one), for this turn only. */
+  model?: string | undefined;
 }
 
 export interface TaskSpec {
@@ -110,7 +112,7 @@ export type SendResult = { delivered: 'next_turn'; taskId: string } | { delivere
 export interface Host extends SupervisorOps {
   startTask(spec: TaskSpec): { taskId: string; done: Promise<TaskOutcome> };
   /** A follow-up message to a task: starts the next turn of its session (null = unknown task). */
-  send(taskId: string, message: string): SendResult | null;
+  send(taskId: string, message: string, model?: Partial<Pick<TaskOptions, 'provider' | 'model'>>): SendResult | null;
   cancel(taskId: string): boolean;
   status(taskId: string): TaskStatus | null;
   tasks(): TaskStatus[];

@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { Host } from '../host/types.js';
+import { unknownProvider } from '../host/providers.js';
 import type { EventLog } from './event-log.js';
 import { HttpError, readJson, sendJson } from './http-util.js';
 import { streamEvents } from './sse-stream.js';
@@ -15,6 +16,8 @@ const StartTask = z.object({
   /** The session this turn continues (`--resume` / `--continue` / `--fork` of `yagent -p --attach`). */
   /** TUI `/model`: a configured provider every agent of the turn uses (TaskOptions.provider). */
   provider: z.string().min(1).optional(),
+  /** `--model`: that provider's model (without provider: the default provider's) for this turn. */
+  model: z.string().min(1).optional(),
   session: z.object({ resume: z.string().min(1).optional(), continue_latest: z.boolean().optional(), fork: z.boolean().optional() }).optional(),
   options: z
     .object({
@@ -29,7 +32,7 @@ const Decision = z.object({
   answer: z.string().optional(),
   scope: z.enum(['once', 'session', 'project']).default('once'),
 });
-const Send = z.object({ task_id: z.string().min(1), message: z.string().min(1) });
+const Send = z.object({ task_id: z.string().min(1), message: z.string().min(1), provider: z.string().min(1).optional(), model: z.string().min(1).optional() });
 const Drain = z.object({ timeout_ms: z.number().int().nonnegative().default(30_000) });
 
 export interface RouteContext {
@@ -55,6 +58,16 @@ function need(url: URL, name: string): string {
   return v;
 }
 
+/** An unknown provider is the client's error (400), named with the closest configured one. */
+function checkProvider(ctx: RouteContext, name: string | undefined): void {
+  const why = name === undefined ? null : unknownProvider(ctx.host.providers(), name);
+  if (why !== null) throw new HttpError(400, why);
+}
+
+function modelOf(body: { provider?: string | undefined; model?: string | undefined }): { provider?: string; model?: string } {
+  return { ...(body.provider !== undefined ? { provider: body.provider } : {}), ...(body.model !== undefined ? { model: body.model } : {}) };
+}
+
 function taskOr404(ctx: RouteContext, taskId: string) {
   const st = ctx.host.status(taskId);
   if (!st) throw new HttpError(404, `no task "${taskId}" in this supervisor`);
@@ -70,14 +83,13 @@ export async function route(ctx: RouteContext, req: IncomingMessage, res: Server
     case 'POST /api/start_task': {
       const body = await readJson(req, StartTask);
       if (body.task_id !== undefined && ctx.host.status(body.task_id)) throw new HttpError(409, `task "${body.task_id}" already exists`);
-      const known = ctx.host.providers();
-      if (body.provider !== undefined && !known.includes(body.provider)) throw new HttpError(400, `unknown provider "${body.provider}"; configured: ${known.join(', ')}`);
+      checkProvider(ctx, body.provider);
       const { taskId, done } = ctx.host.startTask({
         prompt: body.prompt,
         workspace: body.workspace,
         taskId: body.task_id,
         ...(body.session ? { session: { ...(body.session.resume !== undefined ? { resume: body.session.resume } : {}), ...(body.session.continue_latest === true ? { continueLatest: true } : {}), ...(body.session.fork === true ? { fork: true } : {}) } } : {}),
-        options: { yolo: body.options.yolo || body.options.full_yolo, fullYolo: body.options.full_yolo, disabledAgents: body.options.disable_agents, ...(body.provider !== undefined ? { provider: body.provider } : {}) },
+        options: { yolo: body.options.yolo || body.options.full_yolo, fullYolo: body.options.full_yolo, disabledAgents: body.options.disable_agents, ...modelOf(body) },
       });
       done.catch(() => undefined); // the outcome is read through task_status; the host reports failures as data
       return sendJson(res, 202, { task_id: taskId });
@@ -119,7 +131,8 @@ export async function route(ctx: RouteContext, req: IncomingMessage, res: Server
     }
     case 'POST /api/send': {
       const body = await readJson(req, Send);
-      const r = ctx.host.send(body.task_id, body.message);
+      checkProvider(ctx, body.provider);
+      const r = ctx.host.send(body.task_id, body.message, modelOf(body));
       if (r === null) throw new HttpError(404, `no task "${body.task_id}" in this supervisor`);
       return sendJson(res, 202, { task_id: r.taskId, follows: body.task_id, delivered: r.delivered, ...(r.delivered === 'queued' ? { position: r.position } : {}) });
     }

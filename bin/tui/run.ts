@@ -16,6 +16,8 @@ export interface TuiRun {
   options: TaskOptions;
   session: SessionFlags | undefined;
   bindings: Bindings;
+  /** `yagent "fix it"`: the first turn, sent as soon as the UI is up. */
+  prompt?: string;
 }
 
 async function sessionsOf(workspace: string): Promise<PickerSession[]> {
@@ -70,6 +72,7 @@ export async function runTuiLocal(session: SessionOptions, run: TuiRun): Promise
   }
   const app = await open(first, run, true, { configPath: session.configPath, probe: () => probeLocal(candidatesFromEnv()), reconfigure });
   if (why) app.openSetup(`${why}: choose a model provider.`);
+  else if (run.prompt !== undefined) app.submit(run.prompt);
   await app.exited;
   release();
   await hostClosed;
@@ -77,6 +80,8 @@ export async function runTuiLocal(session: SessionOptions, run: TuiRun): Promise
 }
 
 export async function runTuiAttached(client: ControlClient, run: TuiRun): Promise<ExitCode> {
-  await (await open(attachedBackend(client, run.workspace, run.options), run, false)).exited;
+  const app = await open(attachedBackend(client, run.workspace, run.options), run, false);
+  if (run.prompt !== undefined) app.submit(run.prompt);
+  await app.exited;
   return EXIT.ok;
 }

@@ -13,13 +13,27 @@ const noteRef = (text: string): string => /note ([^\s\]]+)\]/.exec(text)?.[1] ??
 const lastTool = (req: LlmRequest): string => toolMessages(req).at(-1) ?? '';
 
 describe('Director planner', () => {
-  it('un-delegated plain replies are reminded 3 times, then the run ends with plain_text (not an error)', async () => {
+  it('a direct answer that claims no work is the answer: one call, no reminder', async () => {
     const h = makeHarness();
-    const model = new ScriptedModel({ director: [{ text: 'a' }, { text: 'b' }, { text: 'c' }, { text: 'd' }, { text: 'e' }] });
+    const model = new ScriptedModel({ director: [{ text: 'Hello! How can I help?' }, { text: 'unused' }] });
     const out = await h.run(model, 'hi');
-    expect(out.stopReason).toBe('plain_text');
-    expect(out.text).toBe('d');
-    expect(model.byAgent('director')[3].messages.filter((m) => m.role === 'user' && m.content === UNDELEGATED_REMINDER)).toHaveLength(3);
+    expect(out).toMatchObject({ stopReason: 'plain_text', text: 'Hello! How can I help?' });
+    expect(model.byAgent('director')).toHaveLength(1);
+  });
+
+  it('an un-delegated answer claiming work is reminded once, with the reminder sent once and kept out of the history', async () => {
+    const h = makeHarness();
+    const model = new ScriptedModel({ director: [{ text: "I've updated src/app.ts." }, { text: 'I fixed it, really.' }, { text: 'unused' }] });
+    const out = await h.run(model, 'fix the bug');
+    expect(out).toMatchObject({ stopReason: 'plain_text', text: 'I fixed it, really.' });
+    const calls = model.byAgent('director');
+    expect(calls).toHaveLength(2);
+    expect(calls[1].messages.slice(-2)).toEqual([{ role: 'assistant', content: "I've updated src/app.ts." }, { role: 'user', content: UNDELEGATED_REMINDER }]);
+    await h.store.drain(out.rolloutPath);
+    const rollout = readFileSync(out.rolloutPath, 'utf8');
+    expect(rollout).toContain('"kind":"answer_reminded"');
+    expect(rollout).not.toContain(UNDELEGATED_REMINDER);
+    expect(rollout).not.toContain('"role":"assistant","content":"I\'ve updated src/app.ts."');
   });
 
   it('after a delegation a plain reply is the final answer', async () => {

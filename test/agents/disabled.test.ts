@@ -73,7 +73,7 @@ describe('disabled agents (-d)', () => {
 
   it('the un-delegated reminder names only the delegations that exist', async () => {
     const h = makeHarness({ disabledAgents: ['devops'] });
-    const model = new ScriptedModel({ director: [{ text: 'a' }, { text: 'b' }] });
+    const model = new ScriptedModel({ director: [{ text: 'I fixed it.' }, { text: 'b' }] });
     await h.run(model, 'hi');
     const reminder = model.byAgent('director')[1].messages.at(-1)?.content ?? '';
     expect(reminder).toContain('delegate_repo / delegate_coding');

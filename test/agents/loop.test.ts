@@ -130,7 +130,7 @@ describe('run loop', () => {
     expect(out.thoughtFailures).toBe(1);
     const recs = await rollout(h, out.rolloutPath);
     expect(recs.filter((r) => r.type === 'event_msg' && r.payload.kind === 'thought_invalid')).toHaveLength(1);
-    expect(h.events.some((e) => e.type === 'log' && e.message.includes('thought block rejected'))).toBe(true);
+    expect(h.events.some((e) => e.type === 'log' && e.source === 'thought' && e.message.includes('no valid <thought> block'))).toBe(true);
   });
 
   it('cancellation stops with cancelled', async () => {

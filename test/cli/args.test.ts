@@ -45,8 +45,15 @@ describe('cli arguments', () => {
     });
   });
 
-  it('an unknown sub-command is named in the error', () => {
-    expect(() => parseCommand(['frobnicate'])).toThrowError(/frobnicate/);
+  it('a bare word is the interactive UI\'s first prompt; a slip of a sub-command is named with a did-you-mean', () => {
+    expect(parseCommand(['frobnicate', 'the', 'parser'])).toMatchObject({ kind: 'headless', interactivePrompt: 'frobnicate the parser', explicit: false });
+    expect(() => parseCommand(['servve'])).toThrowError(/unknown command "servve" \(did you mean `yagent serve`\?\)/);
+  });
+
+  it('--provider / --model are parsed for -p and batch; an empty value is refused', () => {
+    expect(parseCommand(['-p', 'x', '--provider', 'alt', '--model', 'm2'])).toMatchObject({ kind: 'headless', model: { provider: 'alt', model: 'm2' } });
+    expect(parseCommand(['batch', 't.jsonl', '--model', 'm3'])).toMatchObject({ kind: 'batch', model: { model: 'm3' } });
+    expect(() => parseCommand(['-p', 'x', '--model', ''])).toThrowError(/--model needs a non-empty value/);
   });
 
   it('-d resolves through the agents resolver: all expands, an unknown agent exits 2 naming it', () => {

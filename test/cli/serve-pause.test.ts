@@ -35,7 +35,7 @@ const director = async (req) => {
   if (user(req).includes('second task')) {
     writeFileSync(${f('director2')}, String(Date.now()));
     await wait(${f('release2')});
-    return say('second done');
+    return say('I checked it: second done');
   }
   if (tools(req).includes('delegate') || tools(req).includes('CODING')) return say(tools(req).includes('CODING-READ-DONE') ? 'coding finished' : 'coding failed: ' + tools(req).slice(0, 300));
   return call('delegate_coding', { task: 'read x.txt', context_refs: [] });
@@ -85,12 +85,12 @@ describe('attach pause (recovery A)', () => {
     expect((await api('GET', `/api/task_status?task=${second}`)).state).toBe('paused');
     const askedAt = readFileSync(at('director2'), 'utf8');
     writeFileSync(at('release2'), 'go');
-    // its plain answer is reminded (another model call): none may happen while the task is paused
+    // its plain answer claims work no delegation did, so it is reminded (another model call): none while paused
     await new Promise((r) => setTimeout(r, 1000));
     expect(readFileSync(at('director2'), 'utf8')).toBe(askedAt);
     const resumedAt = Date.now();
     expect((await runCli(['attach', 'continue', second], s.env)).code).toBe(0);
-    expect((await outcome(second)).text).toBe('second done');
+    expect((await outcome(second)).text).toBe('I checked it: second done');
     expect(Number(readFileSync(at('director2'), 'utf8'))).toBeGreaterThanOrEqual(resumedAt);
   });
 });

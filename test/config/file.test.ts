@@ -44,9 +44,13 @@ describe('config file', () => {
     expect(path).toBe(join(dir, 'config', 'config.toml'));
     expect((await stat(path)).mode & 0o777).toBe(0o600);
     expect(await readFile(path, 'utf8')).toBe(CONFIG_TEMPLATE);
-    // second start: the file exists, the placeholder key still asks for setup
+    // second start: the untouched template is still "nothing configured" (issue 25: not "a placeholder key")
     const second = await setupState({ env });
-    expect(second.state).toBe('placeholder');
+    expect(second.state).toBe('fresh');
+    // an edited file that kept the placeholder key as its provider's key: that is what the user is told
+    await writeFile(path, CONFIG_TEMPLATE.replace('# yagent configuration', '# my yagent configuration'));
+    const edited = await setupState({ env });
+    expect(edited.state).toBe('placeholder');
   });
 
   it('a --config path is used as is and never created', async () => {

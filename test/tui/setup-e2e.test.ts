@@ -28,7 +28,9 @@ describe('TUI first start', () => {
     writeFileSync(join(sb.dir, 'run.sh'), `${Object.entries(env).map(([k, v]) => `export ${k}=${JSON.stringify(v ?? '')}`).join('\n')}\n${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)}\necho "EXITED $?"\nsleep 60\n`);
     pane = TmuxPane.start(join(sb.dir, 'tmux.sock'), 'tui', ws, `sh ${join(sb.dir, 'run.sh')}`, 100, 30);
     await pane.waitFor((s) => s.includes('─ setup ─') && s.includes('provider name'), 'the setup dialog');
-    expect(pane.capture()).toContain('still has the placeholder api key'); // the first start wrote the template
+    // the template the first load wrote is untouched: nothing is configured yet (not "a placeholder api key")
+    expect(pane.capture()).toContain('no model provider is configured yet');
+    expect(pane.capture()).not.toContain('placeholder');
     const answer = async (text: string, next: string): Promise<void> => {
       if (text) pane?.text(text);
       pane?.keys('Enter');

@@ -2,6 +2,7 @@
 import { nodeCrypto } from '../../runtime/lazy-builtins.js';
 import type { Clock, PauseGate, Remote } from '../../runtime/actor.js';
 import type { YagentConfig } from '../../runtime/config/index.js';
+import { withProviderModel } from '../../runtime/config/resolve.js';
 import type { StoreApi } from '../../store/api.js';
 import { toolStoreAccess } from '../../store/client.js';
 import { buildAgentEngine, buildToolEngine } from '../llm/build.js';
@@ -69,7 +70,10 @@ export function buildAgentEnv(host: AgentHost, config: YagentConfig, seams: Agen
   const engineFor =
     seams.engineFor ??
     ((input: AgentRunInputParsed): LlmEngine => {
-      const engine = buildAgentEngine(config, input.agent, deps);
+      const { providerOverride: over, modelOverride: model } = input.settings;
+      // --model: the override provider with that model, for this run only (the config file is not touched)
+      const cfg = over !== undefined && model !== undefined ? withProviderModel(config, over, model) : config;
+      const engine = buildAgentEngine(cfg, input.agent, deps);
       // /model in the TUI: this turn's provider for every agent, through the routing wrapper's override
       if (input.settings.providerOverride !== undefined) engine.setOverride(input.settings.providerOverride);
       return engine;

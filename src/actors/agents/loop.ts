@@ -29,6 +29,8 @@ export interface LoopDeps {
   transient?: () => Promise<ChatMessage[]>;
   /** Plain-text policy: a reminder to inject, or null to finish now. Default: the closing reminder. */
   plainTextReminder?: (text: string, remindersLeft: number) => string | null;
+  /** Reminders go to the next call only: the answer and the reminder are an event, never in memory or history. */
+  ephemeralReminders?: boolean;
   /** Any sign of progress (LLM delta, tool result): feeds idle timeouts. */
   onActivity?: () => void;
   /** Base of the per-step retry backoff (doubles per attempt, full jitter); tests pass 0. */
@@ -45,6 +47,9 @@ export interface LoopDeps {
   tokens?: Pick<TokenCounter, 'observeUsage'>;
 }
 
+/** The `source` of the warning for a missing or malformed <thought>: clients say it once, and only with -v. */
+export const THOUGHT_LOG_SOURCE = 'thought';
+
 export const CLOSING_REMINDER =
   'You replied without calling a tool. If your work is done, call `agent_exit` now with `conclusion` set to your full deliverable, plus facts, artifacts and status. Otherwise continue with the next tool call.';
 
@@ -57,6 +62,8 @@ export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): 
     deps.ledger?.add(agent, u);
   };
   let remindersLeft = flags.noActionRetryLimit;
+  // an ephemeral reminder's exchange (the answer, the reminder): sent with the next call only, then dropped
+  let reminded: ChatMessage[] = [];
   let thoughtFailures = 0;
   let step = 0;
   const ts = (): number => deps.clock.now();
@@ -80,20 +87,30 @@ export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): 
       recorder.append([{ type: 'turn_context', ts: ts(), payload: { ...described, cwd: deps.cwd, step } }]);
       const extras = deps.transient ? await deps.transient() : [];
       let tier: Tier | 0 = deps.compressor ? await deps.compressor.fit(messages) : 0;
-      let call = await callWithRetries(deps, injectTransient(messages, extras), step, account);
+      const sent = (): readonly ChatMessage[] => [...injectTransient(messages, extras), ...reminded];
+      let call = await callWithRetries(deps, sent(), step, account);
       // a context-length error is answered by the next tier and one retry, never by a blind retry
       while (call.kind === 'overflow') {
         // the server named its window: the threshold follows it, so the recovery and later steps aim under it
         if (call.contextWindow !== undefined) deps.compressor?.learnWindow(call.contextWindow);
         tier = deps.compressor ? await deps.compressor.recover(messages, tier) : 0;
         if (tier === 0) return stop('llm_error', '', { error: call.error });
-        call = await callWithRetries(deps, injectTransient(messages, extras), step, account);
+        call = await callWithRetries(deps, sent(), step, account);
       }
+      reminded = [];
       if (call.kind === 'stop') return stop(call.stopReason, '', { error: call.error });
       const res = call.res;
       deps.compressor?.observe(res.usage.inputTokens, messages.length);
       deps.onActivity?.();
-      push({ role: 'assistant', content: res.text, ...(res.toolCalls.length > 0 ? { toolCalls: res.toolCalls } : {}), ...(res.reasoning.length > 0 ? { reasoning: res.reasoning } : {}) });
+      const answer: ChatMessage = { role: 'assistant', content: res.text, ...(res.toolCalls.length > 0 ? { toolCalls: res.toolCalls } : {}), ...(res.reasoning.length > 0 ? { reasoning: res.reasoning } : {}) };
+      const plainReminder = res.toolCalls.length === 0 && remindersLeft > 0 ? (deps.plainTextReminder ?? (() => CLOSING_REMINDER))(res.text, remindersLeft) : null;
+      if (plainReminder !== null && deps.ephemeralReminders === true) {
+        remindersLeft--;
+        reminded = [answer, { role: 'user', content: plainReminder }];
+        recorder.append([{ type: 'event_msg', ts: ts(), payload: { kind: 'answer_reminded', detail: res.text } }]);
+        continue;
+      }
+      push(answer);
       if (res.text.trim() !== '') deps.publish({ type: 'ai_response', agent, text: res.text });
 
       const thought = parseThought(res.text);
@@ -106,14 +123,13 @@ export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): 
         thoughtFailures++;
         const detail = thought.kind === 'invalid' ? thought.error : 'tool calls without a <thought> block';
         recorder.append([{ type: 'event_msg', ts: ts(), payload: { kind: 'thought_invalid', detail } }]);
-        deps.publish({ type: 'log', level: 'warn', message: `${agent}: thought block rejected: ${detail}` });
+        deps.publish({ type: 'log', level: 'warn', source: THOUGHT_LOG_SOURCE, message: `${agent}: no valid <thought> block (${detail}); the step went on` });
       }
 
       if (res.toolCalls.length === 0) {
-        const reminder = remindersLeft > 0 ? (deps.plainTextReminder ?? (() => CLOSING_REMINDER))(res.text, remindersLeft) : null;
-        if (reminder === null) return stop('plain_text', stripThought(res.text));
+        if (plainReminder === null) return stop('plain_text', stripThought(res.text));
         remindersLeft--;
-        push({ role: 'user', content: reminder });
+        push({ role: 'user', content: plainReminder });
         continue;
       }
 

@@ -29,8 +29,8 @@ export const FLAG_KEYS: readonly (keyof LoopFlags)[] = [
 ];
 
 export const AGENT_FLAGS: Readonly<Record<BuiltinAgent | 'custom', LoopFlags>> = {
-  // Director: plain text without delegation is reminded 3 times (the un-delegated quota), then plain_text.
-  director: { stopOnFinish: true, stepRetries: 2, noActionRetryLimit: 3, maxParallelReadOnlyTools: 4, maxSteps: 100, requireThought: true },
+  // Director: an un-delegated answer claiming work is reminded once (the seeds' quota is 3: AGENTS.md), then plain_text.
+  director: { stopOnFinish: true, stepRetries: 2, noActionRetryLimit: 1, maxParallelReadOnlyTools: 4, maxSteps: 100, requireThought: true },
   coding: { stopOnFinish: true, stepRetries: 2, noActionRetryLimit: 2, maxParallelReadOnlyTools: 4, maxSteps: 150, requireThought: true },
   repo: { stopOnFinish: true, stepRetries: 2, noActionRetryLimit: 2, maxParallelReadOnlyTools: 4, maxSteps: 50, requireThought: false },
   // Chat's plain reply is its answer: no reminder.

@@ -28,6 +28,7 @@ import { Compressor } from './compression/compressor.js';
 import { thinklinkRecord } from './compression/thinklink.js';
 import { UsageLedger } from './usage-ledger.js';
 import { publishWarning } from '../../runtime/log-event.js';
+import { claimsWork } from './work-claims.js';
 
 export type AgentStore = Pick<
   StoreApi,
@@ -75,7 +76,7 @@ export interface AgentEnv {
 export function undelegatedReminder(disabled: readonly string[] = []): string | null {
   const tools = ['repo', 'coding', 'devops'].filter((a) => !disabled.includes(a)).map((a) => `delegate_${a}`);
   if (tools.length === 0) return null;
-  return `You answered without delegating anything. You must not guess about the repository or write code yourself: if the request needs facts from the workspace or any change, delegate it (${tools.join(' / ')}). If it truly needs neither, reply again with your final answer and no tool call.`;
+  return `Your answer speaks of work on the workspace, but you delegated nothing this turn, so none of it happened. Work is delegated, never claimed: if the request needs facts from the workspace or any change, delegate it now (${tools.join(' / ')}). If it truly needs neither, reply again with your final answer, claiming no work, and no tool call.`;
 }
 
 export const UNDELEGATED_REMINDER = undelegatedReminder() ?? '';
@@ -214,7 +215,8 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
           const m = isDirector ? manager.mentions.message() : null;
           return m ? [...idx, m] : idx;
         },
-        ...(isDirector ? { plainTextReminder: () => (manager.count === 0 ? reminder : null) } : {}),
+        // one reminder at most, only for an answer that claims or promises work no delegation did; kept out of history
+        ...(isDirector ? { plainTextReminder: (text: string) => (manager.count === 0 && claimsWork(text) ? reminder : null), ephemeralReminders: true } : {}),
         ...(activity ? { onActivity: () => activity.touch() } : {}),
         ...(env.retryBackoffMs !== undefined ? { retryBackoffMs: env.retryBackoffMs } : {}),
         ...(tokens ? { tokens } : {}),

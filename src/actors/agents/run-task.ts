@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import type { Runtime } from '../../runtime/runtime.js';
 import { warnEvent } from '../../runtime/log-event.js';
 import type { YagentConfig } from '../../runtime/config/index.js';
+import { resolveProviderName } from '../../runtime/config/resolve.js';
 import type { NoteMeta, StoreApi } from '../../store/api.js';
 import { STORE_ACTOR, projectIdFor } from '../../store/client.js';
 import { indexOptionsFromConfig } from '../../store/client-blackboard.js';
@@ -38,6 +39,8 @@ export interface RunTaskOptions {
   disabledAgents?: readonly string[];
   /** A configured provider name every agent of this turn talks to (the routing wrapper's override). */
   provider?: string;
+  /** `--model`: that provider's model for this turn (without `provider`: the default provider with this model). */
+  model?: string;
   /** --resume / --continue / --fork: which session this turn continues (absent = a new session). */
   session?: SessionRequest;
   signal?: AbortSignal;
@@ -97,7 +100,8 @@ export function settingsFrom(o: RunTaskOptions, taskId: string, boardId: string)
     indexLineChars: index.maxLineChars,
     // `[browser] enable = false` removes the Browser agent like -d browser does
     disabledAgents: resolveDisabledAgents([...(o.disabledAgents ?? []), ...(o.config.browser.enabled ? [] : ['browser'])]),
-    ...(o.provider !== undefined ? { providerOverride: knownProvider(o.config, o.provider) } : {}),
+    ...(o.provider !== undefined || o.model !== undefined ? { providerOverride: knownProvider(o.config, o.provider ?? resolveProviderName(o.config, {})) } : {}),
+    ...(o.model !== undefined ? { modelOverride: o.model } : {}),
     resume: o.config.resume.enabled,
     maxReplayMessages: o.config.resume.maxReplayMessages,
     maxRestarts: o.config.resume.maxRestarts,

@@ -11,7 +11,7 @@ export { unknownKeyWarnings } from './unknown-keys.js';
 export { schemaKeyPaths } from './schema-keys.js';
 export { CONFIG_TEMPLATE, PLACEHOLDER_API_KEY } from './template.js';
 export { defaultConfigPath, ensureConfigExists, loadConfig, parseConfigText, type LoadOptions } from './loader.js';
-export { resolveProvider, resolveProviderName, referencedProviders } from './resolve.js';
+export { resolveProvider, resolveProviderName, referencedProviders, withProviderModel } from './resolve.js';
 export { setKeyInSection, removeProviderSection, persistKey, deleteProvider, writeConfigText, encodeValue, type TomlValue, type WriteBackOptions } from './persist.js';
 export { setupState, type SetupState } from './setup-state.js';
 export { createSharedLlmState, sharedViews, LLM_SHARED_KEY, LLM_SHARED_LAYOUT } from './llm-shared.js';

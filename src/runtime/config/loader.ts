@@ -3,12 +3,13 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { homedir as osHomedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse, TomlError } from 'smol-toml';
+import { describeTomlError } from './toml-errors.js';
 import { yagentHome, type Env } from './env.js';
 import { ConfigError } from './errors.js';
 import { normalise } from './normalise.js';
 import { validateLlmSections } from './llm-sections.js';
 import { validateProviders, type RawProviderEnv } from './resolve.js';
-import { RawConfigSchema } from './schema.js';
+import { RawConfigSchema, RawProviderSchema } from './schema.js';
 import { CONFIG_TEMPLATE } from './template.js';
 import type { YagentConfig } from './types.js';
 
@@ -44,8 +45,8 @@ export function parseConfigText(text: string, path: string, env: Env = process.e
     doc = parse(text);
   } catch (err) {
     if (err instanceof TomlError) {
-      const first = err.message.split('\n')[0] ?? 'invalid TOML';
-      throw new ConfigError(first, `${path}:${err.line}:${err.column}`, 'fix the TOML syntax at that line (or run `yagent setup`)');
+      const d = describeTomlError(text, err.message, err.line, err.column);
+      throw new ConfigError(d.what, `${path}:${d.line}:${d.column}`, 'fix the TOML syntax at that line (or run `yagent setup`)');
     }
     throw err;
   }
@@ -60,7 +61,7 @@ export function parseConfigText(text: string, path: string, env: Env = process.e
     validateLlmSections(res.data, path);
     const keyEnv: RawProviderEnv = {};
     for (const [name, p] of Object.entries(res.data.global?.llm?.providers ?? {})) keyEnv[name] = p.api_key_env;
-    validateProviders(cfg, keyEnv);
+    validateProviders(cfg, keyEnv, rawProviderKeys(doc));
   }
   return cfg;
 }
@@ -83,4 +84,14 @@ export async function loadConfig(opts: LoadOptions = {}): Promise<{ config: Yage
     throw new ConfigError(code === 'ENOENT' ? 'config file not found' : `cannot read config file (${String(code)})`, path, opts.configPath !== undefined ? 'check the --config path (it is never created for you)' : 'check the permissions of the file');
   }
   return { config: parseConfigText(text, path, env, opts.validate ?? true), created };
+}
+
+/** Each [global.llm.providers.NAME] table's keys the schema does not know (a typo of a required key is one). */
+function rawProviderKeys(doc: unknown): Record<string, string[]> {
+  const known = new Set(Object.keys(RawProviderSchema.shape));
+  const providers = (doc as { global?: { llm?: { providers?: unknown } } } | null)?.global?.llm?.providers;
+  if (typeof providers !== 'object' || providers === null) return {};
+  const out: Record<string, string[]> = {};
+  for (const [name, t] of Object.entries(providers)) if (typeof t === 'object' && t !== null) out[name] = Object.keys(t).filter((k) => !known.has(k));
+  return out;
 }

@@ -62,7 +62,14 @@ function validateBaseUrls(cfg: YagentConfig): void {
   }
 }
 
-export function validateProviders(cfg: YagentConfig, rawEnv: RawProviderEnv): void {
+/** A required key that is missing, and the provider table's unknown key that looks like its typo ("api_base_ur"). */
+function missing(key: string, name: string, unknownKeys: Record<string, readonly string[]>): string {
+  const typo = (unknownKeys[name] ?? []).find((k) => suggest(k, [key]) === key);
+  return typo !== undefined ? `provider "${name}" has no ${key}, but has an unknown key "${typo}": did you mean "${key}"?` : `provider "${name}" has no ${key}`;
+}
+
+/** `unknownKeys`: per provider, the keys of its table the schema does not know (typo candidates). */
+export function validateProviders(cfg: YagentConfig, rawEnv: RawProviderEnv, unknownKeys: Record<string, readonly string[]> = {}): void {
   validateBaseUrls(cfg);
   if (cfg.globalProvider === '') {
     throw new ConfigError('no default provider is chosen', `${cfg.path}: [global.llm] use_provider`, 'set use_provider to the name of a [global.llm.providers.<name>] table (or run `yagent setup`)');
@@ -75,8 +82,8 @@ export function validateProviders(cfg: YagentConfig, rawEnv: RawProviderEnv): vo
       throw new ConfigError(`provider "${name}" is not defined`, `${cfg.path}: ${where}`, `${hint}add [global.llm.providers.${name}] or point ${where} at an existing provider`);
     }
     const at = `${cfg.path}: [global.llm.providers.${name}]`;
-    if (p.model === '') throw new ConfigError(`provider "${name}" has no model`, `${at} model`, 'set model = "<model id>"');
-    if (p.apiBaseUrl === '') throw new ConfigError(`provider "${name}" has no api_base_url`, `${at} api_base_url`, 'set api_base_url (e.g. "https://api.openai.com/v1" or "http://localhost:11434/v1")');
+    if (p.model === '') throw new ConfigError(missing('model', name, unknownKeys), `${at} model`, 'set model = "<model id>"');
+    if (p.apiBaseUrl === '') throw new ConfigError(missing('api_base_url', name, unknownKeys), `${at} api_base_url`, 'set api_base_url (e.g. "https://api.openai.com/v1" or "http://localhost:11434/v1")');
     if (p.apiKey === '') {
       const envName = rawEnv[name];
       // a server on this machine needs no key (llama.cpp, Ollama, vLLM, LM Studio), unless a variable was named for one
@@ -84,7 +91,14 @@ export function validateProviders(cfg: YagentConfig, rawEnv: RawProviderEnv): vo
       if (envName !== undefined) {
         throw new ConfigError(`environment variable ${envName} (api_key_env of provider "${name}") is not set`, `${at} api_key_env`, `export ${envName}=<your key>, or set api_key in the file`);
       }
-      throw new ConfigError(`provider "${name}" has no api_key`, `${at} api_key`, 'set api_key, or api_key_env = "<ENV VAR NAME>" (a server on loopback needs neither)');
+      throw new ConfigError(missing('api_key', name, unknownKeys), `${at} api_key`, 'set api_key, or api_key_env = "<ENV VAR NAME>" (a server on loopback needs neither)');
     }
   }
+}
+
+/** `--model`: a copy of the config whose provider `name` uses `model` (one run's view; the file is not touched). */
+export function withProviderModel(cfg: YagentConfig, name: string, model: string): YagentConfig {
+  const p = cfg.providers[name];
+  if (p === undefined || p.model === model) return cfg;
+  return { ...cfg, providers: { ...cfg.providers, [name]: { ...p, model } } };
 }

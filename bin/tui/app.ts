@@ -1,49 +1,24 @@
 // The TUI client: folds dispatcher envelopes into view state, maps keys to actions, paints coalesced frames.
 import type { Envelope } from '../../src/runtime/protocol/index.js';
 import { NamedTasks } from '../../src/runtime/tasks.js';
-import type { FoundServer } from '../cli/probe.js';
 import type { TuiBackend } from './backend.js';
 import { runSlash } from './commands.js';
 import { Conversation } from './conversation.js';
 import { FrameScheduler, realFrameClock, type FrameClock } from './frame.js';
 import { editInput } from './edit-keys.js';
 import { InputBuffer } from './input.js';
-import { actionFor, type Action, type Bindings } from './keys.js';
-import { TuiScreen, type Frame, type ScreenIO } from './screen.js';
+import { actionFor, keyLabel, type Action } from './keys.js';
+import { TuiScreen, type Frame } from './screen.js';
 import type { SetupDialog } from './setup-dialog.js';
 import type { Anchor } from './anchor.js';
 import { answerSetup, openSetup } from './setup-flow.js';
 import { SideState } from './side-state.js';
 import { TreeView } from './tree-view.js';
 import { frameOf } from './frame-of.js';
-import type { DialogData, RunState } from './view.js';
+import type { RunState } from './view.js';
+import type { CommandHost, FrameSource, HelpDialog, InfoDialog, SetupHost, TreeHost, TuiOptions } from './parts.js';
 
-export interface TuiOptions {
-  backend: TuiBackend;
-  bindings: Bindings;
-  io: ScreenIO;
-  clock?: FrameClock;
-  /** The session the first turn continues (`yagent --resume ID`), absent = a new session. */
-  session?: string | undefined;
-  /** /resume's picker source: this workspace's sessions, newest first (`resumable.ok` false: shown, not taken). */
-  listSessions?: () => Promise<PickerSession[]>;
-  /** /setup: the config it writes (absent = the default path), the loopback probe, and the backend built on the
-   *  new config once it loads (the next turn uses it); without `reconfigure` /setup says to run `yagent setup`. */
-  setup?: { configPath: string | undefined; probe: () => Promise<FoundServer[]>; reconfigure: () => Promise<TuiBackend> };
-}
-
-export interface PickerSession {
-  sessionId: string;
-  lastPrompt: string;
-  turns: number;
-  updatedAt?: number;
-  resumable?: { ok: boolean; reason?: string };
-}
-
-/** A dialog: an approval/question (answered through the backend) or a plain info panel (any key closes). */
-export type Dialog =
-  | { kind: 'help'; taskId: string; delegationId: string | null; requestId: string; question: boolean; data: DialogData }
-  | { kind: 'info'; data: DialogData; pick?: (key: string) => boolean; refresh?: () => void };
+export type { Dialog, PickerSession, TuiOptions } from './parts.js';
 
 const MAIN_ACTIONS: readonly Action[] = ['send', 'newline', 'cancel', 'pause', 'history_prev', 'history_next', 'scroll_up', 'scroll_down', 'tree'];
 const APPROVAL_ACTIONS: readonly Action[] = ['approve_once', 'approve_session', 'approve_project', 'deny', 'cancel'];
@@ -51,7 +26,7 @@ const QUIT_WINDOW_MS = 2000;
 /** Stop reasons after which the session can take a follow-up turn (the store's resumable set). */
 const CONTINUABLE = new Set(['plain_text', 'agent_exit', 'paused', 'cancelled']);
 
-export class TuiApp {
+export class TuiApp implements CommandHost, TreeHost, SetupHost, FrameSource {
   readonly conv = new Conversation();
   readonly input = new InputBuffer();
   readonly tasks = new NamedTasks();
@@ -73,8 +48,8 @@ export class TuiApp {
   /** Lines PgUp / PgDn move (set by each frame from the stream's height). */
   page = 5;
   /** Pending help requests, oldest first; the head is the open dialog. */
-  readonly helps: Extract<Dialog, { kind: 'help' }>[] = [];
-  info: Extract<Dialog, { kind: 'info' }> | null = null;
+  readonly helps: HelpDialog[] = [];
+  info: InfoDialog | null = null;
   /** The open /setup dialog (answers come from the input box). */
   setup: SetupDialog | null = null;
   readonly side = new SideState();
@@ -105,6 +80,36 @@ export class TuiApp {
 
   get clock(): FrameClock {
     return this.opts.clock ?? realFrameClock;
+  }
+
+  get backend(): TuiBackend {
+    return this.opts.backend;
+  }
+
+  get bindings(): TuiOptions['bindings'] {
+    return this.opts.bindings;
+  }
+
+  get listSessions(): TuiOptions['listSessions'] {
+    return this.opts.listSessions;
+  }
+
+  get setupOptions(): TuiOptions['setup'] {
+    return this.opts.setup;
+  }
+
+  get canSetup(): boolean {
+    return this.opts.setup !== undefined;
+  }
+
+  /** The words under the input box while a turn runs: the keys that act on it, as configured. */
+  get runningHint(): string {
+    const b = this.opts.bindings;
+    return `${keyLabel(b.cancel[0])} cancels · ${keyLabel(b.pause[0])} pauses`;
+  }
+
+  requestQuit(): void {
+    this.quitting ??= this.quit();
   }
 
   onEnvelope(env: Envelope): void {
@@ -146,8 +151,8 @@ export class TuiApp {
     this.frames.mark();
   }
 
-  private dropHelps(gone: (h: Extract<Dialog, { kind: 'help' }>) => boolean): void {
-    for (let i = this.helps.length - 1; i >= 0; i--) if (gone(this.helps[i] as Extract<Dialog, { kind: 'help' }>)) this.helps.splice(i, 1);
+  private dropHelps(gone: (h: HelpDialog) => boolean): void {
+    for (let i = this.helps.length - 1; i >= 0; i--) if (gone(this.helps[i] as HelpDialog)) this.helps.splice(i, 1);
   }
 
   private approvalHint(): string {
@@ -186,13 +191,13 @@ export class TuiApp {
     return true;
   }
 
-  private onInfoKey(info: Extract<Dialog, { kind: 'info' }>, ch: string | undefined, full: string): void {
+  private onInfoKey(info: InfoDialog, ch: string | undefined, full: string): void {
     if (info.pick?.(ch ?? full) === false) return;
     this.info = null;
     if (full === 'C-c') this.cancelOrWarn();
   }
 
-  private onApprovalKey(help: Extract<Dialog, { kind: 'help' }>, full: string): void {
+  private onApprovalKey(help: HelpDialog, full: string): void {
     const a = actionFor(this.opts.bindings, full, APPROVAL_ACTIONS);
     if (a === 'cancel') {
       if (full === 'C-c') return this.cancelOrWarn();
@@ -202,12 +207,12 @@ export class TuiApp {
     if (a !== null) this.answer(help, true, undefined, a === 'approve_session' ? 'session' : a === 'approve_project' ? 'project' : 'once');
   }
 
-  private answer(help: Extract<Dialog, { kind: 'help' }>, approved: boolean, answer: string | undefined, scope: 'once' | 'session' | 'project'): void {
+  private answer(help: HelpDialog, approved: boolean, answer: string | undefined, scope: 'once' | 'session' | 'project'): void {
     this.helps.splice(this.helps.indexOf(help), 1);
     this.tasks.go('tui-respond', () => this.opts.backend.respond(help.taskId, { requestId: help.requestId, approved, answer, scope }));
   }
 
-  private onMainKey(ch: string | undefined, full: string, question: Extract<Dialog, { kind: 'help' }> | undefined): void {
+  private onMainKey(ch: string | undefined, full: string, question: HelpDialog | undefined): void {
     const a = actionFor(this.opts.bindings, full, MAIN_ACTIONS);
     switch (a) {
       case 'send': {

@@ -1,5 +1,5 @@
 // Slash commands typed in the input box; an unknown one says so.
-import type { TuiApp } from './app.js';
+import type { CommandHost } from './parts.js';
 
 export const COMMANDS: Record<string, string> = {
   '/help': 'this list',
@@ -14,8 +14,8 @@ export const COMMANDS: Record<string, string> = {
 };
 
 /** The keys as configured ([tui.keybindings] replaces defaults), so /help never names a key that does nothing. */
-function keyHelp(app: TuiApp): string[] {
-  const b = app.opts.bindings;
+function keyHelp(app: CommandHost): string[] {
+  const b = app.bindings;
   const k = (a: keyof typeof b): string => b[a].join('/');
   return [
     `${k('send')} send · ${k('newline')} new line · ${k('history_prev')}/${k('history_next')} history · ${k('scroll_up')}/${k('scroll_down')} scroll`,
@@ -24,18 +24,17 @@ function keyHelp(app: TuiApp): string[] {
   ];
 }
 
-function show(app: TuiApp, title: string, body: string, pick?: (key: string) => boolean): void {
+function show(app: CommandHost, title: string, body: string, pick?: (key: string) => boolean): void {
   app.info = { kind: 'info', data: { title, body, keys: 'any key closes' }, ...(pick ? { pick } : {}) };
 }
 
-export function runSlash(app: TuiApp, line: string): void {
+export function runSlash(app: CommandHost, line: string): void {
   const [cmd = '', ...rest] = line.split(/\s+/);
   switch (cmd) {
     case '/help':
       return show(app, 'commands and keys', [...Object.entries(COMMANDS).map(([c, d]) => `${c.padEnd(10)} ${d}`), '', ...keyHelp(app)].join('\n'));
     case '/quit':
-      app.quitting ??= app.quit();
-      return;
+      return app.requestQuit();
     case '/clear':
       app.conv.clear();
       app.follow();
@@ -51,7 +50,7 @@ export function runSlash(app: TuiApp, line: string): void {
       const id = app.taskId;
       if (id === null) return show(app, 'timeline', '(no task yet)');
       app.tasks.go('tui-timeline', async () => {
-        const entries = await app.opts.backend.timeline(id);
+        const entries = await app.backend.timeline(id);
         show(app, `timeline ${id} (newest first)`, entries.length ? entries.map(timelineLine).join('\n') : '(empty)');
         app.frames.mark();
       });
@@ -64,10 +63,10 @@ export function runSlash(app: TuiApp, line: string): void {
     case '/setup': {
       // the supervisor loaded its config once, for every client's tasks: rewriting it from here would change the
       // file under running tasks and still not reach the serve process, so say exactly what works instead
-      const sup = app.opts.backend.supervisor;
+      const sup = app.backend.supervisor;
       if (sup) return show(app, 'setup', `/setup cannot reconfigure an attached supervisor: yagent serve (pid ${sup.pid}) runs every client's tasks on the config it loaded at start; run \`yagent setup\` in a terminal, then restart \`yagent serve\` and attach again.`);
       if (app.run !== 'idle') return void (app.notice = '/setup is refused while a task runs');
-      if (!app.opts.setup) return show(app, 'setup', 'Quit and run `yagent setup` in this terminal; a new config takes effect at the next start.');
+      if (!app.canSetup) return show(app, 'setup', 'Quit and run `yagent setup` in this terminal; a new config takes effect at the next start.');
       return app.openSetup();
     }
     default:
@@ -77,10 +76,10 @@ export function runSlash(app: TuiApp, line: string): void {
 
 /** `/model` shows the model and the configured providers; `/model NAME` switches to one of them (an unknown name
  *  is refused here, before a turn could fail on it); `/model auto` returns to routing. */
-function model(app: TuiApp, name: string | undefined): void {
+function model(app: CommandHost, name: string | undefined): void {
   // the next turn waits for the check: a prompt typed right after `/model NAME` already goes to NAME
   app.modelCheck = app.tasks.go('tui-model', async () => {
-    const known = (await app.opts.backend.providers?.()) ?? null;
+    const known = (await app.backend.providers?.()) ?? null;
     const list = known === null ? '' : `configured providers: ${known.join(', ') || '(none)'}`;
     if (name === undefined) {
       const now = `now: ${app.side.model || '(no call yet)'}${app.provider ? ` (override ${app.provider})` : ''}`;
@@ -95,14 +94,14 @@ function model(app: TuiApp, name: string | undefined): void {
   });
 }
 
-function resume(app: TuiApp, id: string | undefined): void {
+function resume(app: CommandHost, id: string | undefined): void {
   if (app.run !== 'idle') return void (app.notice = '/resume: a task is running');
   if (id !== undefined) {
     app.session = id;
     app.conv.addInfo(`resuming session ${id}`);
     return;
   }
-  const list = app.opts.listSessions;
+  const list = app.listSessions;
   if (!list) return show(app, 'resume', '(sessions are not available here)');
   app.tasks.go('tui-sessions', async () => {
     const sessions = (await list()).slice(0, 9);

@@ -5,6 +5,7 @@ import type { Host } from '../host/types.js';
 import type { EventLog } from './event-log.js';
 import { HttpError, readJson, sendJson } from './http-util.js';
 import { streamEvents } from './sse-stream.js';
+import { liveRoute } from './routes-live.js';
 
 const TaskRef = z.object({ task_id: z.string().min(1) });
 const PauseRef = TaskRef.extend({ actor: z.string().min(1).optional() });
@@ -15,6 +16,8 @@ const StartTask = z.object({
   /** The session this turn continues (`--resume` / `--continue` / `--fork` of `yagent -p --attach`). */
   /** TUI `/model`: a configured provider every agent of the turn uses (TaskOptions.provider). */
   provider: z.string().min(1).optional(),
+  /** With `provider`: a model its server lists instead of the configured one (TUI `/model` picker). */
+  model: z.string().min(1).optional(),
   session: z.object({ resume: z.string().min(1).optional(), continue_latest: z.boolean().optional(), fork: z.boolean().optional() }).optional(),
   options: z
     .object({
@@ -77,7 +80,7 @@ export async function route(ctx: RouteContext, req: IncomingMessage, res: Server
         workspace: body.workspace,
         taskId: body.task_id,
         ...(body.session ? { session: { ...(body.session.resume !== undefined ? { resume: body.session.resume } : {}), ...(body.session.continue_latest === true ? { continueLatest: true } : {}), ...(body.session.fork === true ? { fork: true } : {}) } } : {}),
-        options: { yolo: body.options.yolo || body.options.full_yolo, fullYolo: body.options.full_yolo, disabledAgents: body.options.disable_agents, ...(body.provider !== undefined ? { provider: body.provider } : {}) },
+        options: { yolo: body.options.yolo || body.options.full_yolo, fullYolo: body.options.full_yolo, disabledAgents: body.options.disable_agents, ...(body.provider !== undefined ? { provider: body.provider } : {}), ...(body.provider !== undefined && body.model !== undefined ? { model: body.model } : {}) },
       });
       done.catch(() => undefined); // the outcome is read through task_status; the host reports failures as data
       return sendJson(res, 202, { task_id: taskId });
@@ -162,6 +165,7 @@ export async function route(ctx: RouteContext, req: IncomingMessage, res: Server
       return;
     }
     default:
+      if (await liveRoute(ctx.host, key, req, res)) return;
       throw new HttpError(404, `no route ${key}`);
   }
 }

@@ -15,8 +15,9 @@ import { answerSetup, openSetup } from './setup-flow.js';
 import { SideState } from './side-state.js';
 import { TreeView } from './tree-view.js';
 import { frameOf } from './frame-of.js';
+import { MessageQueue } from './queue.js';
 import type { RunState } from './view.js';
-import type { CommandHost, FrameSource, HelpDialog, InfoDialog, SetupHost, TreeHost, TuiOptions } from './parts.js';
+import type { CommandHost, FrameSource, HelpDialog, InfoDialog, QueueHost, SetupHost, TreeHost, TuiOptions } from './parts.js';
 
 export type { Dialog, PickerSession, TuiOptions } from './parts.js';
 
@@ -26,7 +27,7 @@ const QUIT_WINDOW_MS = 2000;
 /** Stop reasons after which the session can take a follow-up turn (the store's resumable set). */
 const CONTINUABLE = new Set(['plain_text', 'agent_exit', 'paused', 'cancelled']);
 
-export class TuiApp implements CommandHost, TreeHost, SetupHost, FrameSource {
+export class TuiApp implements CommandHost, TreeHost, SetupHost, FrameSource, QueueHost {
   readonly conv = new Conversation();
   readonly input = new InputBuffer();
   readonly tasks = new NamedTasks();
@@ -38,6 +39,10 @@ export class TuiApp implements CommandHost, TreeHost, SetupHost, FrameSource {
   notice = '';
   /** `/model NAME`: the provider the next turns use (null = routing decides), once `modelCheck` settled. */
   provider: string | null = null;
+  /** With `provider`: the model picked from its server's list (null = the provider's configured model). */
+  model: string | null = null;
+  /** Messages typed while a turn runs (`queue.ts`). */
+  private readonly queue = new MessageQueue(this);
   modelCheck: Promise<void> = Promise.resolve();
   /** Lines below the stream's window (`↑N`; 0 = following the newest), set by each frame from `anchor`. */
   scroll = 0;
@@ -274,7 +279,7 @@ export class TuiApp implements CommandHost, TreeHost, SetupHost, FrameSource {
   }
 
   /** Sends a command to the current turn's task, or queues it until the turn has a task id. */
-  private command(name: string, op: (taskId: string) => Promise<void>): void {
+  command(name: string, op: (taskId: string) => Promise<void>): void {
     const id = this.taskId;
     if (id === null) this.pending.push(op);
     else this.tasks.go(name, () => op(id));
@@ -292,10 +297,11 @@ export class TuiApp implements CommandHost, TreeHost, SetupHost, FrameSource {
     if (this.setup) return answerSetup(this, this.setup, t);
     if (t === '') return;
     if (t.startsWith('/')) return runSlash(this, t);
-    if (this.run !== 'idle') {
-      this.notice = 'a task is running: wait, or Esc to cancel it';
-      return;
-    }
+    if (this.run !== 'idle') return this.queue.add(t);
+    this.startTurn(t);
+  }
+
+  startTurn(t: string): void {
     this.conv.addUser(t);
     this.follow();
     this.run = 'running';
@@ -304,7 +310,7 @@ export class TuiApp implements CommandHost, TreeHost, SetupHost, FrameSource {
     this.pending = [];
     this.tasks.go('tui-turn', async () => {
       await this.modelCheck;
-      const started = await this.opts.backend.start(t, this.session ?? undefined, this.provider ?? undefined).catch((err: Error) => {
+      const started = await this.opts.backend.start(t, this.session ?? undefined, this.provider ?? undefined, this.provider !== null ? (this.model ?? undefined) : undefined).catch((err: Error) => {
         this.conv.addInfo(err.message, 'error');
         return null;
       });
@@ -326,6 +332,7 @@ export class TuiApp implements CommandHost, TreeHost, SetupHost, FrameSource {
       this.side.turnEnded(outcome);
       this.run = 'idle';
       this.notice = outcome ? `done (${outcome.stopReason})` : 'done';
+      await this.queue.afterTurn(taskId, outcome?.stopReason === 'cancelled');
       this.frames.mark();
     });
   }

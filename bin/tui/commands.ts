@@ -1,5 +1,6 @@
 // Slash commands typed in the input box; an unknown one says so.
 import type { CommandHost } from './parts.js';
+import { applyModel, openPicker, refusalOf } from './model-picker.js';
 
 export const COMMANDS: Record<string, string> = {
   '/help': 'this list',
@@ -9,7 +10,7 @@ export const COMMANDS: Record<string, string> = {
   '/timeline': 'the current task\'s timeline',
   '/resume': 'pick a session of this workspace to continue',
   '/new': 'start a new session',
-  '/model': '/model NAME: the next turns use provider NAME; /model auto: routing decides',
+  '/model': 'pick a provider and model (a running task switches at its next step); /model NAME [MODEL]; /model auto',
   '/setup': 'choose the model provider, as `yagent setup` (refused while a task runs)',
 };
 
@@ -57,7 +58,7 @@ export function runSlash(app: CommandHost, line: string): void {
       return;
     }
     case '/model':
-      return model(app, rest[0]);
+      return model(app, rest[0], rest[1]);
     case '/resume':
       return resume(app, rest[0]);
     case '/setup': {
@@ -74,21 +75,21 @@ export function runSlash(app: CommandHost, line: string): void {
   }
 }
 
-/** `/model` shows the model and the configured providers; `/model NAME` switches to one of them (an unknown name
- *  is refused here, before a turn could fail on it); `/model auto` returns to routing. */
-function model(app: CommandHost, name: string | undefined): void {
+/** `/model` opens the picker (providers re-read, the models each server lists); `/model NAME [MODEL]` switches
+ *  directly, refused with the reason when it cannot work; `/model auto` returns to routing. A running task switches
+ *  at its next step. */
+function model(app: CommandHost, name: string | undefined, modelName: string | undefined): void {
   // the next turn waits for the check: a prompt typed right after `/model NAME` already goes to NAME
   app.modelCheck = app.tasks.go('tui-model', async () => {
-    const known = (await app.backend.providers?.()) ?? null;
-    const list = known === null ? '' : `configured providers: ${known.join(', ') || '(none)'}`;
+    const choices = (await app.backend.models?.()) ?? null;
     if (name === undefined) {
-      const now = `now: ${app.side.model || '(no call yet)'}${app.provider ? ` (override ${app.provider})` : ''}`;
-      show(app, 'model', [now, list, '/model NAME switches to a configured provider, /model auto returns to routing'].filter((l) => l !== '').join('\n'));
-    } else if (name !== 'auto' && known !== null && !known.includes(name)) {
-      app.notice = `/model: no provider "${name}" (${list})`;
-    } else {
-      app.provider = name === 'auto' ? null : name;
-      app.notice = name === 'auto' ? 'model: routing decides' : `model: ${name} from the next request`;
+      if (choices !== null) openPicker(app, choices);
+      else show(app, 'model', `now: ${app.side.model || '(no call yet)'}${app.provider ? ` (override ${app.provider})` : ''}\n/model NAME switches to a configured provider, /model auto returns to routing`);
+    } else if (name === 'auto') applyModel(app, null, undefined);
+    else {
+      const refused = choices === null ? null : refusalOf(choices, name, modelName);
+      if (refused !== null) app.notice = `/model: ${refused}`;
+      else applyModel(app, name, modelName);
     }
     app.frames.mark();
   });

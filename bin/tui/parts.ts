@@ -83,6 +83,7 @@ export interface CommandHost extends PartBase {
   readonly taskId: string | null;
   session: string | null;
   provider: string | null;
+  model: string | null;
   modelCheck: Promise<void>;
   follow(): void;
   requestQuit(): void;
@@ -108,4 +109,16 @@ export interface FrameSource {
   anchor: Anchor | null;
   scrollTo: number | null;
   page: number;
+}
+
+/** The message queue's view of the app (`queue.ts`). */
+export interface QueueHost {
+  readonly backend: TuiBackend;
+  readonly conv: Pick<Conversation, 'addQueued' | 'unqueue'>;
+  readonly input: Pick<InputBuffer, 'take' | 'insert'>;
+  notice: string;
+  follow(): void;
+  /** Runs `op` on the current turn's task (held until the turn has its id). */
+  command(name: string, op: (taskId: string) => Promise<void>): void;
+  startTurn(text: string): void;
 }

@@ -38,6 +38,8 @@ export interface RunTaskOptions {
   disabledAgents?: readonly string[];
   /** A configured provider name every agent of this turn talks to (the routing wrapper's override). */
   provider?: string;
+  /** With `provider`: a model its server lists instead of the configured one (`/model provider model`). */
+  model?: string;
   /** --resume / --continue / --fork: which session this turn continues (absent = a new session). */
   session?: SessionRequest;
   signal?: AbortSignal;
@@ -98,6 +100,7 @@ export function settingsFrom(o: RunTaskOptions, taskId: string, boardId: string)
     // `[browser] enable = false` removes the Browser agent like -d browser does
     disabledAgents: resolveDisabledAgents([...(o.disabledAgents ?? []), ...(o.config.browser.enabled ? [] : ['browser'])]),
     ...(o.provider !== undefined ? { providerOverride: knownProvider(o.config, o.provider) } : {}),
+    ...(o.provider !== undefined && o.model !== undefined ? { modelOverride: o.model } : {}),
     resume: o.config.resume.enabled,
     maxReplayMessages: o.config.resume.maxReplayMessages,
     maxRestarts: o.config.resume.maxRestarts,

@@ -53,6 +53,8 @@ export const RunSettingsSchema = z.object({
   /** -d: sub-agents nobody in this run may delegate to (their delegate_* tools are withheld). */
   /** TUI `/model`: this provider wins over routing for every agent of the run (absent = routing decides). */
   providerOverride: z.string().optional(),
+  /** With `providerOverride`: a model the provider's server lists, instead of its configured one. */
+  modelOverride: z.string().optional(),
   disabledAgents: z.array(z.enum(DELEGATE_TARGETS as [string, ...string[]])).default([]),
   /** `[resume] enable` (and YAGENT_RESUME=0): false = no checkpoints written, no delegation replayed. */
   resume: z.boolean().default(true),

@@ -46,4 +46,6 @@ export interface LlmEngine {
   call(req: LlmRequest): Promise<LlmResponse>;
   /** The provider/model the next call would use (for events and the TUI). */
   describe(): { provider: string; model: string };
+  /** A model switch from the next call on (the routing wrapper has it; a bare engine cannot switch). */
+  setOverride?(provider: string | null, model?: string): void;
 }

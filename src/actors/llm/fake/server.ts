@@ -17,6 +17,8 @@ export interface FakeProviderOptions {
   fallback?: FakeStep;
   /** The real server whose habits it copies (flavours.ts); default 'openai'. */
   flavour?: ServerFlavour;
+  /** What `GET /models` lists (as OpenAI-compatible servers do); default: `model`. */
+  models?: string[];
 }
 
 export class FakeProvider {
@@ -115,6 +117,11 @@ export class FakeProvider {
         ? 'anthropic'
         : null;
     const raw = await readBody(req);
+    if (req.method === 'GET' && path.endsWith('/models')) {
+      const ids = this.opts.models ?? [this.opts.model ?? 'fake-model'];
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: ids.map((id) => ({ id, object: 'model', owned_by: 'fake' })) }));
+      return;
+    }
     if (format === null || req.method !== 'POST') {
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
       return;

@@ -41,6 +41,10 @@ export function describeEnvelope(env: Envelope): string | null {
       return `request ${p.requestId} ${p.approved ? 'approved' : 'denied'}`;
     case 'user_help_withdrawn':
       return `request ${p.requestId} withdrawn: ${clip(p.reason, 80)}`;
+    case 'user_message':
+      return `${who} took a queued message: ${clip(p.text, 80)}`;
+    case 'model_switched':
+      return p.error !== undefined ? `${who}: model switch to ${p.provider ?? 'routing'} refused: ${p.error}` : `${who}: model switched to ${p.provider === null ? 'routing' : p.provider + (p.model ? ` ${p.model}` : '')}`;
     case 'note_written':
       return `${who} wrote note ${p.ref} (${p.status})`;
     case 'llm_retry': {

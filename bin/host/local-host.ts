@@ -58,6 +58,23 @@ export class LocalHost implements Host {
     return this.adapter.providers();
   }
 
+  models(): ReturnType<Host['models']> {
+    return this.adapter.models();
+  }
+
+  async queueMessage(taskId: string, text: string): Promise<boolean> {
+    return this.live(taskId) !== undefined && this.adapter.queueMessage(taskId, text);
+  }
+
+  takeQueued(taskId: string): Promise<string[]> {
+    return this.adapter.takeQueued(taskId);
+  }
+
+  async switchModel(taskId: string, provider: string | null, model?: string): Promise<string | null> {
+    if (this.live(taskId) === undefined) return `task ${taskId} is not running`;
+    return this.adapter.switchModel(taskId, provider, model);
+  }
+
   subscribe(filter: EventFilter, onEnvelope: (env: Envelope) => void): () => void {
     return this.adapter.subscribe(filter, onEnvelope);
   }

@@ -11,6 +11,8 @@ import { trace } from './trace.js';
 import { mcpInputFromConfig, mcpServiceSpec } from '../../src/actors/mcp/client.js';
 import { estimateCost } from '../../src/actors/llm/catalogue/prices.js';
 import { startLogSink } from './log-sink.js';
+import { checkChoice, modelChoices } from './model-choices.js';
+import { loadConfig } from '../../src/runtime/config/index.js';
 import type { SupervisorOps, TaskOutcome, TaskSpec } from './types.js';
 import { CliError, EXIT } from '../cli/exit-codes.js';
 import { dataRoot } from '../cli/home.js';
@@ -43,6 +45,12 @@ export function startRuntime(canAsk: boolean, config: Pick<YagentConfig, 'llm'>)
   const shared = { [LLM_SHARED_KEY]: createSharedLlmState({ maxInFlightRequests: config.llm.maxInFlightRequests }) };
   // guardOrphans: no process of ours outlives this one, however it dies (kill -9, OOM: watchdog.ts)
   return Runtime.start({ hasResponder: canAsk, preload: [...SPARE_PLAN.preload], spares: SPARE_PLAN.count, deferRefill: true, shared, threads: THREADS, guardOrphans: true });
+}
+
+/** The loaded config, or the file re-read when it names a provider the loaded one does not have. */
+async function configNaming(opts: AdapterOptions, provider: string | undefined): Promise<YagentConfig> {
+  if (provider === undefined || provider in opts.config.providers) return opts.config;
+  return loadConfig({ ...(opts.configPath !== undefined ? { configPath: opts.configPath } : {}), validate: false }).then((r) => r.config, () => opts.config);
 }
 
 export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeAdapter> {
@@ -83,7 +91,8 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
           newTask: claimNewTaskId(taskId), // made here for this run: its board is new
           prompt: spec.prompt,
           workspace: spec.workspace,
-          config: opts.config,
+          // a provider added to the file since start (`/model` re-reads it) is checked against the file as it is now
+          config: await configNaming(opts, spec.options.provider),
           configPath: opts.configPath,
           yolo: spec.options.yolo,
           fullYolo: spec.options.fullYolo,
@@ -118,6 +127,23 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
       }
     },
     providers: () => Object.keys(opts.config.providers),
+    models: () => modelChoices(opts.configPath, opts.config),
+    async queueMessage(taskId, text) {
+      await storeReady;
+      await store.postToTask(taskId, { kind: 'message', text });
+      return true;
+    },
+    async takeQueued(taskId) {
+      await storeReady;
+      return (await store.takeTaskInbox(taskId, 'message')).flatMap((i) => (i.kind === 'message' ? [i.text] : []));
+    },
+    async switchModel(taskId, provider, model) {
+      const refused = provider === null ? null : checkChoice(await modelChoices(opts.configPath, opts.config), provider, model);
+      if (refused !== null) return refused;
+      await storeReady;
+      await store.postToTask(taskId, { kind: 'model', provider, ...(model !== undefined ? { model } : {}) });
+      return null;
+    },
     subscribe(filter, onEnvelope) {
       const { mailbox } = runtime.dispatcher.consume(
         { name: `client-${++subscribers}`, filter: filter.taskId !== undefined ? { taskId: filter.taskId } : {}, fromSeq: filter.taskId !== undefined ? 0 : undefined },

@@ -1,4 +1,5 @@
 // The Host contract every client speaks: an in-process runtime (headless, batch, serve) implements it.
+import type { ProviderChoice } from './model-choices.js';
 import type { Envelope, EventOf, SerializedError, StopReason, Usage, UsageEntry } from '../../src/runtime/protocol/index.js';
 
 export interface TaskOptions {
@@ -96,6 +97,15 @@ export interface SupervisorOps {
   deleteMemory(taskId: string): Promise<boolean>;
   /** The configured provider names (what a start's `options.provider` may name). */
   providers(): string[];
+  /** `/model`'s picker: the config's providers now (re-read), each usable or refused with the reason, with the
+   *  models its server lists. */
+  models(): Promise<ProviderChoice[]>;
+  /** A message typed while the task runs: its Director takes it at its next step boundary; false = not running. */
+  queueMessage(taskId: string, text: string): Promise<boolean>;
+  /** The messages its Director did not take before the turn ended (the client sends them as the next turn). */
+  takeQueued(taskId: string): Promise<string[]>;
+  /** Switches a running task's model at its Director's next step (null provider = routing); the reason if refused. */
+  switchModel(taskId: string, provider: string | null, model?: string): Promise<string | null>;
   /** Resolves to the names still running after timeoutMs (empty = all done). */
   drain(timeoutMs: number): Promise<string[]>;
   /** `{root}/run/{name}` written by the store actor (single writer): atomic, 0600 in a 0700 dir; returns the path. */

@@ -6,6 +6,7 @@ import { unknownProvider } from '../host/providers.js';
 import type { EventLog } from './event-log.js';
 import { HttpError, readJson, sendJson } from './http-util.js';
 import { streamEvents } from './sse-stream.js';
+import { liveRoute } from './routes-live.js';
 
 const TaskRef = z.object({ task_id: z.string().min(1) });
 const PauseRef = TaskRef.extend({ actor: z.string().min(1).optional() });
@@ -175,6 +176,7 @@ export async function route(ctx: RouteContext, req: IncomingMessage, res: Server
       return;
     }
     default:
+      if (await liveRoute(ctx.host, key, req, res)) return;
       throw new HttpError(404, `no route ${key}`);
   }
 }

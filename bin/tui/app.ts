@@ -1,55 +1,31 @@
 // The TUI client: folds dispatcher envelopes into view state, maps keys to actions, paints coalesced frames.
 import type { Envelope } from '../../src/runtime/protocol/index.js';
 import { NamedTasks } from '../../src/runtime/tasks.js';
-import type { FoundServer } from '../cli/probe.js';
 import type { TuiBackend } from './backend.js';
 import { runSlash } from './commands.js';
 import { Conversation } from './conversation.js';
 import { FrameScheduler, realFrameClock, type FrameClock } from './frame.js';
 import { editInput } from './edit-keys.js';
 import { InputBuffer } from './input.js';
-import { actionFor, type Action, type Bindings } from './keys.js';
-import { TuiScreen, type Frame, type ScreenIO } from './screen.js';
+import { actionFor, keyLabel, type Action } from './keys.js';
+import { TuiScreen, type Frame } from './screen.js';
 import type { SetupDialog } from './setup-dialog.js';
 import type { Anchor } from './anchor.js';
 import { answerSetup, openSetup } from './setup-flow.js';
 import { SideState } from './side-state.js';
 import { TreeView } from './tree-view.js';
 import { frameOf } from './frame-of.js';
-import type { DialogData, RunState } from './view.js';
+import { MessageQueue } from './queue.js';
+import type { RunState } from './view.js';
+import type { CommandHost, FrameSource, HelpDialog, InfoDialog, QueueHost, SetupHost, TreeHost, TuiOptions } from './parts.js';
 
-export interface TuiOptions {
-  backend: TuiBackend;
-  bindings: Bindings;
-  io: ScreenIO;
-  clock?: FrameClock;
-  /** The session the first turn continues (`yagent --resume ID`), absent = a new session. */
-  session?: string | undefined;
-  /** /resume's picker source: this workspace's sessions, newest first (`resumable.ok` false: shown, not taken). */
-  listSessions?: () => Promise<PickerSession[]>;
-  /** /setup: the config it writes (absent = the default path), the loopback probe, and the backend built on the
-   *  new config once it loads (the next turn uses it); without `reconfigure` /setup says to run `yagent setup`. */
-  setup?: { configPath: string | undefined; probe: () => Promise<FoundServer[]>; reconfigure: () => Promise<TuiBackend> };
-}
-
-export interface PickerSession {
-  sessionId: string;
-  lastPrompt: string;
-  turns: number;
-  updatedAt?: number;
-  resumable?: { ok: boolean; reason?: string };
-}
-
-/** A dialog: an approval/question (answered through the backend) or a plain info panel (any key closes). */
-export type Dialog =
-  | { kind: 'help'; taskId: string; delegationId: string | null; requestId: string; question: boolean; data: DialogData }
-  | { kind: 'info'; data: DialogData; pick?: (key: string) => boolean; refresh?: () => void };
+export type { Dialog, PickerSession, TuiOptions } from './parts.js';
 
 const MAIN_ACTIONS: readonly Action[] = ['send', 'newline', 'cancel', 'pause', 'history_prev', 'history_next', 'scroll_up', 'scroll_down', 'tree'];
 const APPROVAL_ACTIONS: readonly Action[] = ['approve_once', 'approve_session', 'approve_project', 'deny', 'cancel'];
 const QUIT_WINDOW_MS = 2000;
 
-export class TuiApp {
+export class TuiApp implements CommandHost, TreeHost, SetupHost, FrameSource, QueueHost {
   readonly conv = new Conversation();
   readonly input = new InputBuffer();
   readonly tasks = new NamedTasks();
@@ -61,6 +37,10 @@ export class TuiApp {
   notice = '';
   /** `/model NAME`: the provider the next turns use (null = routing decides), once `modelCheck` settled. */
   provider: string | null = null;
+  /** With `provider`: the model picked from its server's list (null = the provider's configured model). */
+  model: string | null = null;
+  /** Messages typed while a turn runs (`queue.ts`). */
+  private readonly queue = new MessageQueue(this);
   modelCheck: Promise<void> = Promise.resolve();
   /** Lines below the stream's window (`↑N`; 0 = following the newest), set by each frame from `anchor`. */
   scroll = 0;
@@ -71,8 +51,8 @@ export class TuiApp {
   /** Lines PgUp / PgDn move (set by each frame from the stream's height). */
   page = 5;
   /** Pending help requests, oldest first; the head is the open dialog. */
-  readonly helps: Extract<Dialog, { kind: 'help' }>[] = [];
-  info: Extract<Dialog, { kind: 'info' }> | null = null;
+  readonly helps: HelpDialog[] = [];
+  info: InfoDialog | null = null;
   /** The open /setup dialog (answers come from the input box). */
   setup: SetupDialog | null = null;
   readonly side = new SideState();
@@ -103,6 +83,36 @@ export class TuiApp {
 
   get clock(): FrameClock {
     return this.opts.clock ?? realFrameClock;
+  }
+
+  get backend(): TuiBackend {
+    return this.opts.backend;
+  }
+
+  get bindings(): TuiOptions['bindings'] {
+    return this.opts.bindings;
+  }
+
+  get listSessions(): TuiOptions['listSessions'] {
+    return this.opts.listSessions;
+  }
+
+  get setupOptions(): TuiOptions['setup'] {
+    return this.opts.setup;
+  }
+
+  get canSetup(): boolean {
+    return this.opts.setup !== undefined;
+  }
+
+  /** The words under the input box while a turn runs: the keys that act on it, as configured. */
+  get runningHint(): string {
+    const b = this.opts.bindings;
+    return `${keyLabel(b.cancel[0])} cancels · ${keyLabel(b.pause[0])} pauses`;
+  }
+
+  requestQuit(): void {
+    this.quitting ??= this.quit();
   }
 
   onEnvelope(env: Envelope): void {
@@ -144,8 +154,8 @@ export class TuiApp {
     this.frames.mark();
   }
 
-  private dropHelps(gone: (h: Extract<Dialog, { kind: 'help' }>) => boolean): void {
-    for (let i = this.helps.length - 1; i >= 0; i--) if (gone(this.helps[i] as Extract<Dialog, { kind: 'help' }>)) this.helps.splice(i, 1);
+  private dropHelps(gone: (h: HelpDialog) => boolean): void {
+    for (let i = this.helps.length - 1; i >= 0; i--) if (gone(this.helps[i] as HelpDialog)) this.helps.splice(i, 1);
   }
 
   private approvalHint(): string {
@@ -184,13 +194,13 @@ export class TuiApp {
     return true;
   }
 
-  private onInfoKey(info: Extract<Dialog, { kind: 'info' }>, ch: string | undefined, full: string): void {
+  private onInfoKey(info: InfoDialog, ch: string | undefined, full: string): void {
     if (info.pick?.(ch ?? full) === false) return;
     this.info = null;
     if (full === 'C-c') this.cancelOrWarn();
   }
 
-  private onApprovalKey(help: Extract<Dialog, { kind: 'help' }>, full: string): void {
+  private onApprovalKey(help: HelpDialog, full: string): void {
     const a = actionFor(this.opts.bindings, full, APPROVAL_ACTIONS);
     if (a === 'cancel') {
       if (full === 'C-c') return this.cancelOrWarn();
@@ -200,12 +210,12 @@ export class TuiApp {
     if (a !== null) this.answer(help, true, undefined, a === 'approve_session' ? 'session' : a === 'approve_project' ? 'project' : 'once');
   }
 
-  private answer(help: Extract<Dialog, { kind: 'help' }>, approved: boolean, answer: string | undefined, scope: 'once' | 'session' | 'project'): void {
+  private answer(help: HelpDialog, approved: boolean, answer: string | undefined, scope: 'once' | 'session' | 'project'): void {
     this.helps.splice(this.helps.indexOf(help), 1);
     this.tasks.go('tui-respond', () => this.opts.backend.respond(help.taskId, { requestId: help.requestId, approved, answer, scope }));
   }
 
-  private onMainKey(ch: string | undefined, full: string, question: Extract<Dialog, { kind: 'help' }> | undefined): void {
+  private onMainKey(ch: string | undefined, full: string, question: HelpDialog | undefined): void {
     const a = actionFor(this.opts.bindings, full, MAIN_ACTIONS);
     switch (a) {
       case 'send': {
@@ -267,7 +277,7 @@ export class TuiApp {
   }
 
   /** Sends a command to the current turn's task, or queues it until the turn has a task id. */
-  private command(name: string, op: (taskId: string) => Promise<void>): void {
+  command(name: string, op: (taskId: string) => Promise<void>): void {
     const id = this.taskId;
     if (id === null) this.pending.push(op);
     else this.tasks.go(name, () => op(id));
@@ -285,10 +295,11 @@ export class TuiApp {
     if (this.setup) return answerSetup(this, this.setup, t);
     if (t === '') return;
     if (t.startsWith('/')) return runSlash(this, t);
-    if (this.run !== 'idle') {
-      this.notice = 'a task is running: wait, or Esc to cancel it';
-      return;
-    }
+    if (this.run !== 'idle') return this.queue.add(t);
+    this.startTurn(t);
+  }
+
+  startTurn(t: string): void {
     this.conv.addUser(t);
     this.follow();
     this.run = 'running';
@@ -297,7 +308,7 @@ export class TuiApp {
     this.pending = [];
     this.tasks.go('tui-turn', async () => {
       await this.modelCheck;
-      const started = await this.opts.backend.start(t, this.session ?? undefined, this.provider ?? undefined).catch((err: Error) => {
+      const started = await this.opts.backend.start(t, this.session ?? undefined, this.provider ?? undefined, this.provider !== null ? (this.model ?? undefined) : undefined).catch((err: Error) => {
         this.conv.addInfo(err.message, 'error');
         return null;
       });
@@ -315,6 +326,7 @@ export class TuiApp {
       this.side.turnEnded(outcome);
       this.run = 'idle';
       this.notice = outcome ? `done (${outcome.stopReason})` : 'done';
+      await this.queue.afterTurn(taskId, outcome?.stopReason === 'cancelled');
       this.frames.mark();
     });
   }

@@ -2,6 +2,7 @@
 import type { Envelope } from '../../src/runtime/protocol/index.js';
 import type { ControlClient } from '../attach/client.js';
 import { newTaskId } from '../host/ids.js';
+import type { ProviderChoice } from '../host/model-choices.js';
 import type { Host, TaskOptions, TaskOutcome, TreeNode, UserHelpResponse } from '../host/types.js';
 
 export interface TuiBackend {
@@ -10,7 +11,7 @@ export interface TuiBackend {
   /** Attached: the `yagent serve` process this TUI drives (it owns the config its tasks run on). */
   readonly supervisor?: { pid: number; address: string };
   /** Starts one turn; `session` continues that session (absent = a new one). */
-  start(prompt: string, session: string | undefined, provider?: string): Promise<{ taskId: string; done: Promise<TaskOutcome | null> }>;
+  start(prompt: string, session: string | undefined, provider?: string, model?: string): Promise<{ taskId: string; done: Promise<TaskOutcome | null> }>;
   /** Commands; the app runs each as a named task (never a detached promise). */
   cancel(taskId: string): Promise<void>;
   pause(taskId: string): Promise<void>;
@@ -24,6 +25,14 @@ export interface TuiBackend {
   timeline(taskId: string): Promise<unknown[]>;
   /** The configured provider names `/model` may switch to (absent or null = unknown here: the start checks it). */
   providers?(): Promise<string[] | null>;
+  /** `/model`'s picker: the providers of the config now, usable or refused with the reason, and their servers' models. */
+  models?(): Promise<ProviderChoice[] | null>;
+  /** A message typed while the task runs, for its Director's next step; false = the task is not running. */
+  queue?(taskId: string, text: string): Promise<boolean>;
+  /** What the Director did not take before its turn ended (sent as the next turn). */
+  takeQueued?(taskId: string): Promise<string[]>;
+  /** A running task's model switch at its next step; the reason when refused. */
+  switchModel?(taskId: string, provider: string | null, model?: string): Promise<string | null>;
 }
 
 const done = (_ok: boolean): Promise<void> => Promise.resolve();
@@ -32,10 +41,10 @@ export function localBackend(host: Host, workspace: string, options: TaskOptions
   const mine = new Set<string>();
   return {
     where: 'local',
-    start: (prompt, session, provider) => {
+    start: (prompt, session, provider, model) => {
       const taskId = newTaskId();
       mine.add(taskId); // before the start: not even the first event may be missed
-      const opts = provider !== undefined ? { ...options, provider } : options;
+      const opts = provider !== undefined ? { ...options, provider, ...(model !== undefined ? { model } : {}) } : options;
       const started = host.startTask({ prompt, workspace, options: opts, taskId, ...(session ? { session: { resume: session } } : {}) });
       return Promise.resolve({ taskId: started.taskId, done: started.done });
     },
@@ -48,6 +57,10 @@ export function localBackend(host: Host, workspace: string, options: TaskOptions
     tree: () => Promise.resolve(host.tree()),
     timeline: (id) => host.timeline(id, 50),
     providers: () => Promise.resolve(host.providers()),
+    models: () => host.models(),
+    queue: (id, text) => host.queueMessage(id, text),
+    takeQueued: (id) => host.takeQueued(id),
+    switchModel: (id, provider, model) => host.switchModel(id, provider, model),
   };
 }
 
@@ -61,12 +74,12 @@ export function attachedBackend(client: ControlClient, workspace: string, option
   return {
     where: client.server.address,
     supervisor: { pid: client.server.pid, address: client.server.address },
-    start: async (prompt, session, provider) => {
+    start: async (prompt, session, provider, model) => {
       // the same turn spec as the in-process path: `/model` override and the session this turn continues
       const { task_id: taskId } = await client.post<{ task_id: string }>('/api/start_task', {
         prompt,
         workspace,
-        ...(provider !== undefined ? { provider } : {}),
+        ...(provider !== undefined ? { provider, ...(model !== undefined ? { model } : {}) } : {}),
         ...(session ? { session: { resume: session } } : {}),
         options: { yolo: options.yolo, full_yolo: options.fullYolo, disable_agents: options.disabledAgents },
       });
@@ -96,5 +109,13 @@ export function attachedBackend(client: ControlClient, workspace: string, option
     timeline: (id) => client.get<{ entries: unknown[] }>(`/api/timeline?task=${encodeURIComponent(id)}`).then((r) => r.entries, () => []),
     // an older supervisor without the endpoint: unknown, its start_task refuses an unknown provider anyway
     providers: () => client.get<{ providers: string[] }>('/api/providers').then((r) => r.providers, () => null),
+    models: () => client.get<{ providers: ProviderChoice[] }>('/api/models').then((r) => r.providers, () => null),
+    queue: (id, text) => client.post<{ queued: boolean }>('/api/queue_message', { task_id: id, text }).then((r) => r.queued, () => false),
+    takeQueued: (id) => client.post<{ messages: string[] }>('/api/take_queued', { task_id: id }).then((r) => r.messages),
+    switchModel: (id, provider, model) =>
+      client.post<{ ok: boolean; error?: string }>('/api/switch_model', { task_id: id, provider, ...(model !== undefined ? { model } : {}) }).then(
+        (r) => (r.ok ? null : (r.error ?? 'refused')),
+        (err: Error) => err.message,
+      ),
   };
 }

@@ -1,5 +1,6 @@
 // Slash commands typed in the input box; an unknown one says so.
-import type { TuiApp } from './app.js';
+import type { CommandHost } from './parts.js';
+import { applyModel, openPicker, refusalOf } from './model-picker.js';
 
 export const COMMANDS: Record<string, string> = {
   '/help': 'this list',
@@ -9,13 +10,13 @@ export const COMMANDS: Record<string, string> = {
   '/timeline': 'the current task\'s timeline',
   '/resume': 'pick a session of this workspace to continue',
   '/new': 'start a new session',
-  '/model': '/model NAME: the next turns use provider NAME; /model auto: routing decides',
+  '/model': 'pick a provider and model (a running task switches at its next step); /model NAME [MODEL]; /model auto',
   '/setup': 'choose the model provider, as `yagent setup` (refused while a task runs)',
 };
 
 /** The keys as configured ([tui.keybindings] replaces defaults), so /help never names a key that does nothing. */
-function keyHelp(app: TuiApp): string[] {
-  const b = app.opts.bindings;
+function keyHelp(app: CommandHost): string[] {
+  const b = app.bindings;
   const k = (a: keyof typeof b): string => b[a].join('/');
   return [
     `${k('send')} send · ${k('newline')} new line · ${k('history_prev')}/${k('history_next')} history · ${k('scroll_up')}/${k('scroll_down')} scroll`,
@@ -24,18 +25,17 @@ function keyHelp(app: TuiApp): string[] {
   ];
 }
 
-function show(app: TuiApp, title: string, body: string, pick?: (key: string) => boolean): void {
+function show(app: CommandHost, title: string, body: string, pick?: (key: string) => boolean): void {
   app.info = { kind: 'info', data: { title, body, keys: 'any key closes' }, ...(pick ? { pick } : {}) };
 }
 
-export function runSlash(app: TuiApp, line: string): void {
+export function runSlash(app: CommandHost, line: string): void {
   const [cmd = '', ...rest] = line.split(/\s+/);
   switch (cmd) {
     case '/help':
       return show(app, 'commands and keys', [...Object.entries(COMMANDS).map(([c, d]) => `${c.padEnd(10)} ${d}`), '', ...keyHelp(app)].join('\n'));
     case '/quit':
-      app.quitting ??= app.quit();
-      return;
+      return app.requestQuit();
     case '/clear':
       app.conv.clear();
       app.follow();
@@ -51,23 +51,23 @@ export function runSlash(app: TuiApp, line: string): void {
       const id = app.taskId;
       if (id === null) return show(app, 'timeline', '(no task yet)');
       app.tasks.go('tui-timeline', async () => {
-        const entries = await app.opts.backend.timeline(id);
+        const entries = await app.backend.timeline(id);
         show(app, `timeline ${id} (newest first)`, entries.length ? entries.map(timelineLine).join('\n') : '(empty)');
         app.frames.mark();
       });
       return;
     }
     case '/model':
-      return model(app, rest[0]);
+      return model(app, rest[0], rest[1]);
     case '/resume':
       return resume(app, rest[0]);
     case '/setup': {
       // the supervisor loaded its config once, for every client's tasks: rewriting it from here would change the
       // file under running tasks and still not reach the serve process, so say exactly what works instead
-      const sup = app.opts.backend.supervisor;
+      const sup = app.backend.supervisor;
       if (sup) return show(app, 'setup', `/setup cannot reconfigure an attached supervisor: yagent serve (pid ${sup.pid}) runs every client's tasks on the config it loaded at start; run \`yagent setup\` in a terminal, then restart \`yagent serve\` and attach again.`);
       if (app.run !== 'idle') return void (app.notice = '/setup is refused while a task runs');
-      if (!app.opts.setup) return show(app, 'setup', 'Quit and run `yagent setup` in this terminal; a new config takes effect at the next start.');
+      if (!app.canSetup) return show(app, 'setup', 'Quit and run `yagent setup` in this terminal; a new config takes effect at the next start.');
       return app.openSetup();
     }
     default:
@@ -75,34 +75,34 @@ export function runSlash(app: TuiApp, line: string): void {
   }
 }
 
-/** `/model` shows the model and the configured providers; `/model NAME` switches to one of them (an unknown name
- *  is refused here, before a turn could fail on it); `/model auto` returns to routing. */
-function model(app: TuiApp, name: string | undefined): void {
+/** `/model` opens the picker (providers re-read, the models each server lists); `/model NAME [MODEL]` switches
+ *  directly, refused with the reason when it cannot work; `/model auto` returns to routing. A running task switches
+ *  at its next step. */
+function model(app: CommandHost, name: string | undefined, modelName: string | undefined): void {
   // the next turn waits for the check: a prompt typed right after `/model NAME` already goes to NAME
   app.modelCheck = app.tasks.go('tui-model', async () => {
-    const known = (await app.opts.backend.providers?.()) ?? null;
-    const list = known === null ? '' : `configured providers: ${known.join(', ') || '(none)'}`;
+    const choices = (await app.backend.models?.()) ?? null;
     if (name === undefined) {
-      const now = `now: ${app.side.model || '(no call yet)'}${app.provider ? ` (override ${app.provider})` : ''}`;
-      show(app, 'model', [now, list, '/model NAME switches to a configured provider, /model auto returns to routing'].filter((l) => l !== '').join('\n'));
-    } else if (name !== 'auto' && known !== null && !known.includes(name)) {
-      app.notice = `/model: no provider "${name}" (${list})`;
-    } else {
-      app.provider = name === 'auto' ? null : name;
-      app.notice = name === 'auto' ? 'model: routing decides' : `model: ${name} from the next request`;
+      if (choices !== null) openPicker(app, choices);
+      else show(app, 'model', `now: ${app.side.model || '(no call yet)'}${app.provider ? ` (override ${app.provider})` : ''}\n/model NAME switches to a configured provider, /model auto returns to routing`);
+    } else if (name === 'auto') applyModel(app, null, undefined);
+    else {
+      const refused = choices === null ? null : refusalOf(choices, name, modelName);
+      if (refused !== null) app.notice = `/model: ${refused}`;
+      else applyModel(app, name, modelName);
     }
     app.frames.mark();
   });
 }
 
-function resume(app: TuiApp, id: string | undefined): void {
+function resume(app: CommandHost, id: string | undefined): void {
   if (app.run !== 'idle') return void (app.notice = '/resume: a task is running');
   if (id !== undefined) {
     app.session = id;
     app.conv.addInfo(`resuming session ${id}`);
     return;
   }
-  const list = app.opts.listSessions;
+  const list = app.listSessions;
   if (!list) return show(app, 'resume', '(sessions are not available here)');
   app.tasks.go('tui-sessions', async () => {
     const sessions = (await list()).slice(0, 9);

@@ -4,7 +4,7 @@
 import type { Envelope } from '../../src/runtime/protocol/index.js';
 import { ThoughtFilter, withoutThought } from './thought-filter.js';
 
-export type EntryKind = 'user' | 'text' | 'tool' | 'delegation' | 'info' | 'error';
+export type EntryKind = 'user' | 'queued' | 'text' | 'tool' | 'delegation' | 'info' | 'error';
 
 export interface Entry {
   kind: EntryKind;
@@ -43,6 +43,19 @@ export class Conversation {
 
   addUser(text: string): void {
     this.entries.push({ kind: 'user', agent: 'you', slot: 'you', depth: 0, text });
+  }
+
+  /** A message typed while the task works: shown as queued until the Director takes it (`user_message`). */
+  addQueued(text: string): void {
+    this.entries.push({ kind: 'queued', agent: 'you', slot: 'you', depth: 0, text });
+  }
+
+  /** A queued message leaves the queue: taken by the Director (it becomes a user turn where the Director is now),
+   *  or taken back when the turn ended (`asUser` false: the caller sends or restores it). */
+  unqueue(text: string, asUser: boolean): void {
+    const i = this.entries.findIndex((e) => e.kind === 'queued' && e.text === text);
+    if (i >= 0) this.entries.splice(i, 1);
+    if (asUser) this.addUser(text);
   }
 
   addInfo(text: string, kind: 'info' | 'error' = 'info'): void {
@@ -114,6 +127,12 @@ export class Conversation {
         return true;
       case 'user_help_withdrawn':
         this.entries.push({ kind: 'info', agent: '', slot: '', depth: 0, text: `· request withdrawn: ${firstLine(p.reason)}` });
+        return true;
+      case 'user_message':
+        this.unqueue(p.text, true);
+        return true;
+      case 'model_switched':
+        this.addInfo(p.error !== undefined ? `model switch refused: ${p.error}` : `model switched to ${p.provider === null ? 'routing' : `${p.provider}${p.model ? ` ${p.model}` : ''}`} from this step`, p.error !== undefined ? 'error' : 'info');
         return true;
       case 'conversation_error':
         return line('error', `${agent}: ${p.error.message}`);

@@ -31,3 +31,14 @@ export function actionFor(b: Bindings, full: string, among: readonly Action[]): 
   for (const a of among) if (b[a].includes(full)) return a;
   return null;
 }
+
+/** A key as users read it: `escape` → Esc, `C-p` → Ctrl-P, `M-x` → Alt-x; other names as blessed spells them. */
+export function keyLabel(key: string | undefined): string {
+  if (key === undefined) return '(unbound)';
+  if (key === 'escape') return 'Esc';
+  if (key === 'enter') return 'Enter';
+  if (/^C-.$/.test(key)) return `Ctrl-${key.slice(2).toUpperCase()}`;
+  if (key.startsWith('M-')) return `Alt-${key.slice(2)}`;
+  if (key.startsWith('S-')) return `Shift-${key.slice(2)}`;
+  return key;
+}

@@ -1,6 +1,6 @@
 // Ctrl-T: the supervision tree as a dialog; Up/Down select, `p` pauses/continues one actor, `c` cancels the task.
 import type { TreeNode } from '../host/types.js';
-import type { TuiApp } from './app.js';
+import type { TreeHost } from './parts.js';
 
 export interface TreeRow {
   /** The actor's full supervision name (what the Host's per-actor pause matches). */
@@ -33,7 +33,7 @@ export class TreeView {
   readonly paused = new Set<string>();
   private lastFetch = -Infinity;
 
-  constructor(private readonly app: TuiApp) {}
+  constructor(private readonly app: TreeHost) {}
 
   /** Opens the dialog; every later frame (one per burst of events) refetches the tree, at most every 250 ms. */
   open(): void {
@@ -46,7 +46,7 @@ export class TreeView {
     if (now - this.lastFetch < REFRESH_MS) return;
     this.lastFetch = now;
     this.app.tasks.go('tui-tree-view', async () => {
-      const root = await this.app.opts.backend.tree();
+      const root = await this.app.backend.tree();
       this.rows = root ? treeRows(root) : [];
       this.selected = Math.min(this.selected, Math.max(0, this.rows.length - 1));
       this.redraw();
@@ -70,7 +70,7 @@ export class TreeView {
     if (!row || taskId === null) return;
     const pause = !this.paused.has(row.name);
     this.app.tasks.go('tui-pause-actor', async () => {
-      const reached = await this.app.opts.backend.pauseActor(taskId, row.name, pause);
+      const reached = await this.app.backend.pauseActor(taskId, row.name, pause);
       if (reached.length === 0) this.app.notice = `${shortName(row.name)} is not an actor of this task`;
       else
         for (const n of reached) {

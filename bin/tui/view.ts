@@ -37,9 +37,13 @@ export interface DialogData {
   body: string;
   /** The key hint line, e.g. "y once · s session · p project · n deny". */
   keys: string;
+  /** The body's first shown line (a long preview scrolls; clamped so the last page stays full). */
+  scroll?: number;
+  /** A body line that must be in view (a picker's selected row): the window moves to it. */
+  focus?: number;
 }
 
-const PREFIX: Record<Entry['kind'], string> = { user: '› ', text: '', tool: '', delegation: '', info: '· ', error: '! ' };
+const PREFIX: Record<Entry['kind'], string> = { user: '› ', queued: '⧗ queued: ', text: '', tool: '', delegation: '', info: '· ', error: '! ' };
 
 /** An entry's lines (unpadded; its agent header and a user turn's spacer included), reused while its text, the
  *  width and whether it opens with a header are unchanged: a frame re-renders only the entries whose text grew. */
@@ -56,7 +60,7 @@ export function entryLines(e: Entry, prev: Entry | undefined, width: number): st
   if (e.kind === 'text') for (const l of markdownLines(e.text, inner)) lines.push(indent + l);
   // prose wraps at spaces (a long word or path is cut), continuation lines keep the indent
   else for (const l of wrapWords(plain(`${PREFIX[e.kind]}${e.text}`), inner)) lines.push(indent + l);
-  if (e.kind === 'user') lines.push('');
+  if (e.kind === 'user' || e.kind === 'queued') lines.push('');
   rendered.set(e, { text: e.text, width, head, lines });
   return lines;
 }
@@ -192,6 +196,19 @@ export function inputLines(v: InputView, width: number, height: number): { lines
 
 /** A centered dialog's box: width and lines (border included) fitted to the `rows` above the input box. The key
  *  line and both borders always show; the body gives way (cut with an ellipsis), then the blank line before the keys. */
+/** `room` lines of a body longer than that: from `scroll` (or around `focus`), `↑ N more` / `↓ N more` marking cut ends. */
+function bodyWindow(body: string[], room: number, d: DialogData): string[] {
+  if (room < 3) return [...body.slice(0, room - 1), '…'];
+  const max = body.length - room;
+  let top = Math.max(0, Math.min(d.scroll ?? 0, max));
+  if (d.focus !== undefined) top = Math.max(0, Math.min(max, Math.max(Math.min(top, d.focus - 1), d.focus - room + 2)));
+  const out = body.slice(top, top + room);
+  if (top > 0) out[0] = `↑ ${top + 1} more`;
+  const below = body.length - (top + room);
+  if (below > 0) out[room - 1] = `↓ ${below + 1} more`;
+  return out;
+}
+
 export function dialogBox(d: DialogData, cols: number, rows: number): { width: number; lines: string[] } {
   const width = Math.max(10, Math.min(cols - 2, 72));
   const inner = width - 4;
@@ -200,7 +217,7 @@ export function dialogBox(d: DialogData, cols: number, rows: number): { width: n
   const fixed = 2 + keys.length;
   const blank = rows - fixed - 1 >= 2 ? 1 : 0;
   const room = Math.max(1, rows - fixed - blank);
-  const shown = body.length > room ? [...body.slice(0, room - 1), '…'] : body;
+  const shown = body.length > room ? bodyWindow(body, room, d) : body;
   const t = clip(` ${d.title} `, width - 3);
   const top = `┌─${t}${'─'.repeat(width - 3 - strWidth(t))}┐`;
   const row = (l: string): string => `│ ${pad(l, inner)} │`;

@@ -15,6 +15,9 @@ export type RolloutRecord =
   | { type: 'compacted'; ts: number; payload: { replacesCount: number; messages: ChatMessage[] } }
   | { type: 'agent_checkpoint'; ts: number; payload: AgentCheckpoint };
 
+/** What a client leaves for a running task: a message typed while it works, or a model to switch to. */
+export type TaskInboxItem = { kind: 'message'; text: string } | { kind: 'model'; provider: string | null; model?: string };
+
 export type RolloutRecordType = RolloutRecord['type'];
 
 export interface SessionMeta {
@@ -251,6 +254,10 @@ export interface StoreApi {
   gcNotes(opts: GcOptions): Promise<GcReport>;
   registerAgent(id: string, aliases?: string[]): Promise<void>;
   recordTimeline(taskId: string, entry: TimelineEntry): Promise<void>;
+  /** Leaves a message or a model switch for a running task's Director (taken at its next step); returns the queue's length. */
+  postToTask(taskId: string, item: TaskInboxItem): Promise<number>;
+  /** Takes the task's inbox (only items of `kind` when given): the Director at a step, a client once the turn ended. */
+  takeTaskInbox(taskId: string, kind?: TaskInboxItem['kind']): Promise<TaskInboxItem[]>;
   timeline(taskId: string, opts?: { limit?: number; offset?: number }): Promise<TimelinePage>;
   writeArtifact(content: string): Promise<string>;
   /** A PNG image (browser screenshots) stored as an artifact; other bytes are refused (BAD_INPUT). */

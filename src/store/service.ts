@@ -5,6 +5,7 @@ import type {
   AgentCheckpoint, BoardIndex, CheckpointInput, ContextPack, FlushReport, GcOptions, GcReport, IndexOptions, MemoryJson,
   NoteInput, NoteMeta, OpenRolloutOptions, ReplayResult, RolloutHandle, RolloutRecord, RolloutSummary, SessionStart,
   Settings, StopFacts, StoreApi, TimelineEntry, TimelinePage, ArtifactPage, LogLine, RolloutHead, SessionEntry, SessionSummary,
+  TaskInboxItem,
 } from './api.js';
 import { makeRedactor, type Redactor } from '../runtime/redact.js';
 import type { UsageEntry } from '../runtime/protocol/index.js';
@@ -35,6 +36,7 @@ import { TaskMemoryStore, TASK_MEMORY_DEBOUNCE_MS } from './task-memory.js';
 import { TimelineLog } from './timeline.js';
 import type { UndoEntry, UndoListItem, UndoOptions, UndoPointInput, UndoRestoreOptions, UndoRestoreResult } from './types-undo.js';
 import { DEFAULT_UNDO_OPTIONS, UndoStore } from './undo/undo-store.js';
+import { TaskInbox } from './task-inbox.js';
 
 export interface StoreOptions {
   env?: Env;
@@ -75,6 +77,7 @@ export class StoreService implements StoreApi {
   private readonly taskMemory: TaskMemoryStore;
   private readonly settings: SettingsStore;
   private readonly timelineLog: TimelineLog;
+  private readonly inbox = new TaskInbox();
   private readonly logFiles: LogFiles;
   /** Applied to everything this store writes: rollouts, notes, timeline, artifacts, task memory, logs. */
   private readonly redact: Redactor;
@@ -220,6 +223,12 @@ export class StoreService implements StoreApi {
   async recordTimeline(taskId: string, entry: TimelineEntry): Promise<void> {
     this.live();
     await this.timelineLog.append(taskId, [this.redact.value(entry)]);
+  }
+  async postToTask(taskId: string, item: TaskInboxItem): Promise<number> {
+    return this.inbox.post(taskId, item);
+  }
+  async takeTaskInbox(taskId: string, kind?: TaskInboxItem['kind']): Promise<TaskInboxItem[]> {
+    return this.inbox.take(taskId, kind);
   }
   async timeline(taskId: string, opts?: { limit?: number; offset?: number }): Promise<TimelinePage> {
     return this.timelineLog.page(taskId, opts?.limit, opts?.offset);

@@ -40,7 +40,7 @@ export type StoreActorInput = z.input<typeof StoreActorInputSchema>;
 const METHODS = {
   openRollout: true, appendRollout: true, drain: true, writeCheckpoint: true, readReplay: true, readStopFacts: true, readUsage: true,
   readSummary: true, listRollouts: true, writeNote: true, listNotes: true, readNote: true, buildIndex: true,
-  resolveRefs: true, gcNotes: true, registerAgent: true, recordTimeline: true, timeline: true, writeArtifact: true, writeImageArtifact: true,
+  resolveRefs: true, gcNotes: true, registerAgent: true, recordTimeline: true, postToTask: true, takeTaskInbox: true, timeline: true, writeArtifact: true, writeImageArtifact: true,
   readArtifact: true, saveTaskMemory: true, loadTaskMemory: true, flushTaskMemory: true, readSettings: true,
   authorizeProject: true, writeRunFile: true, removeRunFile: true, appendLogs: true, flush: true, shutdown: true,
   taskRollouts: true, recordSessionTurn: true, readSession: true, listSessions: true, deleteTaskMemory: true,

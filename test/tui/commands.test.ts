@@ -2,28 +2,66 @@
 // /resume's picker shows when, how long and what each session was, and refuses one that cannot continue.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PickerSession } from '../../bin/tui/app.js';
+import type { ProviderChoice } from '../../bin/host/model-choices.js';
 import { quitScripted, scripted, type Scripted } from './scripted-backend.js';
 
 afterEach(quitScripted);
 
 const statusOf = (s: Scripted): string => s.term.rows().at(-1) ?? '';
 
+const CHOICES: ProviderChoice[] = [
+  { name: 'fake', model: 'fake-model', baseUrl: 'http://127.0.0.1:1/v1', refused: null, models: ['fake-model', 'small-model'] },
+  { name: 'other', model: 'other-model', baseUrl: 'http://127.0.0.1:2/v1', refused: null, models: ['big-model'] },
+  { name: 'ph', model: 'm', baseUrl: 'http://127.0.0.1:3/v1', refused: 'it still has the placeholder api key (REPLACE_WITH_YOUR_API_KEY): set api_key or api_key_env, or run /setup', models: [] },
+];
+
 describe('TUI slash commands', () => {
-  it('/model NAME refuses a provider the configuration does not have, at once; a known one starts the next turn; /model lists them', async () => {
-    const s = await scripted(120, 24, { providers: () => Promise.resolve(['fake', 'other']) });
+  it('/model NAME refuses a provider the configuration does not have or that cannot work, with the reason; a known one starts the next turn; /model auto routes', async () => {
+    const s = await scripted(120, 24, { models: () => Promise.resolve(CHOICES) });
     await s.step('/model nope\r');
-    expect(statusOf(s)).toContain('/model: no provider "nope" (configured providers: fake, other)');
+    expect(statusOf(s)).toContain('/model: no provider "nope" (configured providers: fake, other, ph)');
+    await s.step('/model ph\r');
+    expect(statusOf(s)).toContain('/model: provider "ph" cannot be used: it still has the placeholder api key');
     await s.step('hi\r');
     s.end(null);
     await s.step('/model other\r');
-    expect(statusOf(s)).toContain('model: other from the next request');
+    expect(statusOf(s)).toContain('model: other from the next turn');
     await s.step('again\r');
     s.end(null);
     await s.step('/model auto\r');
     await s.step('routed\r');
     expect(s.calls).toEqual(['start: hi', 'start: again provider=other', 'start: routed']);
+  });
+
+  it('/model opens a picker of the providers and the models their servers list; Enter on a refused one says why and stays; a pick while a task runs switches it at its next step', async () => {
+    const switched: string[] = [];
+    const s = await scripted(120, 24, {
+      models: () => Promise.resolve(CHOICES),
+      switchModel: (id, provider, model) => (switched.push(`${id}: ${provider} ${model ?? ''}`.trim()), Promise.resolve(null)),
+    });
     await s.step('/model\r');
-    expect(s.term.screenText()).toContain('configured providers: fake, other');
+    const rows = s.term.screenText();
+    expect(rows).toContain('▸ ● auto — routing decides');
+    expect(rows).toContain('fake · fake-model (configured)');
+    expect(rows).toContain('other · big-model');
+    expect(rows).toContain('ph — cannot be used: it still has the placeholder api key');
+    expect(rows).toContain('↑↓ select · Enter switches · Esc closes');
+    // down to ph (auto, fake, fake·small, other, other·big, ph) and Enter: refused with the reason, still open
+    await s.step('\x1b[B\x1b[B\x1b[B\x1b[B\x1b[B');
+    expect(s.term.screenText()).toContain('▸   ph — cannot be used');
+    await s.step('\r');
+    expect(statusOf(s)).toContain('/model: provider "ph" cannot be used: it still has the placeholder api key');
+    expect(s.term.screenText()).toContain('Enter switches');
+    await s.step('\x1b');
+    // a running turn: the pick reaches it at its next step, and the next turns use it too
+    await s.step('work\r');
+    await s.step('/model\r');
+    await s.step('\x1b[B\x1b[B\x1b[B\x1b[B\r');
+    expect(switched).toEqual(['t: other big-model']);
+    expect(statusOf(s)).toContain("model: other big-model from the running task's next step");
+    s.end(null);
+    await s.step('next\r');
+    expect(s.calls).toEqual(['start: work', 'start: next provider=other model=big-model']);
   });
 
   it('/resume picks among this workspace\'s sessions (time, turns, last prompt); one that cannot continue is shown, not taken', async () => {

@@ -37,8 +37,8 @@ export async function scripted(cols: number, rows: number, over: Partial<TuiBack
   const tree: { node: TreeNode | null } = { node: null };
   const backend: TuiBackend = {
     where: 'local',
-    start: (prompt, session, provider) => {
-      calls.push(`start: ${prompt}${session ? ` session=${session}` : ''}${provider ? ` provider=${provider}` : ''}`);
+    start: (prompt, session, provider, model) => {
+      calls.push(`start: ${prompt}${session ? ` session=${session}` : ''}${provider ? ` provider=${provider}` : ''}${model ? ` model=${model}` : ''}`);
       return Promise.resolve({ taskId: 't', done: new Promise<TaskOutcome | null>((r) => (finish = r)) });
     },
     cancel: () => Promise.resolve(finish(null)),

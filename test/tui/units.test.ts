@@ -105,3 +105,16 @@ describe('[tui.keybindings]', () => {
     expect(parseKeybindings({ pause: ['A', 'M-C-up', 'S-enter'] }, 'cfg.toml').pause).toEqual(['S-a', 'C-M-up', 'S-enter']);
   });
 });
+
+describe('structure', () => {
+  it('no part of the TUI imports the app: each takes the narrow interface of parts.ts, only run.ts composes the app', async () => {
+    const { readdir, readFile } = await import('node:fs/promises');
+    const dir = new URL('../../bin/tui/', import.meta.url);
+    const importers: string[] = [];
+    for (const f of await readdir(dir)) {
+      if (!f.endsWith('.ts') || f === 'app.ts') continue;
+      if (/from '\.\/app\.js'/.test(await readFile(new URL(f, dir), 'utf8'))) importers.push(f);
+    }
+    expect(importers).toEqual(['run.ts']);
+  });
+});

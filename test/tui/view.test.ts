@@ -8,7 +8,7 @@ import { markdownLines } from '../../bin/tui/markdown.js';
 import { pad, wrapWords } from '../../bin/tui/text.js';
 import { sidebarLines, streamLines, type SidebarData } from '../../bin/tui/view.js';
 
-const PREFIX: Record<Entry['kind'], string> = { user: '› ', text: '', tool: '', delegation: '', info: '· ', error: '! ' };
+const PREFIX: Record<Entry['kind'], string> = { user: '› ', queued: '⧗ queued: ', text: '', tool: '', delegation: '', info: '· ', error: '! ' };
 
 /** The definition: the whole stream, then the window `scroll` lines up from the bottom. */
 function reference(entries: readonly Entry[], width: number, height: number, scroll: number): string[] {

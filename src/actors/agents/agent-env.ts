@@ -75,7 +75,7 @@ export function buildAgentEnv(host: AgentHost, config: YagentConfig, seams: Agen
       const cfg = over !== undefined && model !== undefined ? withProviderModel(config, over, model) : config;
       const engine = buildAgentEngine(cfg, input.agent, deps);
       // /model in the TUI: this turn's provider for every agent, through the routing wrapper's override
-      if (input.settings.providerOverride !== undefined) engine.setOverride(input.settings.providerOverride);
+      if (input.settings.providerOverride !== undefined) engine.setOverride(input.settings.providerOverride, input.settings.modelOverride);
       return engine;
     });
   return {

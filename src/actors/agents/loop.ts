@@ -27,6 +27,9 @@ export interface LoopDeps {
   clock: Clock;
   /** Messages for this one LLM call only (note index, pending mentions): never in memory or rollout. */
   transient?: () => Promise<ChatMessage[]>;
+  /** Messages the user typed while the run works (and model switches, applied by the callee): taken at each step
+   *  boundary, before the step's call, and kept in the history like any turn's prompt. */
+  inbox?: () => Promise<ChatMessage[]>;
   /** Plain-text policy: a reminder to inject, or null to finish now. Default: the closing reminder. */
   plainTextReminder?: (text: string, remindersLeft: number) => string | null;
   /** Reminders go to the next call only: the answer and the reminder are an event, never in memory or history. */
@@ -82,6 +85,7 @@ export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): 
       // rejects only when the signal aborts, which the check right below turns into the cancelled stop
       await deps.pause.wait(deps.signal).catch(() => undefined);
       if (deps.signal.aborted) return stop(abortStopReason(deps.signal), '');
+      if (deps.inbox) for (const m of await deps.inbox()) push(m);
       step++;
       const described = deps.engine.describe();
       recorder.append([{ type: 'turn_context', ts: ts(), payload: { ...described, cwd: deps.cwd, step } }]);

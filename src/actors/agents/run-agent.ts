@@ -33,7 +33,7 @@ import { claimsWork } from './work-claims.js';
 export type AgentStore = Pick<
   StoreApi,
   | 'openRollout' | 'appendRollout' | 'drain' | 'buildIndex' | 'writeNote' | 'resolveRefs' | 'writeArtifact' | 'recordTimeline' | 'registerAgent'
-  | 'saveTaskMemory' | 'writeCheckpoint' | 'readReplay' | 'taskRollouts' | 'readUsage' | 'undoPoint' | 'undoEnd' | 'undoList' | 'undoRestore'
+  | 'saveTaskMemory' | 'writeCheckpoint' | 'readReplay' | 'taskRollouts' | 'readUsage' | 'undoPoint' | 'undoEnd' | 'undoList' | 'undoRestore' | 'takeTaskInbox'
 >;
 
 export interface ToolHooks {
@@ -215,6 +215,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
           const m = isDirector ? manager.mentions.message() : null;
           return m ? [...idx, m] : idx;
         },
+        ...(isDirector ? { inbox: () => takeInbox(env, input.agent, s, engine) } : {}),
         // one reminder at most, only for an answer that claims or promises work no delegation did; kept out of history
         ...(isDirector ? { plainTextReminder: (text: string) => (manager.count === 0 && claimsWork(text) ? reminder : null), ephemeralReminders: true } : {}),
         ...(activity ? { onActivity: () => activity.touch() } : {}),
@@ -284,6 +285,32 @@ async function initialMessages(input: AgentRunInputParsed, system: string, mutat
   if (!input.session) return fresh;
   const recovered = await recoverDelegations(recovery, input.session.pending);
   return [fresh[0], ...repairToolPairs([...input.session.history, ...recovered]), fresh[1]];
+}
+
+/** The Director's step boundary: messages typed meanwhile become user messages, a model switch applies to its next
+ *  call and to the delegations it starts from now on. A failed take is a warning (the client sends them next turn). */
+async function takeInbox(env: AgentEnv, agent: string, s: AgentRunInputParsed['settings'], engine: LlmEngine): Promise<ChatMessage[]> {
+  const items = await env.store.takeTaskInbox(s.taskId).catch((e: unknown) => (publishWarning(env.publish, 'takeTaskInbox', `${agent}: queued messages not read`, e), []));
+  const out: ChatMessage[] = [];
+  for (const item of items) {
+    if (item.kind === 'message') {
+      out.push({ role: 'user', content: item.text });
+      env.publish({ type: 'user_message', agent, text: item.text });
+      continue;
+    }
+    try {
+      engine.setOverride?.(item.provider, item.model);
+      // delegations started from now on talk to the same model (settings are handed down in each spawn)
+      if (item.provider === null) delete s.providerOverride;
+      else s.providerOverride = item.provider;
+      if (item.model === undefined) delete s.modelOverride;
+      else s.modelOverride = item.model;
+      env.publish({ type: 'model_switched', agent, provider: item.provider, ...(item.model ? { model: item.model } : {}) });
+    } catch (err) {
+      env.publish({ type: 'model_switched', agent, provider: item.provider, ...(item.model ? { model: item.model } : {}), error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  return out;
 }
 
 function modelStatus(s: string): 'ok' | 'partial' | 'error' {

@@ -17,7 +17,7 @@ import { CircuitBreaker } from './reliability/breaker.js';
 import { FallbackEngine } from './reliability/fallback.js';
 import { InFlightGate } from './reliability/gate.js';
 import { ReliableEngine, type Sleep } from './reliability/reliable.js';
-import { RoutingEngine } from './routing/router.js';
+import { RoutingEngine, splitKey } from './routing/router.js';
 import { compressionThreshold } from './catalogue/catalogue.js';
 import { httpFetch } from './transport/http-fetch.js';
 import { resolveWindow } from './window/context-window.js';
@@ -103,9 +103,16 @@ export function buildAgentEngine(cfg: YagentConfig, agent: string, deps: EngineD
   return new RoutingEngine(cfg.routing, agent, base, {
     publish: (e) => deps.publish(e),
     clock: deps.clock ?? realClock,
-    engineFor: (name) => buildProviderEngine(cfg, name, deps),
-    contextWindowOf: (name) => cfg.providers[name]?.contextWindow,
-    windowOf: (name) => resolveWindow(provider(cfg, name), deps.fetch ?? httpFetch),
+    engineFor: (key) => {
+      // `/model provider model`: the provider's engine with the model the server listed instead of the configured one
+      const { provider: name, model } = splitKey(key);
+      const p = cfg.providers[name];
+      if (model === undefined || p === undefined) return buildProviderEngine(cfg, name, deps);
+      return buildProviderEngine({ ...cfg, providers: { ...cfg.providers, [name]: { ...p, model } } }, name, deps);
+    },
+    // a switched model's window is the catalogue's (the configured context_window belongs to the configured model)
+    contextWindowOf: (key) => (splitKey(key).model === undefined ? cfg.providers[key]?.contextWindow : undefined),
+    windowOf: (key) => resolveWindow(provider(cfg, splitKey(key).provider), deps.fetch ?? httpFetch),
     thresholdOf: (model, window) => compressionThreshold(cfg, model, window),
   });
 }

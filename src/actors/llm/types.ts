@@ -50,4 +50,6 @@ export interface LlmEngine {
   window?(): Promise<{ tokens?: number; source: string }>;
   /** A server's overflow answer named its window (the routing engine keeps it and says it in model_info). */
   learnWindow?(tokens: number): void;
+  /** A model switch from the next call on (the routing wrapper has it; a bare engine cannot switch). */
+  setOverride?(provider: string | null, model?: string): void;
 }

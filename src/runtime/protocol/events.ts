@@ -117,6 +117,10 @@ export const EventSchema = z.lazy(() => z.discriminatedUnion('type', [
   }),
   /** A request that ended without an answer (its asker gave up or is gone, its task ended): clients close its dialog. */
   z.object({ type: z.literal('user_help_withdrawn'), requestId: z.string(), reason: z.string() }),
+  /** A message the user typed while the task worked, taken by the Director at a step boundary (`queued` on the client). */
+  z.object({ type: z.literal('user_message'), ...agentRef, text: z.string() }),
+  /** A model switch taken by a running agent at a step boundary (`provider` null = routing decides again). */
+  z.object({ type: z.literal('model_switched'), ...agentRef, provider: z.string().nullable(), model: z.string().optional(), error: z.string().optional() }),
   z.object({ type: z.literal('context_loaded'), ...agentRef, files: z.array(z.string()) }),
   z.object({
     type: z.enum(['context_compressed', 'context_emergency_compressed', 'context_ultimate_compressed']),
@@ -162,6 +166,8 @@ export const CRITICAL_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>([
   'user_help_needed',
   'user_help_response',
   'user_help_withdrawn',
+  'user_message',
+  'model_switched',
   'task_paused',
   'task_resumed',
   'task_end',

@@ -20,6 +20,8 @@ export interface FakeProviderOptions {
   flavour?: ServerFlavour;
   /** The window the server says it has where it says it (window-answers.ts); undefined = it does not say. */
   window?: number;
+  /** What `GET /models` lists (as OpenAI-compatible servers do); default: `model`. */
+  models?: string[];
 }
 
 export class FakeProvider {
@@ -125,6 +127,11 @@ export class FakeProvider {
         ? 'anthropic'
         : null;
     const raw = await readBody(req);
+    if (req.method === 'GET' && path.endsWith('/models') && this.opts.models !== undefined) {
+      const ids = this.opts.models;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: ids.map((id) => ({ id, object: 'model', owned_by: 'fake' })) }));
+      return;
+    }
     const method = req.method ?? 'GET';
     if (format === null || method !== 'POST') {
       this.infoRequests.push(`${method} ${path}`);

@@ -20,6 +20,17 @@ export interface RoutingDeps {
   thresholdOf?(model: string, window: number | undefined): number;
 }
 
+/** The engine key of a provider with another model than its configured one (`deps.engineFor` splits it). */
+export function overrideKey(provider: string, model?: string): string {
+  return model === undefined || model === '' ? provider : `${provider}\u0000${model}`;
+}
+
+/** The provider and model an engine key names (`overrideKey`'s inverse). */
+export function splitKey(key: string): { provider: string; model?: string } {
+  const at = key.indexOf('\u0000');
+  return at < 0 ? { provider: key } : { provider: key.slice(0, at), model: key.slice(at + 1) };
+}
+
 export class RoutingEngine implements LlmEngine {
   private override: string | null = null;
   private mode: 'auto' | 'fixed';
@@ -38,10 +49,12 @@ export class RoutingEngine implements LlmEngine {
     this.mode = routing.mode;
   }
 
-  /** Runtime model switch (TUI): wins over routing; null returns to routing. The wrapper stays. */
-  setOverride(provider: string | null): void {
-    if (provider !== null) this.engine(provider);
-    this.override = provider;
+  /** Runtime model switch (TUI `/model`, also mid-run): wins over routing; `model` replaces the provider's configured
+   *  model; null returns to routing. The wrapper stays. Throws (nothing changed) for a provider it cannot build. */
+  setOverride(provider: string | null, model?: string): void {
+    const key = provider === null ? null : overrideKey(provider, model);
+    if (key !== null) this.engine(key);
+    this.override = key;
   }
   setMode(mode: 'auto' | 'fixed'): void {
     this.mode = mode;

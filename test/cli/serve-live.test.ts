@@ -1,0 +1,84 @@
+// serve: a running task takes what clients give it at the Director's next step — a message typed meanwhile (queued,
+// then part of the conversation) and a model switch (a provider from the config, a model its server lists); a
+// provider that cannot work is refused with the reason.
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeProvider } from '../../src/actors/llm/fake/server.js';
+import { childReaper, discovered, GOOD_CONFIG, sandbox, start, until, SERVE_WAIT_MS, withScript, type Sandbox } from './helpers.js';
+import { PRELUDE } from './scripts.js';
+
+let sb: Sandbox | undefined;
+let alt: FakeProvider | undefined;
+const children = childReaper();
+afterEach(async () => {
+  children.reap();
+  await alt?.close();
+  sb?.cleanup();
+});
+
+const EXTRA = (altUrl: string): string => `
+[global.llm.providers.alt]
+api_format = "openai"
+api_base_url = "${altUrl}"
+model = "alt-model"
+api_key = "k"
+
+[global.llm.providers.ph]
+api_format = "openai"
+api_base_url = "http://127.0.0.1:9/v1"
+model = "m"
+api_key = "REPLACE_WITH_YOUR_API_KEY"
+
+[global.llm.providers.nokey]
+api_format = "openai"
+api_base_url = "http://127.0.0.1:9/v1"
+model = "m"
+api_key_env = "YAGENT_TEST_UNSET_KEY"
+`;
+
+describe('serve: a running task takes queued messages and a model switch at its next step', () => {
+  it('the Director asks, a client queues a message and switches to alt / alt-2 meanwhile: the next step goes to alt-2 with the message; placeholder and unset-key providers are refused with the reason', async () => {
+    alt = await FakeProvider.start({ model: 'alt-model', models: ['alt-model', 'alt-2'], fallback: { text: 'alt answer', finishReason: 'stop' } });
+    sb = sandbox(`${GOOD_CONFIG}${EXTRA(alt.openaiBaseUrl)}`);
+    const serve = start(['serve'], withScript(sb, `${PRELUDE}\nexport default { director: [call('ask_user_for_help', { question: 'which one?' })] };\n`));
+    children.push(serve);
+    const info = await discovered(sb);
+    const auth = { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' };
+    const post = async (path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> => {
+      const r = await fetch(`${info.address}${path}`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
+      return { status: r.status, json: (await r.json()) as Record<string, unknown> };
+    };
+    const get = async <T>(path: string): Promise<T> => (await (await fetch(`${info.address}${path}`, { headers: auth })).json()) as T;
+
+    const started = await post('/api/start_task', { prompt: 'pick one', workspace: sb.dir });
+    const taskId = started.json.task_id as string;
+    const requestId = await until(async () => (await get<{ approvals: { request: { requestId: string } }[] }>('/api/approvals')).approvals[0]?.request.requestId, 'the question', SERVE_WAIT_MS);
+
+    const { providers } = await get<{ providers: { name: string; refused: string | null; models: string[] }[] }>('/api/models');
+    const by = Object.fromEntries(providers.map((p) => [p.name, p]));
+    expect(by['alt']).toMatchObject({ refused: null, models: ['alt-2', 'alt-model'] });
+    expect(by['ph']?.refused).toMatch(/placeholder api key/);
+    expect(by['nokey']?.refused).toMatch(/YAGENT_TEST_UNSET_KEY/);
+
+    const refused = await post('/api/switch_model', { task_id: taskId, provider: 'ph' });
+    expect(refused.status).toBe(409);
+    expect(String(refused.json.error)).toMatch(/"ph" cannot be used: .*placeholder/);
+    expect((await post('/api/switch_model', { task_id: taskId, provider: 'alt', model: 'alt-2' })).status).toBe(200);
+    expect((await post('/api/queue_message', { task_id: taskId, text: 'also check the README' })).status).toBe(202);
+    expect((await post('/api/approve', { request_id: requestId, answer: 'the first' })).status).toBe(200);
+
+    const outcome = await until(async () => (await get<{ outcome: { text: string } | null }>(`/api/task_status?task=${taskId}`)).outcome ?? undefined, 'the outcome', SERVE_WAIT_MS);
+    expect(outcome.text).toBe('alt answer');
+    const first = alt.requests[0];
+    expect(first?.body['model']).toBe('alt-2');
+    const users = ((first?.body['messages'] ?? []) as { role: string; content: unknown }[]).filter((m) => m.role === 'user').map((m) => m.content);
+    expect(users).toContain('also check the README');
+    // the step boundary is where it landed: after the answered question, before the step's call
+    expect(users.at(-1)).toBe('also check the README');
+    const events = await fetch(`${info.address}/api/events?task=${taskId}&follow=0`, { headers: auth }).then((r) => r.text());
+    expect(events).toContain('"type":"user_message"');
+    expect(events).toMatch(/"type":"model_switched"[^\n]*"provider":"alt"/);
+    // nothing left to take back; a finished task takes no more messages
+    expect((await post('/api/take_queued', { task_id: taskId })).json.messages).toEqual([]);
+    expect((await post('/api/queue_message', { task_id: taskId, text: 'late' })).status).toBe(409);
+  }, 90_000);
+});

@@ -1,0 +1,68 @@
+// Typing while a task works (@xterm/headless cells): the message is accepted and shown as queued, handed to the
+// running task, shown as a user turn once the Director takes it; what it did not take is the next turn, or back in
+// the input box after Esc.
+import { afterEach, describe, expect, it } from 'vitest';
+import { quitScripted, scripted, type Scripted } from './scripted-backend.js';
+
+afterEach(quitScripted);
+
+const statusOf = (s: Scripted): string => s.term.rows().at(-1) ?? '';
+const OUTCOME = { taskId: 't', text: '', stopReason: 'plain_text' as const, usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 }, notes: [], rolloutPath: null };
+
+function queueBackend(): { queued: string[]; over: Parameters<typeof scripted>[2] } {
+  const queued: string[] = [];
+  return {
+    queued,
+    over: {
+      queue: (_id, text) => (queued.push(text), Promise.resolve(true)),
+      // the store's answer: what the Director did not take
+      takeQueued: () => Promise.resolve(queued.splice(0)),
+      // the turn ends when the test says so (with the cancelled outcome a real supervisor gives)
+      cancel: () => Promise.resolve(),
+    },
+  };
+}
+
+describe('TUI: typing while a task runs', () => {
+  it('is queued (shown so), reaches the running task, and becomes a user turn where the Director takes it', async () => {
+    const b = queueBackend();
+    const s = await scripted(100, 20, b.over);
+    await s.step('first\r');
+    s.deliver({ type: 'ai_chunk', agent: 'director', text: 'working on it' });
+    await s.step('also the README\r');
+    expect(b.queued).toEqual(['also the README']);
+    expect(s.term.screenText()).toContain('⧗ queued: also the README');
+    expect(statusOf(s)).toContain('queued: the Director reads it at its next step');
+    expect(statusOf(s)).not.toContain('a task is running');
+    // the Director takes it at its next step: no longer queued, a user turn after what it said so far
+    b.queued.splice(0);
+    s.deliver({ type: 'user_message', agent: 'director', text: 'also the README' });
+    await s.step('');
+    const screen = s.term.screenText();
+    expect(screen).not.toContain('queued: also the README');
+    expect(screen.indexOf('› also the README')).toBeGreaterThan(screen.indexOf('working on it'));
+    s.end(OUTCOME);
+    await s.step('');
+    expect(s.calls).toEqual(['start: first']);
+  });
+
+  it('a message the turn ended before taking is the next turn; after Esc it goes back into the input box', async () => {
+    const b = queueBackend();
+    const s = await scripted(100, 20, b.over);
+    await s.step('first\r');
+    await s.step('then this\r');
+    s.end(OUTCOME);
+    await s.step('');
+    expect(s.calls).toEqual(['start: first', 'start: then this']);
+    expect(s.term.screenText()).not.toContain('queued: then this');
+    expect(s.term.screenText()).toContain('› then this');
+    // Esc cancels the running turn; the queued message is not sent, it is back in the input box
+    await s.step('and this\r');
+    await s.step('\x1b');
+    s.end({ ...OUTCOME, stopReason: 'cancelled' });
+    await s.step('');
+    expect(s.calls).toEqual(['start: first', 'start: then this']);
+    expect(s.app.input.text).toBe('and this');
+    expect(statusOf(s)).toContain('the queued message is back in the input box');
+  });
+});

@@ -1,7 +1,7 @@
 // `yagent batch TASKS.jsonl --parallel N`: many headless tasks on one supervisor, resumable, Ctrl-C drains.
 import { statSync } from 'node:fs';
 import type { Envelope } from '../../src/runtime/protocol/index.js';
-import type { Host, TaskOutcome } from '../host/types.js';
+import type { Host, TaskOutcome, TaskSpec } from '../host/types.js';
 import { appendResult, finishedIds, readTasks, repairTail, type BatchResult, type BatchTask } from './batch-file.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { exitCodeFor } from './outcome.js';
@@ -23,7 +23,7 @@ export function defaultOut(file: string): string {
   return file.replace(/\.jsonl?$/i, '') + '.results.jsonl';
 }
 
-function toResult(t: BatchTask, o: TaskOutcome, code: ExitCode, startedAt: number): BatchResult {
+export function toResult(t: BatchTask, o: TaskOutcome, code: ExitCode, startedAt: number): BatchResult {
   return {
     id: t.id,
     task_id: o.taskId,
@@ -44,7 +44,7 @@ function toResult(t: BatchTask, o: TaskOutcome, code: ExitCode, startedAt: numbe
 }
 
 /** Why a task's workspace cannot be used, or null when it is a directory. */
-function workspaceProblem(dir: string): string | null {
+export function workspaceProblem(dir: string): string | null {
   try {
     return statSync(dir).isDirectory() ? null : `workspace is not a directory: ${dir}`;
   } catch {
@@ -52,7 +52,7 @@ function workspaceProblem(dir: string): string | null {
   }
 }
 
-function failedBeforeStart(t: BatchTask, error: string, startedAt: number): BatchResult {
+export function failedBeforeStart(t: BatchTask, error: string, startedAt: number): BatchResult {
   return {
     id: t.id,
     task_id: '',
@@ -66,6 +66,19 @@ function failedBeforeStart(t: BatchTask, error: string, startedAt: number): Batc
     error: `${error} (task line ${t.line}: fix "workspace" or create the directory)`,
     duration_ms: Date.now() - startedAt,
     finished_at: new Date().toISOString(),
+  };
+}
+
+/** What a task runs as: the line's options over the batch's flags (a queued task is built from the same). */
+export function taskSpec(t: BatchTask, defaults: BatchRun['defaults']): TaskSpec {
+  return {
+    prompt: t.prompt,
+    workspace: t.workspace,
+    options: {
+      yolo: t.options.yolo ?? t.options.full_yolo ?? defaults.yolo,
+      fullYolo: t.options.full_yolo ?? defaults.fullYolo,
+      disabledAgents: t.options.disable_agents ?? defaults.disabledAgents,
+    },
   };
 }
 
@@ -115,16 +128,7 @@ export async function runBatch(host: Host, run: BatchRun): Promise<ExitCode> {
         progress();
         continue;
       }
-      const spec = {
-        prompt: t.prompt,
-        workspace: t.workspace,
-        options: {
-          yolo: t.options.yolo ?? t.options.full_yolo ?? run.defaults.yolo,
-          fullYolo: t.options.full_yolo ?? run.defaults.fullYolo,
-          disabledAgents: t.options.disable_agents ?? run.defaults.disabledAgents,
-        },
-      };
-      const started = host.startTask(spec);
+      const started = host.startTask(taskSpec(t, run.defaults));
       running.set(t.id, { task: t, taskId: started.taskId });
       progress();
       const outcome = await started.done;

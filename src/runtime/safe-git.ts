@@ -62,6 +62,8 @@ export interface SafeGitOptions {
   maxBuffer?: number;
   /** Where yagent's environment comes from (tests); process.env otherwise. */
   parentEnv?: NodeJS.ProcessEnv;
+  /** GIT_INDEX_FILE for the command: a snapshot of the work tree that leaves the repository's own index alone. */
+  indexFile?: string;
 }
 
 function execGit(cwd: string, args: string[], env: NodeJS.ProcessEnv, o: SafeGitOptions, signal: AbortSignal): Promise<string | null> {
@@ -87,5 +89,7 @@ export async function runSafeGit(cwd: string, args: string[], o: SafeGitOptions)
   const names = await execGit(cwd, ['config', '--name-only', '--list'], safeGitEnv(parent), o, signal);
   if (names === null) return null;
   const settings = [...SAFE_GIT_SETTINGS, ...driverOverrides(names)];
-  return execGit(cwd, args, safeGitEnv(parent, settings), o, signal);
+  const env = safeGitEnv(parent, settings);
+  if (o.indexFile !== undefined) env.GIT_INDEX_FILE = o.indexFile;
+  return execGit(cwd, args, env, o, signal);
 }

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { childReaper, collect, GOOD_CONFIG, runCli, sandbox, start, until, withScript, type Sandbox } from './helpers.js';
-import { holdScript } from './queue-scripts.js';
+import { faultsScript, holdScript } from './queue-scripts.js';
 import { redisFound, startRedis, type RedisServer } from './redis-helpers.js';
 
 let sb: Sandbox | undefined;
@@ -148,5 +148,54 @@ describe.skipIf(!redisFound && process.env.CI !== 'true')('batch through a Redis
     expect((await wDone).code).toBe(0);
     const r = await runCli(['batch', 'results', '--queue', redis.url], sb.env);
     expect(r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { id: string; status: string }).status)).toEqual(['ok', 'ok', 'ok']);
+  }, 90_000);
+  it('faults and security: a failing task is retried then failed with its error, needs_approval is not retried, results are redacted, no key reaches Redis, a git task reports its diff', async () => {
+    const configKey = 'cfg-secret-key-0123456789abcdef';
+    const envKey = 'sk-queue-secret-0123456789abcdef';
+    sb = sandbox(GOOD_CONFIG.replace('api_key = "k"', `api_key = "${configKey}"`));
+    redis = await startRedis(sb.dir);
+    const origin = gitRepo(join(sb.dir, 'origin'));
+    const outside = join(sb.dir, 'outside-report.txt');
+    const env = { ...withScript(sb, faultsScript(outside)), MY_API_KEY: envKey };
+    mkdirSync(join(sb.dir, 'ws'));
+    const tasks = join(sb.dir, 'tasks.jsonl');
+    writeFileSync(
+      tasks,
+      [
+        { id: 'secret', prompt: 'say SECRET', workspace: 'ws' },
+        { id: 'fail', prompt: 'this will FAIL', workspace: 'ws' },
+        { id: 'edit', prompt: 'please EDIT', repo: origin, ref: 'main' },
+        { id: 'ask', prompt: 'write OUTSIDE', workspace: 'ws' },
+      ]
+        .map((t) => JSON.stringify(t))
+        .join('\n'),
+    );
+    const w = start(['worker', '--queue', redis.url, '--concurrency', '2', '--name', 'wq', ...FAST], env);
+    reaper.push(w);
+    const wDone = collect(w);
+    const out = join(sb.dir, 'results.jsonl');
+    const b = await runCli(['batch', tasks, '--queue', redis.url, '--attempts', '2', '--backoff-ms', '100', '--out', out], env);
+    expect(b.stderr).toMatch(/\[batch\] 4\/4 done · 0 running · 2 failed · 0 pending/);
+    expect(b.code).toBe(1);
+    w.kill('SIGTERM');
+    expect((await wDone).code).toBe(0);
+
+    const byId = new Map(lines(out).map((r) => [r['id'], r]));
+    expect([...byId.keys()]).toEqual(['secret', 'fail', 'edit', 'ask']);
+    expect(byId.get('secret')).toMatchObject({ status: 'ok', worker: 'wq', result: expect.stringContaining('[REDACTED]') });
+    expect(JSON.stringify(byId.get('secret'))).not.toContain(envKey);
+    expect(byId.get('fail')).toMatchObject({ status: 'error', attempt: 2, error: expect.stringMatching(/500|outage/) });
+    expect(byId.get('ask')).toMatchObject({ status: 'needs_approval', attempt: 1 });
+    expect(existsSync(outside)).toBe(false);
+    expect(byId.get('edit')).toMatchObject({ status: 'ok', diff: expect.stringContaining('+hello from the queue') });
+    expect(String(byId.get('edit')?.['diff'])).toContain('b/hello.txt');
+    // nothing that went through Redis (the append-only file holds every write) carries a key
+    await redis.stop();
+    const written = readdirSync(join(redis.dir, 'appendonlydir'))
+      .map((f) => readFileSync(join(redis!.dir, 'appendonlydir', f), 'latin1'))
+      .join('');
+    expect(written).toContain('say SECRET');
+    expect(written).not.toContain(envKey);
+    expect(written).not.toContain(configKey);
   }, 90_000);
 });

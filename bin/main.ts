@@ -116,6 +116,11 @@ async function run(cmd: Command): Promise<ExitCode> {
         });
       });
     }
+    case 'queue-batch':
+    case 'queue-status':
+    case 'queue-results':
+    case 'worker':
+      return (await import('./cli/queue/command.js')).runQueueCommand(cmd, io);
     case 'serve': {
       const { runServe } = await import('./server/serve.js');
       return withLocalHost({ configPath: cmd.flags.config, io, canAsk: true, verbose: cmd.flags.verbose }, (host) =>

@@ -6,7 +6,7 @@
 //   bootstrap with the agent actor built in. A bundle holds its own copy of src/runtime, so its worker runs only
 //   the modules it carries (spare-boot.ts); the generic worker (actor-worker.js) imports dist/ as before.
 // Packages are inlined, except node builtins, CommonJS packages loaded only on some paths (blessed, piscina, the MCP
-// SDK, js-tiktoken, web-tree-sitter: run_bash's parser, loaded at the first check) and a thread's `requires` (the SDKs: bundles of their own, vendor-packages.mjs).
+// SDK, js-tiktoken, bullmq and ioredis (queue commands only), web-tree-sitter: run_bash's parser, loaded at the first check) and a thread's `requires` (the SDKs: bundles of their own, vendor-packages.mjs).
 // Dynamic imports become `require` (no import() may stay: code compiled by node:vm cannot import() without a flag).
 // The last line of each bundle names its build (a hash of its text): a code cache is used only with its own build.
 // Compiled files are never rewritten: tests and tools that import dist/ modules see the tsc output.
@@ -24,7 +24,7 @@ const need = (rel) => {
 };
 
 /** Packages never inlined: CommonJS packages only some commands load (their require resolves from node_modules). */
-const LEFT_OUT = [/^blessed$/, /^piscina$/, /^@modelcontextprotocol\/sdk(\/|$)/, /^js-tiktoken(\/|$)/, /^web-tree-sitter$/];
+const LEFT_OUT = [/^blessed$/, /^piscina$/, /^@modelcontextprotocol\/sdk(\/|$)/, /^js-tiktoken(\/|$)/, /^web-tree-sitter$/, /^bullmq$/, /^ioredis$/];
 
 const { AGENT_THREAD } = await import(pathToFileURL(need('src/actors/agents/agent-module.js')).href);
 const { STORE_THREAD } = await import(pathToFileURL(need('src/store/store-module.js')).href);

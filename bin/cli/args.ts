@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { resolveDisabledAgents } from '../../src/actors/agents/profiles.js';
 import { CliError, EXIT } from './exit-codes.js';
 import { argError, didYouMean } from './arg-errors.js';
+import { parseQueueBatch, parseWorker, wantsQueue, type QueueCommand } from './queue/args.js';
 
 export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -27,7 +28,7 @@ const COMMON = {
   verbose: { type: 'boolean', short: 'v', default: false },
 } as const;
 
-const SUBCOMMANDS = new Set(['demo', 'batch', 'serve', 'setup', 'sessions', 'mcp', 'undo']);
+const SUBCOMMANDS = new Set(['demo', 'batch', 'serve', 'setup', 'sessions', 'mcp', 'undo', 'worker']);
 const COMMON_WITH_VALUE = new Set(['-c', '--config', '-d', '--disable-agents']);
 const COMMON_BOOLEAN = new Set(['-y', '--yolo', '-Y', '--full-yolo', '-Q', '--force-quit', '-v', '--verbose']);
 
@@ -58,9 +59,10 @@ export type Command =
   | { kind: 'serve'; flags: CommonFlags; port: number }
   | { kind: 'attach'; args: string[] }
   | { kind: 'mcp'; args: string[] }
-  | { kind: 'setup'; flags: CommonFlags; setup: SetupFlags };
+  | { kind: 'setup'; flags: CommonFlags; setup: SetupFlags }
+  | QueueCommand;
 
-export type HelpTopic = 'demo' | 'batch' | 'serve' | 'setup';
+export type HelpTopic = 'demo' | 'batch' | 'serve' | 'setup' | 'worker';
 
 /** --provider NAME / --model ID: the provider (and its model) every agent of the run uses, fixed at start. */
 export interface ModelFlags {
@@ -84,7 +86,7 @@ export interface SetupFlags {
   probe: boolean;
 }
 
-function usageError(message: string): CliError {
+export function usageError(message: string): CliError {
   return new CliError(message, EXIT.error, undefined, 'run `yagent --help`');
 }
 
@@ -97,7 +99,7 @@ function disabledAgents(raw: string): string[] {
   }
 }
 
-function common(values: Record<string, unknown>): CommonFlags {
+export function common(values: Record<string, unknown>): CommonFlags {
   const full = values['full-yolo'] === true;
   const disabled = typeof values['disable-agents'] === 'string' ? values['disable-agents'] : '';
   return {
@@ -110,7 +112,7 @@ function common(values: Record<string, unknown>): CommonFlags {
   };
 }
 
-function parse<T extends Record<string, { type: 'string' | 'boolean'; short?: string; default?: string | boolean }>>(
+export function parse<T extends Record<string, { type: 'string' | 'boolean'; short?: string; default?: string | boolean }>>(
   args: string[],
   options: T,
   command = '',
@@ -122,7 +124,7 @@ function parse<T extends Record<string, { type: 'string' | 'boolean'; short?: st
   }
 }
 
-function positiveInt(raw: string | undefined, name: string, fallback: number): number {
+export function positiveInt(raw: string | undefined, name: string, fallback: number): number {
   if (raw === undefined) return fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0) throw usageError(`${name} must be a non-negative integer, got "${raw}"`);
@@ -168,6 +170,7 @@ export function parseCommand(argv: string[]): Command {
       return { kind: 'demo', flags: common(values), keep: values.keep === true };
     }
     case 'batch': {
+      if (wantsQueue(rest)) return parseQueueBatch(rest);
       const { values, positionals } = parse(rest, { parallel: { type: 'string', short: 'j' }, out: { type: 'string', short: 'o' }, 'no-retry-failed': { type: 'boolean' }, ...MODEL_OPTIONS }, 'batch');
       if (values.help) return { kind: 'help', topic: 'batch' };
       const file = positionals[0];
@@ -176,6 +179,8 @@ export function parseCommand(argv: string[]): Command {
       if (parallel < 1) throw usageError('--parallel must be at least 1');
       return { kind: 'batch', flags: common(values), file, parallel, out: values.out, retryFailed: values['no-retry-failed'] !== true, ...modelFlags(values) };
     }
+    case 'worker':
+      return parseWorker(rest);
     case 'serve': {
       const { values } = parse(rest, { port: { type: 'string' } }, 'serve');
       if (values.help) return { kind: 'help', topic: 'serve' };
@@ -278,6 +283,7 @@ export function runsLocalTasks(cmd: Command, tty: { stdin: boolean; stdout: bool
     case 'demo':
     case 'batch':
     case 'serve':
+    case 'worker':
       return true;
     default:
       return false;

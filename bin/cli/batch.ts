@@ -1,7 +1,7 @@
 // `yagent batch TASKS.jsonl --parallel N`: many headless tasks on one supervisor, resumable, Ctrl-C drains.
 import { statSync } from 'node:fs';
 import type { Envelope } from '../../src/runtime/protocol/index.js';
-import type { Host, TaskOutcome } from '../host/types.js';
+import type { Host, TaskOutcome, TaskSpec } from '../host/types.js';
 import { appendResult, readTasks, repairTail, type BatchResult, type BatchTask } from './batch-file.js';
 import { attemptStart, attemptTaskId, continuationPrompt, priorResults } from './batch-rerun.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
@@ -27,7 +27,7 @@ export function defaultOut(file: string): string {
   return file.replace(/\.jsonl?$/i, '') + '.results.jsonl';
 }
 
-function toResult(t: BatchTask, o: TaskOutcome, code: ExitCode, startedAt: number): BatchResult {
+export function toResult(t: BatchTask, o: TaskOutcome, code: ExitCode, startedAt: number): BatchResult {
   return {
     id: t.id,
     task_id: o.taskId,
@@ -48,7 +48,7 @@ function toResult(t: BatchTask, o: TaskOutcome, code: ExitCode, startedAt: numbe
 }
 
 /** Why a task's workspace cannot be used, or null when it is a directory. */
-function workspaceProblem(dir: string): string | null {
+export function workspaceProblem(dir: string): string | null {
   try {
     return statSync(dir).isDirectory() ? null : `workspace is not a directory: ${dir}`;
   } catch {
@@ -56,7 +56,7 @@ function workspaceProblem(dir: string): string | null {
   }
 }
 
-function failedBeforeStart(t: BatchTask, error: string, startedAt: number, fix = 'fix "workspace" or create the directory'): BatchResult {
+export function failedBeforeStart(t: BatchTask, error: string, startedAt: number, fix = 'fix "workspace" or create the directory'): BatchResult {
   return {
     id: t.id,
     task_id: '',
@@ -70,6 +70,23 @@ function failedBeforeStart(t: BatchTask, error: string, startedAt: number, fix =
     error: `${error} (task line ${t.line}: ${fix})`,
     duration_ms: Date.now() - startedAt,
     finished_at: new Date().toISOString(),
+  };
+}
+
+/** What a task runs as: the line's options over the batch's flags (a queued task is built from the same). */
+export function taskSpec(t: BatchTask, defaults: BatchRun['defaults']): TaskSpec {
+  const provider = t.provider ?? defaults.provider;
+  const model = t.model ?? defaults.model;
+  return {
+    prompt: t.prompt,
+    workspace: t.workspace,
+    options: {
+      yolo: t.options.yolo ?? t.options.full_yolo ?? defaults.yolo,
+      fullYolo: t.options.full_yolo ?? defaults.fullYolo,
+      disabledAgents: t.options.disable_agents ?? defaults.disabledAgents,
+      ...(provider !== undefined ? { provider } : {}),
+      ...(model !== undefined ? { model } : {}),
+    },
   };
 }
 
@@ -127,17 +144,10 @@ export async function runBatch(host: Host, run: BatchRun): Promise<ExitCode> {
       const begin = await attemptStart(t.workspace, attemptTaskId(run.out, t.id, prior.get(t.id)?.attempts ?? 0));
       if (begin.kind === 'continue') run.io.stderr(`[batch] ${t.id}: continuing its interrupted session ${begin.sessionId}\n`);
       if (begin.kind === 'restart') run.io.stderr(`[batch] ${t.id}: starting over (${begin.reason})\n`);
-      const spec = {
+      const spec: TaskSpec = {
+        ...taskSpec(t, run.defaults),
         prompt: begin.kind === 'continue' ? continuationPrompt(t.prompt) : t.prompt,
         ...(begin.kind === 'continue' ? { session: { resume: begin.sessionId } } : begin.kind === 'fresh' ? { taskId: begin.taskId } : {}),
-        workspace: t.workspace,
-        options: {
-          yolo: t.options.yolo ?? t.options.full_yolo ?? run.defaults.yolo,
-          fullYolo: t.options.full_yolo ?? run.defaults.fullYolo,
-          disabledAgents: t.options.disable_agents ?? run.defaults.disabledAgents,
-          ...(provider !== undefined ? { provider } : {}),
-          ...(model !== undefined ? { model } : {}),
-        },
       };
       const started = host.startTask(spec);
       running.set(t.id, { task: t, taskId: started.taskId });

@@ -26,6 +26,9 @@ usage:
   yagent demo             a real multi-agent run on a scripted model: no key needed
   yagent batch TASKS.jsonl [--parallel N] [--out results.jsonl]
                           many headless tasks; re-running skips finished ones; Ctrl-C drains
+  yagent batch TASKS.jsonl --queue redis://HOST:PORT[/DB] [--detach] | batch status|results --queue URL
+  yagent worker --queue URL [--concurrency N]
+                          the same tasks through a Redis queue (BullMQ), run by workers on any machines
   yagent serve [--port N] a long-running supervisor with a control server (127.0.0.1 + token)
   yagent attach CMD       ps, tasks, logs -f TASK, pause|continue|cancel TASK, approvals,
                           approve|deny REQUEST, timeline TASK, drain   (yagent attach --help)
@@ -69,7 +72,24 @@ const TOPICS: Record<HelpTopic, string> = {
   --no-retry-failed       a re-run does not try failed tasks again (the batch still exits 1)
   A re-run continues each interrupted task's session (recorded tool calls are not run again) and retries failed
   ones; it exits 1 while any task's latest result is a failure.
-  A task whose workspace does not exist or whose provider is unknown fails alone; Ctrl-C drains the running tasks.`,
+  A task whose workspace does not exist or whose provider is unknown fails alone; Ctrl-C drains the running tasks.
+
+usage: yagent batch TASKS.jsonl --queue redis://[:PASSWORD@]HOST:PORT[/DB][?queue=NAME] [--detach] [--attempts N]
+       yagent batch status --queue URL [--json]  |  yagent batch results --queue URL [--out results.jsonl]
+  Queues the tasks for \`yagent worker\` processes (the task id is the job id: a task queued or done is not queued
+  again) and follows them with the same progress line; --detach returns at once. A line may name "repo" (a git URL)
+  and "ref": the worker clones it into a private workspace, removed after. -y / -Y / -d travel with the tasks.
+  --attempts N            tries per task (default 3), retried with exponential backoff from --backoff-ms (2000)
+  -o, --out FILE          when following or with \`results\`: the result lines (default: results on stdout)
+  rediss:// is TLS; REDIS_PASSWORD sets the password when the URL has none; no API key goes into the queue.`,
+  worker: `usage: yagent worker --queue redis://[:PASSWORD@]HOST:PORT[/DB][?queue=NAME] [--concurrency N] [--name NAME]
+  Takes queued tasks and runs each as a local batch task runs, with this machine's config and keys.
+  -j, --concurrency N     tasks at once (default 1)
+  --name NAME             the worker's name in results and status (default HOST:PID)
+  --lock-ms MS            how long a task's lock lives without renewal (default 30000): a dead worker's task is
+  --stalled-ms MS         taken over after about lock-ms + stalled-ms (check period, default 30000)
+  SIGTERM / Ctrl-C drains (running tasks finish, no new one is taken); a second signal quits at once and the
+  queue gives its tasks to other workers.`,
   serve: `usage: yagent serve [--port N]
   A long-running supervisor with a control server on 127.0.0.1 (bearer token in ~/.yagent/run/).
   --port N                0-65535 (default 0: any free port)

@@ -65,6 +65,8 @@ export interface SafeGitOptions {
   /** git's own locations and identity (`GIT_DIR`, `GIT_WORK_TREE`, `GIT_INDEX_FILE`, `GIT_AUTHOR_*`…): the undo store's
    *  shadow repository; only `GIT_`-named variables, set after the allow-list (never a key). */
   gitEnv?: Readonly<Record<string, string>>;
+  /** GIT_INDEX_FILE for the command: a snapshot of the work tree that leaves the repository's own index alone. */
+  indexFile?: string;
 }
 
 /** A finished git call: its output, or why it failed (stderr's last line, the exit code or the timeout). */
@@ -72,6 +74,7 @@ export type SafeGitResult = { ok: true; stdout: string } | { ok: false; error: s
 
 function execGit(cwd: string, args: string[], env: NodeJS.ProcessEnv, o: SafeGitOptions, signal: AbortSignal): Promise<SafeGitResult> {
   for (const [k, v] of Object.entries(o.gitEnv ?? {})) if (k.startsWith('GIT_')) env[k] = v;
+  if (o.indexFile !== undefined) env['GIT_INDEX_FILE'] = o.indexFile;
   return new Promise((resolve) => {
     nodeChildProcess().execFile(
       o.git ?? 'git',

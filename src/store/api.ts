@@ -210,6 +210,32 @@ export interface LogLine {
   data?: Record<string, unknown>;
 }
 
+/** The blueprint's persisted prose (`data/blueprint/{projectId}/blueprint.md`). */
+export interface BlueprintDoc {
+  revision: number;
+  /** The structural fingerprint of the code when the prose was written. */
+  fingerprint: string;
+  /** The structure changed since: the prose is kept, marked stale, until a Repo run writes it again (sticky). */
+  stale: boolean;
+  updated: string;
+  prose: string;
+}
+
+export interface BlueprintWrite {
+  projectId: string;
+  /** The workspace the prose is about: `$HOME`, `/`, and a directory with neither .git nor a manifest are refused. */
+  workspace: string;
+  /** Compare-and-swap: the revision the writer read (0 = none). */
+  expectedRevision: number;
+  fingerprint: string;
+  prose: string;
+  stale?: boolean;
+  /** The home directory to refuse (tests); default the process's. */
+  home?: string;
+}
+
+export type BlueprintWriteResult = { ok: true; revision: number; doc: BlueprintDoc } | { ok: false; reason: 'conflict' | 'refused'; detail: string; revision: number };
+
 export interface StoreApi {
   /** Returns once the file is open; session_meta (with git, read off this call's path) is still its first record. */
   openRollout(meta: SessionStart, opts?: OpenRolloutOptions): Promise<RolloutHandle>;
@@ -260,6 +286,12 @@ export interface StoreApi {
   removeRunFile(name: string): Promise<void>;
   /** Appends log lines (grouped into one write per file), each through the store's redactor; resolves once written. */
   appendLogs(lines: LogLine[]): Promise<void>;
+  /** The code search index cache of one workspace (`data/codeseek/{key}.json`; key: hex of the workspace's hash). */
+  readCodeIndex(key: string): Promise<string | null>;
+  writeCodeIndex(key: string, data: string): Promise<void>;
+  readBlueprint(projectId: string): Promise<BlueprintDoc | null>;
+  /** Atomic, compare-and-swap on the revision, across processes (a lock file); the prose passes the redactor. */
+  writeBlueprint(w: BlueprintWrite): Promise<BlueprintWriteResult>;
   flush(): Promise<void>;
   shutdown(): Promise<void>;
 }

@@ -4,7 +4,7 @@ import type { CpuService } from '../runtime/cpu-service.js';
 import type {
   AgentCheckpoint, BoardIndex, CheckpointInput, ContextPack, FlushReport, GcOptions, GcReport, IndexOptions, MemoryJson,
   NoteInput, NoteMeta, OpenRolloutOptions, ReplayResult, RolloutHandle, RolloutRecord, RolloutSummary, SessionStart,
-  Settings, StopFacts, StoreApi, TimelineEntry, TimelinePage, ArtifactPage, LogLine, RolloutHead, SessionEntry, SessionSummary,
+  Settings, StopFacts, StoreApi, BlueprintDoc, BlueprintWrite, BlueprintWriteResult, TimelineEntry, TimelinePage, ArtifactPage, LogLine, RolloutHead, SessionEntry, SessionSummary,
 } from './api.js';
 import { makeRedactor, type Redactor } from '../runtime/redact.js';
 import type { UsageEntry } from '../runtime/protocol/index.js';
@@ -33,6 +33,7 @@ import { readRolloutSummary } from './rollout/summary.js';
 import { SettingsStore } from './settings.js';
 import { TaskMemoryStore, TASK_MEMORY_DEBOUNCE_MS } from './task-memory.js';
 import { TimelineLog } from './timeline.js';
+import { readBlueprint, readCodeIndex, writeBlueprint, writeCodeIndex } from './knowledge.js';
 
 export interface StoreOptions {
   env?: Env;
@@ -262,6 +263,21 @@ export class StoreService implements StoreApi {
   async appendLogs(lines: LogLine[]): Promise<void> {
     this.live();
     await this.logFiles.append(lines);
+  }
+
+  async readCodeIndex(key: string): Promise<string | null> {
+    return readCodeIndex(this.root, key);
+  }
+  async writeCodeIndex(key: string, data: string): Promise<void> {
+    this.live();
+    await writeCodeIndex(this.root, key, this.redact.text(data));
+  }
+  async readBlueprint(projectId: string): Promise<BlueprintDoc | null> {
+    return readBlueprint(this.root, projectId);
+  }
+  async writeBlueprint(w: BlueprintWrite): Promise<BlueprintWriteResult> {
+    this.live();
+    return writeBlueprint(this.root, { ...w, prose: this.redact.text(w.prose) }, () => this.clock.now());
   }
 
   /** Everything buffered becomes durable: rollouts drained, debounced task memory written. */

@@ -42,6 +42,7 @@ const METHODS = {
   readArtifact: true, saveTaskMemory: true, loadTaskMemory: true, flushTaskMemory: true, readSettings: true,
   authorizeProject: true, writeRunFile: true, removeRunFile: true, appendLogs: true, flush: true, shutdown: true,
   taskRollouts: true, recordSessionTurn: true, readSession: true, listSessions: true, deleteTaskMemory: true,
+  readCodeIndex: true, writeCodeIndex: true, readBlueprint: true, writeBlueprint: true,
 } satisfies Record<keyof StoreApi, true>;
 
 export function facade(svc: StoreApi): StoreApi {

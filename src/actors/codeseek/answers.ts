@@ -16,7 +16,8 @@ export type CodeQuery =
 
 const where = (r: DeclRef): string => `${r.path}:${r.decl.line}-${r.decl.endLine}`;
 /** The signature, led by the kind unless its own keyword says it (`class Calc`, `def walk(…)` is a method). */
-export const label = (d: Decl): string => (new RegExp(`^(?:[a-z]+ )*${d.kind}\\b`).test(d.signature) ? d.signature : `${d.kind} ${d.signature}`);
+export const label = (d: Decl): string =>
+  new RegExp(`^(?:[a-z]+ )*${d.kind}\\b`).test(d.signature) || (d.kind === 'function' && /^(?:async )?(?:func|def)\b/.test(d.signature)) ? d.signature : `${d.kind} ${d.signature}`;
 const head = (r: DeclRef): string => `${where(r)} ${label(r.decl)}`;
 
 /** `fooBar_baz` → foo, bar, baz (lower case). */

@@ -19,6 +19,7 @@ export const MCP_USAGE = `usage: yagent mcp [-c CONFIG] <command>
   list                          configured servers: state, transport, tool count (exit 1 if one failed)
   tools SERVER                  the server's tools: name, read-only / write / destructive / task-only, arguments
   call SERVER TOOL [JSON_ARGS]  call one tool and print its result (exit 1 on a tool error; Ctrl-C cancels it)
+  serve-code [-w DIR]           serve the code search tools (codeseek_*) over stdio for DIR (default: here)
 
 SERVER is a configured [[mcp.servers]] name, an http(s) URL (Streamable HTTP), or a stdio command line
 in quotes, e.g. yagent mcp tools "npx -y @modelcontextprotocol/server-everything".
@@ -82,7 +83,7 @@ function parseJsonArgs(text: string | undefined): Record<string, unknown> | stri
 export async function runMcp(argv: string[], io: Streams): Promise<ExitCode> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { config: { type: 'string', short: 'c' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: argv, options: { config: { type: 'string', short: 'c' }, help: { type: 'boolean', short: 'h' }, workspace: { type: 'string', short: 'w' } }, allowPositionals: true, strict: true });
   } catch (err) {
     io.stderr(`yagent mcp: ${(err as Error).message}\n${MCP_USAGE}`);
     return EXIT.config;
@@ -96,8 +97,12 @@ export async function runMcp(argv: string[], io: Streams): Promise<ExitCode> {
     io.stderr(MCP_USAGE);
     return EXIT.config;
   }
+  if (command === 'serve-code') {
+    if (rest.length > 0) return fail(io, EXIT.config, `serve-code takes no argument "${rest[0] ?? ''}"`, 'yagent mcp serve-code [--workspace DIR] (default: the current directory)');
+    return (await (await import('./mcp-serve-code.js')).serveCode(parsed.values.workspace, io.stderr)) as ExitCode;
+  }
   if (!['list', 'tools', 'call'].includes(command)) {
-    io.stderr(`yagent mcp: unknown command "${command}"${command.length > 2 ? `; did you mean "${closest(command, ['list', 'tools', 'call'])}"?` : ''}\n${MCP_USAGE}`);
+    io.stderr(`yagent mcp: unknown command "${command}"${command.length > 2 ? `; did you mean "${closest(command, ['list', 'tools', 'call', 'serve-code'])}"?` : ''}\n${MCP_USAGE}`);
     return EXIT.config;
   }
   const configPath = parsed.values.config ?? defaultConfigPath();

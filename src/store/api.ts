@@ -224,6 +224,32 @@ export interface LogLine {
   data?: Record<string, unknown>;
 }
 
+/** The blueprint's persisted prose (`data/blueprint/{projectId}/blueprint.md`). */
+export interface BlueprintDoc {
+  revision: number;
+  /** The structural fingerprint of the code when the prose was written. */
+  fingerprint: string;
+  /** The structure changed since: the prose is kept, marked stale, until a Repo run writes it again (sticky). */
+  stale: boolean;
+  updated: string;
+  prose: string;
+}
+
+export interface BlueprintWrite {
+  projectId: string;
+  /** The workspace the prose is about: `$HOME`, `/`, and a directory with neither .git nor a manifest are refused. */
+  workspace: string;
+  /** Compare-and-swap: the revision the writer read (0 = none). */
+  expectedRevision: number;
+  fingerprint: string;
+  prose: string;
+  stale?: boolean;
+  /** The home directory to refuse (tests); default the process's. */
+  home?: string;
+}
+
+export type BlueprintWriteResult = { ok: true; revision: number; doc: BlueprintDoc } | { ok: false; reason: 'conflict' | 'refused'; detail: string; revision: number };
+
 export interface StoreApi {
   /** Returns once the file is open; session_meta (with git, read off this call's path) is still its first record. */
   openRollout(meta: SessionStart, opts?: OpenRolloutOptions): Promise<RolloutHandle>;
@@ -288,6 +314,12 @@ export interface StoreApi {
   /** Restores the files point `id` (or the newest point of delegate call `id`) changed to their state before it; stops
    *  and names files changed after it ended; the state before the restore becomes an `undo` point. */
   undoRestore(workspace: string, id: string, opts?: UndoRestoreOptions): Promise<UndoRestoreResult>;
+  /** The code search index cache of one workspace (`data/codeseek/{key}.json`; key: hex of the workspace's hash). */
+  readCodeIndex(key: string): Promise<string | null>;
+  writeCodeIndex(key: string, data: string): Promise<void>;
+  readBlueprint(projectId: string): Promise<BlueprintDoc | null>;
+  /** Atomic, compare-and-swap on the revision, across processes (a lock file); the prose passes the redactor. */
+  writeBlueprint(w: BlueprintWrite): Promise<BlueprintWriteResult>;
   flush(): Promise<void>;
   shutdown(): Promise<void>;
 }

@@ -7,7 +7,9 @@ export type StoreErrorCode =
   | 'CHECKPOINT_UNREADABLE'
   | 'NOT_FOUND'
   | 'SHUT_DOWN'
-  | 'FLUSH_FAILED';
+  | 'FLUSH_FAILED'
+  | 'CORRUPT'
+  | 'BUSY';
 
 /** "No such file": the one read failure a store reader may report as "none"; any other is the caller's error. */
 export function isMissing(err: unknown): boolean {

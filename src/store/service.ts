@@ -4,7 +4,7 @@ import type { CpuService } from '../runtime/cpu-service.js';
 import type {
   AgentCheckpoint, BoardIndex, CheckpointInput, ContextPack, FlushReport, GcOptions, GcReport, IndexOptions, MemoryJson,
   NoteInput, NoteMeta, OpenRolloutOptions, ReplayResult, RolloutHandle, RolloutRecord, RolloutSummary, SessionStart,
-  Settings, StopFacts, StoreApi, TimelineEntry, TimelinePage, ArtifactPage, LogLine, RolloutHead, SessionEntry, SessionSummary,
+  Settings, StopFacts, StoreApi, BlueprintDoc, BlueprintWrite, BlueprintWriteResult, TimelineEntry, TimelinePage, ArtifactPage, LogLine, RolloutHead, SessionEntry, SessionSummary,
   TaskInboxItem,
 } from './api.js';
 import { makeRedactor, type Redactor } from '../runtime/redact.js';
@@ -37,6 +37,7 @@ import { TimelineLog } from './timeline.js';
 import type { UndoEntry, UndoListItem, UndoOptions, UndoPointInput, UndoRestoreOptions, UndoRestoreResult } from './types-undo.js';
 import { DEFAULT_UNDO_OPTIONS, UndoStore } from './undo/undo-store.js';
 import { TaskInbox } from './task-inbox.js';
+import { readBlueprint, readCodeIndex, writeBlueprint, writeCodeIndex } from './knowledge.js';
 
 export interface StoreOptions {
   env?: Env;
@@ -302,6 +303,21 @@ export class StoreService implements StoreApi {
   async undoPrune(workspace: string): Promise<void> {
     this.live();
     await this.undo.prune(workspace);
+  }
+
+  async readCodeIndex(key: string): Promise<string | null> {
+    return readCodeIndex(this.root, key);
+  }
+  async writeCodeIndex(key: string, data: string): Promise<void> {
+    this.live();
+    await writeCodeIndex(this.root, key, this.redact.text(data));
+  }
+  async readBlueprint(projectId: string): Promise<BlueprintDoc | null> {
+    return readBlueprint(this.root, projectId);
+  }
+  async writeBlueprint(w: BlueprintWrite): Promise<BlueprintWriteResult> {
+    this.live();
+    return writeBlueprint(this.root, { ...w, prose: this.redact.text(w.prose) }, () => this.clock.now());
   }
 
   /** Everything buffered becomes durable: rollouts drained, debounced task memory written. */

@@ -45,6 +45,7 @@ const METHODS = {
   authorizeProject: true, writeRunFile: true, removeRunFile: true, appendLogs: true, flush: true, shutdown: true,
   taskRollouts: true, recordSessionTurn: true, readSession: true, listSessions: true, deleteTaskMemory: true,
   undoPoint: true, undoEnd: true, undoList: true, undoRestore: true,
+  readCodeIndex: true, writeCodeIndex: true, readBlueprint: true, writeBlueprint: true,
 } satisfies Record<keyof StoreApi, true>;
 
 export function facade(svc: StoreApi): StoreApi {

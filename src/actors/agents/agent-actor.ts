@@ -11,6 +11,7 @@ import { AgentRunInputSchema, type AgentRunInput, type AgentRunOutput } from './
 import { AGENT_MODULE } from './agent-module.js';
 import { mcpToolsFor } from '../mcp/agent-tools.js';
 import { prefetchSdk } from './sdk-prefetch.js';
+import { CODESEEK_ACTOR, type CodeSeekApi } from '../codeseek/client.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 export { AGENT_MODULE };
@@ -41,6 +42,7 @@ export function actorHost(ctx: ActorContext): AgentHost {
     spawn: (name, input, delegationId, signal) => ctx.spawn<AgentRunInput, AgentRunOutput>({ name, module: AGENT_MODULE, input, delegationId }, signal),
     // counts run on the process's one CPU pool (the main thread relays): no agent worker loads the ranks
     tokens: poolBackend(ctx.connect<CpuService>(CPU_SERVICE)),
+    code: ctx.connect<CodeSeekApi>(CODESEEK_ACTOR),
   };
 }
 

@@ -16,7 +16,7 @@ import type { GrantStore } from './project-grants.js';
 import { ProjectContext } from './project-context.js';
 import type { AgentEnv, AgentStore } from './run-agent.js';
 import type { AgentRunInputParsed } from './run-types.js';
-import { buildToolRunner, paletteNames } from './tool-wiring.js';
+import { buildToolRunner, paletteNames, type CodeSeekPort } from './tool-wiring.js';
 import type { ToolDeclaration } from '../tools/types.js';
 import { dataRoot } from '../../store/client.js';
 import { discoverSkills, skillRoots, skillsSection } from '../skills/discover.js';
@@ -46,6 +46,8 @@ export interface AgentHost {
   external?: readonly ToolDeclaration[];
   /** The data root (user-level skills live under it); default from the environment. */
   dataRoot?: string;
+  /** The code index (the codeseek actor in a worker); absent: the codeseek_* tools say code search is off. */
+  code?: CodeSeekPort;
 }
 
 /** The only parts a test may swap; production passes none. */
@@ -98,6 +100,7 @@ export function buildAgentEnv(host: AgentHost, config: YagentConfig, seams: Agen
         runSignal: host.signal,
         newId,
         security,
+        ...(host.code ? { code: host.code } : {}),
         ...(host.external && host.external.length > 0 ? { external: host.external } : {}),
         ...(skills.size > 0 ? { runtimeTools: [useSkillTool(skills)], sections: [skillsSection(skills)] } : {}),
         // looked up per run, cheap (a few stats): an install between two runs is seen by the next one

@@ -13,6 +13,7 @@ import { SurfaceToolRunner } from './tool-runner.js';
 import { storeProjectGrants, type GrantStore } from './project-grants.js';
 import type { BrowserAvailability } from '../browser/discover.js';
 import { BrowserSession } from '../browser/session.js';
+import type { CodeQuery, CodeSeekApi } from '../codeseek/client.js';
 
 export interface ToolWiring {
   publish: Publish;
@@ -32,7 +33,12 @@ export interface ToolWiring {
   /** Director and Browser runs: the browser discovered for this worker. Missing → the Director's delegate_browser
    *  says so (and how to fix it); the Browser agent's tools return it as their error. */
   browser?: BrowserAvailability;
+  /** The code index (the codeseek actor) this run's codeseek_* tools ask; absent: they say code search is off. */
+  code?: CodeSeekPort;
 }
+
+/** The codeseek actor as the tools reach it (any workspace; the wiring binds the run's). */
+export type CodeSeekPort = Pick<CodeSeekApi, 'ask'>;
 
 export function buildToolRunner(input: AgentRunInputParsed, hooks: ToolHooks, w: ToolWiring): ToolRunner {
   const s = input.settings;
@@ -69,6 +75,7 @@ export function buildToolRunner(input: AgentRunInputParsed, hooks: ToolHooks, w:
       shellEnv: w.security.shellEnv,
       sandbox: w.security.sandbox,
       ...(browser ? { browser } : {}),
+      ...(w.code ? { code: { ask: (q: CodeQuery) => (w.code as CodeSeekPort).ask(s.workspace, q) } } : {}),
     },
     hooks,
     publish: w.publish,

@@ -32,10 +32,16 @@ import browserType from './browser_type.js';
 import browserPress from './browser_press.js';
 import browserBack from './browser_back.js';
 import browserScreenshot from './browser_screenshot.js';
+import codeseekSearch from './codeseek_search.js';
+import codeseekCallers from './codeseek_callers.js';
+import codeseekCallees from './codeseek_callees.js';
+import codeseekCallgraph from './codeseek_callgraph.js';
+import codeseekSkeleton from './codeseek_skeleton.js';
+import codeseekSnippet from './codeseek_snippet.js';
 
 /** Every built-in executor. Adding a tool = its file + its .md + one line here; the validation checks the rest. */
 export const BUILTIN_TOOLS: readonly ToolDeclaration[] = [
-  readFile, listDir, glob, grep, createFile, editFile, deleteFile, renameFile, runBash,
+  readFile, listDir, glob, grep, codeseekSearch, codeseekCallers, codeseekCallees, codeseekCallgraph, codeseekSkeleton, codeseekSnippet, createFile, editFile, deleteFile, renameFile, runBash,
   agentExit, askUser, listNotes, readNote, readArtifact, loadTool,
   delegateRepo, delegateCoding, delegateChat, delegateDevops, delegateBrowser, delegateMeta,
   browserOpen, browserSnapshot, browserClick, browserType, browserPress, browserBack, browserScreenshot,

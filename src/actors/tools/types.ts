@@ -5,6 +5,7 @@ import type { Handoff } from '../../runtime/protocol/index.js';
 import type { Boundary } from './boundary.js';
 import type { ShellSandbox } from './sandbox-run.js';
 import type { GuardReason } from './workspace-guard.js';
+import type { CodeQuery } from '../codeseek/client.js';
 
 /** `memory` = the blackboard and artifacts reached through the store actor (not the file system). */
 export type Effect = 'read' | 'fs_write' | 'shell' | 'delegate' | 'interact' | 'control' | 'network' | 'memory';
@@ -81,6 +82,13 @@ export interface ToolContext {
   authorize?(reasons: readonly GuardReason[]): Promise<boolean>;
   /** The Browser agent's browser for this run (started by its first call); absent for every other agent. */
   browser?: BrowserPort;
+  /** The code index of this workspace (the codeseek actor); absent: the codeseek_* tools say code search is off. */
+  code?: CodePort;
+}
+
+/** Questions to the code index, bound to the run's workspace. */
+export interface CodePort {
+  ask(q: CodeQuery): Promise<{ text: string }>;
 }
 
 export interface BrowserCallOptions {

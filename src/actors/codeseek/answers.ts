@@ -1,0 +1,187 @@
+// The six questions answered from an index, as text for a model: every hit names its file and lines.
+import type { CodeIndex, DeclRef } from './code-index.js';
+import type { Decl } from './facts.js';
+
+export const MAX_HITS = 50;
+const MAX_GRAPH_NODES = 150;
+export const MAX_SNIPPET_LINES = 400;
+
+export type CodeQuery =
+  | { op: 'search'; query: string; limit?: number }
+  | { op: 'callers'; name: string; path?: string }
+  | { op: 'callees'; name: string; path?: string }
+  | { op: 'callgraph'; name: string; depth?: number; direction?: 'callees' | 'callers'; path?: string }
+  | { op: 'skeleton'; paths: string[] }
+  | { op: 'snippet'; name: string; path?: string };
+
+const where = (r: DeclRef): string => `${r.path}:${r.decl.line}-${r.decl.endLine}`;
+/** The signature, led by the kind unless its own keyword says it (`class Calc`, `def walk(…)` is a method). */
+export const label = (d: Decl): string =>
+  new RegExp(`^(?:[a-z]+ )*${d.kind}\\b`).test(d.signature) || (d.kind === 'function' && /^(?:async )?(?:func|def)\b/.test(d.signature)) ? d.signature : `${d.kind} ${d.signature}`;
+const head = (r: DeclRef): string => `${where(r)} ${label(r.decl)}`;
+
+/** `fooBar_baz` → foo, bar, baz (lower case). */
+function words(s: string): string[] {
+  return s.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 1);
+}
+
+/** By name first (exact, then case-insensitive prefix, then substring), then by behaviour: the query's words found in
+ *  a declaration's name, its signature and its file's path. */
+export function search(ix: CodeIndex, query: string, limit = 20): string {
+  const q = query.trim();
+  const lower = q.toLowerCase();
+  const qWords = words(q);
+  const scored: { r: DeclRef; score: number }[] = [];
+  for (const [name, refs] of ix.allNames()) {
+    const n = name.toLowerCase();
+    let base = name === q ? 100 : n === lower ? 90 : n.startsWith(lower) ? 60 : lower.length > 2 && n.includes(lower) ? 40 : 0;
+    const nameWords = words(name);
+    for (const r of refs) {
+      let score = base;
+      if (score === 0 && qWords.length > 0) {
+        const hay = new Set([...nameWords, ...words(r.decl.signature), ...words(r.path)]);
+        const hit = qWords.filter((w) => hay.has(w) || nameWords.some((nw) => nw.startsWith(w))).length;
+        if (hit > 0) score = (20 * hit) / qWords.length + (nameWords.some((w) => qWords.includes(w)) ? 5 : 0);
+      }
+      if (score > 0) scored.push({ r, score: score + (r.decl.parent === -1 ? 1 : 0) });
+    }
+    base = 0;
+  }
+  scored.sort((a, b) => b.score - a.score || a.r.path.localeCompare(b.r.path) || a.r.decl.line - b.r.decl.line);
+  const shown = scored.slice(0, Math.min(limit, MAX_HITS));
+  if (shown.length === 0) return `No declaration matches "${q}".`;
+  const more = scored.length > shown.length ? `\n[${scored.length - shown.length} more matches not shown]` : '';
+  return shown.map((s) => head(s.r)).join('\n') + more;
+}
+
+function definitions(ix: CodeIndex, name: string, path?: string): DeclRef[] {
+  const all = ix.declsNamed(name);
+  return path === undefined ? all : all.filter((r) => r.path === path);
+}
+
+function noSuch(name: string, path?: string): string {
+  return `No declaration named "${name}"${path !== undefined ? ` in ${path}` : ''} is indexed (try codeseek_search).`;
+}
+
+/** Call sites whose parsed callee is `name`, grouped by the declaration that contains them. */
+export function callers(ix: CodeIndex, name: string, path?: string): string {
+  const defs = definitions(ix, name, path);
+  const sites = ix.callsTo(name);
+  const lines = [defs.length > 0 ? `Defined at:\n${defs.map((r) => `  ${head(r)}`).join('\n')}` : `No declaration named "${name}" is indexed; call sites by that name:`];
+  if (sites.length === 0) return `${lines[0]}\nNo call sites of ${name} found.`;
+  const byCaller = new Map<string, number[]>();
+  for (const s of sites) {
+    const c = s.caller;
+    const key = c !== null ? `${s.path}:${c.line}-${c.endLine} ${c.kind} ${c.name}` : `${s.path} (top level)`;
+    const list = byCaller.get(key) ?? [];
+    list.push(s.call.line);
+    byCaller.set(key, list);
+  }
+  const keys = [...byCaller.keys()].sort();
+  lines.push(`${sites.length} call site(s) in ${keys.length} caller(s):`);
+  for (const k of keys.slice(0, MAX_HITS)) lines.push(`  ${k} — calls at line ${(byCaller.get(k) ?? []).join(', ')}`);
+  if (keys.length > MAX_HITS) lines.push(`[${keys.length - MAX_HITS} more callers not shown]`);
+  if (defs.length > 1) lines.push('Note: calls are matched by the called name; several declarations share it (see above).');
+  return lines.join('\n');
+}
+
+/** The names `decl` calls (in its own body), each with where a declaration of that name is. */
+function calleesOf(ix: CodeIndex, r: DeclRef): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  const e = ix.file(r.path);
+  for (const c of e?.facts.calls ?? []) {
+    if (c.caller !== r.index) continue;
+    const list = out.get(c.callee) ?? [];
+    list.push(c.line);
+    out.set(c.callee, list);
+  }
+  return out;
+}
+
+export function callees(ix: CodeIndex, name: string, path?: string): string {
+  const defs = definitions(ix, name, path);
+  if (defs.length === 0) return noSuch(name, path);
+  const lines: string[] = [];
+  for (const r of defs.slice(0, 10)) {
+    const calls = calleesOf(ix, r);
+    lines.push(`${head(r)} calls ${calls.size} name(s):`);
+    for (const [callee, at] of [...calls.entries()].sort((a, b) => (a[1][0] ?? 0) - (b[1][0] ?? 0))) {
+      const targets = ix.declsNamed(callee);
+      const loc = targets.length === 0 ? 'not declared in the workspace' : targets.slice(0, 3).map(where).join(', ') + (targets.length > 3 ? ` (+${targets.length - 3})` : '');
+      lines.push(`  ${callee} (line ${at.join(', ')}) → ${loc}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+export function callgraph(ix: CodeIndex, name: string, depth = 2, direction: 'callees' | 'callers' = 'callees', path?: string): string {
+  const roots = definitions(ix, name, path);
+  if (roots.length === 0) return noSuch(name, path);
+  const d = Math.max(1, Math.min(depth, 6));
+  const lines: string[] = [`${direction} of ${name} to depth ${d}:`];
+  const seen = new Set<string>();
+  let nodes = 0;
+  const visit = (label: string, refs: DeclRef[], level: number): void => {
+    if (nodes++ >= MAX_GRAPH_NODES) return;
+    const key = refs.map(where).join('|') || label;
+    const again = seen.has(key);
+    lines.push(`${'  '.repeat(level)}${label}${refs.length > 0 ? ` [${refs.slice(0, 2).map(where).join(', ')}]` : ''}${again ? ' (see above)' : ''}`);
+    if (again || level >= d) return;
+    seen.add(key);
+    const next = new Set<string>();
+    const sites = new Map<string, DeclRef[]>();
+    for (const r of refs) {
+      if (direction === 'callees') for (const callee of calleesOf(ix, r).keys()) next.add(callee);
+      else {
+        for (const s of ix.callsTo(r.decl.name)) {
+          if (s.caller === null) next.add(`${s.path} (top level)`);
+          else {
+            next.add(s.caller.name);
+            const list = sites.get(s.caller.name) ?? [];
+            const at = ix.declsNamed(s.caller.name).find((x) => x.path === s.path && x.decl.line === s.caller?.line);
+            if (at && !list.includes(at)) list.push(at);
+            sites.set(s.caller.name, list);
+          }
+        }
+      }
+    }
+    const outside: string[] = [];
+    for (const n of [...next].sort()) {
+      const refs = direction === 'callees' ? ix.declsNamed(n) : (sites.get(n) ?? []);
+      if (direction === 'callees' && refs.length === 0) outside.push(n);
+      else visit(n, refs, level + 1);
+    }
+    if (outside.length > 0) lines.push(`${'  '.repeat(level + 1)}(not declared in the workspace: ${outside.join(', ')})`);
+  };
+  visit(name, roots, 0);
+  if (nodes > MAX_GRAPH_NODES) lines.push(`[graph cut at ${MAX_GRAPH_NODES} nodes]`);
+  return lines.join('\n');
+}
+
+export function skeleton(ix: CodeIndex, paths: string[]): string {
+  const out: string[] = [];
+  for (const p of paths.slice(0, 20)) {
+    const e = ix.file(p);
+    if (!e) {
+      out.push(`${p}: not indexed (no grammar for it, ignored by .gitignore, or missing)`);
+      continue;
+    }
+    const depth = (d: Decl): number => (d.parent >= 0 ? 1 + depth(e.facts.decls[d.parent] as Decl) : 0);
+    out.push(`${p} (${e.facts.lang}, ${e.facts.decls.length} declarations, ${e.facts.imports.length} imports${e.facts.partial ? ', parse errors: partial' : ''})`);
+    for (const d of e.facts.decls) out.push(`${'  '.repeat(depth(d) + 1)}${d.line}-${d.endLine} ${label(d)}`);
+  }
+  return out.join('\n');
+}
+
+/** The declarations a snippet would show (the caller reads their lines from disk). */
+export function snippetTargets(ix: CodeIndex, name: string, path?: string): DeclRef[] {
+  return definitions(ix, name, path).slice(0, 5);
+}
+
+export function renderSnippet(r: DeclRef, source: string): string {
+  const all = source.split('\n');
+  const last = Math.min(r.decl.endLine, r.decl.line + MAX_SNIPPET_LINES - 1);
+  const body = all.slice(r.decl.line - 1, last).map((l, i) => `${String(r.decl.line + i).padStart(6)}\t${l}`).join('\n');
+  const cut = last < r.decl.endLine ? `\n[${r.decl.endLine - last} more lines: read_file ${r.path} from line ${last + 1}]` : '';
+  return `${where(r)} ${r.decl.kind} ${r.decl.name}\n${body}${cut}`;
+}

@@ -1,0 +1,225 @@
+// One workspace's index: per-file facts keyed by content hash, refreshed incrementally (a file whose size and mtime
+// are unchanged is not read; one whose content hash is unchanged is not parsed), with the name maps derived lazily.
+import { lstat, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { nodeCrypto } from '../../runtime/lazy-builtins.js';
+import { extractFacts } from './extract.js';
+import { FACTS_VERSION, type CallSite, type Decl, type FileFacts } from './facts.js';
+import { listSourceFiles } from './files.js';
+import { langOf } from './queries.js';
+
+/** Files over this size are skipped (generated code, data in source form). */
+export const MAX_FILE_BYTES = 1 << 20;
+/** A file changed this close to its last read may change again within the same mtime: hashed again (git's racy rule). */
+const RACY_MS = 2_000;
+
+export interface FileEntry {
+  path: string;
+  hash: string;
+  size: number;
+  mtimeMs: number;
+  /** When the content was last read (epoch ms). */
+  readAt: number;
+  facts: FileFacts;
+}
+
+export interface DeclRef {
+  path: string;
+  index: number;
+  decl: Decl;
+}
+
+export interface CallRef {
+  path: string;
+  call: CallSite;
+  /** The enclosing declaration (null: the file's top level). */
+  caller: Decl | null;
+}
+
+export interface RefreshReport {
+  files: number;
+  parsed: number;
+  hashed: number;
+  reused: number;
+  removed: number;
+  ms: number;
+}
+
+export interface Progress {
+  indexed: number;
+  total: number;
+  building: boolean;
+}
+
+/** The cache file's shape (JSON): entries by path and facts by content hash. */
+export interface CacheImage {
+  v: number;
+  files: [path: string, hash: string, size: number, mtimeMs: number][];
+  facts: Record<string, FileFacts>;
+}
+
+export class CodeIndex {
+  private readonly files = new Map<string, FileEntry>();
+  private cachedFacts = new Map<string, FileFacts>();
+  private derived: { names: Map<string, DeclRef[]>; callsTo: Map<string, CallRef[]> } | null = null;
+  private progress: Progress = { indexed: 0, total: 0, building: false };
+  /** A whole pass completed (or a cache of one was adopted). */
+  private built = false;
+  /** Bumped by every change of the entries: the cache is saved when it moved. */
+  generation = 0;
+
+  constructor(readonly root: string, private readonly now: () => number = Date.now) {}
+
+  /** Building = no whole pass has completed yet (a later refresh re-checks an index that is already whole). */
+  status(): Progress {
+    const building = this.progress.building && !this.built;
+    return { building, indexed: building ? this.progress.indexed : this.files.size, total: building ? this.progress.total : this.files.size };
+  }
+
+  entries(): IterableIterator<FileEntry> {
+    return this.files.values();
+  }
+
+  file(path: string): FileEntry | undefined {
+    return this.files.get(path);
+  }
+
+  /** Seeds entries and facts from a cache image of an earlier run (checked again by the next refresh). */
+  adopt(image: CacheImage): boolean {
+    if (image.v !== FACTS_VERSION) return false;
+    for (const [hash, facts] of Object.entries(image.facts)) this.cachedFacts.set(hash, facts);
+    for (const [path, hash, size, mtimeMs] of image.files) {
+      const facts = this.cachedFacts.get(hash);
+      if (facts !== undefined && !this.files.has(path)) this.files.set(path, { path, hash, size, mtimeMs, readAt: 0, facts });
+    }
+    this.changed();
+    this.built = true;
+    return true;
+  }
+
+  image(): CacheImage {
+    const facts: Record<string, FileFacts> = {};
+    const files: CacheImage['files'] = [];
+    for (const e of this.files.values()) {
+      files.push([e.path, e.hash, e.size, e.mtimeMs]);
+      facts[e.hash] = e.facts;
+    }
+    return { v: FACTS_VERSION, files, facts };
+  }
+
+  /** Brings the index in line with the disk: new and changed files parsed, removed ones dropped. Yields to the event
+   *  loop every `batch` files so that queries are answered from what is indexed while a first build runs. */
+  async refresh(opts: { signal?: AbortSignal; batch?: number; paths?: string[] } = {}): Promise<RefreshReport> {
+    const t0 = performance.now();
+    const report: RefreshReport = { files: 0, parsed: 0, hashed: 0, reused: 0, removed: 0, ms: 0 };
+    // building from the first moment: a question during the listing is told so (the total is the last one known)
+    this.progress = { indexed: 0, total: this.files.size, building: true };
+    try {
+      const paths = opts.paths ?? (await listSourceFiles(this.root));
+      report.files = paths.length;
+      this.progress.total = paths.length;
+      const batch = opts.batch ?? 64;
+      for (let i = 0; i < paths.length; i++) {
+        opts.signal?.throwIfAborted();
+        await this.visit(paths[i] as string, report);
+        this.progress.indexed = i + 1;
+        if ((i + 1) % batch === 0) await nextTurn();
+      }
+      if (opts.paths === undefined) {
+        const keep = new Set(paths);
+        for (const path of [...this.files.keys()]) {
+          if (!keep.has(path)) {
+            this.drop(path);
+            report.removed++;
+          }
+        }
+        this.built = true;
+      }
+    } finally {
+      this.progress = { indexed: this.files.size, total: this.files.size, building: false };
+    }
+    report.ms = performance.now() - t0;
+    return report;
+  }
+
+  private async visit(path: string, report: RefreshReport): Promise<void> {
+    const lang = langOf(path);
+    const abs = join(this.root, path);
+    const st = await lstat(abs).catch(() => null);
+    const old = this.files.get(path);
+    if (lang === null || st === null || !st.isFile() || st.size > MAX_FILE_BYTES) {
+      if (old) this.drop(path);
+      return;
+    }
+    if (old && old.size === st.size && old.mtimeMs === st.mtimeMs && !(old.readAt > 0 && old.readAt - st.mtimeMs < RACY_MS)) {
+      report.reused++;
+      return;
+    }
+    const source = await readFile(abs, 'utf8').catch(() => null);
+    if (source === null) {
+      if (old) this.drop(path);
+      return;
+    }
+    const hash = contentHash(source);
+    const readAt = this.now();
+    report.hashed++;
+    const known = old?.hash === hash ? old.facts : this.cachedFacts.get(hash);
+    if (known !== undefined) {
+      if (known !== old?.facts) this.changed();
+      this.files.set(path, { path, hash, size: st.size, mtimeMs: st.mtimeMs, readAt, facts: known });
+      return;
+    }
+    const facts = await extractFacts(lang, source);
+    this.cachedFacts.set(hash, facts);
+    this.files.set(path, { path, hash, size: st.size, mtimeMs: st.mtimeMs, readAt, facts });
+    this.changed();
+    report.parsed++;
+  }
+
+  private drop(path: string): void {
+    this.files.delete(path);
+    this.changed();
+  }
+
+  private changed(): void {
+    this.derived = null;
+    this.generation++;
+  }
+
+  /** Every declaration named `name` (exact). */
+  declsNamed(name: string): DeclRef[] {
+    return this.maps().names.get(name) ?? [];
+  }
+
+  /** Every call site whose callee is `name`. */
+  callsTo(name: string): CallRef[] {
+    return this.maps().callsTo.get(name) ?? [];
+  }
+
+  allNames(): IterableIterator<[string, DeclRef[]]> {
+    return this.maps().names.entries();
+  }
+
+  private maps(): { names: Map<string, DeclRef[]>; callsTo: Map<string, CallRef[]> } {
+    if (this.derived) return this.derived;
+    const names = new Map<string, DeclRef[]>();
+    const callsTo = new Map<string, CallRef[]>();
+    for (const e of this.files.values()) {
+      const { decls, calls } = e.facts;
+      decls.forEach((decl, index) => push(names, decl.name, { path: e.path, index, decl }));
+      for (const call of calls) push(callsTo, call.callee, { path: e.path, call, caller: call.caller >= 0 ? (decls[call.caller] ?? null) : null });
+    }
+    return (this.derived = { names, callsTo });
+  }
+}
+
+function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
+  const list = m.get(k);
+  if (list) list.push(v);
+  else m.set(k, [v]);
+}
+
+export function contentHash(source: string): string {
+  return nodeCrypto().createHash('sha256').update(source).digest('hex').slice(0, 32);
+}

@@ -1,0 +1,42 @@
+// What the parse of one file yields: the plain data the index keeps, caches and answers from.
+import type { LangId } from './queries.js';
+
+export type DeclKind = 'function' | 'method' | 'class' | 'interface' | 'type' | 'enum' | 'struct';
+
+export interface Decl {
+  name: string;
+  kind: DeclKind;
+  /** 1-based, inclusive. */
+  line: number;
+  endLine: number;
+  /** The declaration's head (up to its body), whitespace collapsed. */
+  signature: string;
+  /** Index of the enclosing declaration in the same file (a method's class), -1 at top level. */
+  parent: number;
+}
+
+export interface CallSite {
+  /** The called name as the parse sees it: `f` for `f()`, `m` for `x.m()` and `new m()`. */
+  callee: string;
+  line: number;
+  /** Index of the innermost enclosing declaration, -1 = the file's top level. */
+  caller: number;
+}
+
+export interface ImportRef {
+  /** The module specifier as written (`./a.js`, `os`, `fmt`). */
+  spec: string;
+  line: number;
+}
+
+export interface FileFacts {
+  lang: LangId;
+  decls: Decl[];
+  calls: CallSite[];
+  imports: ImportRef[];
+  /** The parse has an ERROR node somewhere: facts are what the parser could recover. */
+  partial: boolean;
+}
+
+/** Bumped when what extraction yields changes: cached facts of another version are parsed again. */
+export const FACTS_VERSION = 1;

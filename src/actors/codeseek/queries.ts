@@ -1,0 +1,81 @@
+// Tree-sitter queries per grammar: declarations (with their body, for the signature), call sites and imports.
+// Capture names are the contract with extract.ts: `decl.<kind>` + `name` (+ `body`), `call` + `callee`, `import`.
+
+const TS_COMMON = `
+(function_declaration name: (identifier) @name body: (_) @body) @decl.function
+(generator_function_declaration name: (identifier) @name body: (_) @body) @decl.function
+(method_definition name: (_) @name body: (_) @body) @decl.method
+(variable_declarator name: (identifier) @name value: [(arrow_function body: (_) @body) (function_expression body: (_) @body)]) @decl.function
+(call_expression function: (identifier) @callee) @call
+(call_expression function: (member_expression property: (property_identifier) @callee)) @call
+(new_expression constructor: (identifier) @callee) @call
+(import_statement source: (string (string_fragment) @import))
+(export_statement source: (string (string_fragment) @import))
+(call_expression function: (import) arguments: (arguments (string (string_fragment) @import)))
+`;
+
+const TS_ONLY = `
+(enum_declaration name: (identifier) @name body: (_) @body) @decl.enum
+(class_declaration name: (type_identifier) @name body: (_) @body) @decl.class
+(abstract_class_declaration name: (type_identifier) @name body: (_) @body) @decl.class
+(interface_declaration name: (type_identifier) @name body: (_) @body) @decl.interface
+(type_alias_declaration name: (type_identifier) @name) @decl.type
+(function_signature name: (identifier) @name) @decl.function
+(abstract_method_signature name: (_) @name) @decl.method
+`;
+
+const JS_ONLY = `
+(class_declaration name: (identifier) @name body: (_) @body) @decl.class
+`;
+
+const PYTHON = `
+(function_definition name: (identifier) @name body: (_) @body) @decl.function
+(class_definition name: (identifier) @name body: (_) @body) @decl.class
+(call function: (identifier) @callee) @call
+(call function: (attribute attribute: (identifier) @callee)) @call
+(import_statement name: (dotted_name) @import)
+(import_statement name: (aliased_import name: (dotted_name) @import))
+(import_from_statement module_name: (_) @import)
+`;
+
+const GO = `
+(function_declaration name: (identifier) @name body: (_) @body) @decl.function
+(method_declaration name: (field_identifier) @name body: (_) @body) @decl.method
+(type_spec name: (type_identifier) @name type: (struct_type) @body) @decl.struct
+(type_spec name: (type_identifier) @name type: (interface_type) @body) @decl.interface
+(call_expression function: (identifier) @callee) @call
+(call_expression function: (selector_expression field: (field_identifier) @callee)) @call
+(import_spec path: (interpreted_string_literal) @import)
+`;
+
+export type LangId = 'typescript' | 'tsx' | 'javascript' | 'python' | 'go';
+
+export const QUERIES: Readonly<Record<LangId, string>> = {
+  typescript: TS_COMMON + TS_ONLY,
+  tsx: TS_COMMON + TS_ONLY,
+  javascript: TS_COMMON + JS_ONLY,
+  python: PYTHON,
+  go: GO,
+};
+
+/** Where each grammar's wasm is, as a package specifier resolved from yagent's own package.json. */
+export const GRAMMAR_FILES: Readonly<Record<LangId, string>> = {
+  typescript: 'tree-sitter-typescript/tree-sitter-typescript.wasm',
+  tsx: 'tree-sitter-typescript/tree-sitter-tsx.wasm',
+  javascript: 'tree-sitter-javascript/tree-sitter-javascript.wasm',
+  python: 'tree-sitter-python/tree-sitter-python.wasm',
+  go: 'tree-sitter-go/tree-sitter-go.wasm',
+};
+
+const BY_EXT: Readonly<Record<string, LangId>> = {
+  '.ts': 'typescript', '.mts': 'typescript', '.cts': 'typescript', '.tsx': 'tsx',
+  '.js': 'javascript', '.mjs': 'javascript', '.cjs': 'javascript', '.jsx': 'javascript',
+  '.py': 'python', '.pyi': 'python', '.go': 'go',
+};
+
+/** The grammar of a file by its extension (`.d.ts` is TypeScript too); null = not indexed. */
+export function langOf(path: string): LangId | null {
+  const dot = path.lastIndexOf('.');
+  if (dot < 0 || dot < path.lastIndexOf('/')) return null;
+  return BY_EXT[path.slice(dot).toLowerCase()] ?? null;
+}

@@ -1,0 +1,117 @@
+// Hand-checked repositories for the code index: every caller and callee below was read off the text by hand.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+export function writeTree(root: string, files: Record<string, string>): void {
+  for (const [p, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, p)), { recursive: true });
+    writeFileSync(join(root, p), text);
+  }
+}
+
+export function tempRepo(files: Record<string, string>, git = true): string {
+  const root = mkdtempSync(join(tmpdir(), 'codeseek-'));
+  writeTree(root, files);
+  if (git) execFileSync('git', ['init', '-q'], { cwd: root });
+  return root;
+}
+
+export const TS_FILES = {
+  'src/math.ts': [
+    'export function add(a: number, b: number): number {', // 1
+    '  return a + b;',
+    '}',
+    'export function twice(x: number): number {', // 4
+    '  return add(x, x);', // 5
+    '}',
+    'export class Calc {', // 7
+    '  total = 0;',
+    '  plus(n: number): this {', // 9
+    '  this.total = add(this.total, n);', // 10
+    '    return this;',
+    '  }',
+    '}',
+    '',
+  ].join('\n'),
+  'src/main.ts': [
+    "import { add, twice, Calc } from './math.js';", // 1
+    '// add(9, 9) in a comment is no call',
+    'const note = "add(1, 2) in a string is no call";',
+    'export function run(): number {', // 4
+    '  const c = new Calc().plus(twice(2));', // 5
+    '  return add(c.total, note.length);', // 6
+    '}',
+    'run();', // 8
+    '',
+  ].join('\n'),
+};
+
+export const PY_FILES = {
+  'pkg/__init__.py': '',
+  'pkg/util.py': [
+    'import os', // 1
+    '',
+    'def norm(p):', // 3
+    '    return os.path.normpath(p)', // 4
+    '',
+    'class Walker:', // 6
+    '    def walk(self, root):', // 7
+    '        return [norm(x) for x in os.listdir(root)]', // 8
+    '',
+  ].join('\n'),
+  'app.py': [
+    'from pkg.util import norm, Walker', // 1
+    '',
+    'def main():', // 3
+    '    # norm("x") in a comment',
+    '    w = Walker()', // 5
+    '    print(norm("a"), w.walk("."))', // 6
+    '',
+    'if __name__ == "__main__":',
+    '    main()', // 9
+    '',
+  ].join('\n'),
+};
+
+export const GO_FILES = {
+  'go.mod': 'module example.com/greet\n\ngo 1.21\n',
+  'main.go': [
+    'package main', // 1
+    '',
+    'import (',
+    '\t"fmt"',
+    '\t"strings"',
+    ')',
+    '',
+    'type Greeter struct{ name string }', // 8
+    '',
+    'func (g *Greeter) Greet() string {', // 10
+    '\treturn format(g.name)', // 11
+    '}',
+    '',
+    'func format(s string) string {', // 14
+    '\treturn strings.ToUpper(s)', // 15
+    '}',
+    '',
+    'func main() {', // 18
+    '\tg := &Greeter{name: "x"}',
+    '\tfmt.Println(g.Greet(), format("y"))', // 20
+    '}',
+    '',
+  ].join('\n'),
+};
+
+/** A generated TypeScript repository of `n` files: file i declares f<i> and calls f<i-1> (file 0 calls nothing). */
+export function generatedTs(n: number): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < n; i++) {
+    const prev = i > 0 ? `import { f${i - 1} } from './m${i - 1}.js';\n` : '';
+    const call = i > 0 ? `f${i - 1}(x) + ` : '';
+    files[`src/d${Math.floor(i / 100)}/m${i}.ts`.replace(`/m${i}.ts`, `/m${i}.ts`)] =
+      `${prev}export interface Shape${i} { id: number; name: string }\nexport function f${i}(x: number): number {\n  return ${call}${i};\n}\nexport class C${i} {\n  run(s: Shape${i}): number {\n    return f${i}(s.id);\n  }\n}\n`;
+  }
+  // imports must resolve inside one directory: put every file in one folder for the relative specifiers
+  return Object.fromEntries(Object.entries(files).map(([p, t]) => [p.replace(/src\/d\d+\//, 'src/'), t]));
+}

@@ -129,7 +129,6 @@ export async function runBatch(host: Host, run: BatchRun): Promise<ExitCode> {
       if (!t) break;
       const startedAt = Date.now();
       const provider = t.provider ?? run.defaults.provider;
-      const model = t.model ?? run.defaults.model;
       const badProvider = provider === undefined ? null : unknownProvider(host.providers(), provider);
       const missing = badProvider ?? workspaceProblem(t.workspace);
       if (missing !== null) {

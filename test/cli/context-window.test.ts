@@ -51,6 +51,18 @@ describe('the window and threshold a run uses', () => {
     expect(r.stderr).toMatch(/context window unknown: Ollama's default .* cuts longer prompts silently: start it with OLLAMA_CONTEXT_LENGTH=32768, or set context_window/);
   });
 
+  it('Ollama sizing the window when it loads the model: asked again after the first answer, model_info then says it', async () => {
+    sb = sandbox(GOOD_CONFIG);
+    // the first chat request loads the model with Ollama's default context: /api/ps reports it from then on
+    const r = await runCli(['-d', 'all', '-p', 'hi', '--output-format', 'stream-json'], withScript(sb, flavoured('ollama', '', `
+  fake.script('director', () => { fake.window = 4096; return ${read(0)}; }, say('done'));`)), { cwd: project(sb, FILES) });
+    expect(r.code).toBe(0);
+    const infos = modelInfos(r.stdout);
+    expect(infos[0]).toMatchObject({ windowSource: 'Ollama (default context)' });
+    expect(infos[0]).not.toHaveProperty('contextWindow');
+    expect(infos[1]).toMatchObject({ contextWindow: 4096, windowSource: 'Ollama /api/ps context_length', compressionThreshold: 3072 });
+  });
+
   it("the config's context_window beats the server, and sets the threshold", async () => {
     sb = sandbox(`${GOOD_CONFIG}\n[global.llm.providers.scripted]\ncontext_window = 20000\n`);
     const r = await runCli(['-d', 'all', '-p', 'hi', '--output-format', 'stream-json'], withScript(sb, flavoured('llama.cpp', 'fake.window = 8192;', SAY)), { cwd: project(sb) });

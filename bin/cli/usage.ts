@@ -98,7 +98,9 @@ usage: yagent batch TASKS.jsonl --queue redis://[:PASSWORD@]HOST:PORT[/DB][?queu
   Writes a provider into the config (comments kept) and makes it global.llm.use_provider; works on a broken config.
   Without flags on a terminal it asks; the key question takes the key itself (not echoed; kept in the 0600 config)
   or the name of the variable holding it. The key is never taken from argv. Ctrl-C or Ctrl-D cancels (exit 130).
-  --no-probe              do not look for local OpenAI-compatible servers on loopback`,
+  A server on loopback needs no key; without --model the first model the server lists is taken. A config that
+  would not load is never written (exit 2).
+  --no-probe              do not ask local servers (llama.cpp 8080, Ollama 11434, LM Studio 1234, vLLM 8000, --base-url)`,
 };
 
 /** `yagent <sub-command> --help`. */

@@ -168,11 +168,12 @@ describe('context compression end to end', () => {
     const THRESHOLD = 8000;
     const cfg = await configWith('resume', `[enhanced_commander]\ncontext_compression_threshold = ${THRESHOLD}\n`);
     const before = fake.requests.length;
-    // turn 1: the Director reads 16 files itself (each step a plan), compresses, answers (claiming no work: no reminder)
-    for (let i = 0; i < 16; i++) fake.script('director', call('read_file', { path: `f${i}.txt` }, i));
+    // turn 1: the Director reads 30 files itself (each step a plan), compresses (tier 1 alone cannot hold 30 reads at
+    // 8000: tier 2 summarises), answers (claiming no work: no reminder)
+    for (let i = 0; i < 30; i++) fake.script('director', call('read_file', { path: `f${i}.txt` }, i));
     fake.script('director', { text: 'turn one done' });
     for (let i = 0; i < 20; i++) fake.script('compression', { text: `summary ${i}: f0.. read` });
-    const one = await runTask(rt, { prompt: 'read f0..f15', workspace: ws, ...cfg, taskId: 'resume-1' });
+    const one = await runTask(rt, { prompt: 'read f0..f29', workspace: ws, ...cfg, taskId: 'resume-1' });
     expect(one.text).toBe('turn one done');
     expect(envelopes.some((e) => e.taskId === 'resume-1' && e.payload.type.startsWith('context_'))).toBe(true);
     // the summary call used the agent's own provider (no [tools.llm] here)
@@ -190,12 +191,12 @@ describe('context compression end to end', () => {
     const reqs = fake.requests.slice(mark).filter((q) => q.agent === 'director');
     // the first request of the continued turn is turn 1's compacted memory: it fits and keeps every pair
     const first = reqs[0] as RecordedRequest;
-    expect(JSON.stringify(first.body.messages)).toContain('read f0..f15');
+    expect(JSON.stringify(first.body.messages)).toContain('read f0..f29');
     expect(bodyTokens(first)).toBeLessThanOrEqual(THRESHOLD * 1.25);
     for (const q of reqs) expect(wirePairsIntact(q)).toBe(true);
     expect(envelopes.some((e) => e.taskId === 'resume-2' && e.payload.type === 'context_ultimate_compressed')).toBe(true);
     // the rebuilt context holds turn 1's last plans
     const answered = reqs.find((q) => JSON.stringify(q.body.messages).includes(REBUILD_HEADER));
-    expect(JSON.stringify(answered?.body.messages)).toContain('read f15');
+    expect(JSON.stringify(answered?.body.messages)).toContain('read f29');
   }, 120_000);
 });

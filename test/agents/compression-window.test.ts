@@ -7,7 +7,10 @@ import { ContextMeter, DEFAULT_COMPRESSION } from '../../src/actors/agents/compr
 import { toolsEstimate, tokensOf } from '../../src/actors/agents/compression/tokens.js';
 import { Compressor, type CompressorDeps } from '../../src/actors/agents/compression/compressor.js';
 import { inPlaceBackend, TokenCounter } from '../../src/actors/llm/tokens.js';
-import { ScriptedModel } from './harness.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runAgent } from '../../src/actors/agents/run-agent.js';
+import { exitCall, harnessConfig, makeHarness, ScriptedModel, THOUGHT } from './harness.js';
 
 const sys: ChatMessage = { role: 'system', content: 'you are an agent' };
 const brief: ChatMessage = { role: 'user', content: 'read the files' };
@@ -59,5 +62,48 @@ describe('the threshold follows the run’s window', () => {
     const capped = new Compressor(compressorDeps({ settings: { ...DEFAULT_COMPRESSION, threshold: 3000 }, window: () => Promise.resolve(8192) }));
     expect(await capped.threshold()).toBe(3000);
     expect(await new Compressor(compressorDeps()).threshold()).toBe(120_000);
+  });
+});
+
+describe('small windows compress rarely (item 9)', () => {
+  /** A coding run (150 steps allowed) of `steps` reads of ten distinct ~3 KB files at the given threshold; the summary calls and every request. */
+  async function longRun(steps: number, threshold: number): Promise<{ stop: string; summaries: number; requests: { messages: readonly ChatMessage[]; tools: readonly ToolDef[] }[]; summaryAt: number[]; summaryRequests: { messages: readonly ChatMessage[] }[] }> {
+    const h = makeHarness({}, { config: harnessConfig(`[enhanced_commander]\ncontext_compression_threshold = ${threshold}\n`) });
+    for (let f = 0; f < 10; f++) writeFileSync(join(h.workspace, `f${f}.ts`), Array.from({ length: 60 }, (_, l) => `export const value${f}_${l} = compute(${f}, ${l}); // line ${l} of file ${f}`).join('\n'));
+    const reads = Array.from({ length: steps }, (_, i) => ({ text: THOUGHT, calls: [{ name: 'read_file', args: { path: `f${i % 10}.ts` } }], inputTokens: 0 }));
+    const model = new ScriptedModel({ coding: [...reads, { text: THOUGHT, ...exitCall('done') }], compression: Array.from({ length: steps }, (_, i) => ({ text: `summary ${i}: read the files f0.ts to f9.ts; each exports values computed from its index. ${'Facts found so far. '.repeat(20)}` })) });
+    const out = await runAgent(h.env(model), { agent: 'coding', role: 'coding', brief: 'read the files', settings: h.settings, delegationId: 'c', parentSessionId: 'p' });
+    // the step (coding request number) before which each summary call was made
+    let made = 0;
+    const summaryAt = model.requests.flatMap((q) => (q.agent === 'coding' ? (made++, []) : q.agent === 'compression' ? [made] : []));
+    return { stop: out.stopReason, summaries: summaryAt.length, requests: model.byAgent('coding'), summaryAt, summaryRequests: model.byAgent('compression') };
+  }
+
+  it('a 60-step run at an 8k threshold makes a summary call at most every 15 steps, and every request fits', async () => {
+    const r = await longRun(60, 8000);
+    expect(r.summaries).toBeGreaterThanOrEqual(2); // the incremental case happens
+    expect(r.stop).toBe('agent_exit');
+    expect(r.summaries).toBeGreaterThan(0);
+    expect(r.summaries).toBeLessThanOrEqual(4);
+    // at least ~15 steps between two summary calls
+    expect(r.summaryAt.slice(1).every((at, i) => at - (r.summaryAt[i] ?? 0) >= 15)).toBe(true);
+    // a later summary is incremental: the previous summary plus what happened since, not the whole history again
+    for (const q of r.summaryRequests.slice(1)) {
+      expect(q.messages[1]?.content).toMatch(/^Previous summary:\nsummary \d+: read the files/);
+      expect(q.messages[0]?.content).toMatch(/previous summary and what happened since/);
+    }
+    const counter = new TokenCounter(inPlaceBackend);
+    for (const q of r.requests) expect(await counter.countMessageTokens(q.messages, 'scripted-1', q.tools)).toBeLessThanOrEqual(8000);
+  }, 120_000);
+});
+
+describe('tier 1 can cut a result again, shorter', () => {
+  it('the marker counts both cuts; a cut that would keep as much or more leaves the result alone', async () => {
+    const { cutToTokens, TRUNCATION_MARK } = await import('../../src/actors/agents/compression/tier1-rule.js');
+    const text = 'x'.repeat(4000);
+    const once = cutToTokens(text, 200);
+    expect(once).toBe(`${'x'.repeat(800)}\n${TRUNCATION_MARK} 800 tokens removed]`);
+    expect(cutToTokens(once, 200)).toBe(once);
+    expect(cutToTokens(once, 50)).toBe(`${'x'.repeat(200)}\n${TRUNCATION_MARK} 950 tokens removed]`);
   });
 });

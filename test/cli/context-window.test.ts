@@ -1,6 +1,8 @@
 // Issue 23 item 4 through the real CLI: the run learns its context window from the server (each local server's own
 // endpoint, the fake speaking its shape), the config's context_window beats it, an overflow answer's n_ctx replaces
 // it, the compression threshold follows, and one line (-v) and model_info say which window and threshold a run uses.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StreamLineSchema } from '../../bin/cli/stream-json.js';
 import { GOOD_CONFIG, project, runCli, sandbox, withScript, type Sandbox } from './helpers.js';
@@ -51,6 +53,18 @@ describe('the window and threshold a run uses', () => {
     expect(r.stderr).toMatch(/context window unknown: Ollama's default .* cuts longer prompts silently: start it with OLLAMA_CONTEXT_LENGTH=32768, or set context_window/);
   });
 
+  it('Ollama sizing the window when it loads the model: asked again after the first answer, model_info then says it', async () => {
+    sb = sandbox(GOOD_CONFIG);
+    // the first chat request loads the model with Ollama's default context: /api/ps reports it from then on
+    const r = await runCli(['-d', 'all', '-p', 'hi', '--output-format', 'stream-json'], withScript(sb, flavoured('ollama', '', `
+  fake.script('director', () => { fake.window = 4096; return ${read(0)}; }, say('done'));`)), { cwd: project(sb, FILES) });
+    expect(r.code).toBe(0);
+    const infos = modelInfos(r.stdout);
+    expect(infos[0]).toMatchObject({ windowSource: 'Ollama (default context)' });
+    expect(infos[0]).not.toHaveProperty('contextWindow');
+    expect(infos[1]).toMatchObject({ contextWindow: 4096, windowSource: 'Ollama /api/ps context_length', compressionThreshold: 3072 });
+  });
+
   it("the config's context_window beats the server, and sets the threshold", async () => {
     sb = sandbox(`${GOOD_CONFIG}\n[global.llm.providers.scripted]\ncontext_window = 20000\n`);
     const r = await runCli(['-d', 'all', '-p', 'hi', '--output-format', 'stream-json'], withScript(sb, flavoured('llama.cpp', 'fake.window = 8192;', SAY)), { cwd: project(sb) });
@@ -83,4 +97,30 @@ describe('the window and threshold a run uses', () => {
     expect(infos.at(-1)).toMatchObject({ contextWindow: 6000, windowSource: "the server's overflow answer", compressionThreshold: 4500 });
     expect(infos.length).toBe(2);
   });
+});
+
+describe('a small window compresses rarely (item 9)', () => {
+  it('a 60-step run against an 8k llama-server makes at most 4 summary calls, each later one incremental', async () => {
+    sb = sandbox(GOOD_CONFIG);
+    const out = join(sb.dir, 'summaries.json');
+    const MODULES = Object.fromEntries(Array.from({ length: 10 }, (_, f) => [`m${f}.ts`, Array.from({ length: 40 }, (_, l) => `export const v${f}_${l} = compute(${f}, ${l}); // line ${l}`).join('\n')]));
+    const readModule = (i: number): string => `call('read_file', { path: 'm${i % 10}.ts' }, '<thought>\\ngoal: read\\nstep: read m${i % 10}\\nreason: test\\n</thought>')`;
+    const script = `${PRELUDE}
+import { writeFileSync } from 'node:fs';
+const seen = [];
+export default (fake) => {
+  fake.flavour = 'llama.cpp';
+  fake.window = 8192;
+  fake.script('director', ${Array.from({ length: 60 }, (_, i) => readModule(i)).join(', ')}, say('all read'));
+  fake.script('compression', ...times(60, (req) => { seen.push(req.body.messages[1].content.slice(0, 40)); writeFileSync(${JSON.stringify(out)}, JSON.stringify(seen)); return say('summary: the modules export values computed from their index'); }));
+};
+`;
+    const r = await runCli(['-d', 'all', '-p', 'read every module', '-y'], withScript(sb, script), { cwd: project(sb, MODULES) });
+    expect(r.stdout.trim()).toBe('all read');
+    expect(r.code).toBe(0);
+    const summaries = JSON.parse(readFileSync(out, 'utf8')) as string[];
+    expect(summaries.length).toBeGreaterThan(0);
+    expect(summaries.length).toBeLessThanOrEqual(4);
+    for (const head of summaries.slice(1)) expect(head).toMatch(/^Previous summary:/);
+  }, 120_000);
 });

@@ -1,4 +1,5 @@
 // Config text → real consumer: each test changes one key's value and observes the consumer's behaviour change.
+import { TRUNCATION_MARK } from '../../src/actors/agents/compression/tier1-rule.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeProvider } from '../../src/actors/llm/fake/server.js';
 import type { RecordedRequest } from '../../src/actors/llm/fake/script.js';
@@ -305,11 +306,18 @@ describe('[enhanced_commander] keys change what compression does', () => {
   });
 
   it('tool_result_keep_tokens is how much of an old result tier 1 keeps', async () => {
-    // tier 1's first cut saves more when it keeps less of the old result
-    const [short] = (await run('context_compression_threshold = 3000\ntool_result_keep_tokens = 20')).saved;
-    const [long] = (await run('context_compression_threshold = 3000\ntool_result_keep_tokens = 400')).saved;
-    expect(long).toBeGreaterThan(0);
-    expect(short).toBeGreaterThan((long ?? 0) + 200);
+    // the head an old cut result keeps (its first pass keeps the setting's tokens, its hardest a quarter of them)
+    const heads = async (keep: number): Promise<number[]> => {
+      const r = await run(`context_compression_threshold = 5500\ntool_result_keep_tokens = ${keep}`);
+      return (r.last?.messages ?? []).flatMap((m) => (m.role === 'tool' && m.content.includes(TRUNCATION_MARK) ? [m.content.indexOf(`\n${TRUNCATION_MARK}`)] : []));
+    };
+    const short = await heads(20);
+    const long = await heads(400);
+    expect(short.length).toBeGreaterThan(0);
+    expect(long.length).toBeGreaterThan(0);
+    expect(Math.max(...short)).toBeLessThanOrEqual(80);
+    expect(Math.min(...long)).toBeGreaterThanOrEqual(400);
+    expect(Math.max(...long)).toBeLessThanOrEqual(1600);
   });
 
   it('enable_ultimate_compression and ultimate_compression_keep_plans decide tier 3 after overflows', async () => {

@@ -11,10 +11,17 @@ describe('compression threshold', () => {
     expect(compressionThreshold(cfg('[enhanced_commander]\ncontext_compression_threshold = 500000'), 'gpt-4o')).toBe(96_000);
   });
 
-  it('defaults to 120000 when neither source has a value, and ignores the provider context_window', () => {
+  it('defaults to 120000 when neither source has a value (the provider context_window reaches it as the run window, below)', () => {
     const c = cfg('context_window = 8000');
     expect(c.providers['main']?.contextWindow).toBe(8000);
     expect(compressionThreshold(c, 'some-unknown-model')).toBe(120_000);
+  });
+
+  it("the run's window (config context_window, the server's, an overflow's) replaces the catalogue's; configured still caps it", () => {
+    expect(compressionThreshold(cfg(), 'some-unknown-model', 8192)).toBe(6144);
+    expect(compressionThreshold(cfg(), 'gpt-4o', 8192)).toBe(6144);
+    expect(compressionThreshold(cfg('[enhanced_commander]\ncontext_compression_threshold = 5000'), 'some-unknown-model', 8192)).toBe(5000);
+    expect(compressionThreshold(cfg('', { YAGENT_COMPRESS_THRESHOLD: '3000' }), 'gpt-4o', 8192)).toBe(3000);
   });
 
   it('matches vendor-prefixed and dated ids by prefix', () => {

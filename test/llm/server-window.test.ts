@@ -46,7 +46,7 @@ describe('the window a local server says it has', () => {
     expect(await resolveWindow(providerFor(f, 'openai', { model: 'qwen-local' }), httpFetch)).toEqual({ tokens: 16384, source: 'Ollama /api/show num_ctx' });
     f.ollamaNumCtx = undefined;
     const none = await resolveWindow(providerFor(f, 'openai', { model: 'qwen-local' }), httpFetch);
-    expect(none).toEqual({ source: 'Ollama (default context)', note: OLLAMA_NOTE });
+    expect(none).toEqual({ source: 'Ollama (default context)', note: OLLAMA_NOTE, recheck: true });
     expect(none.note).toMatch(/OLLAMA_CONTEXT_LENGTH/);
   });
 

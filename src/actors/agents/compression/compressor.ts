@@ -14,8 +14,15 @@ import { recentStart } from './turns.js';
 
 export type Tier = 1 | 2 | 3;
 const EVENT = { 1: 'context_compressed', 2: 'context_emergency_compressed', 3: 'context_ultimate_compressed' } as const;
-/** Tier 1 aims below the threshold so the next few results fit without compressing every step. */
-const RULE_TARGET = 0.7;
+/** Every compression aims at this share of the room the threshold leaves above the fixed part (system prompt, tool
+ *  definitions): the next several steps then fit before the next one (issue 23 item 9). */
+const LOW_WATER = 0.5;
+/** Tier 1's passes, gentlest first: [turns kept whole, share of tool_result_keep_tokens an old result keeps]. */
+const RULE_PASSES: readonly (readonly [number, number])[] = [
+  [KEEP_TURNS, 1],
+  [1, 1],
+  [1, 0.25],
+];
 
 export interface CompressorDeps {
   agent: string;
@@ -95,37 +102,49 @@ export class Compressor {
     this.d.recorder.append([thinklinkRecord(this.thinklink.add(step, t), this.d.now())]);
   }
 
-  /** Before a call: over the threshold → tier 1, still over → tier 2, still over → tier 3. Returns the highest tier applied (0 = none). */
+  /** Before a call, over the threshold: tier 1 (harder pass by pass) down to the low-water mark; only when tier 1 cannot
+   *  get under the threshold itself, tier 2 (a model call), then tier 3. Returns the highest tier applied (0 = none). */
   async fit(messages: ChatMessage[]): Promise<Tier | 0> {
     const limit = await this.threshold();
     if (!(await overThreshold(this.meter, messages, limit))) return 0;
+    const goal = await this.lowWater(messages, limit);
     let applied: Tier | 0 = 0;
-    for (const tier of [1, 2, 3] as const) {
-      if (await this.apply(tier, messages, limit, false)) applied = tier;
-      // tier 1 must leave headroom, or it would fire again on the very next step (tier 2 then takes over)
-      const goal = tier === 1 ? Math.floor(limit * RULE_TARGET) : limit;
-      if (!(await overThreshold(this.meter, messages, goal))) break;
+    if (await this.apply(1, messages, goal, limit, false)) applied = 1;
+    if (!(await overThreshold(this.meter, messages, limit))) return applied;
+    if (await this.apply(2, messages, goal, limit, false)) {
+      applied = 2;
+      // the turns tier 2 kept whole may still hold old results tier 1 can cut
+      if (await overThreshold(this.meter, messages, goal)) await this.apply(1, messages, goal, limit, false);
     }
+    if ((await overThreshold(this.meter, messages, limit)) && (await this.apply(3, messages, goal, limit, false))) applied = 3;
     return applied;
   }
 
   /** The provider said the request does not fit: the next tier after `after` that changes something (0 = none left). */
   async recover(messages: ChatMessage[], after: Tier | 0): Promise<Tier | 0> {
     const limit = await this.threshold();
+    const goal = await this.lowWater(messages, limit);
     for (const tier of [1, 2, 3] as const) {
-      if (tier > after && (await this.apply(tier, messages, limit, true))) return tier;
+      if (tier > after && (await this.apply(tier, messages, goal, limit, true))) return tier;
     }
     return 0;
   }
 
-  /** Rewrites `messages` in place; false when the tier had nothing to do or is not available. */
-  private async apply(tier: Tier, messages: ChatMessage[], limit: number, forced: boolean): Promise<boolean> {
+  /** Well under the threshold: the fixed part plus LOW_WATER of the room above it. */
+  private async lowWater(messages: readonly ChatMessage[], limit: number): Promise<number> {
+    const fixed = await this.meter.fixedTokens(messages.slice(0, 1));
+    return limit > fixed ? fixed + Math.floor(LOW_WATER * (limit - fixed)) : limit;
+  }
+
+  /** Rewrites `messages` in place toward `goal` (real tokens of the whole request); false when the tier had nothing to do. */
+  private async apply(tier: Tier, messages: ChatMessage[], goal: number, limit: number, forced: boolean): Promise<boolean> {
     const before = await this.meter.measure(messages);
     // the tool definitions go with every request and no tier shrinks them: the messages get what is left
     const tools = await this.meter.toolTokens();
     // the tiers aim with the chars/4 estimate: scale the real goal into their units
     const scale = before - tools > 0 ? tokensOf(messages) / (before - tools) : 1;
-    const next = await this.rewrite(tier, messages, Math.max(0, Math.floor((limit - tools) * scale)), forced);
+    const units = (n: number): number => Math.max(0, Math.floor((n - tools) * scale));
+    const next = await this.rewrite(tier, messages, units(goal), units(limit), forced);
     if (next === null) return false;
     this.d.recorder.append([compactedRecord(messages, next, this.d.now())]);
     messages.splice(0, messages.length, ...next);
@@ -135,21 +154,27 @@ export class Compressor {
     return true;
   }
 
-  /** `limit` is in the tiers' estimate units (see `apply`). */
-  private async rewrite(tier: Tier, messages: readonly ChatMessage[], limit: number, forced: boolean): Promise<ChatMessage[] | null> {
+  /** `target` and `room` (what the threshold leaves for messages) are in the tiers' estimate units (see `apply`). */
+  private async rewrite(tier: Tier, messages: readonly ChatMessage[], target: number, room: number, forced: boolean): Promise<ChatMessage[] | null> {
     const s = this.d.settings;
     switch (tier) {
       case 1: {
-        const target = forced ? 0 : Math.floor(limit * RULE_TARGET);
-        const r = ruleCompress(messages, { keepTokens: s.toolResultKeepTokens, target, protectFrom: recentStart(messages, KEEP_TURNS) });
-        return r.changed ? r.messages : null;
+        // gentlest pass first; a forced one (the server said it does not fit) cuts every candidate at the hardest pass
+        let list: readonly ChatMessage[] = messages;
+        let changed = false;
+        for (const [turns, share] of forced ? RULE_PASSES.slice(-1) : RULE_PASSES) {
+          const r = ruleCompress(list, { keepTokens: Math.floor(s.toolResultKeepTokens * share), target: forced ? 0 : target, protectFrom: recentStart(list, turns) });
+          if (r.changed) [list, changed] = [r.messages, true];
+          if (!forced && r.tokens <= target) break;
+        }
+        return changed ? [...list] : null;
       }
       case 2:
-        // the summary call reads at most about half the threshold (2 chars ≈ half a token)
-        return emergencyCompress(messages, { summarizer: this.d.summarizer, brief: this.d.brief, signal: this.d.signal, maxChars: Math.min(TRANSCRIPT_CHARS, limit * 2) });
+        // the summary call reads at most about half the room (2 chars ≈ half a token) and writes at most a quarter of it
+        return emergencyCompress(messages, { summarizer: this.d.summarizer, brief: this.d.brief, signal: this.d.signal, maxChars: Math.min(TRANSCRIPT_CHARS, room * 2), maxWords: Math.max(100, Math.floor(room * 0.2)) });
       case 3: {
         if (!s.enableUltimate || this.thinklink.size === 0) return null;
-        const next = ultimateCompress(messages, { brief: this.d.brief, plans: this.thinklink.last(s.ultimateKeepPlans), target: Math.floor(limit * RULE_TARGET), keepTokens: s.toolResultKeepTokens });
+        const next = ultimateCompress(messages, { brief: this.d.brief, plans: this.thinklink.last(s.ultimateKeepPlans), target, keepTokens: s.toolResultKeepTokens });
         return next !== null && tokensOf(next) < tokensOf(messages) ? next : null;
       }
     }

@@ -62,6 +62,11 @@ export class ContextMeter {
     return this.count([], this.tools());
   }
 
+  /** The part no tier shrinks: `head` (the system message) and the tool definitions. */
+  fixedTokens(head: readonly ChatMessage[]): Promise<number> {
+    return this.count(head, this.tools());
+  }
+
   /** Over `threshold`? A list whose byte bound is under it cannot be over, so most steps skip the count. */
   async over(messages: readonly ChatMessage[], threshold: number): Promise<boolean> {
     const { tokens, since, tools } = this.split(messages);

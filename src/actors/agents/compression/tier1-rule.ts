@@ -14,11 +14,23 @@ export function toolPriority(name: string): number | null {
   return LOW_VALUE.has(name) ? 0 : 1;
 }
 
-/** The head of `text` worth about `keepTokens` tokens plus a marker saying how much went. */
+const MARK_AT = `\n${TRUNCATION_MARK}`;
+
+/** A result an earlier cut already shortened: its kept head and the tokens that cut removed. */
+function splitCut(text: string): { head: string; removed: number } {
+  const at = text.startsWith(TRUNCATION_MARK) ? 0 : text.lastIndexOf(MARK_AT);
+  if (at < 0) return { head: text, removed: 0 };
+  const removed = Number(/(\d+) tokens removed\]$/.exec(text)?.[1] ?? 0);
+  return { head: text.slice(0, at), removed };
+}
+
+/** The head of `text` worth about `keepTokens` tokens plus a marker saying how much went (a cut result can be cut again,
+ *  shorter: the marker then counts both cuts). */
 export function cutToTokens(text: string, keepTokens: number): string {
   const keepChars = Math.max(0, keepTokens * 4);
-  if (text.length <= keepChars) return text;
-  return `${text.slice(0, keepChars)}\n${TRUNCATION_MARK} ${Math.ceil((text.length - keepChars) / 4)} tokens removed]`;
+  const { head, removed } = splitCut(text);
+  if (head.length <= keepChars) return text;
+  return `${head.slice(0, keepChars)}\n${TRUNCATION_MARK} ${removed + Math.ceil((head.length - keepChars) / 4)} tokens removed]`;
 }
 
 export interface RuleOptions {
@@ -36,9 +48,10 @@ export function ruleCompress(messages: readonly ChatMessage[], o: RuleOptions): 
   const candidates: { i: number; p: number }[] = [];
   for (let i = 0; i < Math.min(o.protectFrom, out.length); i++) {
     const m = out[i];
-    if (m?.role !== 'tool' || m.content.startsWith(TRUNCATION_MARK) || m.content.includes(`\n${TRUNCATION_MARK}`)) continue;
+    if (m?.role !== 'tool') continue;
     const p = toolPriority(m.name);
-    if (p !== null && m.content.length > o.keepTokens * 4) candidates.push({ i, p });
+    // a result cut before is a candidate again only when this cut keeps less of it
+    if (p !== null && splitCut(m.content).head.length > o.keepTokens * 4) candidates.push({ i, p });
   }
   candidates.sort((a, b) => a.p - b.p || a.i - b.i);
   let changed = false;

@@ -69,7 +69,19 @@ export class RoutingEngine implements LlmEngine {
     const { provider, tier } = await this.choose(req);
     const engine = this.engine(provider);
     await this.announce(provider, engine, tier);
-    return engine.call(tier !== undefined ? { ...req, tier } : req);
+    const res = await engine.call(tier !== undefined ? { ...req, tier } : req);
+    await this.recheckWindow(provider);
+    return res;
+  }
+
+  /** A server that sizes its window when it loads the model (Ollama) is asked once more after its first answer. */
+  private async recheckWindow(name: string): Promise<void> {
+    const known = this.windows.get(name);
+    if (known === undefined || this.deps.windowOf === undefined || (await known).recheck !== true) return;
+    const again = await this.deps.windowOf(name).catch(() => undefined);
+    const settled: WindowInfo = again?.tokens !== undefined ? again : { ...(await known), recheck: false };
+    this.windows.set(name, Promise.resolve(settled));
+    if (again?.tokens !== undefined) this.announced = null;
   }
 
   /** The window of the provider the next call goes to (asked of the server once per provider). */

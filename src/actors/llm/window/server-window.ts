@@ -9,6 +9,8 @@ export interface ServerWindow {
   tokens?: number;
   source: string;
   note?: string;
+  /** Ask again after the first answer: the server decides the window when it loads the model (Ollama). */
+  recheck?: boolean;
 }
 
 export interface ProbeTarget {
@@ -65,7 +67,7 @@ async function ollama(fetchImpl: typeof fetch, root: string, t: ProbeTarget, ms:
   if (show === null) return undefined;
   const numCtx = typeof show.parameters === 'string' ? /^num_ctx\s+(\d+)/m.exec(show.parameters)?.[1] : undefined;
   if (numCtx !== undefined) return { tokens: Number(numCtx), source: 'Ollama /api/show num_ctx' };
-  return { source: 'Ollama (default context)', note: OLLAMA_NOTE };
+  return { source: 'Ollama (default context)', note: OLLAMA_NOTE, recheck: true };
 }
 
 async function lmStudio(fetchImpl: typeof fetch, root: string, t: ProbeTarget, ms: number): Promise<ServerWindow | undefined> {

@@ -270,7 +270,10 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
 /** A fresh run: system + brief. A continued delegation: its repaired replay. A resumed Director turn: the fresh
  *  system prompt (project context re-injected), the earlier turns with interrupted delegations recovered, the prompt. */
 async function initialMessages(input: AgentRunInputParsed, system: string, recovery: RecoveryDeps): Promise<ChatMessage[]> {
-  if (input.resumeFrom) return input.resumeFrom.messages;
+  if (input.resumeFrom) {
+    const { messages, pending } = input.resumeFrom;
+    return pending.length === 0 ? messages : repairToolPairs([...messages, ...(await recoverDelegations(recovery, pending))]);
+  }
   const fresh: ChatMessage[] = [{ role: 'system', content: system }, { role: 'user', content: input.brief }];
   if (!input.session) return fresh;
   const recovered = await recoverDelegations(recovery, input.session.pending);

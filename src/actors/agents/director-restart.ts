@@ -46,19 +46,19 @@ export async function superviseDirector(deps: DirectorRestartDeps, input: AgentR
   }
 }
 
-type Next = { kind: 'restart'; input: AgentRunInput; path: string | null } | { kind: 'degraded'; reason: string; messages: ChatMessage[]; path: string | null };
+type Next = { kind: 'restart'; input: AgentRunInput } | { kind: 'degraded'; reason: string; messages: ChatMessage[] };
 
 /** The input of the next incarnation: its last rollout's repaired replay and the delegations it left interrupted, or
  *  the first input again when it never opened a rollout (nothing of it ran). */
 async function restartFrom(deps: DirectorRestartDeps, input: AgentRunInput): Promise<Next> {
   const heads = await deps.store.taskRollouts(deps.projectId, deps.taskId);
   const head = heads.filter((h) => h.meta.delegationId === null).at(-1);
-  if (!head) return { kind: 'restart', input, path: null };
+  if (!head) return { kind: 'restart', input };
   const a = assessReplay(await deps.store.readReplay(head.path), deps.maxReplayMessages);
-  if (a.kind === 'degraded') return { kind: 'degraded', reason: `its ledger cannot be replayed: ${a.reason}`, messages: a.messages, path: head.path };
+  if (a.kind === 'degraded') return { kind: 'degraded', reason: `its ledger cannot be replayed: ${a.reason}`, messages: a.messages };
   const pending = await interruptedDelegations(deps.store, a.messages, heads);
   const { freshBoard: _fresh, session: _session, ...rest } = input;
-  return { kind: 'restart', input: { ...rest, resumeFrom: { messages: a.messages, plans: a.plans, pending } }, path: head.path };
+  return { kind: 'restart', input: { ...rest, resumeFrom: { messages: a.messages, plans: a.plans, pending } } };
 }
 
 /** The turn's end past the restarts: the report (what the ledger holds) is its text, stop `panic`, every call counted. */

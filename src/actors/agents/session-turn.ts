@@ -66,11 +66,11 @@ export async function prepareTurn(store: SessionStore, projectId: string, taskId
   return { ...base, history: [...history, note], pending: req.fork === true ? [] : interrupted };
 }
 
-/** The last turn's Director stop when the session ledger has none (a second Ctrl-C quit before the turn's end was
- *  written): a recorded cancel is still a cancel. */
+/** The last turn's Director stop when the session ledger has none (the process ended before the turn's end was
+ *  written, e.g. a second Ctrl-C): a recorded cancel is still a cancel, a recorded answer still an answer. */
 async function directorStop(store: SessionStore, path: string): Promise<StopReason | null> {
   const f = await store.readStopFacts(path);
-  return f.found && f.stopReason === 'cancelled' ? 'cancelled' : null;
+  return f.found ? f.stopReason : null;
 }
 
 /** The result each cancelled delegation's call gets on the next turn (last wins over its "abandoned" result). */

@@ -46,7 +46,7 @@ describe('cancel means cancel (CLI)', () => {
     const child = start(['-p', 'run the five steps', '-y', '--output-format', 'json'], env, { cwd: ws });
     reaper.push(child);
     const done = collect(child);
-    await until(() => (existsSync(stalled ?? '') ? true : undefined), 'the stalled third coding call');
+    await until(() => (existsSync(stalled ?? '') ? true : undefined), 'the stalled third coding call', 90_000);
     child.kill('SIGINT');
     const cancelled = await done;
     expect(cancelled.code).toBe(130);
@@ -64,5 +64,5 @@ describe('cancel means cancel (CLI)', () => {
     expect(first).toMatch(/cancelled by the user/);
     expect(first).toMatch(/run_bash ×2/);
     expect(first).toContain('echo step2');
-  });
+  }, 180_000);
 });

@@ -23,7 +23,7 @@ async function directorCrash(maxRestarts: number): Promise<TaskResult> {
   w.fake.script('coding', call('run_bash', { command: SIDE, is_dangerous: false }), { text: 'x', fault: { kind: 'stall', afterEvents: 1 } }, exit('side effect done once'));
   const config = { ...w.base.config, resume: { ...w.base.config.resume, maxRestarts } };
   const running = runTask(w.rt, { ...w.base, config, prompt: 'do the work', taskId: 'dcrash', yolo: true });
-  for (let i = 0; i < 400 && w.fake.requestsFor('coding').length < 2; i++) await new Promise((r) => setTimeout(r, 25));
+  for (let i = 0; i < 2400 && w.fake.requestsFor('coding').length < 2; i++) await new Promise((r) => setTimeout(r, 25));
   expect(w.fake.requestsFor('coding')).toHaveLength(2);
   const handle = w.rt.task('dcrash')?.supervisor.handleOf('director') as { worker?: Worker } | undefined;
   expect(handle?.worker).toBeDefined();
@@ -45,7 +45,7 @@ describe('a crashed Director', () => {
     expect(resumed).toContain('side effect done once');
     expect(r.usageByAgent.find((e) => e.agent === 'director')?.calls).toBe(2); // both incarnations' calls
     expect(w.envelopes.filter((e) => e.payload.type === 'task_end')).toHaveLength(1);
-  });
+  }, 120_000);
 
   it('past max_restarts the turn ends with the degraded report the user sees; nothing of the task is left running', async () => {
     const r = await directorCrash(0);
@@ -55,5 +55,5 @@ describe('a crashed Director', () => {
     expect(w.envelopes.some((e) => e.payload.type === 'ai_response' && e.payload.text === r.text)).toBe(true);
     expect(w.rt.liveActors().filter((n) => n.startsWith('delegation:'))).toEqual([]);
     expect(w.fake.requestsFor('director')).toHaveLength(1);
-  });
+  }, 120_000);
 });

@@ -74,7 +74,8 @@ export function summarise(projectId: string, sessionId: string, entries: readonl
   const last = starts.at(-1);
   if (!first || !last) return null;
   const ends = entries.filter((e) => e.kind === 'turn_end');
-  const lastEnd = ends.at(-1);
+  // a turn whose Director never opened a rollout ended with none (''): the conversation is in the one before it
+  const lastEnd = ends.filter((e) => e.rolloutPath !== '').at(-1);
   const ended = ends.find((e) => e.taskId === last.taskId);
   const stopReason = ended?.stopReason ?? null;
   return {

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ResultObjectSchema } from '../../bin/cli/stream-json.js';
-import { childReaper, collect, GOOD_CONFIG, project, runCli, sandbox, start, until, withScript, type Sandbox } from './helpers.js';
+import { childReaper, collect, discovered, GOOD_CONFIG, project, runCli, sandbox, start, until, withScript, type Sandbox } from './helpers.js';
 import { PRELUDE } from './scripts.js';
 
 let sb: Sandbox | undefined;
@@ -46,7 +46,7 @@ describe('cancel means cancel (CLI)', () => {
     const child = start(['-p', 'run the five steps', '-y', '--output-format', 'json'], env, { cwd: ws });
     reaper.push(child);
     const done = collect(child);
-    await until(() => (existsSync(stalled ?? '') ? true : undefined), 'the stalled third coding call');
+    await until(() => (existsSync(stalled ?? '') ? true : undefined), 'the stalled third coding call', 90_000);
     child.kill('SIGINT');
     const cancelled = await done;
     expect(cancelled.code).toBe(130);
@@ -64,5 +64,34 @@ describe('cancel means cancel (CLI)', () => {
     expect(first).toMatch(/cancelled by the user/);
     expect(first).toMatch(/run_bash ×2/);
     expect(first).toContain('echo step2');
-  });
+  }, 180_000);
+
+  it('serve: `attach cancel` after step 2, then `attach send`: the next turn runs nothing of it and is told it was cancelled', async () => {
+    sb = sandbox(GOOD_CONFIG);
+    const ws = project(sb);
+    const out = join(ws, 'steps.txt');
+    const [stalled, later, dirLog, codingLog] = ['stalled', 'later', 'director.log', 'coding.log'].map((f) => join(sb?.dir ?? '', f));
+    const serve = start(['serve', '-y'], withScript(sb, fiveSteps(out, stalled ?? '', later ?? '', dirLog ?? '', codingLog ?? '')));
+    reaper.push(serve);
+    const info = await discovered(sb);
+    const api = async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
+      const r = await fetch(`${info.address}${path}`, { method, headers: { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      return (await r.json()) as Record<string, unknown>;
+    };
+    const outcome = (id: string) => until(async () => ((await api('GET', `/api/task_status?task=${id}`)).outcome as { text: string; stop_reason?: string; stopReason?: string } | null) ?? undefined, `task ${id}`, 90_000);
+    const task = (await api('POST', '/api/start_task', { prompt: 'run the five steps', workspace: ws })).task_id as string;
+    await until(() => (existsSync(stalled ?? '') ? true : undefined), 'the stalled third coding call', 90_000);
+    const cancel = await runCli(['attach', 'cancel', task], sb.env);
+    expect(cancel.code).toBe(0);
+    expect(JSON.stringify(await outcome(task))).toContain('cancelled');
+    expect(readFileSync(out, 'utf8')).toBe('step1\nstep2\n');
+    writeFileSync(later ?? '', 'yes');
+    const sent = await runCli(['attach', 'send', task, 'an unrelated question', '--json'], sb.env);
+    expect(sent.code).toBe(0);
+    const next = JSON.parse(sent.stdout) as { task_id: string };
+    expect((await outcome(next.task_id)).text).toBe('unrelated answer');
+    expect(readFileSync(out, 'utf8')).toBe('step1\nstep2\n');
+    expect(existsSync(codingLog ?? '')).toBe(false);
+    expect(readFileSync(dirLog ?? '', 'utf8').split('\n')[0]).toMatch(/cancelled by the user/);
+  }, 240_000);
 });

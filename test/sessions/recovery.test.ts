@@ -33,8 +33,9 @@ async function interruptedTurn(): Promise<TaskResult | Error> {
 }
 
 /** Turns the user's cancel of turn 1 into what a kill leaves: no turn end in the session ledger, no stop or checkpoint
- *  in the Director's rollout (its delegations keep what they recorded). A cancelled turn is never resumed; a killed one is. */
-function asIfKilled(taskId: string): void {
+ *  in the Director's rollout (its delegations keep what they recorded). A cancelled turn is never resumed; a killed one is.
+ *  `directorStop`: the Director's rollout keeps its stop (only the ledger's turn end is lost). */
+function asIfKilled(taskId: string, directorStop = false): void {
   const strip = (file: string, drop: (line: string) => boolean): void => writeFileSync(file, readFileSync(file, 'utf8').split('\n').filter((l) => !drop(l)).join('\n'));
   const sessions = join(w.home, 'data', 'sessions');
   for (const d of readdirSync(sessions)) for (const f of readdirSync(join(sessions, d))) strip(join(sessions, d, f), (l) => l.includes('"turn_end"') && l.includes(`"${taskId}"`));
@@ -43,7 +44,7 @@ function asIfKilled(taskId: string): void {
     for (const f of readdirSync(join(rollouts, d))) {
       const file = join(rollouts, d, f);
       const meta = JSON.parse(readFileSync(file, 'utf8').split('\n')[0] ?? '{}') as { payload?: { taskId?: string; delegationId?: string | null } };
-      if (meta.payload?.taskId === taskId && meta.payload.delegationId === null) strip(file, (l) => l.includes('"agent_checkpoint"') || l.includes('"kind":"stop"'));
+      if (!directorStop && meta.payload?.taskId === taskId && meta.payload.delegationId === null) strip(file, (l) => l.includes('"agent_checkpoint"') || l.includes('"kind":"stop"'));
     }
   }
 }
@@ -124,6 +125,16 @@ describe('recovery', () => {
     expect(body).toContain('[coding cancelled by the user]');
     expect(body).toContain('run_bash ×1');
     expect(body).toContain('The user cancelled the previous turn');
+  });
+
+  it('a cancel whose turn end was never written (a second Ctrl-C quit at once) is still a cancel: nothing is resumed', async () => {
+    await interruptedTurn();
+    asIfKilled('turn-1', true); // the session ledger lost the turn's end; the Director's rollout still says cancelled
+    w.fake.script('director', ...Array.from({ length: 4 }, () => say('something else')));
+    const r = await runTask(w.rt, { ...w.base, prompt: 'another question', taskId: 'turn-2', yolo: true, session: { resume: 'turn-1' } });
+    expect(r.text).toBe('something else');
+    expect(w.fake.requestsFor('coding')).toHaveLength(2);
+    expect(text(w.fake.requestsFor('director').at(-1) ?? { body: {} })).toContain('[coding cancelled by the user]');
   });
 
   it('B: an interrupted Coding delegation continues from its rollout; the recorded tool call is not run again', async () => {

@@ -42,6 +42,10 @@ describe('session ledger', () => {
     await s.recordSessionTurn('p', 'S', { kind: 'turn_start', ts: 1, taskId: 'T1', prompt: 'go', workspace: '/w' });
     await s.recordSessionTurn('p', 'S', { kind: 'turn_end', ts: 2, taskId: 'T1', stopReason: 'llm_error', usage: U, rolloutPath: '/r' });
     expect(await s.readSession('p', 'S')).toMatchObject({ stopReason: 'llm_error', resumable: { ok: true } });
+    // a turn whose Director never opened a rollout: the session's conversation is still the last one recorded
+    await s.recordSessionTurn('p', 'S', { kind: 'turn_start', ts: 3, taskId: 'T2', prompt: 'again', workspace: '/w' });
+    await s.recordSessionTurn('p', 'S', { kind: 'turn_end', ts: 4, taskId: 'T2', stopReason: 'panic', usage: U, rolloutPath: '' });
+    expect(await s.readSession('p', 'S')).toMatchObject({ stopReason: 'panic', lastTaskId: 'T2', lastRolloutPath: '/r', resumable: { ok: true } });
   });
 
   it('taskRollouts finds the Director and delegation rollouts of one task, buffered heads included', async () => {

@@ -15,7 +15,7 @@ import type { DelegationBreaker, RunPool } from './pool.js';
 import { buildBrief, summarize } from './brief.js';
 import { MentionBook } from './mentions.js';
 import type { UsageLedger } from './usage-ledger.js';
-import { restartOrReport } from './recovery.js';
+import { isCrash, restartOrReport } from './recovery.js';
 import type { Assessment } from './replay-assessment.js';
 import type { ThinkEntry } from './compression/thinklink.js';
 import { undoAfter, undoBefore } from './undo-points.js';
@@ -328,12 +328,6 @@ export class DelegationManager {
       .recordTimeline(this.deps.settings.taskId, { ts: new Date(this.deps.clock.now()).toISOString(), ...entry })
       .catch((e: unknown) => publishWarning(this.deps.publish, 'recordTimeline', `timeline entry (${entry.agent} ${entry.phase}) not recorded`, e));
   }
-}
-
-/** A worker that died under the delegation (throw outside the loop, OOM, exit), as opposed to a failed run. */
-function isCrash(e: unknown): boolean {
-  const code = (e as { code?: unknown } | null)?.code;
-  return code === 'ACTOR_CRASHED' || code === 'ACTOR_OOM' || code === 'ACTOR_EXITED';
 }
 
 /** ok/partial come from the model; error from a failed delegation (blackboard rule 3). */

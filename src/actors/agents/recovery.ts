@@ -86,6 +86,12 @@ export function crashRecovery(store: Pick<StoreApi, 'taskRollouts' | 'readReplay
   };
 }
 
+/** A worker that died under a run (throw outside the loop, OOM, exit, a failed start), as opposed to a failed run. */
+export function isCrash(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return code === 'ACTOR_CRASHED' || code === 'ACTOR_OOM' || code === 'ACTOR_EXITED';
+}
+
 /** After a crash: restart from the replay (B) while restarts remain and the ledger can be trusted, else the report (C). */
 export function restartOrReport(target: string, a: Assessment, attempt: number, maxRestarts: number, crash: string): { kind: 'restart'; from: Extract<Assessment, { kind: 'replay' }> } | { kind: 'report'; report: string } {
   if (attempt <= maxRestarts && a.kind === 'replay') return { kind: 'restart', from: a };

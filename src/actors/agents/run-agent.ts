@@ -279,8 +279,12 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
 /** A fresh run: system + brief. A continued delegation: its repaired replay. A resumed Director turn: the fresh
  *  system prompt (project context re-injected), the earlier turns with interrupted delegations recovered, the prompt. */
 async function initialMessages(input: AgentRunInputParsed, system: string, mutates: (name: string) => boolean, recovery: RecoveryDeps): Promise<ChatMessage[]> {
-  // a call that started and left no result is not run again: its result says so, with the workspace as it is now
-  if (input.resumeFrom) return describeInterrupted(input.resumeFrom.messages, input.settings.workspace, mutates);
+  if (input.resumeFrom) {
+    // a call that started and left no result is not run again: its result says so, with the workspace as it is now
+    const messages = await describeInterrupted(input.resumeFrom.messages, input.settings.workspace, mutates);
+    const { pending } = input.resumeFrom;
+    return pending.length === 0 ? messages : repairToolPairs([...messages, ...(await recoverDelegations(recovery, pending))]);
+  }
   const fresh: ChatMessage[] = [{ role: 'system', content: system }, { role: 'user', content: input.brief }];
   if (!input.session) return fresh;
   const recovered = await recoverDelegations(recovery, input.session.pending);

@@ -16,6 +16,7 @@ import { resolveDisabledAgents } from './profiles.js';
 import type { AgentRunInput, AgentRunOutput, RunSettings } from './run-types.js';
 import { prepareTurn, type PreparedTurn, type SessionRequest } from './session-turn.js';
 import { cancelledRun } from './cancelled-turn.js';
+import { superviseDirector } from './director-restart.js';
 
 export type { SessionRequest } from './session-turn.js';
 
@@ -143,11 +144,12 @@ export async function runTask(runtime: Runtime, o: RunTaskOptions): Promise<Task
   let turnPoint: Promise<string | null> = Promise.resolve(null);
   try {
     turn = await prepareTurn(store, projectId, taskId, o.boardId, o.session ?? {});
+    const settings = settingsFrom(o, taskId, turn.boardId);
     const input: AgentRunInput = {
       agent: 'director',
       role: 'director',
       brief: o.prompt,
-      settings: settingsFrom(o, taskId, turn.boardId),
+      settings,
       delegationId: null,
       parentSessionId: null,
       ...(turn.resumed ? { session: { history: turn.history, plans: turn.plans, pending: turn.pending, resumed: true } } : {}),
@@ -171,8 +173,25 @@ export async function runTask(runtime: Runtime, o: RunTaskOptions): Promise<Task
         return null;
       },
     );
-    const director = async (): Promise<AgentRunOutput> =>
-      (await runtime.startTask(taskId)).spawn<AgentRunInput, AgentRunOutput>({ name: 'director', module: AGENT_MODULE, input, delegationId: null }, signal);
+    const spawn = async (incarnation: AgentRunInput): Promise<AgentRunOutput> =>
+      (await runtime.startTask(taskId)).spawn<AgentRunInput, AgentRunOutput>({ name: 'director', module: AGENT_MODULE, input: incarnation, delegationId: null }, signal);
+    // a crashed Director is restarted from its rollout like a delegation (director-restart.ts)
+    const director = (): Promise<AgentRunOutput> =>
+      superviseDirector(
+        {
+          store,
+          projectId,
+          taskId,
+          resume: settings.resume,
+          maxRestarts: settings.maxRestarts,
+          maxReplayMessages: settings.maxReplayMessages,
+          publish: (e) => runtime.publish({ name: 'director', taskId }, e),
+          stopOrphans: () => stopOrphans(runtime, taskId),
+          signal,
+        },
+        input,
+        spawn,
+      );
     // a turn the user cancelled ends like any other (ledger, task_end), with the tokens it spent
     const cancelled = async (err: unknown): Promise<AgentRunOutput> => {
       if (o.signal?.aborted !== true) throw err;
@@ -212,6 +231,13 @@ export async function runTask(runtime: Runtime, o: RunTaskOptions): Promise<Task
     session: { id: turn.sessionId, resumed: turn.resumed, ...(turn.forkedFrom ? { forkedFrom: turn.forkedFrom } : {}) },
     ...(out.error !== undefined ? { error: out.error } : {}),
   };
+}
+
+/** Ends every actor of the task a crashed Director left running (its delegations), each with its stop hook. */
+async function stopOrphans(runtime: Runtime, taskId: string): Promise<void> {
+  const task = runtime.task(taskId);
+  if (!task) return;
+  await Promise.all(task.supervisor.liveNames().filter((n) => n !== 'director').map((n) => task.supervisor.terminateChild(n, 'cancelled')));
 }
 
 /** The task's notes; a failed listing is a warning and an error string, not an empty list. */

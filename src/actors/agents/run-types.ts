@@ -92,7 +92,14 @@ export const AgentRunInputSchema = z.object({
   rootContext: z.object({ files: z.array(z.string()), text: z.string() }).optional(),
   /** A delegation continued from its rollout (recovery B): the repaired replay replaces system + brief; the plans
    *  its rollout holds refill the thinklink store (a compressed replay no longer holds them). */
-  resumeFrom: z.object({ messages: z.array(ChatMessageSchema), plans: z.array(ThinkEntrySchema).default([]) }).optional(),
+  resumeFrom: z
+    .object({
+      messages: z.array(ChatMessageSchema),
+      plans: z.array(ThinkEntrySchema).default([]),
+      /** A restarted Director (after a crash): the delegations its last incarnation left interrupted, recovered first. */
+      pending: z.array(z.object({ callId: z.string(), target: z.string(), task: z.string(), rolloutPath: z.string() })).default([]),
+    })
+    .optional(),
   /** Director only: the session's earlier turns, the plans of the last one and the delegations it left interrupted. */
   session: z
     .object({

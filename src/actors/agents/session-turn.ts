@@ -48,7 +48,7 @@ export async function prepareTurn(store: SessionStore, projectId: string, taskId
   if (s === null) return { sessionId: boardId ?? taskId, boardId: boardId ?? taskId, resumed: false, history: [], plans: [], pending: [] };
   const heads = await store.taskRollouts(projectId, s.lastTaskId);
   const lastDirector = heads.filter((h) => h.meta.delegationId === null).at(-1)?.path ?? null;
-  const director = lastDirector ?? s.lastRolloutPath;
+  const director = lastDirector ?? (s.lastRolloutPath || null); // '' : a turn whose Director never opened one
   // the last turn left no Director rollout (its start failed): the earlier turns carry on, marked
   const unstarted = lastDirector === null && s.stopReason !== null && stopState(s.stopReason) !== 'finished' ? [marker(turnMarker(s.stopReason, s.lastPrompt, true))] : [];
   if (director === null) return { ...ids(s, taskId, req), resumed: true, history: unstarted, plans: [], pending: [] };
@@ -66,11 +66,11 @@ export async function prepareTurn(store: SessionStore, projectId: string, taskId
   return { ...base, history: [...history, note], pending: req.fork === true ? [] : interrupted };
 }
 
-/** The last turn's Director stop when the session ledger has none (a second Ctrl-C quit before the turn's end was
- *  written): a recorded cancel is still a cancel. */
+/** The last turn's Director stop when the session ledger has none (the process ended before the turn's end was
+ *  written, e.g. a second Ctrl-C): a recorded cancel is still a cancel, a recorded answer still an answer. */
 async function directorStop(store: SessionStore, path: string): Promise<StopReason | null> {
   const f = await store.readStopFacts(path);
-  return f.found && f.stopReason === 'cancelled' ? 'cancelled' : null;
+  return f.found ? f.stopReason : null;
 }
 
 /** The result each cancelled delegation's call gets on the next turn (last wins over its "abandoned" result). */
@@ -113,7 +113,7 @@ async function findSession(store: Pick<SessionStore, 'readSession' | 'listSessio
 }
 
 /** delegate_* calls whose child rollout did not finish: paused, cancelled, or no terminal record at all (killed). */
-async function interruptedDelegations(store: SessionStore, history: readonly ChatMessage[], heads: readonly RolloutHead[]): Promise<PendingDelegation[]> {
+export async function interruptedDelegations(store: Pick<SessionStore, 'readStopFacts'>, history: readonly ChatMessage[], heads: readonly RolloutHead[]): Promise<PendingDelegation[]> {
   const out: PendingDelegation[] = [];
   for (const m of history) {
     if (m.role !== 'assistant') continue;

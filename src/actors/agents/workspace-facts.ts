@@ -1,9 +1,10 @@
 // Workspace facts of a checkpoint (git HEAD, branch, a digest of each file the delegation touched) and what changed
 // since: a delegation is replayed (B) only onto the tree it last saw, else its parent gets the report (C).
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { runSafeGit } from '../../runtime/safe-git.js';
+// crypto loads on the first checkpoint, not with the agent worker's boot
+import { nodeCrypto } from '../../runtime/lazy-builtins.js';
 import type { WorkspaceFacts } from './wire-types.js';
 
 /** A hung git (network filesystem) costs a checkpoint at most this; then HEAD and branch are unknown (null). */
@@ -24,7 +25,7 @@ export async function workspaceFacts(cwd: string, files: readonly string[], git?
 
 async function digest(abs: string): Promise<string> {
   try {
-    return createHash('sha256').update(await readFile(abs)).digest('hex');
+    return nodeCrypto().createHash('sha256').update(await readFile(abs)).digest('hex');
   } catch {
     return 'missing'; // unreadable or absent: either way not the file the checkpoint saw
   }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { childReaper, collect, GOOD_CONFIG, runCli, sandbox, start, until, withScript, type Sandbox } from './helpers.js';
 import { faultsScript, holdScript } from './queue-scripts.js';
-import { redisFound, startRedis, type RedisServer } from './redis-helpers.js';
+import { redisFound, startRedis, stderrMatch, type RedisServer } from './redis-helpers.js';
 
 let sb: Sandbox | undefined;
 let redis: RedisServer | undefined;
@@ -121,7 +121,7 @@ describe.skipIf(!redisFound && process.env.CI !== 'true')('batch through a Redis
     expect(JSON.parse(status.stdout)).toMatchObject({ pending: 0, running: 0, ok: 6, failed: 0 });
   }, 90_000);
 
-  it('Redis restarted mid-run: the worker and the following batch reconnect and the batch finishes', async () => {
+  it('Redis restarted mid-run, then SIGTERM drains the worker (its task finishes, no new one taken); another worker finishes the batch', async () => {
     sb = sandbox(GOOD_CONFIG);
     redis = await startRedis(sb.dir);
     const gate = join(sb.dir, 'gate');
@@ -139,13 +139,26 @@ describe.skipIf(!redisFound && process.env.CI !== 'true')('batch through a Redis
     await until(() => (existsSync(waiting) ? true : undefined), 'the GATE task to be running', 30_000);
     // Redis goes away while task b is running and comes back with the same data (append-only file)
     await redis.restart();
+    // SIGTERM drains: b finishes on this worker, c is not taken
+    const draining = stderrMatch(w, /draining/);
+    w.kill('SIGTERM');
+    await draining;
     writeFileSync(gate, 'open');
+    const drained = await wDone;
+    expect(drained.code).toBe(0);
+    expect(drained.stderr).toMatch(/b: ok/);
+    expect(drained.stderr).not.toMatch(/c: started/);
+    const mid = await runCli(['batch', 'status', '--queue', redis.url, '--json'], sb.env);
+    expect(JSON.parse(mid.stdout)).toMatchObject({ pending: 1, running: 0, ok: 2, workers: [] });
+    // another worker takes the rest; the following batch (connected through the restart) sees it finish
+    const w2 = worker(env, redis.url, 'w2');
+    const w2Done = collect(w2);
     const b = await batchDone;
     expect(b.stderr).toMatch(/\[batch\] 3\/3 done/);
     expect(b.stderr).toMatch(/finished: 3 ok, 0 failed/);
     expect(b.code).toBe(0);
-    w.kill('SIGTERM');
-    expect((await wDone).code).toBe(0);
+    w2.kill('SIGTERM');
+    expect((await w2Done).code).toBe(0);
     const r = await runCli(['batch', 'results', '--queue', redis.url], sb.env);
     expect(r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { id: string; status: string }).status)).toEqual(['ok', 'ok', 'ok']);
   }, 90_000);
@@ -153,7 +166,9 @@ describe.skipIf(!redisFound && process.env.CI !== 'true')('batch through a Redis
     const configKey = 'cfg-secret-key-0123456789abcdef';
     const envKey = 'sk-queue-secret-0123456789abcdef';
     sb = sandbox(GOOD_CONFIG.replace('api_key = "k"', `api_key = "${configKey}"`));
-    redis = await startRedis(sb.dir);
+    const password = 'redis-pass-0123456789';
+    redis = await startRedis(sb.dir, password);
+    const withPassword = redis.url.replace('redis://', `redis://:${password}@`);
     const origin = gitRepo(join(sb.dir, 'origin'));
     const outside = join(sb.dir, 'outside-report.txt');
     const env = { ...withScript(sb, faultsScript(outside)), MY_API_KEY: envKey };
@@ -170,15 +185,23 @@ describe.skipIf(!redisFound && process.env.CI !== 'true')('batch through a Redis
         .map((t) => JSON.stringify(t))
         .join('\n'),
     );
-    const w = start(['worker', '--queue', redis.url, '--concurrency', '2', '--name', 'wq', ...FAST], env);
+    // the worker reads the password from REDIS_PASSWORD, the batch from its URL; neither prints it
+    const w = start(['worker', '--queue', redis.url, '--concurrency', '2', '--name', 'wq', ...FAST], { ...env, REDIS_PASSWORD: password });
     reaper.push(w);
     const wDone = collect(w);
     const out = join(sb.dir, 'results.jsonl');
-    const b = await runCli(['batch', tasks, '--queue', redis.url, '--attempts', '2', '--backoff-ms', '100', '--out', out], env);
+    const b = await runCli(['batch', tasks, '--queue', withPassword, '--attempts', '2', '--backoff-ms', '100', '--out', out], env);
+    expect(b.stderr).toContain(redis.url.replace('redis://', 'redis://:***@'));
+    expect(b.stderr).not.toContain(password);
     expect(b.stderr).toMatch(/\[batch\] 4\/4 done · 0 running · 2 failed · 0 pending/);
     expect(b.code).toBe(1);
     w.kill('SIGTERM');
-    expect((await wDone).code).toBe(0);
+    const wr = await wDone;
+    expect(wr.code).toBe(0);
+    expect(wr.stderr).not.toContain(password);
+    const denied = await runCli(['batch', 'status', '--queue', redis.url], sb.env);
+    expect(denied.stderr).toMatch(/cannot use the queue: .*(NOAUTH|auth)/i);
+    expect(denied.code).toBe(1);
 
     const byId = new Map(lines(out).map((r) => [r['id'], r]));
     expect([...byId.keys()]).toEqual(['secret', 'fail', 'edit', 'ask']);

@@ -32,10 +32,13 @@ export async function runQueueBatch(run: QueueBatchRun): Promise<ExitCode> {
     let fromId: string;
     const before = new Map<string, TaskState>();
     try {
-      fromId = await lastEventId(queue, run.target);
-      for (const j of jobs) {
-        const job = await queue.getJob(j.id);
-        if (job) before.set(j.id, stateOf(await job.getState(), job.returnvalue));
+      fromId = run.detach ? '$' : await lastEventId(queue, run.target);
+      // one round trip for all the states (ioredis sends them back to back); a result is read only for finished ones
+      const states = await Promise.all(jobs.map((j) => queue.getJobState(j.id)));
+      for (const [i, j] of jobs.entries()) {
+        const st = states[i] ?? 'unknown';
+        if (st === 'unknown') continue;
+        before.set(j.id, st === 'completed' ? stateOf(st, (await queue.getJob(j.id))?.returnvalue) : stateOf(st, null));
       }
       const fresh = jobs.filter((j) => !before.has(j.id));
       // addBulk with job ids is idempotent in Redis too: a racing producer's copy is not added again

@@ -4,7 +4,7 @@
 // samples alternating. (2) 200 scripted tasks through 4 `yagent worker` processes, beside the same tasks in one local
 // `yagent batch --parallel 4`: both the real CLI on the same scripted model.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,6 +60,22 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** The process's CPU time (utime + stime, clock ticks) from /proc. */
+function cpuTicks(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/** Waits until `pid` spent at most one clock tick of CPU in 100 ms: a yagent worker refills its agent thread spares
+ *  after a task, and a sample taken during that measures the refill, not the queue. Both sides wait the same way. */
+async function quiet(pid: number): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const before = cpuTicks(pid);
+    await new Promise((r) => setTimeout(r, 100));
+    if (cpuTicks(pid) - before <= 1) return;
+  }
+}
+
 function exited(child: ChildProcess): Promise<number | null> {
   return child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((r) => child.once('exit', (code) => r(code)));
 }
@@ -106,6 +122,7 @@ async function overheadFigure(dir: string, env: NodeJS.ProcessEnv, url: string, 
     const id = `o${++n}`;
     const file = join(dir, `${id}.jsonl`);
     writeFileSync(file, `${JSON.stringify({ id, prompt: 'go', workspace: 'ws' })}\n`);
+    await quiet(ours.pid ?? 0);
     const t0 = performance.now();
     const started = oursLines.next(new RegExp(` ${id}: started`));
     await runQueueBatch({ file, target, detach: true, attempts: 1, backoffMs: 1000, out: undefined, defaults: { yolo: false, fullYolo: false, disabledAgents: [] }, io: silent, isTty: false });
@@ -115,6 +132,7 @@ async function overheadFigure(dir: string, env: NodeJS.ProcessEnv, url: string, 
   };
   const bareSample = async (): Promise<number> => {
     const id = `b${++n}`;
+    await quiet(bare.pid ?? 0);
     const t0 = performance.now();
     const started = bareLines.next(new RegExp(`^start ${id}$`));
     const q = new Queue('bare', { connection: { host: '127.0.0.1', port } });

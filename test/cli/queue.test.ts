@@ -173,6 +173,7 @@ describe.skipIf(!redisFound && process.env.CI !== 'true')('batch through a Redis
     const outside = join(sb.dir, 'outside-report.txt');
     const env = { ...withScript(sb, faultsScript(outside)), MY_API_KEY: envKey };
     mkdirSync(join(sb.dir, 'ws'));
+    const localRepo = gitRepo(join(sb.dir, 'local-repo'));
     const tasks = join(sb.dir, 'tasks.jsonl');
     writeFileSync(
       tasks,
@@ -181,6 +182,7 @@ describe.skipIf(!redisFound && process.env.CI !== 'true')('batch through a Redis
         { id: 'fail', prompt: 'this will FAIL', workspace: 'ws' },
         { id: 'edit', prompt: 'please EDIT', repo: origin, ref: 'main' },
         { id: 'ask', prompt: 'write OUTSIDE', workspace: 'ws' },
+        { id: 'local-edit', prompt: 'please EDIT in place', workspace: 'local-repo' },
       ]
         .map((t) => JSON.stringify(t))
         .join('\n'),
@@ -193,7 +195,7 @@ describe.skipIf(!redisFound && process.env.CI !== 'true')('batch through a Redis
     const b = await runCli(['batch', tasks, '--queue', withPassword, '--attempts', '2', '--backoff-ms', '100', '--out', out], env);
     expect(b.stderr).toContain(redis.url.replace('redis://', 'redis://:***@'));
     expect(b.stderr).not.toContain(password);
-    expect(b.stderr).toMatch(/\[batch\] 4\/4 done · 0 running · 2 failed · 0 pending/);
+    expect(b.stderr).toMatch(/\[batch\] 5\/5 done · 0 running · 2 failed · 0 pending/);
     expect(b.code).toBe(1);
     w.kill('SIGTERM');
     const wr = await wDone;
@@ -204,7 +206,7 @@ describe.skipIf(!redisFound && process.env.CI !== 'true')('batch through a Redis
     expect(denied.code).toBe(1);
 
     const byId = new Map(lines(out).map((r) => [r['id'], r]));
-    expect([...byId.keys()]).toEqual(['secret', 'fail', 'edit', 'ask']);
+    expect([...byId.keys()]).toEqual(['secret', 'fail', 'edit', 'ask', 'local-edit']);
     expect(byId.get('secret')).toMatchObject({ status: 'ok', worker: 'wq', result: expect.stringContaining('[REDACTED]') });
     expect(JSON.stringify(byId.get('secret'))).not.toContain(envKey);
     expect(byId.get('fail')).toMatchObject({ status: 'error', attempt: 2, error: expect.stringMatching(/500|outage/) });
@@ -212,6 +214,10 @@ describe.skipIf(!redisFound && process.env.CI !== 'true')('batch through a Redis
     expect(existsSync(outside)).toBe(false);
     expect(byId.get('edit')).toMatchObject({ status: 'ok', diff: expect.stringContaining('+hello from the queue') });
     expect(String(byId.get('edit')?.['diff'])).toContain('b/hello.txt');
+    expect(byId.get('secret')).toMatchObject({ diff: null }); // not a git work tree
+    // a path workspace's diff comes through a private index: the repository's own index is untouched
+    expect(byId.get('local-edit')).toMatchObject({ status: 'ok', diff: expect.stringContaining('+hello from the queue') });
+    expect(execFileSync('git', ['status', '--porcelain'], { cwd: localRepo, encoding: 'utf8' })).toBe('?? hello.txt\n');
     // nothing that went through Redis (the append-only file holds every write) carries a key
     await redis.stop();
     const written = readdirSync(join(redis.dir, 'appendonlydir'))

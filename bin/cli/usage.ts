@@ -80,7 +80,7 @@ usage: yagent batch TASKS.jsonl --queue redis://[:PASSWORD@]HOST:PORT[/DB][?queu
   again) and follows them with the same progress line; --detach returns at once. A line may name "repo" (a git URL)
   and "ref": the worker clones it into a private workspace, removed after. -y / -Y / -d travel with the tasks.
   --attempts N            tries per task (default 3), retried with exponential backoff from --backoff-ms (2000)
-  -o, --out FILE          when following or with \`results\`: the result lines (default: results on stdout)
+  -o, --out FILE          the result lines, written when a followed batch ends; \`results\` prints them without it
   rediss:// is TLS; REDIS_PASSWORD sets the password when the URL has none; no API key goes into the queue.`,
   worker: `usage: yagent worker --queue redis://[:PASSWORD@]HOST:PORT[/DB][?queue=NAME] [--concurrency N] [--name NAME]
   Takes queued tasks and runs each as a local batch task runs, with this machine's config and keys.

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { childReaper, collect, GOOD_CONFIG, runCli, sandbox, start, until, withScript, type Sandbox } from './helpers.js';
 import { faultsScript, holdScript } from './queue-scripts.js';
-import { redisFound, startRedis, type RedisServer } from './redis-helpers.js';
+import { redisFound, startRedis, stderrMatch, type RedisServer } from './redis-helpers.js';
 
 let sb: Sandbox | undefined;
 let redis: RedisServer | undefined;
@@ -121,7 +121,7 @@ describe.skipIf(!redisFound && process.env.CI !== 'true')('batch through a Redis
     expect(JSON.parse(status.stdout)).toMatchObject({ pending: 0, running: 0, ok: 6, failed: 0 });
   }, 90_000);
 
-  it('Redis restarted mid-run: the worker and the following batch reconnect and the batch finishes', async () => {
+  it('Redis restarted mid-run, then SIGTERM drains the worker (its task finishes, no new one taken); another worker finishes the batch', async () => {
     sb = sandbox(GOOD_CONFIG);
     redis = await startRedis(sb.dir);
     const gate = join(sb.dir, 'gate');
@@ -139,13 +139,26 @@ describe.skipIf(!redisFound && process.env.CI !== 'true')('batch through a Redis
     await until(() => (existsSync(waiting) ? true : undefined), 'the GATE task to be running', 30_000);
     // Redis goes away while task b is running and comes back with the same data (append-only file)
     await redis.restart();
+    // SIGTERM drains: b finishes on this worker, c is not taken
+    const draining = stderrMatch(w, /draining/);
+    w.kill('SIGTERM');
+    await draining;
     writeFileSync(gate, 'open');
+    const drained = await wDone;
+    expect(drained.code).toBe(0);
+    expect(drained.stderr).toMatch(/b: ok/);
+    expect(drained.stderr).not.toMatch(/c: started/);
+    const mid = await runCli(['batch', 'status', '--queue', redis.url, '--json'], sb.env);
+    expect(JSON.parse(mid.stdout)).toMatchObject({ pending: 1, running: 0, ok: 2, workers: [] });
+    // another worker takes the rest; the following batch (connected through the restart) sees it finish
+    const w2 = worker(env, redis.url, 'w2');
+    const w2Done = collect(w2);
     const b = await batchDone;
     expect(b.stderr).toMatch(/\[batch\] 3\/3 done/);
     expect(b.stderr).toMatch(/finished: 3 ok, 0 failed/);
     expect(b.code).toBe(0);
-    w.kill('SIGTERM');
-    expect((await wDone).code).toBe(0);
+    w2.kill('SIGTERM');
+    expect((await w2Done).code).toBe(0);
     const r = await runCli(['batch', 'results', '--queue', redis.url], sb.env);
     expect(r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { id: string; status: string }).status)).toEqual(['ok', 'ok', 'ok']);
   }, 90_000);
@@ -153,11 +166,14 @@ describe.skipIf(!redisFound && process.env.CI !== 'true')('batch through a Redis
     const configKey = 'cfg-secret-key-0123456789abcdef';
     const envKey = 'sk-queue-secret-0123456789abcdef';
     sb = sandbox(GOOD_CONFIG.replace('api_key = "k"', `api_key = "${configKey}"`));
-    redis = await startRedis(sb.dir);
+    const password = 'redis-pass-0123456789';
+    redis = await startRedis(sb.dir, password);
+    const withPassword = redis.url.replace('redis://', `redis://:${password}@`);
     const origin = gitRepo(join(sb.dir, 'origin'));
     const outside = join(sb.dir, 'outside-report.txt');
     const env = { ...withScript(sb, faultsScript(outside)), MY_API_KEY: envKey };
     mkdirSync(join(sb.dir, 'ws'));
+    const localRepo = gitRepo(join(sb.dir, 'local-repo'));
     const tasks = join(sb.dir, 'tasks.jsonl');
     writeFileSync(
       tasks,
@@ -166,22 +182,31 @@ describe.skipIf(!redisFound && process.env.CI !== 'true')('batch through a Redis
         { id: 'fail', prompt: 'this will FAIL', workspace: 'ws' },
         { id: 'edit', prompt: 'please EDIT', repo: origin, ref: 'main' },
         { id: 'ask', prompt: 'write OUTSIDE', workspace: 'ws' },
+        { id: 'local-edit', prompt: 'please EDIT in place', workspace: 'local-repo' },
       ]
         .map((t) => JSON.stringify(t))
         .join('\n'),
     );
-    const w = start(['worker', '--queue', redis.url, '--concurrency', '2', '--name', 'wq', ...FAST], env);
+    // the worker reads the password from REDIS_PASSWORD, the batch from its URL; neither prints it
+    const w = start(['worker', '--queue', redis.url, '--concurrency', '2', '--name', 'wq', ...FAST], { ...env, REDIS_PASSWORD: password });
     reaper.push(w);
     const wDone = collect(w);
     const out = join(sb.dir, 'results.jsonl');
-    const b = await runCli(['batch', tasks, '--queue', redis.url, '--attempts', '2', '--backoff-ms', '100', '--out', out], env);
-    expect(b.stderr).toMatch(/\[batch\] 4\/4 done · 0 running · 2 failed · 0 pending/);
+    const b = await runCli(['batch', tasks, '--queue', withPassword, '--attempts', '2', '--backoff-ms', '100', '--out', out], env);
+    expect(b.stderr).toContain(redis.url.replace('redis://', 'redis://:***@'));
+    expect(b.stderr).not.toContain(password);
+    expect(b.stderr).toMatch(/\[batch\] 5\/5 done · 0 running · 2 failed · 0 pending/);
     expect(b.code).toBe(1);
     w.kill('SIGTERM');
-    expect((await wDone).code).toBe(0);
+    const wr = await wDone;
+    expect(wr.code).toBe(0);
+    expect(wr.stderr).not.toContain(password);
+    const denied = await runCli(['batch', 'status', '--queue', redis.url], sb.env);
+    expect(denied.stderr).toMatch(/cannot use the queue: .*(NOAUTH|auth)/i);
+    expect(denied.code).toBe(1);
 
     const byId = new Map(lines(out).map((r) => [r['id'], r]));
-    expect([...byId.keys()]).toEqual(['secret', 'fail', 'edit', 'ask']);
+    expect([...byId.keys()]).toEqual(['secret', 'fail', 'edit', 'ask', 'local-edit']);
     expect(byId.get('secret')).toMatchObject({ status: 'ok', worker: 'wq', result: expect.stringContaining('[REDACTED]') });
     expect(JSON.stringify(byId.get('secret'))).not.toContain(envKey);
     expect(byId.get('fail')).toMatchObject({ status: 'error', attempt: 2, error: expect.stringMatching(/500|outage/) });
@@ -189,6 +214,10 @@ describe.skipIf(!redisFound && process.env.CI !== 'true')('batch through a Redis
     expect(existsSync(outside)).toBe(false);
     expect(byId.get('edit')).toMatchObject({ status: 'ok', diff: expect.stringContaining('+hello from the queue') });
     expect(String(byId.get('edit')?.['diff'])).toContain('b/hello.txt');
+    expect(byId.get('secret')).toMatchObject({ diff: null }); // not a git work tree
+    // a path workspace's diff comes through a private index: the repository's own index is untouched
+    expect(byId.get('local-edit')).toMatchObject({ status: 'ok', diff: expect.stringContaining('+hello from the queue') });
+    expect(execFileSync('git', ['status', '--porcelain'], { cwd: localRepo, encoding: 'utf8' })).toBe('?? hello.txt\n');
     // nothing that went through Redis (the append-only file holds every write) carries a key
     await redis.stop();
     const written = readdirSync(join(redis.dir, 'appendonlydir'))

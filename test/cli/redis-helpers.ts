@@ -27,8 +27,9 @@ function freePort(): Promise<number> {
   });
 }
 
-function launch(port: number, dir: string): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--protected-mode', 'yes'], {
+function launch(port: number, dir: string, password: string | undefined): Promise<ChildProcess> {
+  const auth = password !== undefined ? ['--requirepass', password] : [];
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--protected-mode', 'yes', ...auth], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {
@@ -49,11 +50,12 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-export async function startRedis(base: string): Promise<RedisServer> {
+/** `password`: the server requires it (AUTH); `url` carries none. */
+export async function startRedis(base: string, password?: string): Promise<RedisServer> {
   const dir = join(base, 'redis');
   mkdirSync(dir, { recursive: true });
   const port = await freePort();
-  let child = await launch(port, dir);
+  let child = await launch(port, dir, password);
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
@@ -61,7 +63,7 @@ export async function startRedis(base: string): Promise<RedisServer> {
     stop: () => stopChild(child),
     restart: async () => {
       await stopChild(child);
-      child = await launch(port, dir);
+      child = await launch(port, dir, password);
     },
   };
 }

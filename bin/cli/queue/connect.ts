@@ -22,3 +22,12 @@ export function unreachable(target: QueueTarget, err: unknown): CliError {
   const msg = err instanceof Error ? err.message : String(err);
   return new CliError(`cannot use the queue: ${msg}`, EXIT.error, target.display, 'check that redis-server runs there, the password (URL or REDIS_PASSWORD) and rediss:// for TLS');
 }
+
+/** Closes a one-shot client; a connection that already gave up has nothing to close (its error was reported). */
+export async function closeQuietly(client: { close(): Promise<void> }): Promise<void> {
+  try {
+    await client.close();
+  } catch {
+    // the command's own failure is what the user sees; a failing close adds nothing
+  }
+}

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { Queue, type Job } from 'bullmq';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { Streams } from '../output.js';
-import { oneShot, unreachable } from './connect.js';
+import { closeQuietly, oneShot, unreachable } from './connect.js';
 import type { QueueResult } from './run-job.js';
 import type { QueueTarget } from './url.js';
 
@@ -54,7 +54,7 @@ async function withQueue<T>(target: QueueTarget, fn: (q: Queue) => Promise<T>): 
   } catch (err) {
     throw unreachable(target, err);
   } finally {
-    await queue.close();
+    await closeQuietly(queue);
   }
 }
 

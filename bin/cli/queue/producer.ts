@@ -4,7 +4,7 @@ import { Queue } from 'bullmq';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { Streams } from '../output.js';
 import type { BatchRun } from '../batch.js';
-import { longLived, oneShot, unreachable } from './connect.js';
+import { closeQuietly, longLived, oneShot, unreachable } from './connect.js';
 import { follow, lastEventId, stateOf, type TaskState } from './follow.js';
 import { readQueueTasks } from './payload.js';
 import { writeResults } from './inspect.js';
@@ -26,16 +26,20 @@ export interface QueueBatchRun {
 
 export async function runQueueBatch(run: QueueBatchRun): Promise<ExitCode> {
   const jobs = readQueueTasks(run.file, run.defaults);
-  const queue = new Queue(run.target.name, { connection: run.detach ? oneShot(run.target) : longLived(run.target) });
+  // enqueueing gives up after ~5 s without Redis (a clear error); following waits out outages (its own connection)
+  const queue = new Queue(run.target.name, { connection: oneShot(run.target) });
   queue.on('error', () => {}); // connection errors surface as the failing command's rejection below
+  let fromId: string;
+  const before = new Map<string, TaskState>();
   try {
-    let fromId: string;
-    const before = new Map<string, TaskState>();
     try {
-      fromId = await lastEventId(queue, run.target);
-      for (const j of jobs) {
-        const job = await queue.getJob(j.id);
-        if (job) before.set(j.id, stateOf(await job.getState(), job.returnvalue));
+      fromId = run.detach ? '$' : await lastEventId(queue, run.target);
+      // one round trip for all the states (ioredis sends them back to back); a result is read only for finished ones
+      const states = await Promise.all(jobs.map((j) => queue.getJobState(j.id)));
+      for (const [i, j] of jobs.entries()) {
+        const st = states[i] ?? 'unknown';
+        if (st === 'unknown') continue;
+        before.set(j.id, st === 'completed' ? stateOf(st, (await queue.getJob(j.id))?.returnvalue) : stateOf(st, null));
       }
       const fresh = jobs.filter((j) => !before.has(j.id));
       // addBulk with job ids is idempotent in Redis too: a racing producer's copy is not added again
@@ -44,17 +48,17 @@ export async function runQueueBatch(run: QueueBatchRun): Promise<ExitCode> {
     } catch (err) {
       throw unreachable(run.target, err);
     }
-    if (run.detach) {
-      run.io.stderr(`[batch] detached: follow with \`yagent batch status --queue URL\`, collect with \`yagent batch results --queue URL\`\n`);
-      return EXIT.ok;
-    }
-    return await followBatch(run, queue, fromId, before, jobs.map((j) => j.id));
   } finally {
-    await queue.close();
+    await closeQuietly(queue);
   }
+  if (run.detach) {
+    run.io.stderr(`[batch] detached: follow with \`yagent batch status --queue URL\`, collect with \`yagent batch results --queue URL\`\n`);
+    return EXIT.ok;
+  }
+  return followBatch(run, fromId, before, jobs.map((j) => j.id));
 }
 
-async function followBatch(run: QueueBatchRun, queue: Queue, fromId: string, before: Map<string, TaskState>, ids: string[]): Promise<ExitCode> {
+async function followBatch(run: QueueBatchRun, fromId: string, before: Map<string, TaskState>, ids: string[]): Promise<ExitCode> {
   const skipped = ids.filter((id) => before.get(id) === 'ok' || before.get(id) === 'failed');
   const states = new Map<string, TaskState>(ids.filter((id) => !skipped.includes(id)).map((id) => [id, before.get(id) ?? 'pending']));
   const total = states.size;
@@ -89,7 +93,15 @@ async function followBatch(run: QueueBatchRun, queue: Queue, fromId: string, bef
     return EXIT.cancelled;
   }
   const where = run.out !== undefined ? run.out : '`yagent batch results --queue URL`';
-  if (run.out !== undefined) await writeResults(queue, run.out, new Set(ids));
+  if (run.out !== undefined) {
+    const out = run.out;
+    const queue = new Queue(run.target.name, { connection: longLived(run.target) });
+    try {
+      await writeResults(queue, out, new Set(ids));
+    } finally {
+      await queue.close();
+    }
+  }
   run.io.stderr(`[batch] finished: ${c.ok} ok, ${c.failed} failed${skipped.length > 0 ? `, ${skipped.length} skipped` : ''} → ${where}\n`);
   return c.failed > 0 ? EXIT.error : EXIT.ok;
 }

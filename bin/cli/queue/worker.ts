@@ -42,7 +42,14 @@ export async function runWorker(host: Host, run: WorkerRun): Promise<ExitCode> {
     host.respond(env.taskId, { requestId: p.requestId, approved: false, answer: 'no user can answer a queued task: run the batch with -y for this task', scope: 'once' });
   });
 
+  // jobs this worker runs, until BullMQ has recorded their end (its 'completed' / 'failed' event): the drain waits for them
+  const inFlight = new Set<string>();
+  let onIdle = (): void => {};
+  const ended = (job: Job | undefined): void => {
+    if (job?.id !== undefined && inFlight.delete(job.id) && inFlight.size === 0) onIdle();
+  };
   const processor = async (job: Job): Promise<QueueResult> => {
+    if (job.id !== undefined) inFlight.add(job.id);
     for (const dead of root.sweepDead()) say(`removed the workspace of a dead worker: ${dead}`);
     const data = JobDataSchema.parse(job.data);
     const attempt = Math.max(1, job.attemptsStarted);
@@ -79,8 +86,8 @@ export async function runWorker(host: Host, run: WorkerRun): Promise<ExitCode> {
     outage = null;
   };
   worker.on('active', reachable);
-  worker.on('completed', reachable);
-  worker.on('failed', reachable);
+  worker.on('completed', (job) => (reachable(), ended(job)));
+  worker.on('failed', (job) => (reachable(), ended(job)));
 
   let stopRequested = (): void => {};
   const stopped = new Promise<void>((resolve) => (stopRequested = resolve));
@@ -92,13 +99,28 @@ export async function runWorker(host: Host, run: WorkerRun): Promise<ExitCode> {
   const running = worker.run();
   try {
     await Promise.race([running, stopped]);
+    await worker.pause(true); // takes no new task; the running ones finish and are recorded
+    if (inFlight.size > 0) await new Promise<void>((resolve) => (onIdle = resolve));
   } finally {
     off();
-    await worker.close();
-    await running;
+    if (!(await closeWithin(worker, CLOSE_MS))) say(`the queue connection did not close within ${CLOSE_MS / 1000} s; stopping anyway`);
     unsubscribe();
     root.remove();
   }
   say('stopped');
   return EXIT.ok;
+}
+
+const CLOSE_MS = 5000;
+
+/** BullMQ's close can wait forever on a connection that is reconnecting (upstream issue 4656): bounded, and forced
+ *  (no wait for running jobs: the drain above waited for ours already). */
+async function closeWithin(worker: QueueConsumer, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([worker.close(true).then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

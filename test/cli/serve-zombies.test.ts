@@ -49,7 +49,7 @@ describe('serve reaps what a cancelled run_bash leaves', () => {
     expect(await noLiveMember(pgid, GONE_DEADLINE_MS)).toEqual([]);
     const servePid = serve.pid ?? -1;
     // reaping follows the kill by a moment: poll (bounded) until serve has collected its children
-    const left = await until(() => (zombieChildren(servePid).length === 0 ? [] : undefined), 'serve to reap its children', 5000).catch(() => zombieChildren(servePid));
+    const left = await until(() => (zombieChildren(servePid).length === 0 ? [] : undefined), 'serve to reap its children', GONE_DEADLINE_MS).catch(() => zombieChildren(servePid));
     expect(left).toEqual([]);
     expect(serve.exitCode).toBe(null);
   });

@@ -6,7 +6,7 @@ import { type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { markedBy, procStartTime } from '../../src/runtime/owner-mark.js';
+import { markedBy, markOf, procStartTime } from '../../src/runtime/owner-mark.js';
 import { groupMembers } from '../runtime/proc-helpers.js';
 import { childReaper, collect, GOOD_CONFIG, project, runCli, sandbox, start, until, withScript, type Sandbox } from './helpers.js';
 import { PRELUDE } from './scripts.js';
@@ -83,7 +83,7 @@ describe.skipIf(process.platform !== 'linux')('kill -9 at random moments, then -
       reaper.push(child);
       const done = collect(child);
       const pid = child.pid ?? -1;
-      const mark = `${pid}:${procStartTime(pid)}:`;
+      const mark = markOf(pid, procStartTime(pid) ?? '');
       // the moment: at random from the start, or just after a line was appended (where a result is least durable)
       const before = lineCount(file);
       if (i % 2 === 0) await Promise.race([new Promise((r) => setTimeout(r, Math.random() * 4000)), done]);

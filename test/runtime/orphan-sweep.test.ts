@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OWNER_ENV, ownerMark, procStartTime, sweepOrphans } from '../../src/runtime/owner-mark.js';
+import { markOf, OWNER_ENV, ownerMark, procStartTime, sweepOrphans } from '../../src/runtime/owner-mark.js';
 import { ROOT } from '../cli/helpers.js';
 import { groupMembers, noLiveMember } from './proc-helpers.js';
 
@@ -30,12 +30,12 @@ async function markedGroup(mark: string | null): Promise<number> {
   return pgid;
 }
 
-/** Live watchdog shells of the owner `pid` (their argv names its mark). */
-function watchdogs(pid: number): number[] {
+/** Live watchdog shells of the owner `pid` started at `start` (their argv names its mark). */
+function watchdogs(pid: number, start: string): number[] {
   return readdirSync('/proc').filter((n) => /^\d+$/.test(n)).filter((n) => {
     try {
       const argv = readFileSync(`/proc/${n}/cmdline`, 'utf8').split('\0');
-      return argv.includes('yagent-watchdog') && (argv.at(-2) ?? '').startsWith(`${pid}:`) && procStartTime(Number(n)) !== null;
+      return argv.includes('yagent-watchdog') && argv.at(-2) === markOf(pid, start) && procStartTime(Number(n)) !== null;
     } catch {
       return false;
     }
@@ -55,14 +55,14 @@ async function deadOwnerMark(): Promise<string> {
   const start = procStartTime(c.pid ?? -1);
   c.kill('SIGKILL');
   await once(c, 'exit');
-  return `${c.pid}:${start}:`;
+  return markOf(c.pid ?? -1, start ?? '');
 }
 
 describe.skipIf(process.platform !== 'linux')('orphans of a yagent that is gone', () => {
   it('the sweep kills the groups whose owner is gone or is a reused pid, and leaves the live owner\'s group', async () => {
     const dead = await markedGroup(await deadOwnerMark());
     // this process's pid with another start time: what a pid reused by an unrelated process looks like
-    const reused = await markedGroup(`${process.pid}:1:`);
+    const reused = await markedGroup(markOf(process.pid, '1'));
     const mine = await markedGroup(ownerMark());
     const unmarked = await markedGroup(null);
     const swept = await sweepOrphans();
@@ -88,11 +88,13 @@ process.stdout.write('ready\\n'); setInterval(() => {}, 1000);`;
       await new Promise((r) => setTimeout(r, 10));
     }
     expect(groupMembers(pgid).filter((m) => m.state !== 'Z').length).toBeGreaterThanOrEqual(2);
+    const ownerStart = procStartTime(owner.pid ?? -1) ?? '';
+    expect(watchdogs(owner.pid ?? -1, ownerStart)).toHaveLength(1);
     owner.kill('SIGKILL');
     await once(owner, 'exit');
     expect(await noLiveMember(pgid, 30_000)).toEqual([]);
     // the watchdog is done once its own process is gone: then the released group must still run
-    await until(() => watchdogs(owner.pid ?? -1).length === 0, 'the watchdog to finish');
+    await until(() => watchdogs(owner.pid ?? -1, ownerStart).length === 0, 'the watchdog to finish');
     expect(groupMembers(released).filter((m) => m.state !== 'Z').length).toBeGreaterThanOrEqual(2);
   }, 60_000);
 });

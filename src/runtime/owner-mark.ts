@@ -101,7 +101,7 @@ function signal(pid: number): void {
   }
 }
 
-/** Sync: the marked pids of this process's children-to-be (tests); [] without /proc. */
+/** The live pids carrying the mark `value` (a check that a killed run left nothing); [] without /proc. */
 export function markedBy(value: string): number[] {
   let names: string[];
   try {

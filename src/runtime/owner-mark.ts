@@ -1,9 +1,10 @@
-// The owner mark: every process an actor starts (run_bash, MCP servers, Chromium) carries YAGENT_OWNER=<pid>:<start>:
-// of the yagent process that started it, and its descendants inherit it. A process whose owner is gone (no process
-// with that pid AND that start time) is an orphan: the watchdog kills it on EOF, and the next start sweeps it.
-// Linux only (/proc); elsewhere no mark is read and nothing is swept.
+// The owner mark: every process an actor starts (run_bash, MCP servers, Chromium) carries YAGENT_OWNER=<digest of the
+// pid and start time of the yagent process that started it>, and its descendants inherit it (a digest: a sandboxed
+// command does not learn yagent's pid). A process whose owner is gone (no live process with that pid AND that start
+// time) is an orphan: the watchdog kills it on EOF, and the next start sweeps it. Linux only (/proc).
 import { readdirSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
+import { nodeCrypto } from './lazy-builtins.js';
 
 export const OWNER_ENV = 'YAGENT_OWNER';
 
@@ -31,12 +32,17 @@ export function procGroup(pid: number): number | null {
   return Number.isInteger(g) && g > 1 ? g : null;
 }
 
+/** The mark of the process `pid` started at `start`: fixed length, so no mark is a prefix of another. */
+export function markOf(pid: number, start: string): string {
+  return `y1${nodeCrypto().createHash('sha256').update(`${pid}:${start}`).digest('hex').slice(0, 24)}`;
+}
+
 let mark: string | null | undefined;
-/** This process's mark value (`<pid>:<start>:`; the trailing ':' ends it, so no other mark has it as a prefix). */
+/** This process's mark value; null without /proc. */
 export function ownerMark(): string | null {
   if (mark === undefined) {
     const start = procStartTime(process.pid);
-    mark = start === null ? null : `${process.pid}:${start}:`;
+    mark = start === null ? null : markOf(process.pid, start);
   }
   return mark;
 }
@@ -47,13 +53,7 @@ export function withOwnerMark<E extends Record<string, string | undefined>>(env:
   return m === null ? env : { ...env, [OWNER_ENV]: m };
 }
 
-/** True while the owner named by a mark value runs (same pid, same start time). */
-export function ownerAlive(value: string): boolean {
-  const [pid, start] = value.split(':');
-  return procStartTime(Number(pid)) === start;
-}
-
-const MARK_RE = new RegExp(`(?:^|\\0)${OWNER_ENV}=(\\d+:\\d+:)(?:\\0|$)`);
+const MARK_RE = new RegExp(`(?:^|\\0)${OWNER_ENV}=(y1[0-9a-f]{24})(?:\\0|$)`);
 
 /** Live processes carrying a mark whose owner is gone, with the mark. */
 export async function orphans(): Promise<{ pid: number; mark: string }[]> {
@@ -63,13 +63,20 @@ export async function orphans(): Promise<{ pid: number; mark: string }[]> {
   } catch {
     return [];
   }
+  const pids = names.filter((n) => /^\d+$/.test(n)).map(Number);
+  // the marks of every running process (a zombie is gone): a mark not among them has lost its owner
+  const live = new Set<string>();
+  for (const pid of pids) {
+    const start = procStartTime(pid);
+    if (start !== null) live.add(markOf(pid, start));
+  }
   const out: { pid: number; mark: string }[] = [];
-  for (const name of names) {
-    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+  for (const pid of pids) {
+    if (pid === process.pid) continue;
     // another user's process refuses the read; one that exited meanwhile is gone: neither is ours to sweep
-    const env = await readFile(`/proc/${name}/environ`, 'latin1').catch(() => '');
+    const env = await readFile(`/proc/${pid}/environ`, 'latin1').catch(() => '');
     const m = MARK_RE.exec(env)?.[1];
-    if (m !== undefined && !ownerAlive(m) && procStartTime(Number(name)) !== null) out.push({ pid: Number(name), mark: m });
+    if (m !== undefined && !live.has(m) && procStartTime(pid) !== null) out.push({ pid, mark: m });
   }
   return out;
 }
@@ -94,7 +101,7 @@ function signal(pid: number): void {
   }
 }
 
-/** Sync: the marked pids of this process's children-to-be (tests); [] without /proc. */
+/** The live pids carrying the mark `value` (a check that a killed run left nothing); [] without /proc. */
 export function markedBy(value: string): number[] {
   let names: string[];
   try {

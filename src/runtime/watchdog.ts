@@ -15,7 +15,7 @@ reg=' '
 while read -r op pg st; do
   case $op in
     +) reg="$reg$pg:$st " ;;
-    -) reg=$(printf '%s' "$reg" | sed "s/ $pg:[0-9]* / /g") ;;
+    -) new=' '; for e in $reg; do [ "\${e%%:*}" = "$pg" ] || new="$new$e "; done; reg=$new ;;
   esac
 done
 targets() {

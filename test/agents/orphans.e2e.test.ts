@@ -5,12 +5,12 @@
 import type { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runTask, type TaskResult } from '../../src/actors/agents/run-task.js';
-import { groupMembers, groupOf, noLiveMember, ownChildren } from '../runtime/proc-helpers.js';
+import { groupMembers, groupOf, GONE_DEADLINE_MS, noLiveMember, ownChildren } from '../runtime/proc-helpers.js';
 import { call, world, type World } from '../sessions/helpers.js';
 
 let w: World;
 /** How long a group may take to go on a loaded 2-core box: the wait ends at the event (group empty), not at this. */
-const LOADED_DEADLINE_MS = 30_000;
+const LOADED_DEADLINE_MS = GONE_DEADLINE_MS;
 const started: number[] = [];
 beforeEach(async () => {
   w = await world();

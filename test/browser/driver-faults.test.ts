@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sweepStaleProfiles } from '../../src/actors/browser/launch.js';
 import { until } from '../runtime/helpers.js';
-import { noLiveMember } from '../runtime/proc-helpers.js';
+import { noLiveMember, GONE_DEADLINE_MS } from '../runtime/proc-helpers.js';
 import { browserSuite, call, chromiumFound } from './helpers.js';
 
 const t = browserSuite();
@@ -58,7 +58,7 @@ describe.skipIf(!chromiumFound)('browser driver faults (real Chromium)', () => {
     expect(r.ok).toBe(false);
     expect(r.error?.kind).toBe('timeout');
     expect(r.error?.message).toContain('the browser was stopped');
-    expect(await noLiveMember(first, 3000)).toEqual([]);
+    expect(await noLiveMember(first, GONE_DEADLINE_MS)).toEqual([]);
     const next = await s.open(t.site.url('/about'), call());
     expect(next).toContain('this is a fresh browser');
     expect(next).toContain('Founded in 1999.');
@@ -88,7 +88,7 @@ describe.skipIf(!chromiumFound)('browser driver faults (real Chromium)', () => {
     await s.open(t.site.url('/about'), call());
     const pid = s.pid ?? -1;
     process.kill(-pid, 'SIGKILL');
-    expect(await noLiveMember(pid, 3000)).toEqual([]);
+    expect(await noLiveMember(pid, GONE_DEADLINE_MS)).toEqual([]);
     const next = await s.open(t.site.url('/about'), call());
     expect(next).toContain('this is a fresh browser');
     expect(s.pid).not.toBe(pid);
@@ -106,7 +106,7 @@ describe.skipIf(!chromiumFound)('browser driver faults (real Chromium)', () => {
     const r = await pending;
     expect(r.error?.kind).toBe('cancelled');
     expect(r.ms).toBeLessThan(2000);
-    expect(await noLiveMember(pid, 3000)).toEqual([]);
+    expect(await noLiveMember(pid, GONE_DEADLINE_MS)).toEqual([]);
     expect(await s.open(t.site.url('/about'), call())).toContain('the previous browser call was cancelled');
   });
 

@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { until } from '../runtime/helpers.js';
-import { groupMembers, noLiveMember } from '../runtime/proc-helpers.js';
+import { groupMembers, noLiveMember, GONE_DEADLINE_MS } from '../runtime/proc-helpers.js';
 import { browserSuite, call, chromiumFound, refOf } from './helpers.js';
 
 const t = browserSuite();
@@ -138,7 +138,7 @@ describe.skipIf(!chromiumFound)('browser driver (real Chromium)', () => {
     expect(profile).toBeDefined();
     expect(groupMembers(pid).length).toBeGreaterThan(1); // the browser and its helpers share the group
     await s.close();
-    expect(await noLiveMember(pid, 3000)).toEqual([]);
+    expect(await noLiveMember(pid, GONE_DEADLINE_MS)).toEqual([]);
     expect(existsSync(`${t.w.dir}/${profile ?? ''}`)).toBe(false);
     await expect(s.snapshot(call())).rejects.toMatchObject({ kind: 'browser_closed' });
   });
@@ -148,7 +148,7 @@ describe.skipIf(!chromiumFound)('browser driver (real Chromium)', () => {
     await s.open(t.site.url('/'), call());
     const pid = s.pid ?? -1;
     run.abort();
-    expect(await noLiveMember(pid, 3000)).toEqual([]);
+    expect(await noLiveMember(pid, GONE_DEADLINE_MS)).toEqual([]);
     await expect(s.snapshot(call())).rejects.toMatchObject({ kind: 'browser_closed' });
   });
 });

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processGroups } from '../../src/runtime/process-groups.js';
 import { startRuntime, until, type TestRuntime } from '../runtime/helpers.js';
-import { groupMembers, noLiveMember } from '../runtime/proc-helpers.js';
+import { groupMembers, noLiveMember, GONE_DEADLINE_MS } from '../runtime/proc-helpers.js';
 import { CHROMIUM, chromiumFound, world, type World } from './helpers.js';
 
 const FIXTURE = 'src/actors/browser/testing/fixture-browser.js';
@@ -45,19 +45,19 @@ describe.skipIf(!chromiumFound)('the browser dies with its worker (by pid)', () 
   it('a worker stuck in a loop is terminated after its grace: no process of the browser group is left', async () => {
     const { pgid } = await startBrowser('br-spin', 'spin', 300);
     await env.rt.endTask('br-spin');
-    expect(await noLiveMember(pgid, 3000)).toEqual([]);
+    expect(await noLiveMember(pgid, GONE_DEADLINE_MS)).toEqual([]);
     await until(() => !processGroups.groups().includes(pgid), 3000, 'the group left the registry');
   });
 
   it('a crashed worker: no process of the browser group is left', async () => {
     const { pgid, result } = await startBrowser('br-crash', 'crash');
     expect(((await result) as { code?: string }).code).toBe('ACTOR_CRASHED');
-    expect(await noLiveMember(pgid, 3000)).toEqual([]);
+    expect(await noLiveMember(pgid, GONE_DEADLINE_MS)).toEqual([]);
   });
 
   it('a worker stopped gracefully without closing its browser: the group is ended too', async () => {
     const { pgid } = await startBrowser('br-stop', 'wait');
     await env.rt.endTask('br-stop');
-    expect(await noLiveMember(pgid, 3000)).toEqual([]);
+    expect(await noLiveMember(pgid, GONE_DEADLINE_MS)).toEqual([]);
   });
 });

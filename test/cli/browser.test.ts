@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumFound, startSite, type Site } from '../browser/helpers.js';
 import { collect, GOOD_CONFIG, project, runCli, sandbox, start, until, withScript, type Sandbox } from './helpers.js';
 import { PRELUDE } from './scripts.js';
+import { GONE_DEADLINE_MS } from '../runtime/proc-helpers.js';
 
 let sb: Sandbox | undefined;
 let site: Site;
@@ -102,7 +103,7 @@ export default {
     expect(environ.some((v) => v.startsWith('PATH='))).toBe(true);
     child.kill('SIGTERM');
     await done;
-    await until(() => (processesNaming(tmp).length === 0 ? true : undefined), 'every browser process gone', 3000);
+    await until(() => (processesNaming(tmp).length === 0 ? true : undefined), 'every browser process gone', GONE_DEADLINE_MS);
     expect(pids.filter((pid) => existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z'))).toEqual([]);
   });
 });

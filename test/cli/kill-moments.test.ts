@@ -6,7 +6,7 @@ import { type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { markedBy, procStartTime } from '../../src/runtime/owner-mark.js';
+import { markedBy, markOf, procStartTime } from '../../src/runtime/owner-mark.js';
 import { groupMembers } from '../runtime/proc-helpers.js';
 import { childReaper, collect, GOOD_CONFIG, project, runCli, sandbox, start, until, withScript, type Sandbox } from './helpers.js';
 import { PRELUDE } from './scripts.js';
@@ -23,11 +23,14 @@ afterEach(() => {
 });
 
 /** Coding reads the file first (as a model checks the workspace), then appends the line after the highest one its
- *  conversation mentions, one run_bash per step, until LINES; the Director delegates until the work is reported. */
-function appender(file: string): string {
+ *  conversation mentions, one run_bash per step, until LINES; the Director delegates until the work is reported.
+ *  Each Coding request adds a byte to \`asked\` (the fake model runs in the CLI process). */
+function appender(file: string, asked: string): string {
   return `${PRELUDE}
+import { appendFileSync } from 'node:fs';
 const all = (req) => JSON.stringify(req.body.messages || []);
 const coding = (req) => {
+  appendFileSync(${JSON.stringify(asked)}, '.');
   if (!(req.body.messages || []).some((m) => m.role === 'tool')) return call('read_file', { path: 'lines.txt' });
   const seen = [...all(req).matchAll(/line-(\\d+)/g)].map((m) => Number(m[1]));
   const next = Math.max(0, ...seen) + 1;
@@ -39,6 +42,7 @@ export default { director: times(400, director), coding: times(400, coding) };
 `;
 }
 
+const size = (file: string): number => (existsSync(file) ? readFileSync(file).length : 0);
 const lineCount = (file: string): number => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').length : 0);
 
 /** Live processes of a killed run: its own group (it was started as a group leader), what carries its owner mark, and
@@ -74,7 +78,8 @@ describe.skipIf(process.platform !== 'linux')('kill -9 at random moments, then -
     sb = sandbox(GOOD_CONFIG);
     const ws = project(sb);
     const file = join(ws, 'lines.txt');
-    const env = withScript(sb, appender(file));
+    const asked = join(sb.dir, 'asked');
+    const env = withScript(sb, appender(file, asked));
     let sessions = false;
     for (let i = 0; i < KILLS; i++) {
       if (!sessions) sessions = ((JSON.parse((await runCli(['sessions', '--json'], sb.env, { cwd: ws })).stdout) as { sessions: unknown[] }).sessions.length ?? 0) > 0;
@@ -83,12 +88,15 @@ describe.skipIf(process.platform !== 'linux')('kill -9 at random moments, then -
       reaper.push(child);
       const done = collect(child);
       const pid = child.pid ?? -1;
-      const mark = `${pid}:${procStartTime(pid)}:`;
-      // the moment: at random from the start, or just after a line was appended (where a result is least durable)
+      const mark = markOf(pid, procStartTime(pid) ?? '');
+      // the moment: at random in a step cycle once Coding is asked (model call, write-ahead, tool, result record), or
+      // just after a line was appended (where its result is least durable); every third one during start-up
       const before = lineCount(file);
-      if (i % 2 === 0) await Promise.race([new Promise((r) => setTimeout(r, Math.random() * 4000)), done]);
+      const askedBefore = size(asked);
+      if (i % 3 === 0) await Promise.race([new Promise((r) => setTimeout(r, Math.random() * 1500)), done]);
+      else if (i % 3 === 1) await until(() => (size(asked) > askedBefore || child.exitCode !== null ? true : undefined), 'a Coding request', 120_000);
       else await until(() => (lineCount(file) > before || child.exitCode !== null ? true : undefined), 'a line appended', 120_000);
-      if (i % 2 === 1) await new Promise((r) => setTimeout(r, Math.random() * 200));
+      if (i % 3 !== 0) await new Promise((r) => setTimeout(r, Math.random() * (i % 3 === 1 ? 600 : 150)));
       child.kill('SIGKILL');
       await done;
       if (process.env.YAGENT_KILL_TRACE) process.stderr.write(`kill ${i}: ${lineCount(file)} lines\n`);

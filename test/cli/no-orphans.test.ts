@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { groupOf, noLiveMember, groupMembers, type Member } from '../runtime/proc-helpers.js';
+import { groupOf, noLiveMember, groupMembers, type Member, GONE_DEADLINE_MS } from '../runtime/proc-helpers.js';
 import { childReaper, collect, GOOD_CONFIG, project, sandbox, start, withScript, type Sandbox } from './helpers.js';
 
 let sb: Sandbox | undefined;
@@ -61,7 +61,7 @@ async function startWithGroup(extra: string[], code?: (pgidFile: string) => stri
   await until(() => groupOf(['sleep', marker]) !== undefined, 60_000, 'run_bash started');
   const pgid = groupOf(['sleep', marker]) ?? -1;
   started.push(pgid);
-  await until(() => groupMembers(pgid).length >= 2, 10_000, 'background grandchild started');
+  await until(() => groupMembers(pgid).length >= 2, 60_000, 'background grandchild started');
   return { child, done, pgid };
 }
 
@@ -70,42 +70,43 @@ async function quitWith(extra: string[], signal: NodeJS.Signals): Promise<{ code
   const { child, done, pgid } = await startWithGroup(extra);
   child.kill(signal);
   const r = await done;
-  const alive = await noLiveMember(pgid, 2000);
+  const alive = await noLiveMember(pgid, GONE_DEADLINE_MS);
   // YAGENT_TRACE names the groups the exit hook killed: a survivor's report says whether its group was known
   if (alive.length > 0) process.stderr.write(`group ${pgid} survived; the CLI's stderr:\n${r.stderr}\n`);
   return { code: r.code, alive };
 }
 
+// each test starts a whole CLI run and waits for events (generous bounds): under load that takes longer than 30 s
 describe('no process group outlives the CLI', () => {
   it('-Q: the first Ctrl-C quits at once, and the group is killed', async () => {
     const { code, alive } = await quitWith(['-Q'], 'SIGINT');
     expect(code).toBe(130);
     expect(alive).toEqual([]);
-  });
+  }, 120_000);
 
   it('a second Ctrl-C quits at once, and the group is killed', async () => {
     const { child, done, pgid } = await startWithGroup([]);
     let err = '';
     child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
     child.kill('SIGINT');
-    await until(() => err.includes('cancelling'), 10_000, 'the first Ctrl-C acknowledged');
+    await until(() => err.includes('cancelling'), 60_000, 'the first Ctrl-C acknowledged');
     child.kill('SIGINT');
     const r = await done;
     expect(r.code).toBe(130);
-    expect(await noLiveMember(pgid, 2000)).toEqual([]);
-  });
+    expect(await noLiveMember(pgid, GONE_DEADLINE_MS)).toEqual([]);
+  }, 120_000);
 
   it('SIGTERM: the run is cancelled and the group is killed', async () => {
     const { code, alive } = await quitWith([], 'SIGTERM');
     expect(code).toBe(130);
     expect(alive).toEqual([]);
-  });
+  }, 120_000);
 
   it('SIGHUP (the terminal went away): quits at once, and the group is killed', async () => {
     const { code, alive } = await quitWith([], 'SIGHUP');
     expect(code).toBe(130);
     expect(alive).toEqual([]);
-  });
+  }, 120_000);
 
   // sandbox off: nothing but the watchdog ends the group (bubblewrap's --die-with-parent would end it too)
   it.each(['off', 'auto'])('kill -9 of the CLI (no exit hook runs, as under the OOM killer), sandbox %s: the watchdog ends the group and its background sleep', async (mode) => {
@@ -129,6 +130,6 @@ const poll = setInterval(() => { if (existsSync(${JSON.stringify(`${pgidFile}.go
     const r = await done;
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('uncaught in the CLI process');
-    expect(await noLiveMember(pgid, 2000)).toEqual([]);
-  });
+    expect(await noLiveMember(pgid, GONE_DEADLINE_MS)).toEqual([]);
+  }, 120_000);
 });

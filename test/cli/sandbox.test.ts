@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { probeSandbox } from '../../src/actors/tools/sandbox-probe.js';
 import { runCli, sandbox, until, withScript, type Sandbox } from './helpers.js';
 import { PRELUDE } from './scripts.js';
+import { GONE_DEADLINE_MS } from '../runtime/proc-helpers.js';
 
 const bwrap = await probeSandbox(process.env);
 if (!bwrap.ok && process.env.CI === 'true') throw new Error(`CI=true but run_bash has no sandbox here: ${bwrap.reason}`);
@@ -169,7 +170,7 @@ describe.skipIf(!bwrap.ok)('what only the sandbox stops (the old "not a sandbox"
         return false;
       }
     }).map(Number);
-    expect(await until(() => (alive().length === 0 ? true : undefined), 'the setsid sleep to be gone', 5000)).toBe(true);
+    expect(await until(() => (alive().length === 0 ? true : undefined), 'the setsid sleep to be gone', GONE_DEADLINE_MS)).toBe(true);
   });
 });
 

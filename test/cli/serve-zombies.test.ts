@@ -2,7 +2,7 @@
 // `sleep 300` (with a backgrounded grandchild) is cancelled through attach: its group is gone by PID, and the serve
 // process is left with no zombie child, while it keeps running.
 import { afterEach, describe, expect, it } from 'vitest';
-import { groupMembers, groupOf, noLiveMember, zombieChildren } from '../runtime/proc-helpers.js';
+import { groupMembers, groupOf, noLiveMember, zombieChildren, GONE_DEADLINE_MS } from '../runtime/proc-helpers.js';
 import { childReaper, discovered, GOOD_CONFIG, runCli, sandbox, start, until, SERVE_WAIT_MS, withScript, type Sandbox } from './helpers.js';
 
 let sb: Sandbox | undefined;
@@ -46,10 +46,10 @@ describe('serve reaps what a cancelled run_bash leaves', () => {
     started.push(pgid);
     await until(() => (groupMembers(pgid).length >= 2 ? true : undefined), 'the background grandchild started');
     expect((await runCli(['attach', 'cancel', task], sb.env)).code).toBe(0);
-    expect(await noLiveMember(pgid, 2000)).toEqual([]);
+    expect(await noLiveMember(pgid, GONE_DEADLINE_MS)).toEqual([]);
     const servePid = serve.pid ?? -1;
     // reaping follows the kill by a moment: poll (bounded) until serve has collected its children
-    const left = await until(() => (zombieChildren(servePid).length === 0 ? [] : undefined), 'serve to reap its children', 5000).catch(() => zombieChildren(servePid));
+    const left = await until(() => (zombieChildren(servePid).length === 0 ? [] : undefined), 'serve to reap its children', GONE_DEADLINE_MS).catch(() => zombieChildren(servePid));
     expect(left).toEqual([]);
     expect(serve.exitCode).toBe(null);
   });

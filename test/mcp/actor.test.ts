@@ -20,7 +20,7 @@ import type { Event } from '../../src/runtime/protocol/index.js';
 import type { McpServerSpec } from '../../src/runtime/config/mcp-servers.js';
 import { call, makeDeps } from '../tools/helpers.js';
 import { until } from '../runtime/helpers.js';
-import { noLiveMember } from '../runtime/proc-helpers.js';
+import { noLiveMember, GONE_DEADLINE_MS } from '../runtime/proc-helpers.js';
 import { tapLog, tappedEverything } from './servers.js';
 
 const cleanups: (() => unknown)[] = [];
@@ -89,7 +89,7 @@ describe('the mcp actor', () => {
     expect(r.status).toBe('error');
     expect(r.content).toMatch(/closed|exited|restarted/i);
     // no live process of its group (a terminated worker cannot reap: its direct child may stay a zombie)
-    expect(await noLiveMember(pid, 5000)).toEqual([]);
+    expect(await noLiveMember(pid, GONE_DEADLINE_MS)).toEqual([]);
     await eventually(() => mcp.status(), ready);
     expect((await mcp.status())[0]?.pid).not.toBe(pid);
     const echo = await eventually(() => callTool(call('mcp__every__echo', { message: 'back' }), deps, new AbortController().signal), (x) => x.status === 'ok');

@@ -3,8 +3,9 @@
 // watchdog ends a registered group (no mark: `env -i`) when its owner is killed with SIGKILL. Checked by PID.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OWNER_ENV, ownerMark, procStartTime, sweepOrphans } from '../../src/runtime/owner-mark.js';
+import { markOf, OWNER_ENV, ownerMark, procStartTime, sweepOrphans } from '../../src/runtime/owner-mark.js';
 import { ROOT } from '../cli/helpers.js';
 import { groupMembers, noLiveMember } from './proc-helpers.js';
 
@@ -29,20 +30,39 @@ async function markedGroup(mark: string | null): Promise<number> {
   return pgid;
 }
 
+/** Live watchdog shells of the owner `pid` started at `start` (their argv names its mark). */
+function watchdogs(pid: number, start: string): number[] {
+  return readdirSync('/proc').filter((n) => /^\d+$/.test(n)).filter((n) => {
+    try {
+      const argv = readFileSync(`/proc/${n}/cmdline`, 'utf8').split('\0');
+      return argv.includes('yagent-watchdog') && argv.at(-2) === markOf(pid, start) && procStartTime(Number(n)) !== null;
+    } catch {
+      return false;
+    }
+  }).map(Number);
+}
+
+async function until(cond: () => boolean, what: string): Promise<void> {
+  for (let i = 0; !cond(); i++) {
+    if (i > 3000) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 /** The mark of a process that ran and is gone. */
 async function deadOwnerMark(): Promise<string> {
   const c: ChildProcess = spawn('sleep', ['30'], { stdio: 'ignore' });
   const start = procStartTime(c.pid ?? -1);
   c.kill('SIGKILL');
   await once(c, 'exit');
-  return `${c.pid}:${start}:`;
+  return markOf(c.pid ?? -1, start ?? '');
 }
 
 describe.skipIf(process.platform !== 'linux')('orphans of a yagent that is gone', () => {
   it('the sweep kills the groups whose owner is gone or is a reused pid, and leaves the live owner\'s group', async () => {
     const dead = await markedGroup(await deadOwnerMark());
     // this process's pid with another start time: what a pid reused by an unrelated process looks like
-    const reused = await markedGroup(`${process.pid}:1:`);
+    const reused = await markedGroup(markOf(process.pid, '1'));
     const mine = await markedGroup(ownerMark());
     const unmarked = await markedGroup(null);
     const swept = await sweepOrphans();
@@ -53,11 +73,13 @@ describe.skipIf(process.platform !== 'linux')('orphans of a yagent that is gone'
     expect(groupMembers(unmarked).filter((m) => m.state !== 'Z').length).toBeGreaterThanOrEqual(2);
   });
 
-  it('kill -9 of the owner: the watchdog ends a group it registered even without the mark (env -i)', async () => {
+  it('kill -9 of the owner: the watchdog ends a group it registered even without the mark (env -i), not one it released', async () => {
     const pgid = await markedGroup(null);
-    // the owner: a node process that starts the watchdog and registers the group, then waits to be killed
+    const released = await markedGroup(null);
+    // the owner: a node process that starts the watchdog and registers the groups, then waits to be killed
     const src = `import { startWatchdog } from ${JSON.stringify(`${ROOT}/dist/src/runtime/watchdog.js`)};
-const w = startWatchdog(); w.group('register', ${pgid}); process.stdout.write('ready\\n'); setInterval(() => {}, 1000);`;
+const w = startWatchdog(); w.group('register', ${released}); w.group('register', ${pgid}); w.group('unregister', ${released});
+process.stdout.write('ready\\n'); setInterval(() => {}, 1000);`;
     const owner = spawn(process.execPath, ['--input-type=module', '-e', src], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     owner.stdout?.on('data', (d: Buffer) => (out += d.toString()));
@@ -66,8 +88,13 @@ const w = startWatchdog(); w.group('register', ${pgid}); process.stdout.write('r
       await new Promise((r) => setTimeout(r, 10));
     }
     expect(groupMembers(pgid).filter((m) => m.state !== 'Z').length).toBeGreaterThanOrEqual(2);
+    const ownerStart = procStartTime(owner.pid ?? -1) ?? '';
+    expect(watchdogs(owner.pid ?? -1, ownerStart)).toHaveLength(1);
     owner.kill('SIGKILL');
     await once(owner, 'exit');
     expect(await noLiveMember(pgid, 30_000)).toEqual([]);
+    // the watchdog is done once its own process is gone: then the released group must still run
+    await until(() => watchdogs(owner.pid ?? -1, ownerStart).length === 0, 'the watchdog to finish');
+    expect(groupMembers(released).filter((m) => m.state !== 'Z').length).toBeGreaterThanOrEqual(2);
   }, 60_000);
 });

@@ -4,7 +4,7 @@ import { childGroupLeadersSync } from '../../src/runtime/child-groups.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProcessGroupRegistry, processGroups } from '../../src/runtime/process-groups.js';
 import { startRuntime, until, type TestRuntime } from './helpers.js';
-import { groupMembers, noLiveMember, ownChildren, spawnGroup } from './proc-helpers.js';
+import { groupMembers, noLiveMember, ownChildren, spawnGroup, GONE_DEADLINE_MS } from './proc-helpers.js';
 
 const PROCS = 'src/runtime/testing/fixture-procs.js';
 const pgidBuf = new SharedArrayBuffer(16 * 4);
@@ -46,53 +46,53 @@ describe('process groups die with their actor', () => {
   it('terminateChild (graceful stop): no process of the group 2 s later, and no zombie', async () => {
     const { pgid } = await startGroup('pg-stop', 'wait');
     await env.rt.endTask('pg-stop');
-    expect(await noLiveMember(pgid, 2000)).toEqual([]);
+    expect(await noLiveMember(pgid, GONE_DEADLINE_MS)).toEqual([]);
     expect(ownChildren(pgid)).toEqual([]);
   });
 
   it('terminate after the shutdown grace (a worker spinning in for(;;)): no live process of the group', async () => {
     const { pgid } = await startGroup('pg-spin', 'spin', { shutdownMs: 300 });
     await env.rt.endTask('pg-spin');
-    expect(await noLiveMember(pgid, 2000)).toEqual([]);
+    expect(await noLiveMember(pgid, GONE_DEADLINE_MS)).toEqual([]);
   });
 
   it('a crash (uncaught error in the worker): no live process of the group', async () => {
     const { pgid, result } = await startGroup('pg-crash', 'crash');
     expect((await result as { code?: string }).code).toBe('ACTOR_CRASHED');
-    expect(await noLiveMember(pgid, 2000)).toEqual([]);
+    expect(await noLiveMember(pgid, GONE_DEADLINE_MS)).toEqual([]);
   });
 
   it('an out-of-memory worker exit: no live process of the group', async () => {
     const { pgid, result } = await startGroup('pg-oom', 'oom', { oom: true });
     expect((await result as { code?: string }).code).toBe('ACTOR_OOM');
-    expect(await noLiveMember(pgid, 2000)).toEqual([]);
+    expect(await noLiveMember(pgid, GONE_DEADLINE_MS)).toEqual([]);
   });
 
   it('run() returns while its group still runs: the group is ended and reaped', async () => {
     const { pgid, result } = await startGroup('pg-return', 'return');
     expect(await result).toBe(pgid);
-    expect(await noLiveMember(pgid, 2000)).toEqual([]);
+    expect(await noLiveMember(pgid, GONE_DEADLINE_MS)).toEqual([]);
     expect(ownChildren(pgid)).toEqual([]);
   });
 
   it('run() returns while its group ignores SIGTERM: the worker kills it within its grace and reaps it (no zombie)', async () => {
     const { pgid, result } = await startGroup('pg-trap', 'return', { ignoreTerm: true });
     expect(await result).toBe(pgid);
-    expect(await noLiveMember(pgid, 2000)).toEqual([]);
+    expect(await noLiveMember(pgid, GONE_DEADLINE_MS)).toEqual([]);
     expect(ownChildren(pgid)).toEqual([]);
   });
 
   it('a stop while the group ignores SIGTERM: killed within the grace and reaped (no zombie)', async () => {
     const { pgid } = await startGroup('pg-trap-stop', 'wait', { ignoreTerm: true });
     await env.rt.endTask('pg-trap-stop');
-    expect(await noLiveMember(pgid, 2000)).toEqual([]);
+    expect(await noLiveMember(pgid, GONE_DEADLINE_MS)).toEqual([]);
     expect(ownChildren(pgid)).toEqual([]);
   });
 
   it('a cancelled command (group signalled, exit not awaited) leaves no zombie once the worker stopped', async () => {
     const { pgid } = await startGroup('pg-zombie', 'signal_only');
     await env.rt.endTask('pg-zombie');
-    expect(await noLiveMember(pgid, 2000)).toEqual([]);
+    expect(await noLiveMember(pgid, GONE_DEADLINE_MS)).toEqual([]);
     expect(ownChildren(pgid)).toEqual([]);
   });
 });
@@ -113,7 +113,7 @@ describe('a hard exit right after a registration', () => {
     const pgid = Atomics.load(pgids, s);
     expect(processGroups.groups()).not.toContain(pgid); // the message really is unread
     expect(processGroups.killAllSync()).toContain(pgid);
-    expect(await noLiveMember(pgid, 2000)).toEqual([]);
+    expect(await noLiveMember(pgid, GONE_DEADLINE_MS)).toEqual([]);
     await env.rt.endTask('pg-race');
     await result;
   });
@@ -128,7 +128,7 @@ describe('the exit hook\'s second net', () => {
     expect(childGroupLeadersSync()).toContain(pgid);
     expect(childGroupLeadersSync()).not.toContain(process.pid);
     expect(processGroups.killAllSync()).toContain(pgid);
-    expect(await noLiveMember(pgid, 2000)).toEqual([]);
+    expect(await noLiveMember(pgid, GONE_DEADLINE_MS)).toEqual([]);
   });
 });
 
@@ -140,7 +140,7 @@ describe('the main-thread registry', () => {
     await until(() => groupMembers(pgid).length >= 2, 5000, 'group started');
     reg.add('actor#x', pgid);
     expect(reg.killAllSync()).toEqual([pgid]);
-    expect(await noLiveMember(pgid, 2000)).toEqual([]);
+    expect(await noLiveMember(pgid, GONE_DEADLINE_MS)).toEqual([]);
     expect(reg.groups()).toEqual([]);
   });
 

@@ -18,6 +18,8 @@ export interface BatchOptions {
   maxParallel: number;
   /** Awaited before each call that can change anything: its call is durable first (the write-ahead record). */
   beforeEffect?: () => Promise<void>;
+  /** Each call's outcome as soon as it has one (the rollout records results before the next effect's record). */
+  onOutcome?: (o: ToolCallOutcome) => void;
 }
 
 export interface ToolRunner {

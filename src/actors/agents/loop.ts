@@ -2,7 +2,7 @@
 import type { Clock, PauseGate } from '../../runtime/actor.js';
 import type { LlmEngine, LlmResponse } from '../llm/types.js';
 import type { LoopFlags } from './profiles.js';
-import type { LoopResult, Publish, Recorder, ToolRunner, ExitHandoff } from './loop-contract.js';
+import type { LoopResult, Publish, Recorder, ToolCallOutcome, ToolRunner, ExitHandoff } from './loop-contract.js';
 import type { ChatMessage, StopReason, Usage } from './wire-types.js';
 import { parseThought, renderThought, stripThought } from './thought.js';
 import { injectTransient } from './transient.js';
@@ -137,14 +137,17 @@ export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): 
         continue;
       }
 
-      // write-ahead: a call that can change anything runs only once its call is durable (at most once across kill -9)
+      // write-ahead: a call that can change anything runs only once its call is durable (at most once across kill -9);
+      // results reach the rollout in call order as soon as they are in, so an effect's record carries those before it
       const beforeEffect = (): Promise<void> => (recorder.writeAhead ?? recorder.drain).call(recorder);
-      const { outcomes, fatal } = await deps.tools.runBatch(res.toolCalls, { signal: deps.signal, maxParallel: flags.maxParallelReadOnlyTools, beforeEffect });
+      const early = new InOrderResults(res.toolCalls.map((c) => c.id), (o) => recorder.append([{ type: 'response_item', ts: ts(), payload: toolMessage(o) }]));
+      const { outcomes, fatal } = await deps.tools.runBatch(res.toolCalls, { signal: deps.signal, maxParallel: flags.maxParallelReadOnlyTools, beforeEffect, onOutcome: (o) => early.add(o) });
       let exit: ExitHandoff | undefined;
-      for (const o of outcomes) {
-        push({ role: 'tool', toolCallId: o.callId, name: o.name, content: o.content });
+      outcomes.forEach((o, i) => {
+        if (i < early.recorded) messages.push(toolMessage(o));
+        else push(toolMessage(o));
         exit ??= o.exit;
-      }
+      });
       deps.onActivity?.();
       if (deps.signal.aborted) return stop(abortStopReason(deps.signal), '');
       if (fatal !== null) {
@@ -159,6 +162,31 @@ export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): 
     recorder.append([{ type: 'event_msg', ts: ts(), payload: { kind: 'turn_aborted', detail: message } }]);
     if (deps.signal.aborted) return stop(abortStopReason(deps.signal), '', { error: message });
     return stop('panic', '', { error: message });
+  }
+}
+
+function toolMessage(o: ToolCallOutcome): ChatMessage {
+  return { role: 'tool', toolCallId: o.callId, name: o.name, content: o.content };
+}
+
+/** Records a batch's results in call order as they come in: a result waits only for those of the calls before it. */
+class InOrderResults {
+  private readonly got: (ToolCallOutcome | undefined)[] = [];
+  /** How many leading calls have their result recorded. */
+  recorded = 0;
+  constructor(
+    private readonly order: readonly string[],
+    private readonly record: (o: ToolCallOutcome) => void,
+  ) {}
+  add(o: ToolCallOutcome): void {
+    // by position: the first call of that id still without a result (ids are unique, but a model's may not be)
+    const at = this.order.findIndex((id, k) => id === o.callId && this.got[k] === undefined);
+    if (at < 0) return;
+    this.got[at] = o;
+    for (let next = this.got[this.recorded]; next; next = this.got[this.recorded]) {
+      this.record(next);
+      this.recorded++;
+    }
   }
 }
 

@@ -97,17 +97,17 @@ export class SurfaceToolRunner implements ToolRunner {
       maxParallel: Math.max(1, Math.min(8, opts.maxParallel)),
       ...(opts.beforeEffect ? { beforeEffect: opts.beforeEffect } : {}),
       onStart: (call) => d.publish({ type: 'tool_call_start', agent: d.agent, callId: call.id, name: call.name, brief: briefOf(surface, call) }),
-      onResult: (r) => d.publish({ type: 'tool_call_result', agent: d.agent, callId: r.callId, name: r.name, ok: r.status === 'ok' || r.status === 'exit', display: r.display }),
+      onResult: (r) => {
+        d.publish({ type: 'tool_call_result', agent: d.agent, callId: r.callId, name: r.name, ok: r.status === 'ok' || r.status === 'exit', display: r.display });
+        opts.onOutcome?.(outcomeOf(r));
+      },
     });
-    const outcomes = res.results.map((r): ToolCallOutcome => ({
-      callId: r.callId,
-      name: r.name,
-      content: r.content,
-      ok: r.status === 'ok' || r.status === 'exit',
-      ...(r.outcome?.kind === 'exit' ? { exit: r.outcome.handoff } : {}),
-    }));
-    return { outcomes, fatal: res.fatal ? res.fatal.message : null };
+    return { outcomes: res.results.map(outcomeOf), fatal: res.fatal ? res.fatal.message : null };
   }
+}
+
+function outcomeOf(r: BatchResult['results'][number]): ToolCallOutcome {
+  return { callId: r.callId, name: r.name, content: r.content, ok: r.status === 'ok' || r.status === 'exit', ...(r.outcome?.kind === 'exit' ? { exit: r.outcome.handoff } : {}) };
 }
 
 function briefOf(surface: Surface, call: ToolCall): string {

@@ -8,7 +8,7 @@ import { STORE_ACTOR, STORE_MODULE, storeInputFromConfig } from '../../src/store
 import { SPARE_PLAN, STORE_PRELOAD, THREADS, canDelegate, delegationPreload } from './boot-plan.js';
 import { claimNewTaskId } from './ids.js';
 import { trace } from './trace.js';
-import { mcpInputFromConfig, mcpServiceSpec } from '../../src/actors/mcp/client.js';
+import { createMcpShared, MCP_SHARED_KEY, mcpInputFromConfig, mcpServiceSpec } from '../../src/actors/mcp/client.js';
 import { estimateCost } from '../../src/actors/llm/catalogue/prices.js';
 import { startLogSink } from './log-sink.js';
 import type { SupervisorOps, TaskOutcome, TaskSpec } from './types.js';
@@ -40,7 +40,7 @@ let subscribers = 0;
  *  a light store worker boot in parallel; the spare for delegations boots once a model call is under way. */
 export function startRuntime(canAsk: boolean, config: Pick<YagentConfig, 'llm'>): Promise<Runtime> {
   // one buffer for the process: max_in_flight_requests and the circuit breakers hold across every agent worker
-  const shared = { [LLM_SHARED_KEY]: createSharedLlmState({ maxInFlightRequests: config.llm.maxInFlightRequests }) };
+  const shared = { [LLM_SHARED_KEY]: createSharedLlmState({ maxInFlightRequests: config.llm.maxInFlightRequests }), [MCP_SHARED_KEY]: createMcpShared() };
   return Runtime.start({ hasResponder: canAsk, preload: [...SPARE_PLAN.preload], spares: SPARE_PLAN.count, deferRefill: true, shared, threads: THREADS });
 }
 
@@ -52,7 +52,7 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
   const storeReady = runtime.startService({ name: STORE_ACTOR, module: STORE_MODULE, input: storeInputFromConfig(opts.config), restart: 'permanent', preload: STORE_PRELOAD });
   storeReady.catch(() => undefined); // marks it handled: see the line above
   const storeUp = (): Promise<boolean> => storeReady.then(() => true, () => false);
-  // MCP servers connect in the background: agents that see their tools wait for them, nobody else does
+  // MCP servers connect in the background: nobody waits for them; their tools reach agents when ready (MCP_SHARED_KEY)
   const mcpInput = mcpInputFromConfig(opts.config);
   if (mcpInput !== null) {
     const mcpReady = runtime.startService(mcpServiceSpec(mcpInput));

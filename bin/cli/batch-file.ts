@@ -4,6 +4,7 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { CliError, EXIT } from './exit-codes.js';
+import { ResultObjectSchema } from './stream-json.js';
 
 export const BatchTaskSchema = z.object({
   id: z.string().min(1).optional(),
@@ -64,24 +65,14 @@ export function readTasks(file: string): BatchTask[] {
   return tasks;
 }
 
-export interface BatchResult {
-  id: string;
-  task_id: string;
-  status: 'ok' | 'error' | 'needs_approval';
-  exit_code: number;
-  result: string;
-  stop_reason: string;
-  usage: Record<string, number>;
-  /** Per agent × provider × model, with the estimated cost of each (null = no price). */
-  usage_by_agent?: object[];
-  cost_usd?: number;
-  notes: string[];
-  notes_error?: string;
-  rollout_path: string | null;
-  error?: string | undefined;
-  duration_ms: number;
-  finished_at: string;
-}
+/** One results.jsonl line: the result object of `-p --output-format json` (same schema and version), plus the
+ *  batch's own `id`, `status` and `finished_at`. */
+export const BatchResultSchema = ResultObjectSchema.extend({
+  id: z.string(),
+  status: z.enum(['ok', 'error', 'needs_approval']),
+  finished_at: z.string(),
+});
+export type BatchResult = z.infer<typeof BatchResultSchema>;
 
 /** Ids that already have a result line; a torn last line (crash mid-append) is ignored. */
 export function finishedIds(outFile: string): Set<string> {

@@ -8,7 +8,7 @@ import { EXIT, type ExitCode } from './exit-codes.js';
 import { exitCodeFor } from './outcome.js';
 import type { Streams } from './output.js';
 import { onInterrupt } from './signals.js';
-import { usageByAgentJson } from './usage-report.js';
+import { resultObject } from './stream-json.js';
 import { unknownProvider } from '../host/providers.js';
 
 export interface BatchRun {
@@ -27,22 +27,11 @@ export function defaultOut(file: string): string {
   return file.replace(/\.jsonl?$/i, '') + '.results.jsonl';
 }
 
-export function toResult(t: BatchTask, o: TaskOutcome, code: ExitCode, startedAt: number): BatchResult {
+export function toResult(t: BatchTask, o: TaskOutcome, code: ExitCode, startedAt: number, needsApproval: string[] = []): BatchResult {
   return {
     id: t.id,
-    task_id: o.taskId,
     status: code === EXIT.ok ? 'ok' : code === EXIT.needsApproval ? 'needs_approval' : 'error',
-    exit_code: code,
-    result: o.text,
-    stop_reason: o.stopReason,
-    usage: { ...o.usage },
-    usage_by_agent: usageByAgentJson(o),
-    cost_usd: o.costUsd ?? 0,
-    notes: o.notes,
-    ...(o.notesError !== undefined ? { notes_error: o.notesError } : {}),
-    rollout_path: o.rolloutPath,
-    error: o.error ? `${o.error.name}: ${o.error.message}` : undefined,
-    duration_ms: Date.now() - startedAt,
+    ...resultObject(o, code, needsApproval, Date.now() - startedAt),
     finished_at: new Date().toISOString(),
   };
 }
@@ -56,21 +45,11 @@ export function workspaceProblem(dir: string): string | null {
   }
 }
 
+/** What a task that never ran reports (no text, no usage). */
+export const NO_OUTCOME: TaskOutcome = { taskId: '', text: '', stopReason: 'unaccounted', usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 }, notes: [], rolloutPath: null };
+
 export function failedBeforeStart(t: BatchTask, error: string, startedAt: number, fix = 'fix "workspace" or create the directory'): BatchResult {
-  return {
-    id: t.id,
-    task_id: '',
-    status: 'error',
-    exit_code: EXIT.error,
-    result: '',
-    stop_reason: 'unaccounted',
-    usage: {},
-    notes: [],
-    rollout_path: null,
-    error: `${error} (task line ${t.line}: ${fix})`,
-    duration_ms: Date.now() - startedAt,
-    finished_at: new Date().toISOString(),
-  };
+  return { ...toResult(t, NO_OUTCOME, EXIT.error, startedAt), error: `${error} (task line ${t.line}: ${fix})` };
 }
 
 /** What a task runs as: the line's options over the batch's flags (a queued task is built from the same). */
@@ -157,7 +136,7 @@ export async function runBatch(host: Host, run: BatchRun): Promise<ExitCode> {
       if (code === EXIT.cancelled) {
         unfinished.push(t.id);
       } else {
-        appendResult(run.out, toResult(t, outcome, code, startedAt));
+        appendResult(run.out, toResult(t, outcome, code, startedAt, needsApproval.get(started.taskId) ?? []));
         if (code === EXIT.ok) counts.ok += 1;
         else counts.failed += 1;
       }

@@ -19,8 +19,10 @@ export interface OutputSink {
   finish(outcome: TaskOutcome, exitCode: number, needsApproval: string[]): void;
 }
 
-export function createSink(format: OutputFormat, io: Streams): OutputSink {
+/** `now`: the clock duration_ms is measured on (the sink is made when the run starts). */
+export function createSink(format: OutputFormat, io: Streams, now: () => number = Date.now): OutputSink {
   const tree = new DelegationTree();
+  const startedAt = now();
   const progress = (env: Envelope): void => {
     const line = describeEnvelope(env);
     if (line === null) return;
@@ -55,7 +57,7 @@ export function createSink(format: OutputFormat, io: Streams): OutputSink {
         event: progress,
         finish: (o, code, needsApproval) => {
           footer(o, needsApproval);
-          io.stdout(`${JSON.stringify(resultObject(o, code, needsApproval))}\n`);
+          io.stdout(`${JSON.stringify(resultObject(o, code, needsApproval, now() - startedAt))}\n`);
         },
       };
     case 'stream-json':
@@ -63,7 +65,7 @@ export function createSink(format: OutputFormat, io: Streams): OutputSink {
         start: (taskId, meta) => io.stdout(`${JSON.stringify(clientLine(taskId, 'run_start', meta))}\n`),
         event: (env) => io.stdout(`${JSON.stringify(envelopeLine(env, tree))}\n`),
         finish: (o, code, needsApproval) => {
-          const { v: _v, type: _t, task_id: _id, ...data } = resultObject(o, code, needsApproval);
+          const { v: _v, type: _t, task_id: _id, ...data } = resultObject(o, code, needsApproval, now() - startedAt);
           io.stdout(`${JSON.stringify(clientLine(o.taskId, 'result', data))}\n`);
         },
       };

@@ -1,10 +1,12 @@
-// stream-json v1: one JSON object per line carrying seq, task and delegation coordinates and parent links.
+// stream-json v2: one JSON object per line carrying seq, task and delegation coordinates and parent links; the result
+// object (json, stream-json's last line, every batch result line) is one schema for every client (README "Output schema").
 import { z } from 'zod';
 import type { Envelope } from '../../src/runtime/protocol/index.js';
 import type { TaskOutcome } from '../host/types.js';
 import { usageByAgentJson, usageJson } from './usage-report.js';
 
-export const STREAM_JSON_VERSION = 1 as const;
+/** 2: cost_usd is null when a model has no price (was 0), duration_ms added, batch results carry the result object. */
+export const STREAM_JSON_VERSION = 2 as const;
 
 /** Every line of `--output-format stream-json`; `seq` is null only on client-made lines (run_start, result). */
 export const StreamLineSchema = z.object({
@@ -36,8 +38,8 @@ export const ResultObjectSchema = z.object({
   usage_by_agent: z.array(
     UsageJsonSchema.extend({ agent: z.string(), provider: z.string(), model: z.string(), calls: z.number(), cost_usd: z.number().nullable() }),
   ),
-  /** Estimated USD over the models with a price; unpriced_models lists the others. */
-  cost_usd: z.number(),
+  /** Estimated USD; null when a model of the run has no price (unpriced_models names them: "no price", never $0). */
+  cost_usd: z.number().nullable(),
   unpriced_models: z.array(z.string()),
   notes: z.array(z.string()),
   /** Present when the board could not be listed: `notes` is then unknown, not empty. */
@@ -48,6 +50,8 @@ export const ResultObjectSchema = z.object({
   exit_code: z.number().int(),
   needs_approval: z.array(z.string()),
   error: z.string().optional(),
+  /** Wall time of the turn, from its start to its outcome. */
+  duration_ms: z.number().int().nonnegative(),
 });
 export type ResultObject = z.infer<typeof ResultObjectSchema>;
 
@@ -94,7 +98,7 @@ export function clientLine(taskId: string, type: string, data: Record<string, un
   return { v: STREAM_JSON_VERSION, seq: null, task_id: taskId, delegation_id: null, parent: null, source: 'client', type, ts, data };
 }
 
-export function resultObject(outcome: TaskOutcome, exitCode: number, needsApproval: string[]): ResultObject {
+export function resultObject(outcome: TaskOutcome, exitCode: number, needsApproval: string[], durationMs: number): ResultObject {
   const obj: ResultObject = {
     v: STREAM_JSON_VERSION,
     type: 'result',
@@ -103,15 +107,21 @@ export function resultObject(outcome: TaskOutcome, exitCode: number, needsApprov
     stop_reason: outcome.stopReason,
     usage: usageJson(outcome.usage),
     usage_by_agent: usageByAgentJson(outcome),
-    cost_usd: outcome.costUsd ?? 0,
+    cost_usd: costOrNull(outcome),
     unpriced_models: outcome.unpricedModels ?? [],
     notes: outcome.notes,
     rollout_path: outcome.rolloutPath,
     session_id: outcome.sessionId ?? null,
     exit_code: exitCode,
     needs_approval: needsApproval,
+    duration_ms: Math.max(0, Math.round(durationMs)),
   };
   if (outcome.error) obj.error = `${outcome.error.name}: ${outcome.error.message}`;
   if (outcome.notesError !== undefined) obj.notes_error = outcome.notesError;
   return obj;
+}
+
+/** The estimate, or null when any model of the run has no price (a partial sum would read as the whole cost). */
+export function costOrNull(o: Pick<TaskOutcome, 'costUsd' | 'unpricedModels'>): number | null {
+  return (o.unpricedModels ?? []).length > 0 ? null : (o.costUsd ?? 0);
 }

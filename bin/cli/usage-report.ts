@@ -48,8 +48,10 @@ function line(u: typeof ZERO): string {
 
 function costText(o: TaskOutcome): string {
   const unpriced = o.unpricedModels ?? [];
-  const est = `est. ${usd(o.costUsd ?? 0)}`;
-  return unpriced.length > 0 ? `${est} (no price for ${unpriced.join(', ')}: add [llm.prices."<model>"])` : est;
+  if (unpriced.length === 0) return `est. ${usd(o.costUsd ?? 0)}`;
+  // never "$0" for a model without a price: what is priced, and which models are not
+  const priced = (o.costUsd ?? 0) > 0 ? `est. ${usd(o.costUsd ?? 0)} + ` : '';
+  return `${priced}no price for ${unpriced.join(', ')} (add [llm.prices."<model>"])`;
 }
 
 /** The footer: the task total with its cost, then one line per agent. */

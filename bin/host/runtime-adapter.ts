@@ -8,7 +8,7 @@ import { STORE_ACTOR, STORE_MODULE, storeInputFromConfig } from '../../src/store
 import { SPARE_PLAN, STORE_PRELOAD, THREADS, canDelegate, delegationPreload } from './boot-plan.js';
 import { claimNewTaskId } from './ids.js';
 import { trace } from './trace.js';
-import { mcpInputFromConfig, mcpServiceSpec } from '../../src/actors/mcp/client.js';
+import { createMcpShared, MCP_SHARED_KEY, mcpInputFromConfig, mcpServiceSpec } from '../../src/actors/mcp/client.js';
 import { CODESEEK_ACTOR, codeseekServiceSpec, type CodeSeekApi } from '../../src/actors/codeseek/client.js';
 import { estimateCost } from '../../src/actors/llm/catalogue/prices.js';
 import { startLogSink } from './log-sink.js';
@@ -43,7 +43,7 @@ let subscribers = 0;
  *  a light store worker boot in parallel; the spare for delegations boots once a model call is under way. */
 export function startRuntime(canAsk: boolean, config: Pick<YagentConfig, 'llm'>): Promise<Runtime> {
   // one buffer for the process: max_in_flight_requests and the circuit breakers hold across every agent worker
-  const shared = { [LLM_SHARED_KEY]: createSharedLlmState({ maxInFlightRequests: config.llm.maxInFlightRequests }) };
+  const shared = { [LLM_SHARED_KEY]: createSharedLlmState({ maxInFlightRequests: config.llm.maxInFlightRequests }), [MCP_SHARED_KEY]: createMcpShared() };
   // guardOrphans: no process of ours outlives this one, however it dies (kill -9, OOM: watchdog.ts)
   return Runtime.start({ hasResponder: canAsk, preload: [...SPARE_PLAN.preload], spares: SPARE_PLAN.count, deferRefill: true, shared, threads: THREADS, guardOrphans: true });
 }
@@ -62,7 +62,7 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
   const storeReady = runtime.startService({ name: STORE_ACTOR, module: STORE_MODULE, input: storeInputFromConfig(opts.config), restart: 'permanent', preload: STORE_PRELOAD });
   storeReady.catch(() => undefined); // marks it handled: see the line above
   const storeUp = (): Promise<boolean> => storeReady.then(() => true, () => false);
-  // MCP servers connect in the background: agents that see their tools wait for them, nobody else does
+  // MCP servers connect in the background: nobody waits for them; their tools reach agents when ready (MCP_SHARED_KEY)
   const mcpInput = mcpInputFromConfig(opts.config);
   if (mcpInput !== null) {
     const mcpReady = runtime.startService(mcpServiceSpec(mcpInput));

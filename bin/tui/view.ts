@@ -149,10 +149,10 @@ function sidebarOf(d: SidebarData, width: number, height: number): string[] {
   return out.slice(0, height).map((l) => ` ${pad(l, w)} `.slice(0, width + 1)).map((l) => pad(l, width));
 }
 
-/** The cost after the cached count: an estimate (list prices or [llm.prices]); '?' marks unpriced models. */
+/** The cost after the cached count: an estimate (list prices or [llm.prices]); 'no price' (or '+?') marks unpriced models. */
 function costText(c: SidebarData['cost']): string {
   if (c === null) return '';
-  if (c.usd === 0) return c.unpriced ? ' · cost ?' : ' · $0';
+  if (c.usd === 0) return c.unpriced ? ' · no price' : ' · $0';
   return ` · ≈$${c.usd < 0.01 ? c.usd.toFixed(4) : c.usd.toFixed(2)}${c.unpriced ? '+?' : ''}`;
 }
 

@@ -4,7 +4,9 @@ import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { StopReasonSchema, UsageSchema } from '../runtime/protocol/index.js';
-import { sanitizeSegment } from './data-paths.js';
+import { rolloutDir, sanitizeSegment } from './data-paths.js';
+import { readHead } from './rollout/heads.js';
+import { readRolloutUsage } from './rollout/usage.js';
 import type { SessionEntry, SessionSummary } from './types-session.js';
 import { isMissing } from './errors.js';
 
@@ -37,7 +39,30 @@ export class SessionLedger {
       if (isMissing(err)) return null;
       throw err;
     }
-    return summarise(projectId, sessionId, parseEntries(text));
+    const entries = parseEntries(text);
+    const summary = summarise(projectId, sessionId, entries);
+    if (summary === null) return null;
+    // a turn killed before its turn_end (kill -9) still spent tokens: its rollouts recorded every call
+    const ended = new Set(entries.filter((e) => e.kind === 'turn_end').map((e) => e.taskId));
+    const open = entries.filter((e) => e.kind === 'turn_start' && !ended.has(e.taskId)).map((e) => e.taskId);
+    if (open.length === 0) return summary;
+    const extra = await this.rolloutTokens(projectId, new Set(open));
+    return { ...summary, tokens: { input: summary.tokens.input + extra.input, output: summary.tokens.output + extra.output } };
+  }
+
+  /** Tokens of every rollout (the Director's and each delegation's) of the given tasks, from their llm_usage records. */
+  private async rolloutTokens(projectId: string, taskIds: ReadonlySet<string>): Promise<{ input: number; output: number }> {
+    let names: string[];
+    try {
+      names = (await fsp.readdir(rolloutDir(this.root, projectId))).filter((n) => n.endsWith('.jsonl'));
+    } catch (err) {
+      if (isMissing(err)) return { input: 0, output: 0 };
+      throw err;
+    }
+    const heads = await Promise.all(names.map((n) => readHead(join(rolloutDir(this.root, projectId), n))));
+    const paths = heads.filter((h) => h !== null && taskIds.has(h.meta.taskId)).map((h) => h?.path ?? '');
+    const usage = (await Promise.all(paths.map(readRolloutUsage))).flat();
+    return usage.reduce((t, e) => ({ input: t.input + e.usage.inputTokens, output: t.output + e.usage.outputTokens }), { input: 0, output: 0 });
   }
 
   /** Newest activity first. */

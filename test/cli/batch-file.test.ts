@@ -12,15 +12,22 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const result = (id: string): BatchResult => ({
+  v: 2,
+  type: 'result',
   id,
   task_id: `task-${id}`,
   status: 'ok',
   exit_code: 0,
   result: 'done',
   stop_reason: 'plain_text',
-  usage: {},
+  usage: { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, reasoning_tokens: 0 },
+  usage_by_agent: [],
+  cost_usd: 0,
+  unpriced_models: [],
   notes: [],
   rollout_path: null,
+  session_id: null,
+  needs_approval: [],
   duration_ms: 1,
   finished_at: 'now',
 });

@@ -37,7 +37,7 @@ describe('stream-json', () => {
 
   it('every line carries v, seq, task_id and the payload without its type', () => {
     const line = envelopeLine(env('d1', { type: 'note_written', agent: 'repo', ref: 'r1', status: 'ok', mentions: [] }), new DelegationTree());
-    expect(line).toMatchObject({ v: 1, task_id: 't1', type: 'note_written', data: { agent: 'repo', ref: 'r1' } });
+    expect(line).toMatchObject({ v: 2, task_id: 't1', type: 'note_written', data: { agent: 'repo', ref: 'r1' } });
     expect(line.seq).toBeGreaterThan(0);
     expect('type' in line.data).toBe(false);
   });

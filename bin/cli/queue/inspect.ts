@@ -2,6 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { Queue, type Job } from 'bullmq';
 import { EXIT, type ExitCode } from '../exit-codes.js';
+import { NO_OUTCOME, toResult } from '../batch.js';
 import type { Streams } from '../output.js';
 import { closeQuietly, oneShot, unreachable } from './connect.js';
 import type { QueueResult } from './run-job.js';
@@ -12,22 +13,8 @@ import type { QueueTarget } from './url.js';
 export function resultOf(job: Job, state: 'completed' | 'failed'): QueueResult {
   if (state === 'completed') return job.returnvalue as QueueResult;
   const data = job.data as { id?: string; last_result?: QueueResult };
-  const base: QueueResult = data.last_result ?? {
-    id: data.id ?? String(job.id),
-    task_id: '',
-    status: 'error',
-    exit_code: EXIT.error,
-    result: '',
-    stop_reason: 'unaccounted',
-    usage: {},
-    notes: [],
-    rollout_path: null,
-    duration_ms: 0,
-    finished_at: '',
-    diff: null,
-    worker: job.processedBy ?? '',
-    attempt: job.attemptsMade,
-  };
+  const task = { id: data.id ?? String(job.id), line: (job.data as { line?: number }).line ?? 0, prompt: '', workspace: '', options: {} };
+  const base: QueueResult = data.last_result ?? { ...toResult(task, NO_OUTCOME, EXIT.error, Date.now()), diff: null, worker: job.processedBy ?? '', attempt: job.attemptsMade };
   return { ...base, status: 'error', exit_code: EXIT.error, error: job.failedReason, attempt: job.attemptsMade, finished_at: new Date(job.finishedOn ?? Date.now()).toISOString() };
 }
 

@@ -10,7 +10,6 @@ import type { JobData } from './payload.js';
 import { workerId, type WorkspaceRoot } from './workspace.js';
 
 export type QueueResult = BatchResult & {
-  session_id?: string | undefined;
   /** `git diff` of the task's changes (null: the workspace is not a git work tree, or the task never started). */
   diff: string | null;
   worker: string;
@@ -41,7 +40,7 @@ export async function runJob(ctx: JobContext, data: JobData, attempt: number): P
     const code = exitCodeFor(outcome, ctx.needsApproval.get(started.taskId) ?? [], false);
     ctx.needsApproval.delete(started.taskId);
     const diff = await ws.diff();
-    const result: QueueResult = { ...toResult(task, outcome, code, startedAt), session_id: outcome.sessionId, ...extra, diff };
+    const result: QueueResult = { ...toResult(task, outcome, code, startedAt), ...extra, diff };
     return { result: ctx.redactor.value(result), cancelled: code === EXIT.cancelled };
   } finally {
     ws.remove();

@@ -61,8 +61,8 @@ export default defineActor<AgentRunInput, AgentRunOutput>({
     // the run's first act is opening its rollout: the store's port is brokered while the config loads
     connectStore(ctx, { open: true });
     const config = await configFor(input.settings.configPath);
-    const external = await mcpToolsFor((name) => ctx.connect(name), config, input.role, (e) => ctx.publish(e));
-    const run = runAgent(buildAgentEnv({ ...actorHost(ctx), external }, config), input);
+    const mcp = await mcpToolsFor((name) => ctx.connect(name), config, input.role, (e) => ctx.publish(e), ctx.shared);
+    const run = runAgent(buildAgentEnv({ ...actorHost(ctx), external: mcp.initial, refreshExternal: mcp.refresh }, config), input);
     // the SDK and the transport (synchronous loads) start one turn later, once the run has posted its store calls and
     // waits for the root docs: they fill that wait instead of delaying the first call
     ctx.tasks.go('sdk-prefetch', () => nextTurn().then(() => prefetchSdk(config, input.agent)));

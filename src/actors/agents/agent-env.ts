@@ -17,6 +17,7 @@ import { ProjectContext } from './project-context.js';
 import type { AgentEnv, AgentStore } from './run-agent.js';
 import type { AgentRunInputParsed } from './run-types.js';
 import { buildToolRunner, paletteNames, type CodeSeekPort } from './tool-wiring.js';
+import type { McpUpdate } from '../mcp/agent-tools.js';
 import type { ToolDeclaration } from '../tools/types.js';
 import { dataRoot } from '../../store/client.js';
 import { discoverSkills, skillRoots, skillsSection } from '../skills/discover.js';
@@ -42,8 +43,10 @@ export interface AgentHost {
   spawn: SpawnChild;
   /** Where token counts run: the process's CPU pool in a worker (`poolBackend`); absent = this thread. */
   tokens?: TokenBackend;
-  /** MCP tools for this run's agent (fetched from the mcp actor before the run; none = no MCP). */
+  /** MCP tools for this run's agent (what the ready servers offered when the run started; none = no MCP). */
   external?: readonly ToolDeclaration[];
+  /** The current MCP tools when the catalogue changed since the last look, else null (checked at each step). */
+  refreshExternal?: () => Promise<McpUpdate | null>;
   /** The data root (user-level skills live under it); default from the environment. */
   dataRoot?: string;
   /** The code index (the codeseek actor in a worker); absent: the codeseek_* tools say code search is off. */
@@ -102,6 +105,7 @@ export function buildAgentEnv(host: AgentHost, config: YagentConfig, seams: Agen
         security,
         ...(host.code ? { code: host.code } : {}),
         ...(host.external && host.external.length > 0 ? { external: host.external } : {}),
+        ...(host.refreshExternal ? { refreshExternal: host.refreshExternal } : {}),
         ...(skills.size > 0 ? { runtimeTools: [useSkillTool(skills)], sections: [skillsSection(skills)] } : {}),
         // looked up per run, cheap (a few stats): an install between two runs is seen by the next one
         ...(input.role === 'director' || input.role === 'browser' ? { browser: discoverBrowser(config.browser, process.env) } : {}),

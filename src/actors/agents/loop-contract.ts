@@ -29,6 +29,8 @@ export interface ToolRunner {
   contextSections?(): string[];
   /** Ends what the tools of this run hold (the Browser agent's browser); called once when the run ends. */
   close?(): Promise<void>;
+  /** At each step: MCP tools that changed since the run started reach the surface; the note for the next call. */
+  refreshExternal?(): Promise<string | null>;
   /** One outcome per call, in order; `fatal` set when a call failed fatally (the turn ends). */
   runBatch(calls: readonly ToolCall[], opts: BatchOptions): Promise<{ outcomes: ToolCallOutcome[]; fatal: string | null }>;
   /** True when the named tool can change anything (tag `mutates`); absent = every tool may. */

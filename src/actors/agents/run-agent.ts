@@ -213,7 +213,9 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
           const idx = await (firstIndex ?? noteIndexMessage(env.store, s, env.publish));
           firstIndex = null;
           const m = isDirector ? manager.mentions.message() : null;
-          return m ? [...idx, m] : idx;
+          // MCP servers that became ready (or changed) since the start: their tools, for this call only
+          const mcp = (await tools?.refreshExternal?.()) ?? null;
+          return [...idx, ...(m ? [m] : []), ...(mcp !== null ? [{ role: 'user' as const, content: mcp }] : [])];
         },
         ...(isDirector ? { inbox: () => takeInbox(env, input.agent, s, engine) } : {}),
         // one reminder at most, only for an answer that claims or promises work no delegation did; kept out of history

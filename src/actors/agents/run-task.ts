@@ -4,7 +4,6 @@ import { resolve } from 'node:path';
 import type { Runtime } from '../../runtime/runtime.js';
 import { warnEvent } from '../../runtime/log-event.js';
 import type { YagentConfig } from '../../runtime/config/index.js';
-import { resolveProviderName } from '../../runtime/config/resolve.js';
 import type { NoteMeta, StoreApi } from '../../store/api.js';
 import { STORE_ACTOR, projectIdFor } from '../../store/client.js';
 import { indexOptionsFromConfig } from '../../store/client-blackboard.js';
@@ -101,7 +100,7 @@ export function settingsFrom(o: RunTaskOptions, taskId: string, boardId: string)
     indexLineChars: index.maxLineChars,
     // `[browser] enable = false` removes the Browser agent like -d browser does
     disabledAgents: resolveDisabledAgents([...(o.disabledAgents ?? []), ...(o.config.browser.enabled ? [] : ['browser'])]),
-    ...(o.provider !== undefined || o.model !== undefined ? { providerOverride: knownProvider(o.config, o.provider ?? resolveProviderName(o.config, {})) } : {}),
+    ...(o.provider !== undefined || o.model !== undefined ? { providerOverride: knownProvider(o.config, o.provider ?? o.config.agentsDefaultProvider ?? o.config.globalProvider) } : {}),
     ...(o.model !== undefined ? { modelOverride: o.model } : {}),
     resume: o.config.resume.enabled,
     maxReplayMessages: o.config.resume.maxReplayMessages,

@@ -10,6 +10,7 @@ import type { Grants } from '../tools/grants.js';
 import type { Authorizer } from '../tools/authorizer.js';
 import type { ToolHooks } from './run-agent.js';
 import type { CustomAgentDesign } from './run-types.js';
+import { MCP_TOOLS_HEADER } from './transient.js';
 
 export interface ToolRunnerDeps {
   agent: string;
@@ -26,7 +27,10 @@ export interface ToolRunnerDeps {
   newId: () => string;
   /** Extra system-prompt sections of this run's tools (the skills catalogue). */
   sections?: readonly string[];
+  /** Live MCP tools: `refresh` has the new list when the catalogue changed; `surfaceWith` builds the surface with it. */
+  external?: { refresh: () => Promise<{ tools: readonly ToolDeclaration[]; failed: readonly string[] } | null>; surfaceWith: (external: readonly ToolDeclaration[]) => Surface };
 }
+
 
 const delegateSchema = z.object({
   task: z.string().min(1).describe('What to do, with the goal and what "done" means.'),
@@ -46,20 +50,49 @@ export function customDelegateTool(design: CustomAgentDesign, mutates: boolean, 
 
 export class SurfaceToolRunner implements ToolRunner {
   private surface: Surface;
+  private base: Surface;
   private customCount = 0;
+  /** The MCP tools the system prompt listed (the run's start), and the note once they changed (sent each call). */
+  private readonly startMcp: string;
+  private mcpNote: string | null = null;
 
   constructor(private readonly deps: ToolRunnerDeps) {
+    this.base = deps.surface;
+    this.startMcp = mcpNames(deps.surface);
     this.surface = this.rebuild();
+  }
+
+  /** At a step boundary: MCP servers that became ready (or failed, or changed their tools) since the last look reach
+   *  this run's surface; returns the note for the next call, or null while nothing changed since the start. */
+  async refreshExternal(): Promise<string | null> {
+    const next = await this.deps.external?.refresh();
+    if (next === undefined || next === null) return this.mcpNote;
+    const old = this.surface;
+    this.base = this.deps.external?.surfaceWith(next.tools) ?? this.base;
+    this.surface = this.rebuild();
+    // a cold tool the model loaded stays loaded
+    for (const d of old.list()) if (d.tags.cold === true && !old.isColdPending(d.name) && this.surface.get(d.name)) this.surface.load(d.name);
+    const now = this.surface.list().filter((d) => d.name.startsWith('mcp__'));
+    this.mcpNote =
+      mcpNames(this.surface) === this.startMcp && next.failed.length === 0
+        ? null
+        : [
+            MCP_TOOLS_HEADER,
+            'The MCP servers changed since this run started. Its MCP tools are now (call `load_tool` with a name to load one):',
+            ...(now.length > 0 ? now.map((d) => `- ${d.name}: ${d.description.split('\n')[0] ?? ''}`) : ['(none)']),
+            ...next.failed,
+          ].join('\n');
+    return this.mcpNote;
   }
 
   /** The surface grows when Meta registers a custom agent (the Director's only). */
   private rebuild(): Surface {
-    const base = this.deps.surface.list();
+    const base = this.base.list();
     const customs = this.deps.hooks.customAgents();
     this.customCount = customs.length;
     const writes = (design: CustomAgentDesign): boolean => design.tools.some((t) => this.deps.surface.get(t)?.tags.mutates ?? true);
     const extra = this.deps.agent === 'director' ? customs.map((c) => customDelegateTool(c, writes(c), this.deps.hooks)) : [];
-    return new Surface(this.deps.surface.agent, [...base, ...extra], this.deps.surface.autonomous, this.deps.surface.withheld);
+    return new Surface(this.base.agent, [...base, ...extra], this.base.autonomous, this.base.withheld);
   }
 
   private current(): Surface {
@@ -117,4 +150,9 @@ function briefOf(surface: Surface, call: ToolCall): string {
   } catch {
     return call.name;
   }
+}
+
+/** The MCP tool names of a surface, in order: what changed is compared by it. */
+function mcpNames(surface: Surface): string {
+  return surface.list().filter((d) => d.name.startsWith('mcp__')).map((d) => d.name).join(',');
 }

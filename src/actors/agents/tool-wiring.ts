@@ -1,10 +1,12 @@
 // The one wiring from an agent run to its tools (production and in-process tests share it: pitfall 33).
+import type { Surface } from '../tools/surface.js';
 import { surfaceFor, directorPalette } from '../tools/profiles.js';
 import { WorkspaceGuard } from '../tools/workspace-guard.js';
 import { Boundary } from '../tools/boundary.js';
 import type { ToolSecurity } from '../tools/security.js';
 import { Grants } from '../tools/grants.js';
 import type { Authorizer } from '../tools/authorizer.js';
+import type { McpUpdate } from '../mcp/agent-tools.js';
 import type { ToolDeclaration, ToolStoreAccess } from '../tools/types.js';
 import type { Publish, ToolRunner } from './loop-contract.js';
 import type { ToolHooks } from './run-agent.js';
@@ -28,6 +30,8 @@ export interface ToolWiring {
   security: ToolSecurity;
   /** Run-time tools: MCP (always cold) and skills (use_skill, hot, with its catalogue section). */
   external?: readonly ToolDeclaration[];
+  /** MCP tools changed since the last look (a server became ready, failed or sent list_changed), else null. */
+  refreshExternal?: () => Promise<McpUpdate | null>;
   runtimeTools?: readonly ToolDeclaration[];
   sections?: readonly string[];
   /** Director and Browser runs: the browser discovered for this worker. Missing → the Director's delegate_browser
@@ -42,14 +46,16 @@ export type CodeSeekPort = Pick<CodeSeekApi, 'ask'>;
 
 export function buildToolRunner(input: AgentRunInputParsed, hooks: ToolHooks, w: ToolWiring): ToolRunner {
   const s = input.settings;
-  const surface = surfaceFor(input.role, {
-    fullYolo: s.fullYolo,
-    disabledAgents: s.disabledAgents,
-    ...(input.custom ? { tools: input.custom.tools } : {}),
-    ...(w.external ? { external: w.external } : {}),
-    ...(w.runtimeTools ? { runtime: w.runtimeTools } : {}),
-    ...(w.browser && !w.browser.ok ? { unavailableAgents: { browser: w.browser.reason } } : {}),
-  });
+  const surfaceWith = (external: readonly ToolDeclaration[] | undefined): Surface =>
+    surfaceFor(input.role, {
+      fullYolo: s.fullYolo,
+      disabledAgents: s.disabledAgents,
+      ...(input.custom ? { tools: input.custom.tools } : {}),
+      ...(external ? { external } : {}),
+      ...(w.runtimeTools ? { runtime: w.runtimeTools } : {}),
+      ...(w.browser && !w.browser.ok ? { unavailableAgents: { browser: w.browser.reason } } : {}),
+    });
+  const surface = surfaceWith(w.external);
   // one boundary for the guard and the walkers (grep, glob) of this run
   const boundary = new Boundary(s.workspace, w.security.policy);
   // one browser per Browser run, started by its first browser call, with run_bash's built env and this boundary
@@ -82,6 +88,7 @@ export function buildToolRunner(input: AgentRunInputParsed, hooks: ToolHooks, w:
     runSignal: w.runSignal,
     newId: w.newId,
     ...(w.sections ? { sections: w.sections } : {}),
+    ...(w.refreshExternal ? { external: { refresh: w.refreshExternal, surfaceWith } } : {}),
   });
 }
 

@@ -3,7 +3,9 @@ import type { ChatMessage } from './wire-types.js';
 
 export const NOTE_INDEX_HEADER = '[blackboard index]';
 export const MENTIONS_HEADER = '[pending mentions]';
-export const TRANSIENT_HEADERS: readonly string[] = [NOTE_INDEX_HEADER, MENTIONS_HEADER];
+/** MCP tools changed since the run's system prompt listed them (a slow server became ready, list_changed). */
+export const MCP_TOOLS_HEADER = '[mcp tools changed]';
+export const TRANSIENT_HEADERS: readonly string[] = [NOTE_INDEX_HEADER, MENTIONS_HEADER, MCP_TOOLS_HEADER];
 
 export function isTransient(m: ChatMessage): boolean {
   return (m.role === 'user' || m.role === 'system') && TRANSIENT_HEADERS.some((h) => m.content.startsWith(h));

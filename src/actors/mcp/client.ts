@@ -4,6 +4,14 @@ import type { ServiceSpec } from '../../runtime/runtime.js';
 import type { McpActorInput } from './mcp-actor.js';
 
 export const MCP_ACTOR = 'mcp';
+
+/** `ctx.shared` key: an Int32 the mcp actor bumps at every catalogue change (a server ready, failed, list_changed);
+ *  a running agent compares it at each step and refetches its MCP tools only when it moved. */
+export const MCP_SHARED_KEY = 'mcp.catalogue-generation';
+
+export function createMcpShared(): SharedArrayBuffer {
+  return new SharedArrayBuffer(4);
+}
 export const MCP_MODULE = 'src/actors/mcp/mcp-actor.js';
 
 /** The mcp actor's input, or null when there is nothing to start (no servers, or YAGENT_MCP=0). */

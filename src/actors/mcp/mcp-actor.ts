@@ -5,6 +5,7 @@ import { defineActor } from '../../runtime/actor.js';
 import type { McpServerSpec } from '../../runtime/config/mcp-servers.js';
 import { McpHub, type McpToolInfo, type ServerStatus } from './hub.js';
 import type { RenderedResult } from './result.js';
+import { MCP_SHARED_KEY } from './client.js';
 
 export type CallPoll = { done: true; result: RenderedResult } | { done: false };
 
@@ -83,12 +84,18 @@ export default defineActor<McpActorInput, never>({
   async serve(ctx, raw) {
     const input = McpActorInputSchema.parse(raw);
     const specs = (raw as McpActorInput).servers;
+    const buf = ctx.shared[MCP_SHARED_KEY];
+    const generation = buf !== undefined ? new Int32Array(buf) : null;
     hub = new McpHub(specs, {
       tasks: ctx.tasks,
       clock: ctx.clock,
       ...(input.maxRestarts !== undefined ? { maxRestarts: input.maxRestarts } : {}),
       ...(input.restartBackoffMs !== undefined ? { restartBackoffMs: input.restartBackoffMs } : {}),
-      onState: (s) => ctx.publish({ type: 'mcp_server_state', server: s.name, state: s.state, tools: s.tools, ...(s.error !== undefined ? { error: s.error } : {}) }),
+      onState: (s) => {
+        // running agents see the change at their next step (agent-tools.ts compares this counter)
+        if (generation !== null) Atomics.add(generation, 0, 1);
+        ctx.publish({ type: 'mcp_server_state', server: s.name, state: s.state, tools: s.tools, ...(s.error !== undefined ? { error: s.error } : {}) });
+      },
     });
     // serving does not wait for the servers: agents that need them wait in `settled`
     const h = hub;

@@ -32,11 +32,12 @@ import browserType from './browser_type.js';
 import browserPress from './browser_press.js';
 import browserBack from './browser_back.js';
 import browserScreenshot from './browser_screenshot.js';
+import undoDelegation from './undo_delegation.js';
 
 /** Every built-in executor. Adding a tool = its file + its .md + one line here; the validation checks the rest. */
 export const BUILTIN_TOOLS: readonly ToolDeclaration[] = [
   readFile, listDir, glob, grep, createFile, editFile, deleteFile, renameFile, runBash,
-  agentExit, askUser, listNotes, readNote, readArtifact, loadTool,
+  agentExit, askUser, listNotes, readNote, readArtifact, loadTool, undoDelegation,
   delegateRepo, delegateCoding, delegateChat, delegateDevops, delegateBrowser, delegateMeta,
   browserOpen, browserSnapshot, browserClick, browserType, browserPress, browserBack, browserScreenshot,
 ] as ToolDeclaration[];

@@ -144,6 +144,32 @@ describe('yagent undo (real CLI, real git)', () => {
     expect(kinds).toContain('delegation');
   }, 120_000);
 
+  it('attach undo TASK [ID]: a served task\'s points, and the restore of its Coding delegation', async () => {
+    sb = sandbox(GOOD_CONFIG);
+    const ws = gitRepo(sb);
+    const env = withScript(sb, codingScript(false));
+    const serve = start(['serve'], env);
+    reaper.push(serve);
+    await until(async () => ((await runCli(['attach', 'tasks', '--json'], env)).code === 0 ? true : undefined), 'the supervisor');
+    const sent = await runCli(['-p', 'go', '--attach', '-y'], env, { cwd: ws });
+    expect(sent.code, sent.stderr).toBe(0);
+    const taskId = (JSON.parse((await runCli(['attach', 'tasks', '--json'], env)).stdout) as { tasks: { taskId: string }[] }).tasks[0]!.taskId;
+    const listed = await runCli(['attach', 'undo', taskId, '--json'], env);
+    expect(listed.code, listed.stderr).toBe(0);
+    const d = (JSON.parse(listed.stdout) as { points: { id: string; kind: string; agent: string }[] }).points.find((p) => p.kind === 'delegation')!;
+    expect(d.agent).toBe('coding');
+    const table = await runCli(['attach', 'undo', taskId], env);
+    expect(table.stdout).toContain(d.id);
+    const undo = await runCli(['attach', 'undo', taskId, d.id], env);
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(undo.stdout).toMatch(/undid/);
+    expect(readFileSync(join(ws, 'b.txt')).equals(Buffer.from(B_TXT))).toBe(true);
+    expect(existsSync(join(ws, 'a.txt'))).toBe(false);
+    writeFileSync(join(ws, 'b.txt'), 'user\n');
+    const again = await runCli(['attach', 'undo', taskId, d.id], env); // its undo point now sees b.txt changed since
+    expect(again.code).toBe(1);
+  }, 120_000);
+
   it('kill -9 of the CLI mid-delegation: the point before it is intact and undoes the shell edit', async () => {
     sb = sandbox(GOOD_CONFIG);
     const ws = gitRepo(sb);

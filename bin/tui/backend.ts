@@ -3,6 +3,7 @@ import type { Envelope } from '../../src/runtime/protocol/index.js';
 import type { ControlClient } from '../attach/client.js';
 import { newTaskId } from '../host/ids.js';
 import type { Host, TaskOptions, TaskOutcome, TreeNode, UserHelpResponse } from '../host/types.js';
+import type { UndoListItem, UndoRestoreResult } from '../../src/store/api.js';
 
 export interface TuiBackend {
   /** Shown in the status line: 'local' or the supervisor's address. */
@@ -24,6 +25,9 @@ export interface TuiBackend {
   timeline(taskId: string): Promise<unknown[]>;
   /** The configured provider names `/model` may switch to (absent or null = unknown here: the start checks it). */
   providers?(): Promise<string[] | null>;
+  /** `/undo`: the workspace's undo points (attached: of `taskId`'s workspace), or the restore of point `id`. */
+  undoList?(taskId: string | null): Promise<UndoListItem[]>;
+  undoRestore?(taskId: string | null, id: string): Promise<UndoRestoreResult>;
 }
 
 const done = (_ok: boolean): Promise<void> => Promise.resolve();
@@ -48,6 +52,8 @@ export function localBackend(host: Host, workspace: string, options: TaskOptions
     tree: () => Promise.resolve(host.tree()),
     timeline: (id) => host.timeline(id, 50),
     providers: () => Promise.resolve(host.providers()),
+    undoList: () => host.undoList(workspace),
+    undoRestore: (_task, id) => host.undoRestore(workspace, id, false),
   };
 }
 
@@ -96,5 +102,8 @@ export function attachedBackend(client: ControlClient, workspace: string, option
     timeline: (id) => client.get<{ entries: unknown[] }>(`/api/timeline?task=${encodeURIComponent(id)}`).then((r) => r.entries, () => []),
     // an older supervisor without the endpoint: unknown, its start_task refuses an unknown provider anyway
     providers: () => client.get<{ providers: string[] }>('/api/providers').then((r) => r.providers, () => null),
+    // the supervisor knows a workspace through its tasks: before the first turn there is nothing to list
+    undoList: (task) => (task === null ? Promise.resolve([]) : client.get<{ points: UndoListItem[] }>(`/api/undo?task=${encodeURIComponent(task)}`).then((r) => r.points)),
+    undoRestore: (task, id) => client.post<UndoRestoreResult>('/api/undo', { task_id: task ?? '', id }),
   };
 }

@@ -20,6 +20,8 @@ const SHADOW_CONFIG: readonly (readonly [string, string])[] = [
   ['core.safecrlf', 'false'],
   ['core.quotePath', 'false'],
   ['core.sharedRepository', '0600'],
+  // the next snapshot re-reads only directories whose mtime moved (a big tree's scan is most of an incremental one)
+  ['core.untrackedCache', 'true'],
 ];
 
 export class GitFailed extends Error {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { briefArg, defineTool, fail, ok } from './define.js';
 
 const schema = z.object({
-  id: z.string().min(1).optional().describe("The delegate_* call id or undo point id to undo; omit it for this task's most recent delegation."),
+  id: z.string().min(1).optional().describe("The tool call id of the delegation (or an undo point id) to undo; omit it for this task's most recent delegation."),
   dry_run: z.boolean().default(false).describe('Only show what would change (the diff); nothing is written.'),
 });
 

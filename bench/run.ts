@@ -12,6 +12,7 @@ const SUITES: Record<string, () => Promise<{ default: Suite }>> = {
   cli: () => import('./cli.js'),
   wire: () => import('./wire.js'),
   queue: () => import('./queue.js'),
+  undo: () => import('./undo.js'),
 };
 
 async function main(): Promise<void> {

@@ -1,5 +1,7 @@
 // `yagent attach <cmd>`: one-shot commands against a running supervisor (ps, logs, approve, ...).
 import { parseArgs } from 'node:util';
+import type { UndoListItem, UndoRestoreResult } from '../../src/store/api.js';
+import { describeRestore, undoTable } from '../cli/undo-format.js';
 import type { Envelope } from '../../src/runtime/protocol/index.js';
 import { CliError, EXIT, type ExitCode } from '../cli/exit-codes.js';
 import { describeEnvelope } from '../cli/progress.js';
@@ -18,6 +20,7 @@ export const ATTACH_USAGE = `usage: yagent attach <command> [--json]
   approve REQUEST [--answer TEXT] [--scope once|session|project]
   deny REQUEST
   timeline TASK              notes, mentions, delegations and status changes, newest first
+  undo TASK [ID] [--dry-run] the undo points of the task's workspace; ID restores the files of one
   send TASK "MESSAGE" [--provider NAME] [--model ID]
                              a follow-up: the next turn of the task's session (queued while it runs),
                              on that provider / model from this turn on
@@ -73,6 +76,7 @@ export async function runAttach(argv: string[], io: Out, client?: ControlClient)
         type: { type: 'string' },
         provider: { type: 'string' },
         model: { type: 'string' },
+        'dry-run': { type: 'boolean', default: false },
       },
     });
   } catch (err) {
@@ -134,6 +138,19 @@ export async function runAttach(argv: string[], io: Out, client?: ControlClient)
       const taskId = one(positionals, 'a TASK id');
       const r = await c.get<{ entries: unknown[] }>(`/api/timeline?task=${encodeURIComponent(taskId)}`);
       print(r, () => r.entries.map((e) => JSON.stringify(e)).join('\n') || '(empty timeline)');
+      return EXIT.ok;
+    }
+    case 'undo': {
+      const taskId = one(positionals, 'a TASK id');
+      const id = positionals[1];
+      if (id === undefined) {
+        const r = await c.get<{ points: UndoListItem[] }>(`/api/undo?task=${encodeURIComponent(taskId)}`);
+        print(r, () => undoTable(r.points).trimEnd());
+        return EXIT.ok;
+      }
+      // a refusal (409: files changed since; 404: no such point) is an error naming the reason and the files
+      const r = await c.post<UndoRestoreResult>('/api/undo', { task_id: taskId, id, dry_run: values['dry-run'] === true });
+      print(r, () => describeRestore(r).trimEnd());
       return EXIT.ok;
     }
     case 'send': {

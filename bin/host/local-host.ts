@@ -1,4 +1,5 @@
 // The in-process Host: task bookkeeping (ids, states, outcomes, cancel) over the runtime adapter.
+import type { UndoListItem, UndoRestoreResult } from '../../src/store/api.js';
 import { newTaskId } from './ids.js';
 import { serializeError, type Envelope } from '../../src/runtime/protocol/index.js';
 import { openRuntimeAdapter, type AdapterOptions, type RuntimeAdapter } from './runtime-adapter.js';
@@ -136,6 +137,14 @@ export class LocalHost implements Host {
 
   deleteMemory(taskId: string): Promise<boolean> {
     return this.adapter.deleteMemory(taskId);
+  }
+
+  undoList(workspace: string): Promise<UndoListItem[]> {
+    return this.adapter.undoList(workspace);
+  }
+
+  undoRestore(workspace: string, id: string, dryRun: boolean): Promise<UndoRestoreResult> {
+    return this.adapter.undoRestore(workspace, id, dryRun);
   }
 
   async drain(timeoutMs: number): Promise<string[]> {

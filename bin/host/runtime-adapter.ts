@@ -186,6 +186,14 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
       await storeReady;
       return store.deleteTaskMemory(taskId);
     },
+    async undoList(workspace) {
+      await storeReady;
+      return store.undoList(workspace);
+    },
+    async undoRestore(workspace, id, dryRun) {
+      await storeReady;
+      return store.undoRestore(workspace, id, { dryRun });
+    },
     async drain(timeoutMs) {
       return runtime.tasks.drain(timeoutMs);
     },

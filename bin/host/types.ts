@@ -1,5 +1,6 @@
 // The Host contract every client speaks: an in-process runtime (headless, batch, serve) implements it.
 import type { ProviderChoice } from './model-choices.js';
+import type { UndoListItem, UndoRestoreResult } from '../../src/store/api.js';
 import type { Envelope, EventOf, SerializedError, StopReason, Usage, UsageEntry } from '../../src/runtime/protocol/index.js';
 
 export interface TaskOptions {
@@ -95,6 +96,10 @@ export interface SupervisorOps {
   memory(taskId: string): Promise<unknown>;
   /** Forgets a task's saved memory; true when there was some. */
   deleteMemory(taskId: string): Promise<boolean>;
+  /** The undo points of a workspace, newest first (the store's shadow repository). */
+  undoList(workspace: string): Promise<UndoListItem[]>;
+  /** Restores undo point `id` of a workspace (or shows its diff: dryRun). */
+  undoRestore(workspace: string, id: string, dryRun: boolean): Promise<UndoRestoreResult>;
   /** The configured provider names (what a start's `options.provider` may name). */
   providers(): string[];
   /** `/model`'s picker: the config's providers now (re-read), each usable or refused with the reason, with the

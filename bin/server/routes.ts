@@ -9,6 +9,7 @@ import { streamEvents } from './sse-stream.js';
 import { liveRoute } from './routes-live.js';
 
 const TaskRef = z.object({ task_id: z.string().min(1) });
+const UndoRef = z.object({ task_id: z.string().min(1), id: z.string().min(1), dry_run: z.boolean().optional() });
 const PauseRef = TaskRef.extend({ actor: z.string().min(1).optional() });
 const StartTask = z.object({
   prompt: z.string().min(1),
@@ -141,6 +142,16 @@ export async function route(ctx: RouteContext, req: IncomingMessage, res: Server
       return sendJson(res, 200, ctx.host.tree());
     case 'GET /api/providers':
       return sendJson(res, 200, { providers: ctx.host.providers() });
+    case 'GET /api/undo': {
+      const st = taskOr404(ctx, need(url, 'task'));
+      return sendJson(res, 200, { task_id: st.taskId, workspace: st.workspace, points: await ctx.host.undoList(st.workspace) });
+    }
+    case 'POST /api/undo': {
+      const body = await readJson(req, UndoRef);
+      const st = taskOr404(ctx, body.task_id);
+      const r = await ctx.host.undoRestore(st.workspace, body.id, body.dry_run === true);
+      return sendJson(res, r.ok ? 200 : r.reason === 'not_found' ? 404 : 409, { task_id: st.taskId, ...r, ...(r.ok ? {} : { error: r.message }) });
+    }
     case 'GET /api/timeline': {
       const id = need(url, 'task');
       const limit = Number(url.searchParams.get('limit') ?? '100');

@@ -4,6 +4,7 @@ import type { ControlClient } from '../attach/client.js';
 import { newTaskId } from '../host/ids.js';
 import type { ProviderChoice } from '../host/model-choices.js';
 import type { Host, TaskOptions, TaskOutcome, TreeNode, UserHelpResponse } from '../host/types.js';
+import type { UndoListItem, UndoRestoreResult } from '../../src/store/api.js';
 
 export interface TuiBackend {
   /** Shown in the status line: 'local' or the supervisor's address. */
@@ -33,6 +34,9 @@ export interface TuiBackend {
   takeQueued?(taskId: string): Promise<string[]>;
   /** A running task's model switch at its next step; the reason when refused. */
   switchModel?(taskId: string, provider: string | null, model?: string): Promise<string | null>;
+  /** `/undo`: the workspace's undo points (attached: of `taskId`'s workspace), or the restore of point `id`. */
+  undoList?(taskId: string | null): Promise<UndoListItem[]>;
+  undoRestore?(taskId: string | null, id: string): Promise<UndoRestoreResult>;
 }
 
 const done = (_ok: boolean): Promise<void> => Promise.resolve();
@@ -61,6 +65,8 @@ export function localBackend(host: Host, workspace: string, options: TaskOptions
     queue: (id, text) => host.queueMessage(id, text),
     takeQueued: (id) => host.takeQueued(id),
     switchModel: (id, provider, model) => host.switchModel(id, provider, model),
+    undoList: () => host.undoList(workspace),
+    undoRestore: (_task, id) => host.undoRestore(workspace, id, false),
   };
 }
 
@@ -117,5 +123,8 @@ export function attachedBackend(client: ControlClient, workspace: string, option
         (r) => (r.ok ? null : (r.error ?? 'refused')),
         (err: Error) => err.message,
       ),
+    // the supervisor knows a workspace through its tasks: before the first turn there is nothing to list
+    undoList: (task) => (task === null ? Promise.resolve([]) : client.get<{ points: UndoListItem[] }>(`/api/undo?task=${encodeURIComponent(task)}`).then((r) => r.points)),
+    undoRestore: (task, id) => client.post<UndoRestoreResult>('/api/undo', { task_id: task ?? '', id }),
   };
 }

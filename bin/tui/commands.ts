@@ -1,6 +1,7 @@
 // Slash commands typed in the input box; an unknown one says so.
 import type { CommandHost } from './parts.js';
 import { applyModel, openPicker, refusalOf } from './model-picker.js';
+import { describeRestore, undoTable } from '../cli/undo-format.js';
 
 export const COMMANDS: Record<string, string> = {
   '/help': 'this list',
@@ -12,6 +13,7 @@ export const COMMANDS: Record<string, string> = {
   '/new': 'start a new session',
   '/model': 'pick a provider and model (a running task switches at its next step); /model NAME [MODEL]; /model auto',
   '/setup': 'choose the model provider, as `yagent setup` (refused while a task runs)',
+  '/undo': 'what can be undone (press 1-9 to undo one); /undo ID undoes that point (as `yagent undo ID`)',
 };
 
 /** The keys as configured ([tui.keybindings] replaces defaults), so /help never names a key that does nothing. */
@@ -61,6 +63,8 @@ export function runSlash(app: CommandHost, line: string): void {
       return model(app, rest[0], rest[1]);
     case '/resume':
       return resume(app, rest[0]);
+    case '/undo':
+      return undo(app, rest[0]);
     case '/setup': {
       // the supervisor loaded its config once, for every client's tasks: rewriting it from here would change the
       // file under running tasks and still not reach the serve process, so say exactly what works instead
@@ -115,6 +119,32 @@ function resume(app: CommandHost, id: string | undefined): void {
           app.session = chosen.sessionId;
           app.conv.addInfo(`resuming session ${chosen.sessionId}`);
         }
+        return true;
+      });
+    app.frames.mark();
+  });
+}
+
+/** `/undo` lists the points (a digit undoes one), `/undo ID` undoes that one; refused while a task changes files. */
+function undo(app: CommandHost, id: string | undefined): void {
+  const b = app.backend;
+  if (!b.undoList || !b.undoRestore) return show(app, 'undo', '(undo is not available here)');
+  if (app.run !== 'idle') return void (app.notice = '/undo: a task is running');
+  const { undoList, undoRestore } = { undoList: b.undoList.bind(b), undoRestore: b.undoRestore.bind(b) };
+  const restore = (pointId: string): void => {
+    app.tasks.go('tui-undo', async () => {
+      show(app, 'undo', describeRestore(await undoRestore(app.taskId, pointId)));
+      app.frames.mark();
+    });
+  };
+  if (id !== undefined) return restore(id);
+  app.tasks.go('tui-undo-list', async () => {
+    const points = (await undoList(app.taskId)).slice(0, 9);
+    if (points.length === 0) show(app, 'undo', undoTable([]));
+    else
+      show(app, 'undo: press 1-9 to undo one', undoTable(points).split('\n').map((l, i) => (i === 0 ? `   ${l}` : l === '' ? l : `${i}  ${l}`)).join('\n'), (key) => {
+        const chosen = points[Number(key) - 1];
+        if (chosen) restore(chosen.id);
         return true;
       });
     app.frames.mark();

@@ -100,6 +100,23 @@ export async function runSafeGit(cwd: string, args: string[], o: SafeGitOptions)
   return r.ok ? r.stdout : null;
 }
 
+/** Several commands in a row on one config listing (the undo store's snapshot: `add`, then `write-tree`): each runs
+ *  with every filter driver of that listing disabled, within its own `timeoutMs`. A failed listing is the first
+ *  command's failure. */
+export async function safeGitSequence(cwd: string, commands: string[][], o: SafeGitOptions): Promise<SafeGitResult[]> {
+  const parent = o.parentEnv ?? process.env;
+  const names = await execGit(cwd, ['config', '--name-only', '--list'], safeGitEnv(parent), o, AbortSignal.timeout(o.timeoutMs));
+  if (!names.ok) return [names];
+  const env = safeGitEnv(parent, [...SAFE_GIT_SETTINGS, ...driverOverrides(names.stdout)]);
+  const out: SafeGitResult[] = [];
+  for (const args of commands) {
+    const r = await execGit(cwd, args, { ...env }, o, AbortSignal.timeout(o.timeoutMs));
+    out.push(r);
+    if (!r.ok) break;
+  }
+  return out;
+}
+
 /** `runSafeGit` that says why a call failed (the undo store reports it). */
 export async function runSafeGitResult(cwd: string, args: string[], o: SafeGitOptions): Promise<SafeGitResult> {
   const signal = AbortSignal.timeout(o.timeoutMs);

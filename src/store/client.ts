@@ -4,6 +4,7 @@ import type { YagentConfig } from '../runtime/config/types.js';
 import type { GcOptions, NoteMeta, StoreApi } from './api.js';
 import { renderHandoff } from './blackboard/handoff-text.js';
 import { gcOptionsFromConfig } from './blackboard/options.js';
+import { undoForTool, type UndoAccess } from './client-undo.js';
 
 /** The one project-id function (rollout directories): actors reach it here, never through data-paths.ts. */
 export { projectIdFor } from './data-paths.js';
@@ -37,8 +38,9 @@ export function formatNoteLine(m: NoteMeta): string {
 }
 
 /** What the notes/artifact tools show the model, built over the store API. */
-export function toolStoreAccess(store: Pick<Remote<StoreApi>, 'listNotes' | 'readNote' | 'readArtifact' | 'writeArtifact' | 'writeImageArtifact'>) {
+export function toolStoreAccess(store: Pick<Remote<StoreApi>, 'listNotes' | 'readNote' | 'readArtifact' | 'writeArtifact' | 'writeImageArtifact'> & UndoAccess) {
   return {
+    undo: (workspace: string, taskId: string, id: string | undefined, dryRun: boolean) => undoForTool(store, workspace, taskId, id, dryRun),
     writeArtifact: (content: string): Promise<string> => store.writeArtifact(content),
     writeImageArtifact: (png: Uint8Array): Promise<string> => store.writeImageArtifact(png),
     async listNotes(boardId: string, opts: { agent?: string; limit?: number }): Promise<string> {

@@ -22,6 +22,7 @@ describe('file modes under the data root', () => {
     const files = execFileSync('find', [home, '-type', 'f'], { encoding: 'utf8' }).trim().split('\n');
     expect(files.some((f) => f.endsWith('.jsonl'))).toBe(true); // rollouts and task memory were written
     expect(files.some((f) => f.endsWith('.md'))).toBe(true); // and notes
+    expect(files.some((f) => f.includes('/undo/') && f.endsWith('/git/HEAD'))).toBe(true); // and the undo store's shadow git
     expect(execFileSync('find', [home, '-perm', '/077'], { encoding: 'utf8' })).toBe('');
   });
 });

@@ -33,6 +33,23 @@ export default {
 `;
 }
 
+/** Coding edits, then the Director is asked to revert it and calls undo_delegation (no id: the last delegation). */
+const DIRECTOR_UNDOES = `${PRELUDE}
+export default {
+  director: [
+    call('delegate_coding', { task: 'add a.txt and fix b.txt', context_refs: [] }),
+    call('undo_delegation', {}),
+    ...times(6, say('Reverted what coding did.')),
+  ],
+  coding: [
+    call('create_file', { path: 'a.txt', content: 'made by coding\\n' }),
+    call('run_bash', { command: "sed -i 's/old value/new value/' b.txt", is_dangerous: false }),
+    call('agent_exit', { conclusion: 'done', facts: [], artifacts: ['a.txt', 'b.txt'], status: 'ok' }),
+    ...times(3, say('done')),
+  ],
+};
+`;
+
 function gitRepo(s: Sandbox): string {
   const ws = project(s, { 'b.txt': B_TXT, '.gitignore': 'build/\n' });
   const git = (...a: string[]): string => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...a], { cwd: ws, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: s.dir } });
@@ -111,6 +128,46 @@ describe('yagent undo (real CLI, real git)', () => {
     expect(r.stderr).toMatch(/b\.txt/);
     expect(readFileSync(join(ws, 'b.txt'), 'utf8')).toBe('the user rewrote this\n');
     expect(existsSync(join(ws, 'a.txt'))).toBe(true);
+  }, 120_000);
+
+  it('the Director undoes the last delegation when asked (undo_delegation), and the undo is listed as undoable', async () => {
+    sb = sandbox(GOOD_CONFIG);
+    const ws = gitRepo(sb);
+    const env = withScript(sb, DIRECTOR_UNDOES);
+    const run = await runCli(['-p', 'add a.txt, then revert what coding just did', '-y', '-v'], env, { cwd: ws });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/undo_delegation/);
+    expect(readFileSync(join(ws, 'b.txt')).equals(Buffer.from(B_TXT))).toBe(true);
+    expect(existsSync(join(ws, 'a.txt'))).toBe(false);
+    const kinds = (await points(env, ws)).map((p) => p.kind);
+    expect(kinds).toContain('undo');
+    expect(kinds).toContain('delegation');
+  }, 120_000);
+
+  it('attach undo TASK [ID]: a served task\'s points, and the restore of its Coding delegation', async () => {
+    sb = sandbox(GOOD_CONFIG);
+    const ws = gitRepo(sb);
+    const env = withScript(sb, codingScript(false));
+    const serve = start(['serve'], env);
+    reaper.push(serve);
+    await until(async () => ((await runCli(['attach', 'tasks', '--json'], env)).code === 0 ? true : undefined), 'the supervisor');
+    const sent = await runCli(['-p', 'go', '--attach', '-y'], env, { cwd: ws });
+    expect(sent.code, sent.stderr).toBe(0);
+    const taskId = (JSON.parse((await runCli(['attach', 'tasks', '--json'], env)).stdout) as { tasks: { taskId: string }[] }).tasks[0]!.taskId;
+    const listed = await runCli(['attach', 'undo', taskId, '--json'], env);
+    expect(listed.code, listed.stderr).toBe(0);
+    const d = (JSON.parse(listed.stdout) as { points: { id: string; kind: string; agent: string }[] }).points.find((p) => p.kind === 'delegation')!;
+    expect(d.agent).toBe('coding');
+    const table = await runCli(['attach', 'undo', taskId], env);
+    expect(table.stdout).toContain(d.id);
+    const undo = await runCli(['attach', 'undo', taskId, d.id], env);
+    expect(undo.code, undo.stderr).toBe(0);
+    expect(undo.stdout).toMatch(/undid/);
+    expect(readFileSync(join(ws, 'b.txt')).equals(Buffer.from(B_TXT))).toBe(true);
+    expect(existsSync(join(ws, 'a.txt'))).toBe(false);
+    writeFileSync(join(ws, 'b.txt'), 'user\n');
+    const again = await runCli(['attach', 'undo', taskId, d.id], env); // its undo point now sees b.txt changed since
+    expect(again.code).toBe(1);
   }, 120_000);
 
   it('kill -9 of the CLI mid-delegation: the point before it is intact and undoes the shell edit', async () => {

@@ -147,4 +147,30 @@ describe('undo points', () => {
     await store.shutdown();
     expect(execFileSync('find', [home, '-perm', '/077'], { encoding: 'utf8' })).toBe(''); // packs too
   });
+
+  it('runs no program the workspace or the user config names (a clean filter in .gitattributes + ~/.gitconfig)', async () => {
+    const marker = join(t.dir, 'filter-ran');
+    const script = join(t.dir, 'clean.sh');
+    writeFileSync(script, `#!/bin/sh\ntouch '${marker}'\ncat\n`);
+    chmodSync(script, 0o755);
+    const fakeHome = join(t.dir, 'fake-home');
+    mkdirSync(fakeHome);
+    writeFileSync(join(fakeHome, '.gitconfig'), `[filter "x"]\n\tclean = ${script}\n\tsmudge = ${script}\n\trequired = true\n`);
+    write('.gitattributes', '* filter=x\n');
+    write('a.txt', 'one\n');
+    const saved = process.env.HOME;
+    process.env.HOME = fakeHome; // the store's git reads the user's config from HOME
+    try {
+      const store = storeIn(home);
+      const p = (await store.undoPoint({ workspace: ws, kind: 'delegation', agent: 'coding', taskId: 't' }))!;
+      write('a.txt', 'two\n');
+      await store.undoEnd(ws, p.id);
+      expect((await store.undoRestore(ws, p.id)).ok).toBe(true);
+      expect(read('a.txt').toString()).toBe('one\n');
+      await store.shutdown();
+    } finally {
+      process.env.HOME = saved;
+    }
+    expect(existsSync(marker)).toBe(false);
+  });
 });

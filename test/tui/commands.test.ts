@@ -4,6 +4,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { PickerSession } from '../../bin/tui/app.js';
 import type { ProviderChoice } from '../../bin/host/model-choices.js';
 import { quitScripted, scripted, type Scripted } from './scripted-backend.js';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { StoreService } from '../../src/store/service.js';
 
 afterEach(quitScripted);
 
@@ -14,6 +18,11 @@ const CHOICES: ProviderChoice[] = [
   { name: 'other', model: 'other-model', baseUrl: 'http://127.0.0.1:2/v1', refused: null, models: ['big-model'] },
   { name: 'ph', model: 'm', baseUrl: 'http://127.0.0.1:3/v1', refused: 'it still has the placeholder api key (REPLACE_WITH_YOUR_API_KEY): set api_key or api_key_env, or run /setup', models: [] },
 ];
+/** Settles the app until the screen shows `text` (real git runs behind /undo: its answer takes more than one turn). */
+async function shows(s: Scripted, text: string): Promise<void> {
+  for (let i = 0; i < 5000 && !s.term.screenText().includes(text); i++) await s.step('');
+  expect(s.term.screenText()).toContain(text);
+}
 
 describe('TUI slash commands', () => {
   it('/model NAME refuses a provider the configuration does not have or that cannot work, with the reason; a known one starts the next turn; /model auto routes', async () => {
@@ -118,5 +127,30 @@ describe('TUI slash commands', () => {
     expect(screen).toContain('─ timeline t (newest first) ─');
     expect(screen).toContain('│ 09:19:45  note  repo  repo/n1  ok  looked');
     expect(screen).toContain('│ 09:19:45  delegation  repo  p11  start');
+  });
+
+  it('/undo lists the workspace\'s undo points (the real store and git); a digit undoes one and says what it restored', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'yagent-tui-undo-'));
+    try {
+      const ws = join(dir, 'ws');
+      mkdirSync(ws);
+      writeFileSync(join(ws, 'b.txt'), 'before\n');
+      const store = new StoreService({ root: join(dir, 'home'), notesRoot: join(dir, 'notes') });
+      const p = (await store.undoPoint({ workspace: ws, kind: 'delegation', agent: 'coding', taskId: 't', label: 'edit b' }))!;
+      writeFileSync(join(ws, 'b.txt'), 'after\n');
+      writeFileSync(join(ws, 'a.txt'), 'new\n');
+      await store.undoEnd(ws, p.id);
+      const s = await scripted(140, 24, { undoList: () => store.undoList(ws), undoRestore: (_t, id) => store.undoRestore(ws, id) });
+      await s.step('/undo\r');
+      await shows(s, p.id);
+      expect(s.term.screenText()).toMatch(new RegExp(`1  ${p.id}\\s+delegation\\s+coding\\s+2`));
+      await s.step('1');
+      await shows(s, `undid ${p.id}`);
+      expect(readFileSync(join(ws, 'b.txt'), 'utf8')).toBe('before\n');
+      expect(existsSync(join(ws, 'a.txt'))).toBe(false);
+      await store.shutdown();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -130,6 +130,8 @@ export interface ToolStoreAccess {
   writeArtifact(content: string): Promise<string>;
   /** Stores a PNG image (browser_screenshot); returns its artifact id. The model never gets the bytes. */
   writeImageArtifact(png: Uint8Array): Promise<string>;
+  /** undo_delegation: restores point `id` (or the task's newest delegation) and says what happened (absent: no store). */
+  undo?(workspace: string, taskId: string, id: string | undefined, dryRun: boolean): Promise<{ ok: boolean; text: string }>;
 }
 
 /** A failure the model can act on is a result; `fatal` ends the turn. */

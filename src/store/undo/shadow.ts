@@ -2,7 +2,7 @@
 // Never the user's .git, index, stash or branches; every call through runSafeGit (no hooks, filters, keys).
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
-import { runSafeGitResult, type SafeGitResult } from '../../runtime/safe-git.js';
+import { runSafeGitResult, safeGitSequence, type SafeGitOptions, type SafeGitResult } from '../../runtime/safe-git.js';
 import { atomicWrite, PRIVATE_DIR_MODE } from '../atomic-write.js';
 import { isMissing } from '../errors.js';
 
@@ -20,6 +20,8 @@ const SHADOW_CONFIG: readonly (readonly [string, string])[] = [
   ['core.safecrlf', 'false'],
   ['core.quotePath', 'false'],
   ['core.sharedRepository', '0600'],
+  // the next snapshot re-reads only directories whose mtime moved (a big tree's scan is most of an incremental one)
+  ['core.untrackedCache', 'true'],
 ];
 
 export class GitFailed extends Error {
@@ -51,14 +53,18 @@ export class ShadowRepo {
 
   /** git in the workspace with the shadow's GIT_DIR; `index` overrides the shadow index (a restore's scratch index). */
   async run(args: string[], index = this.index, maxBuffer = 64 << 20, bare = false): Promise<string> {
-    const r: SafeGitResult = await runSafeGitResult(bare ? this.dir : this.workspace, args, {
+    const r: SafeGitResult = await runSafeGitResult(bare ? this.dir : this.workspace, args, { ...this.options(index, maxBuffer), ...(bare ? { gitEnv: {} } : {}) });
+    if (!r.ok) throw new GitFailed(r.error);
+    return r.stdout;
+  }
+
+  private options(index: string, maxBuffer: number): SafeGitOptions {
+    return {
       timeoutMs: UNDO_GIT_TIMEOUT_MS,
       maxBuffer,
       ...(this.git !== undefined ? { git: this.git } : {}),
-      gitEnv: bare ? {} : { GIT_DIR: this.gitDir, GIT_WORK_TREE: this.workspace, GIT_INDEX_FILE: index },
-    });
-    if (!r.ok) throw new GitFailed(r.error);
-    return r.stdout;
+      gitEnv: { GIT_DIR: this.gitDir, GIT_WORK_TREE: this.workspace, GIT_INDEX_FILE: index },
+    };
   }
 
   /** Creates the repository on first use (0700/0600: `core.sharedRepository=0600` whatever the umask). */
@@ -80,13 +86,19 @@ export class ShadowRepo {
     await this.open();
     await this.syncExcludes();
     // --ignore-errors: an unreadable file is left out, not the whole snapshot
-    await this.run(['add', '-A', '--ignore-errors', '--', '.']);
-    return (await this.run(['write-tree'])).trim();
+    // one config listing for both commands: an incremental snapshot is mostly process starts
+    const rs = await safeGitSequence(this.workspace, [['add', '-A', '--ignore-errors', '--', '.'], ['write-tree']], this.options(this.index, 64 << 20));
+    const bad = rs.find((r) => !r.ok);
+    if (bad !== undefined && !bad.ok) throw new GitFailed(bad.error);
+    const last = rs.at(-1);
+    return last?.ok === true && rs.length === 2 ? last.stdout.trim() : '';
   }
 
   /** Keeps a tree reachable (so pruning never drops it) under `refs/undo/<id>/<name>`. */
   async pin(id: string, name: 'before' | 'after', tree: string): Promise<void> {
-    await this.run(['update-ref', `refs/undo/${id}/${name}`, tree]);
+    // a loose ref is a file holding the object id: written like every other file under the data root
+    if (!/^[0-9a-f]{40,64}$/.test(tree)) throw new GitFailed(`not an object id: ${tree}`);
+    await atomicWrite(join(this.gitDir, 'refs', 'undo', id, name), `${tree}\n`);
   }
 
   async unpin(id: string): Promise<void> {

@@ -62,6 +62,8 @@ export function describeEnvelope(env: Envelope): string | null {
       return 'task paused';
     case 'task_resumed':
       return 'task resumed';
+    case 'actor_paused':
+      return `${p.actor.replace(/^delegation:[^:]*:/, '')} ${p.paused ? 'paused' : 'continued'}`;
     case 'task_end':
       return `task ended: ${p.stopReason}`;
     case 'drop_report':

@@ -68,6 +68,8 @@ export interface TreeNode {
   restarts: number;
   mailboxDepth: number;
   drops: number;
+  /** Paused on its own (Ctrl-T `p`, `attach pause TASK ACTOR`); the whole task's pause is the task's state. */
+  paused?: boolean;
   children: TreeNode[];
 }
 

@@ -60,6 +60,7 @@ export interface PartBase {
 export interface TreeHost extends PartBase {
   readonly backend: TuiBackend;
   readonly taskId: string | null;
+  readonly run: RunState;
   cancelOrWarn(): void;
 }
 

@@ -93,6 +93,8 @@ export interface SupervisorOps {
   tree(): TreeNode;
   /** Per-task timeline (notes, mentions, delegations, status changes), newest first. */
   timeline(taskId: string, limit: number): Promise<unknown[]>;
+  /** One page of it: `offset` entries skipped (newest first), the total, and whether older ones remain. */
+  timelinePage(taskId: string, limit: number, offset: number): Promise<{ entries: unknown[]; total: number; hasMore: boolean }>;
   /** Conversation memory of a task (from the store), or null when unknown. */
   memory(taskId: string): Promise<unknown>;
   /** Forgets a task's saved memory; true when there was some. */

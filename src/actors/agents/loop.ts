@@ -30,6 +30,8 @@ export interface LoopDeps {
   /** Messages the user typed while the run works (and model switches, applied by the callee): taken at each step
    *  boundary, before the step's call, and kept in the history like any turn's prompt. */
   inbox?: () => Promise<ChatMessage[]>;
+  /** Each answered step's text, once it is in the history (the Director's verdict on what its delegations returned). */
+  afterResponse?: (text: string) => Promise<void>;
   /** Plain-text policy: a reminder to inject, or null to finish now. Default: the closing reminder. */
   plainTextReminder?: (text: string, remindersLeft: number) => string | null;
   /** Any sign of progress (LLM delta, tool result): feeds idle timeouts. */
@@ -97,6 +99,7 @@ export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): 
       deps.onActivity?.();
       push({ role: 'assistant', content: res.text, ...(res.toolCalls.length > 0 ? { toolCalls: res.toolCalls } : {}), ...(res.reasoning.length > 0 ? { reasoning: res.reasoning } : {}) });
       if (res.text.trim() !== '') deps.publish({ type: 'ai_response', agent, text: res.text });
+      await deps.afterResponse?.(res.text);
 
       const thought = parseThought(res.text);
       if (thought.kind === 'ok') {

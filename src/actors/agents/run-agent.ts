@@ -14,6 +14,7 @@ import type { ProjectContext } from './project-context.js';
 import { StoreRecorder } from './recorder.js';
 import { TaskMemorySaver } from './task-memory-saver.js';
 import { runLoop } from './loop.js';
+import { parseThought, stripThought } from './thought.js';
 import { DelegationManager, type DelegateArgsLike, type SpawnChild } from './delegation.js';
 import { DelegationBreaker, RunPool } from './pool.js';
 import { noteIndexMessage } from './note-index.js';
@@ -207,7 +208,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
           const m = isDirector ? manager.mentions.message() : null;
           return m ? [...idx, m] : idx;
         },
-        ...(isDirector ? { inbox: () => takeInbox(env, input.agent, s, engine) } : {}),
+        ...(isDirector ? { inbox: () => takeInbox(env, input.agent, s, engine), afterResponse: (text: string) => manager.review(verdictOf(text)) } : {}),
         ...(isDirector ? { plainTextReminder: () => (manager.count === 0 ? reminder : null) } : {}),
         ...(activity ? { onActivity: () => activity.touch() } : {}),
         ...(env.retryBackoffMs !== undefined ? { retryBackoffMs: env.retryBackoffMs } : {}),
@@ -269,6 +270,14 @@ async function initialMessages(input: AgentRunInputParsed, system: string, recov
   if (!input.session) return fresh;
   const recovered = await recoverDelegations(recovery, input.session.pending);
   return [fresh[0], ...repairToolPairs([...input.session.history, ...recovered]), fresh[1]];
+}
+
+/** The Director's verdict on what it just read: its thought's reason (else its step), or the start of its reply. */
+function verdictOf(text: string): string {
+  const t = parseThought(text);
+  const said = t.kind === 'ok' ? t.thought.reason || t.thought.step : stripThought(text);
+  const line = said.replace(/\s+/g, ' ').trim();
+  return (line.length > 300 ? `${line.slice(0, 299)}…` : line) || '(no words: it went on with its next tool call)';
 }
 
 /** The Director's step boundary: messages typed meanwhile become user messages, a model switch applies to its next

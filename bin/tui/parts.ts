@@ -68,6 +68,7 @@ export interface TreeHost extends PartBase {
 export interface SetupHost extends PartBase {
   readonly setupOptions: SetupOptions | undefined;
   readonly conv: Pick<Conversation, 'addInfo'>;
+  readonly side: Pick<SideState, 'model'>;
   setup: SetupDialog | null;
   switchBackend(next: TuiBackend): void;
 }

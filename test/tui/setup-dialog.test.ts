@@ -82,7 +82,7 @@ describe('/setup in the TUI', () => {
     for (let i = 0; i < 200 && reconfigured === 0; i++) await new Promise((r) => setTimeout(r, 10)); // the write-back does real I/O
     screen = await step('');
     expect(screen).not.toContain('─ setup ─');
-    expect(screen.replace(/\s+/g, ' ')).toContain('provider "ollama" (qwen2.5-coder at http://127.0.0.1:11434/v1) written');
+    expect(screen).toMatch(/provider "ollama" \(qwen2\.5-coder at http:\/\/127\.0\.0\.1:11434\/v1\)\s+(Notes\s+)?written/);
     // the status line names the configured model, not `model ?`
     expect(screen.split('\n').at(-1)).toContain(' ollama/qwen2.5-coder ');
     expect(screen).not.toContain('model ?');

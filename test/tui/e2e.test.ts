@@ -175,6 +175,10 @@ describe('TUI in a real terminal', () => {
     pane.text('STALL now');
     pane.keys('Enter');
     await pane.waitFor((s) => s.includes(' running │ '), 'the stalled turn');
+    // typing while it works is accepted and shown as queued (the stalled Director never reaches its next step)
+    pane.text('and the docs');
+    pane.keys('Enter');
+    await pane.waitFor((s) => s.includes('⧗ queued: and the docs'), 'the queued message');
     // Ctrl-T: the supervisor's live tree (the task and its Director), the sidebar's Activity from the same tree
     pane.keys('C-t');
     screen = await pane.waitFor((s) => s.includes('┌─ delegation tree') && /task:\S+ running/.test(s) && s.includes('director running'), 'the delegation tree');
@@ -185,8 +189,12 @@ describe('TUI in a real terminal', () => {
     pane.keys('C-p');
     await pane.waitFor((s) => s.includes(' running │ '), 'Ctrl-P continuing');
     pane.keys('C-c');
-    screen = await pane.waitFor((s) => s.includes('done (cancelled)'), 'the cancel');
+    screen = await pane.waitFor((s) => s.includes('cancelled: the queued mes'), 'the cancel');
     expect(screen).toContain('— task ended: cancelled');
+    // cancelled: the queued message was not sent, it is back in the input box (Esc clears it)
+    expect(screen).toContain('\n> and the docs');
+    expect(screen).not.toContain('⧗ queued: and the docs');
+    pane.keys('Escape');
 
     pane.text('/quit');
     pane.keys('Enter');

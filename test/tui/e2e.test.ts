@@ -142,7 +142,15 @@ describe('TUI in a real terminal', () => {
     pane.keys('1');
     await pane.waitFor((s) => s.includes(`· resuming session ${session}`), 'the picked session');
 
-    // /model: the next request goes to provider p (the config's unreachable one), then back to routing
+    // /model: a picker of the configured providers and the models their servers list (p's server is down: said)
+    pane.text('/model');
+    pane.keys('Enter');
+    screen = await pane.waitFor((s) => s.includes('scripted · scripted-model (configured)'), 'the model picker');
+    expect(screen).toContain('▸ ● auto — routing decides');
+    expect(screen).toMatch(/p · m \(configured\) — GET \/models failed/);
+    pane.keys('Escape');
+    await pane.waitFor((s) => !s.includes('Enter switches'), 'the picker closing');
+    // /model NAME: the next request goes to provider p (the config's unreachable one), then back to routing
     pane.text('/model p');
     pane.keys('Enter');
     pane.text('ANSWER again');
@@ -175,7 +183,9 @@ describe('TUI in a real terminal', () => {
     pane.text('STALL now');
     pane.keys('Enter');
     await pane.waitFor((s) => s.includes(' running │ '), 'the stalled turn');
-    // typing while it works is accepted and shown as queued (the stalled Director never reaches its next step)
+    // typing while it works is accepted and shown as queued; typed once the Director's call is under way (its
+    // waiting line), it waits for a next step the stalled Director never reaches
+    await pane.waitFor((s) => s.includes('director waiting'), 'the stalled call');
     pane.text('and the docs');
     pane.keys('Enter');
     await pane.waitFor((s) => s.includes('⧗ queued: and the docs'), 'the queued message');

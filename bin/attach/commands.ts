@@ -9,6 +9,7 @@ import type { TreeNode } from '../host/types.js';
 import type { PendingApproval } from '../server/event-log.js';
 import { ControlClient } from './client.js';
 import { checkProviderFlag } from '../host/providers.js';
+import { timelineLine } from '../cli/timeline-text.js';
 
 export const ATTACH_USAGE = `usage: yagent attach <command> [--json]
   ps                         the supervision tree
@@ -19,7 +20,7 @@ export const ATTACH_USAGE = `usage: yagent attach <command> [--json]
   approvals [TASK]           pending approvals and questions (from any agent, nested ones included)
   approve REQUEST [--answer TEXT] [--scope once|session|project]
   deny REQUEST
-  timeline TASK              notes, mentions, delegations and status changes, newest first
+  timeline TASK [--offset N] [--limit N]   status changes, delegations, notes, mentions and the Director's reviews, newest first
   undo TASK [ID] [--dry-run] the undo points of the task's workspace; ID restores the files of one
   send TASK "MESSAGE" [--provider NAME] [--model ID]
                              a follow-up: the next turn of the task's session (queued while it runs),
@@ -36,7 +37,7 @@ function renderTree(node: TreeNode, depth = 0, lines: string[] = []): string[] {
   const extra = [node.restarts > 0 ? `restarts=${node.restarts}` : '', node.drops > 0 ? `drops=${node.drops}` : '', node.mailboxDepth > 0 ? `mailbox=${node.mailboxDepth}` : '']
     .filter(Boolean)
     .join(' ');
-  lines.push(`${'  '.repeat(depth)}${node.name}  [${node.kind}] ${node.state} ${Math.round(node.ageMs / 1000)}s${extra ? ` ${extra}` : ''}`);
+  lines.push(`${'  '.repeat(depth)}${node.name}  [${node.kind}] ${node.paused === true ? 'paused' : node.state} ${Math.round(node.ageMs / 1000)}s${extra ? ` ${extra}` : ''}`);
   for (const c of node.children) renderTree(c, depth + 1, lines);
   return lines;
 }
@@ -46,6 +47,21 @@ export function envelopeText(env: Envelope): string | null {
   if (line !== null) return `#${env.seq} ${env.delegationId ?? 'director'}: ${line}`;
   if (env.payload.type === 'conversation_result' && env.delegationId === null) return `#${env.seq} result: ${env.payload.text}`;
   return null;
+}
+
+/** A pending request: its id, the agent asking (and which delegation), what it asks, the tool and what it touches. */
+function approvalLine(a: PendingApproval): string {
+  const q = a.request;
+  const who = `${q.agent}${a.delegationId ? ` (delegation ${a.delegationId})` : ''}`;
+  const what = q.kind === 'question' ? 'asks' : `needs approval${q.tool ? ` for ${q.tool}` : ''}`;
+  return `${q.requestId}  task ${a.taskId}  ${who} ${what}: ${q.question.replace(/\s+/g, ' ').trim()}`;
+}
+
+/** Waits for the task's event stream to end (it ends with the task), then its final state. */
+async function ended(c: ControlClient, taskId: string): Promise<string> {
+  await c.events({ taskId, since: 0, follow: true }, () => undefined);
+  const st = await c.get<{ state: string }>(`/api/task_status?task=${encodeURIComponent(taskId)}`);
+  return st.state;
 }
 
 function one(positionals: string[], what: string): string {
@@ -77,6 +93,8 @@ export async function runAttach(argv: string[], io: Out, client?: ControlClient)
         provider: { type: 'string' },
         model: { type: 'string' },
         'dry-run': { type: 'boolean', default: false },
+        offset: { type: 'string' },
+        limit: { type: 'string' },
       },
     });
   } catch (err) {
@@ -114,15 +132,17 @@ export async function runAttach(argv: string[], io: Out, client?: ControlClient)
       const taskId = one(positionals, 'a TASK id');
       const path = cmd === 'pause' ? 'pause_task' : cmd === 'continue' ? 'continue_task' : 'cancel_task';
       const actor = cmd === 'cancel' ? undefined : positionals[1];
-      const r = await c.post<{ state?: string; actors?: string[] }>(`/api/${path}`, { task_id: taskId, ...(actor !== undefined ? { actor } : {}) });
-      print(r, () => (actor !== undefined ? `${taskId}: ${cmd === 'pause' ? 'paused' : 'continued'} ${(r.actors ?? []).join(', ')}` : `${taskId}: ${r.state ?? 'ok'}`));
+      const r = await c.post<{ ok?: boolean; state?: string; actors?: string[] }>(`/api/${path}`, { task_id: taskId, ...(actor !== undefined ? { actor } : {}) });
+      // a cancel stops the task at its next step: say so once it has (its event stream ends with the task)
+      const final = cmd === 'cancel' && r.ok === true ? await ended(c, taskId) : null;
+      print(final ? { ...r, state: final } : r, () => (actor !== undefined ? `${taskId}: ${cmd === 'pause' ? 'paused' : 'continued'} ${(r.actors ?? []).join(', ')}` : `${taskId}: ${final ?? r.state ?? 'ok'}`));
       return EXIT.ok;
     }
     case 'approvals': {
       const q = positionals[0] ? `?task=${encodeURIComponent(positionals[0])}` : '';
       const r = await c.get<{ approvals: PendingApproval[] }>(`/api/approvals${q}`);
       print(r, () =>
-        r.approvals.map((a) => `${a.request.requestId}  task=${a.taskId}  ${a.delegationId ?? 'director'}  ${a.request.kind}: ${a.request.question}`).join('\n') ||
+        r.approvals.map(approvalLine).join('\n') ||
         '(no pending requests)',
       );
       return EXIT.ok;
@@ -136,8 +156,11 @@ export async function runAttach(argv: string[], io: Out, client?: ControlClient)
     }
     case 'timeline': {
       const taskId = one(positionals, 'a TASK id');
-      const r = await c.get<{ entries: unknown[] }>(`/api/timeline?task=${encodeURIComponent(taskId)}`);
-      print(r, () => r.entries.map((e) => JSON.stringify(e)).join('\n') || '(empty timeline)');
+      const offset = Math.max(0, Number(values.offset ?? '0') || 0);
+      const limit = Math.max(1, Number(values.limit ?? '100') || 100);
+      const r = await c.get<{ entries: unknown[]; total?: number; has_more?: boolean }>(`/api/timeline?task=${encodeURIComponent(taskId)}&offset=${offset}&limit=${limit}`);
+      const older = r.has_more === true ? `\n… ${(r.total ?? 0) - offset - r.entries.length} older: yagent attach timeline ${taskId} --offset ${offset + r.entries.length}` : '';
+      print(r, () => (r.entries.map(timelineLine).join('\n') || '(empty timeline)') + older);
       return EXIT.ok;
     }
     case 'undo': {

@@ -36,7 +36,8 @@ export function describeEnvelope(env: Envelope): string | null {
     case 'tool_call_result':
       return p.ok ? null : `${who} · ${p.name} failed: ${clip(p.display, 80)}`;
     case 'user_help_needed':
-      return `${who} needs ${p.kind === 'authorization' ? 'approval' : 'an answer'} [${p.requestId}]: ${clip(p.question)}`;
+      // never cut: the reason is what the user decides on
+      return `${who} needs ${p.kind === 'authorization' ? 'approval' : 'an answer'} [${p.requestId}]: ${p.question.replace(/\s+/g, ' ').trim()}`;
     case 'user_help_response':
       return `request ${p.requestId} ${p.approved ? 'approved' : 'denied'}`;
     case 'user_help_withdrawn':
@@ -63,6 +64,8 @@ export function describeEnvelope(env: Envelope): string | null {
       return 'task paused';
     case 'task_resumed':
       return 'task resumed';
+    case 'actor_paused':
+      return `${p.actor.replace(/^delegation:[^:]*:/, '')} ${p.paused ? 'paused' : 'continued'}`;
     case 'task_end':
       return `task ended: ${p.stopReason}`;
     case 'drop_report':

@@ -131,6 +131,10 @@ export class LocalHost implements Host {
     return this.adapter.timeline(taskId, limit);
   }
 
+  timelinePage(taskId: string, limit: number, offset: number): ReturnType<Host['timelinePage']> {
+    return this.adapter.timelinePage(taskId, limit, offset);
+  }
+
   memory(taskId: string): Promise<unknown> {
     return this.adapter.memory(taskId);
   }

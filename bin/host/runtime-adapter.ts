@@ -19,7 +19,10 @@ import { CliError, EXIT } from '../cli/exit-codes.js';
 import { dataRoot } from '../cli/home.js';
 
 export interface RuntimeAdapter extends SupervisorOps {
+  /** One turn, with its status changes in the task's timeline (started, then done, failed or cancelled). */
   runTask(spec: TaskSpec, taskId: string, signal: AbortSignal): Promise<TaskOutcome>;
+  /** The turn itself. */
+  runTurn(spec: TaskSpec, taskId: string, signal: AbortSignal): Promise<TaskOutcome>;
 }
 
 export interface AdapterOptions {
@@ -98,9 +101,25 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
   const store = runtime.connect<StoreApi>(STORE_ACTOR);
   const stderr = opts.stderr ?? ((t: string) => void process.stderr.write(t));
   const logs = startLogSink({ runtime, store, storeReady, mirror: opts.verbose === true ? stderr : undefined, onFailure: stderr });
-  return {
+  // status changes are timeline entries (what `attach timeline` and /timeline show beside notes and delegations)
+  const status = async (taskId: string, from: string, to: string): Promise<void> => {
+    await storeReady;
+    await store.recordTimeline(taskId, { ts: new Date().toISOString(), type: 'status', from, to }).catch((e: unknown) =>
+      runtime.publish({ name: 'host', taskId }, { type: 'log', level: 'warn', message: `timeline status ${to} not recorded: ${String(e)}`, source: 'recordTimeline' }),
+    );
+  };
+  const statusLater = (taskId: string, from: string, to: string): void => {
+    runtime.tasks.go(`timeline-${to}`, () => status(taskId, from, to));
+  };
+  const adapter: RuntimeAdapter = {
     async runTask(spec, taskId, signal) {
       runtime.reserveTask(taskId); // a pause given before the Director starts holds it at its first step
+      statusLater(taskId, 'new', 'started');
+      const outcome = await adapter.runTurn(spec, taskId, signal);
+      await status(taskId, 'running', outcome.stopReason === 'cancelled' ? 'cancelled' : outcome.error !== undefined || !['plain_text', 'agent_exit'].includes(outcome.stopReason) ? 'failed' : 'done');
+      return outcome;
+    },
+    async runTurn(spec, taskId, signal) {
       if (!codeWarmer.mailbox.closed) codeWorkspaces.add(spec.workspace);
       if (canDelegate(spec.options.disabledAgents)) delegating = true;
       try {
@@ -169,14 +188,19 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
       );
       return () => mailbox.close();
     },
-    pause: (taskId) => runtime.pauseTask(taskId),
-    resume: (taskId) => runtime.resumeTask(taskId),
+    pause: (taskId) => runtime.pauseTask(taskId) && (statusLater(taskId, 'running', 'paused'), true),
+    resume: (taskId) => runtime.resumeTask(taskId) && (statusLater(taskId, 'paused', 'running'), true),
     pauseActor: (taskId, actor, paused) => runtime.pauseActors(taskId, actor, paused),
     respond: (_taskId, r) => runtime.respondUserHelp({ requestId: r.requestId, approved: r.approved, answer: r.answer, scope: r.scope }),
     tree: () => runtime.snapshot(),
     async timeline(taskId, limit) {
       await storeReady;
       return (await store.timeline(taskId, { limit })).entries;
+    },
+    async timelinePage(taskId, limit, offset) {
+      await storeReady;
+      const p = await store.timeline(taskId, { limit, offset });
+      return { entries: p.entries, total: p.total, hasMore: p.hasMore };
     },
     async memory(taskId) {
       await storeReady;
@@ -223,4 +247,5 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
       if (failures.length > 0) throw durabilityError(failures);
     },
   };
+  return adapter;
 }

@@ -69,6 +69,8 @@ export interface TreeNode {
   restarts: number;
   mailboxDepth: number;
   drops: number;
+  /** Paused on its own (Ctrl-T `p`, `attach pause TASK ACTOR`); the whole task's pause is the task's state. */
+  paused?: boolean;
   children: TreeNode[];
 }
 
@@ -92,6 +94,8 @@ export interface SupervisorOps {
   tree(): TreeNode;
   /** Per-task timeline (notes, mentions, delegations, status changes), newest first. */
   timeline(taskId: string, limit: number): Promise<unknown[]>;
+  /** One page of it: `offset` entries skipped (newest first), the total, and whether older ones remain. */
+  timelinePage(taskId: string, limit: number, offset: number): Promise<{ entries: unknown[]; total: number; hasMore: boolean }>;
   /** Conversation memory of a task (from the store), or null when unknown. */
   memory(taskId: string): Promise<unknown>;
   /** Forgets a task's saved memory; true when there was some. */

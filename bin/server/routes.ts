@@ -155,7 +155,9 @@ export async function route(ctx: RouteContext, req: IncomingMessage, res: Server
     case 'GET /api/timeline': {
       const id = need(url, 'task');
       const limit = Number(url.searchParams.get('limit') ?? '100');
-      return sendJson(res, 200, { task_id: id, entries: await ctx.host.timeline(id, Number.isFinite(limit) ? limit : 100) });
+      const offset = Number(url.searchParams.get('offset') ?? '0');
+      const page = await ctx.host.timelinePage(id, Number.isFinite(limit) && limit > 0 ? limit : 100, Number.isFinite(offset) && offset > 0 ? offset : 0);
+      return sendJson(res, 200, { task_id: id, entries: page.entries, offset: Number.isFinite(offset) && offset > 0 ? offset : 0, total: page.total, has_more: page.hasMore });
     }
     case 'GET /api/approvals':
       return sendJson(res, 200, { approvals: ctx.log.approvals(url.searchParams.get('task') ?? undefined) });

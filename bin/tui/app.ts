@@ -16,6 +16,7 @@ import { SideState } from './side-state.js';
 import { TreeView } from './tree-view.js';
 import { frameOf } from './frame-of.js';
 import { MessageQueue } from './queue.js';
+import { approvalBody } from './approval-body.js';
 import type { RunState } from './view.js';
 import type { CommandHost, FrameSource, HelpDialog, InfoDialog, QueueHost, SetupHost, TreeHost, TuiOptions } from './parts.js';
 
@@ -81,29 +82,17 @@ export class TuiApp implements CommandHost, TreeHost, SetupHost, FrameSource, Qu
     this.frames.flush(); // the first frame, right away
   }
 
-  get clock(): FrameClock {
-    return this.opts.clock ?? realFrameClock;
-  }
+  get clock(): FrameClock { return this.opts.clock ?? realFrameClock; }
 
-  get backend(): TuiBackend {
-    return this.opts.backend;
-  }
+  get backend(): TuiBackend { return this.opts.backend; }
 
-  get bindings(): TuiOptions['bindings'] {
-    return this.opts.bindings;
-  }
+  get bindings(): TuiOptions['bindings'] { return this.opts.bindings; }
 
-  get listSessions(): TuiOptions['listSessions'] {
-    return this.opts.listSessions;
-  }
+  get listSessions(): TuiOptions['listSessions'] { return this.opts.listSessions; }
 
-  get setupOptions(): TuiOptions['setup'] {
-    return this.opts.setup;
-  }
+  get setupOptions(): TuiOptions['setup'] { return this.opts.setup; }
 
-  get canSetup(): boolean {
-    return this.opts.setup !== undefined;
-  }
+  get canSetup(): boolean { return this.opts.setup !== undefined; }
 
   /** The words under the input box while a turn runs: the keys that act on it, as configured. */
   get runningHint(): string {
@@ -123,8 +112,8 @@ export class TuiApp implements CommandHost, TreeHost, SetupHost, FrameSource, Qu
     switch (p.type) {
       case 'user_help_needed': {
         const question = p.kind === 'question';
-        const body = [p.question, p.tool ? `tool: ${p.tool}` : '', p.detail ?? ''].filter((l) => l !== '').join('\n');
-        const keys = question ? 'type the answer + Enter · Esc deny' : this.approvalHint();
+        const body = question ? p.question : approvalBody(p.question, p.tool, p.detail);
+        const keys = question ? 'type the answer + Enter · Esc deny' : `${this.approvalHint()}${body.split('\n').length > 8 ? ' · ↑↓ PgUp/PgDn scroll' : ''}`;
         this.helps.push({ kind: 'help', taskId: env.taskId, delegationId: env.delegationId, requestId: p.requestId, question, data: { title: `${p.agent} ${question ? 'asks' : 'needs approval'}`, body, keys } });
         break;
       }
@@ -201,6 +190,12 @@ export class TuiApp implements CommandHost, TreeHost, SetupHost, FrameSource, Qu
   }
 
   private onApprovalKey(help: HelpDialog, full: string): void {
+    const by = { up: -1, down: 1, pageup: -10, pagedown: 10 }[full];
+    if (by !== undefined) {
+      // a long preview scrolls (dialogBox keeps the last page full)
+      help.data.scroll = Math.max(0, Math.min((help.data.scroll ?? 0) + by, help.data.body.split('\n').length - 1));
+      return;
+    }
     const a = actionFor(this.opts.bindings, full, APPROVAL_ACTIONS);
     if (a === 'cancel') {
       if (full === 'C-c') return this.cancelOrWarn();

@@ -1,5 +1,6 @@
 // Slash commands typed in the input box; an unknown one says so.
 import type { CommandHost } from './parts.js';
+import { timelineLine } from '../cli/timeline-text.js';
 import { applyModel, openPicker, refusalOf } from './model-picker.js';
 import { describeRestore, undoTable } from '../cli/undo-format.js';
 
@@ -152,16 +153,6 @@ function undo(app: CommandHost, id: string | undefined): void {
 }
 
 const two = (n: number): string => String(n).padStart(2, '0');
-
-/** One timeline entry as a line: local time, kind, agent, then its other fields' values (ids, phase, status…). */
-function timelineLine(e: unknown): string {
-  if (typeof e !== 'object' || e === null) return String(e);
-  const { ts, type, agent, ...rest } = e as Record<string, unknown>;
-  const d = typeof ts === 'string' || typeof ts === 'number' ? new Date(ts) : null;
-  const time = d && !Number.isNaN(d.getTime()) ? `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}` : '';
-  const values = Object.values(rest).filter((v) => v !== undefined && v !== null && v !== '').map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
-  return [time, type, agent, ...values].filter((v) => typeof v === 'string' && v !== '').join('  ');
-}
 
 /** "12-01 08:37  " (local time) for a picker row; nothing without a time. */
 function when(ms: number | undefined): string {

@@ -60,6 +60,7 @@ export interface PartBase {
 export interface TreeHost extends PartBase {
   readonly backend: TuiBackend;
   readonly taskId: string | null;
+  readonly run: RunState;
   cancelOrWarn(): void;
 }
 
@@ -67,6 +68,7 @@ export interface TreeHost extends PartBase {
 export interface SetupHost extends PartBase {
   readonly setupOptions: SetupOptions | undefined;
   readonly conv: Pick<Conversation, 'addInfo'>;
+  readonly side: Pick<SideState, 'model'>;
   setup: SetupDialog | null;
   switchBackend(next: TuiBackend): void;
 }

@@ -23,6 +23,8 @@ const ASK: Record<Field, string> = {
 export interface SetupResult {
   ok: boolean;
   message: string;
+  /** `provider/model` now configured (the status line shows it until the first call says otherwise). */
+  model?: string;
 }
 
 export class SetupDialog {
@@ -51,6 +53,10 @@ export class SetupDialog {
     return this.steps[0];
   }
 
+  private listed(): string[] {
+    return this.local?.models ?? [];
+  }
+
   private defaultOf(f: Field): string {
     if (f === 'model') return this.local?.models[0] ?? '';
     if (f === 'format') return 'openai';
@@ -64,8 +70,11 @@ export class SetupDialog {
       this.found.forEach((s, i) => lines.push(`${i + 1}) ${s.name} at ${s.baseUrl} (${s.models.slice(0, 3).join(', ') || 'no models listed'})`));
       lines.push(`${this.found.length + 1}) another OpenAI-compatible or Anthropic endpoint`);
     }
+    // the models the server listed: a number picks one (a name not listed is taken as typed)
+    const listed = this.listed();
+    if (f === 'model') listed.forEach((m, i) => lines.push(`${i + 1}) ${m}`));
     const def = this.defaultOf(f);
-    lines.push(`${ASK[f]}${def ? ` [${def}]` : ''}:`);
+    lines.push(`${f === 'model' && listed.length > 0 ? 'model: a number or a name' : ASK[f]}${def ? ` [${def}]` : ''}:`);
     if (this.error) lines.push(this.error);
     return { title: 'setup', body: lines.join('\n'), keys: 'type the answer in the input box + Enter · Esc cancels' };
   }
@@ -86,6 +95,14 @@ export class SetupDialog {
     if (f === 'format' && v !== 'openai' && v !== 'anthropic') return this.retry('the format is openai or anthropic');
     if (f === 'key') return this.answerKey(v);
     if (v === '') return this.retry(`${ASK[f]} is needed`);
+    const n = Number(v);
+    const listed = this.listed();
+    if (f === 'model' && Number.isInteger(n) && String(n) === v && listed.length > 0 && !listed.includes(v)) {
+      if (n < 1 || n > listed.length) return this.retry(`"${v}" is not one of 1-${listed.length}`);
+      this.answers.model = listed[n - 1];
+      this.steps.shift();
+      return this.steps.length > 0 ? null : this.write();
+    }
     this.answers[f] = v;
     this.steps.shift();
     return this.steps.length > 0 ? null : this.write();
@@ -123,6 +140,6 @@ export class SetupDialog {
     const after = await setupState({ configPath: path });
     if (after.state === 'broken') return { ok: false, message: `provider "${b.name}" was written, but the config still does not load: ${after.error.what}` };
     if (after.state !== 'ok') return { ok: false, message: `provider "${b.name}" was written, but no usable provider yet (${after.state})` };
-    return { ok: true, message: [...warnings, `provider "${b.name}" (${b.model} at ${b.baseUrl}) written; the next turn uses it`].join('\n') };
+    return { ok: true, message: [...warnings, `provider "${b.name}" (${b.model} at ${b.baseUrl}) written; the next turn uses it`].join('\n'), model: `${b.name}/${b.model}` };
   }
 }

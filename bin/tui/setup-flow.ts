@@ -25,6 +25,7 @@ export function answerSetup(app: SetupHost, dialog: SetupDialog, line: string): 
 async function closeSetup(app: SetupHost, result: SetupResult): Promise<void> {
   app.setup = null;
   app.conv.addInfo(result.message, result.ok ? 'info' : 'error');
+  if (result.ok && result.model !== undefined) app.side.model = result.model; // not `model ?` until the first call
   const s = app.setupOptions;
   if (!result.ok || !s) return;
   const next = await s.reconfigure().catch((err: Error) => (app.conv.addInfo(err.message, 'error'), null));

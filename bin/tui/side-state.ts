@@ -110,7 +110,7 @@ function planLines(thought: string): string[] {
 function activityOf(root: TreeNode): string[] {
   const out: string[] = [];
   const walk = (n: TreeNode): void => {
-    if (/director|delegation|agent/i.test(n.name) && n.state !== 'stopped') out.push(`${n.name.replace(/^delegation:[^:]*:/, '')} ${n.state}`);
+    if (/director|delegation|agent/i.test(n.name) && n.state !== 'stopped') out.push(`${n.name.replace(/^delegation:[^:]*:/, '')} ${n.paused === true ? 'paused' : n.state}`);
     n.children.forEach(walk);
   };
   walk(root);

@@ -1,4 +1,6 @@
-// Ctrl-T: the supervision tree as a dialog; Up/Down select, `p` pauses/continues one actor, `c` cancels the task.
+// Ctrl-T: the supervision tree as a dialog; Up/Down select, `p` pauses/continues one agent, `c` cancels the task.
+// A per-actor pause is part of the snapshot every client reads (`paused`), so a reopened tree, another client's
+// tree, the sidebar and `attach ps` all say `paused`; the key line offers only the keys that act on the selected row.
 import type { TreeNode } from '../host/types.js';
 import type { TreeHost } from './parts.js';
 
@@ -7,17 +9,24 @@ export interface TreeRow {
   name: string;
   depth: number;
   state: string;
+  paused: boolean;
+  /** The task whose subtree holds the row (`task:<id>` above it), null outside every task. */
+  task: string | null;
+  /** An agent of a task (the Director or a delegation): what `p` can pause. */
+  agent: boolean;
 }
 
 /** Depth-first rows of the live tree (stopped actors left out). */
 export function treeRows(root: TreeNode): TreeRow[] {
   const out: TreeRow[] = [];
-  const walk = (n: TreeNode, depth: number): void => {
+  const walk = (n: TreeNode, depth: number, task: string | null): void => {
     if (n.state === 'stopped') return;
-    out.push({ name: n.name, depth, state: n.state });
-    n.children.forEach((c) => walk(c, depth + 1));
+    const own = /^task:(.+)$/.exec(n.name)?.[1];
+    const agent = task !== null && own === undefined && n.kind !== 'supervisor';
+    out.push({ name: n.name, depth, state: n.state, paused: n.paused === true, task: own ?? task, agent });
+    n.children.forEach((c) => walk(c, depth + 1, own ?? task));
   };
-  walk(root, 0);
+  walk(root, 0, null);
   return out;
 }
 
@@ -29,8 +38,8 @@ const REFRESH_MS = 250;
 export class TreeView {
   rows: TreeRow[] = [];
   selected = 0;
-  /** Actors this view paused (the snapshot's state does not carry a per-actor pause). */
-  readonly paused = new Set<string>();
+  /** Until the first snapshot arrives, then selection starts on the first agent. */
+  private placed = false;
   private lastFetch = -Infinity;
 
   constructor(private readonly app: TreeHost) {}
@@ -41,14 +50,21 @@ export class TreeView {
     this.refresh();
   }
 
-  refresh(): void {
+  refresh(force = false): void {
     const now = this.app.clock.now();
-    if (now - this.lastFetch < REFRESH_MS) return;
+    if (!force && now - this.lastFetch < REFRESH_MS) return;
     this.lastFetch = now;
     this.app.tasks.go('tui-tree-view', async () => {
       const root = await this.app.backend.tree();
+      const name = this.rows[this.selected]?.name;
       this.rows = root ? treeRows(root) : [];
-      this.selected = Math.min(this.selected, Math.max(0, this.rows.length - 1));
+      const kept = this.rows.findIndex((r) => r.name === name);
+      if (!this.placed && this.rows.length > 0) {
+        // selection starts on the first agent of this client's task (else any agent): what `p` acts on
+        const mine = this.rows.findIndex((r) => r.agent && r.task === this.app.taskId);
+        this.selected = Math.max(0, mine >= 0 ? mine : this.rows.findIndex((r) => r.agent));
+        this.placed = true;
+      } else this.selected = kept >= 0 ? kept : Math.min(this.selected, Math.max(0, this.rows.length - 1));
       this.redraw();
     });
   }
@@ -58,26 +74,33 @@ export class TreeView {
     if (key === 'escape' || key === '\x1b' || key === '\x03' || key === 'C-c') return true;
     if (key === 'up') this.selected = Math.max(0, this.selected - 1);
     else if (key === 'down') this.selected = Math.min(Math.max(0, this.rows.length - 1), this.selected + 1);
-    else if (key === 'p') this.togglePause();
-    else if (key === 'c') this.app.cancelOrWarn();
+    else if (key === 'p' && this.pausable()) this.togglePause();
+    else if (key === 'c' && this.running()) this.app.cancelOrWarn();
     this.redraw();
     return false;
   }
 
-  private togglePause(): void {
+  private running(): boolean {
+    return this.app.taskId !== null && this.app.run !== 'idle';
+  }
+
+  /** The selected row is an agent of this client's running task. */
+  private pausable(): TreeRow | null {
     const row = this.rows[this.selected];
+    return row && row.agent && this.running() && row.task === this.app.taskId ? row : null;
+  }
+
+  private togglePause(): void {
+    const row = this.pausable();
     const taskId = this.app.taskId;
     if (!row || taskId === null) return;
-    const pause = !this.paused.has(row.name);
+    const pause = !row.paused;
     this.app.tasks.go('tui-pause-actor', async () => {
       const reached = await this.app.backend.pauseActor(taskId, row.name, pause);
-      if (reached.length === 0) this.app.notice = `${shortName(row.name)} is not an actor of this task`;
-      else
-        for (const n of reached) {
-          if (pause) this.paused.add(n);
-          else this.paused.delete(n);
-        }
+      if (reached.length === 0) this.app.notice = `${shortName(row.name)} has ended`;
+      for (const r of this.rows) if (reached.includes(r.name)) r.paused = pause;
       this.redraw();
+      this.refresh(true);
     });
   }
 
@@ -86,10 +109,12 @@ export class TreeView {
     this.app.frames.mark();
   }
 
-  private data(): { title: string; body: string; keys: string } {
+  private data(): { title: string; body: string; keys: string; focus: number } {
     const body = this.rows.length
-      ? this.rows.map((r, i) => `${i === this.selected ? '▸' : ' '} ${'  '.repeat(Math.min(r.depth, 6))}${shortName(r.name)} ${this.paused.has(r.name) ? 'paused' : r.state}`).join('\n')
+      ? this.rows.map((r, i) => `${i === this.selected ? '▸' : ' '} ${'  '.repeat(Math.min(r.depth, 6))}${shortName(r.name)} ${r.paused ? 'paused' : r.state}`).join('\n')
       : '(no actors)';
-    return { title: 'delegation tree', body, keys: '↑↓ select · p pause/continue · c cancel task · Esc closes' };
+    const row = this.pausable();
+    const keys = ['↑↓ select', row ? `p ${row.paused ? 'continues' : 'pauses'} ${shortName(row.name)}` : '', this.running() ? 'c cancels the task' : '', 'Esc closes'];
+    return { title: 'delegation tree', body, keys: keys.filter((k) => k !== '').join(' · '), focus: this.selected };
   }
 }

@@ -186,6 +186,8 @@ export class ActorHandle implements ChildHandle {
   kind = 'actor';
   served = false;
   srcDrops = 0;
+  /** Paused on its own (not by its task's pause). */
+  private ownPause = false;
   private isStarted = false;
   private outcome: Exit | undefined;
   private stopping: string | undefined;
@@ -334,8 +336,15 @@ export class ActorHandle implements ChildHandle {
     this.send({ type: 'accept', port }, [port]);
   }
 
+  /** The task's pause (the whole task paused or continued): an actor paused on its own stays paused. */
   setPaused(paused: boolean): void {
-    this.send({ type: 'pause', paused });
+    this.send({ type: 'pause', paused: paused || this.ownPause });
+  }
+
+  /** This actor's own pause (Ctrl-T `p`, `attach pause TASK ACTOR`): kept across a task resume, in the snapshot. */
+  setOwnPaused(paused: boolean, taskPaused: boolean): void {
+    this.ownPause = paused;
+    this.send({ type: 'pause', paused: paused || taskPaused });
   }
 
   credit(n: number): void {
@@ -356,7 +365,7 @@ export class ActorHandle implements ChildHandle {
     await this.exited;
   }
 
-  describe(): { kind: string; mailboxDepth: number; drops: number } {
-    return { kind: this.kind, mailboxDepth: this.pending.size, drops: this.srcDrops };
+  describe(): { kind: string; mailboxDepth: number; drops: number; paused?: boolean } {
+    return { kind: this.kind, mailboxDepth: this.pending.size, drops: this.srcDrops, ...(this.ownPause ? { paused: true } : {}) };
   }
 }

@@ -21,6 +21,8 @@ export interface TreeNode {
   restarts: number;
   mailboxDepth: number;
   drops: number;
+  /** Paused on its own (a per-actor pause; the task's pause is the task's state). */
+  paused?: boolean;
   children: TreeNode[];
 }
 
@@ -30,7 +32,7 @@ export interface ChildHandle {
    *  same exit (terminateChild asks at once and again from its queue). */
   stop(reason: string, shutdownMs: number): Promise<void>;
   /** Optional details for the tree snapshot (kind, mailbox depth, drops, children). */
-  describe?(): Partial<Pick<TreeNode, 'kind' | 'mailboxDepth' | 'drops' | 'children'>>;
+  describe?(): Partial<Pick<TreeNode, 'kind' | 'mailboxDepth' | 'drops' | 'children' | 'paused'>>;
 }
 
 export interface ChildSpec {

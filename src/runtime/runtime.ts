@@ -225,7 +225,9 @@ export class Runtime {
   pauseActors(taskId: string, match: string, paused: boolean): string[] {
     const hit = [...this.host.live].filter((a) => a.spec.taskId === taskId && (a.name === match || a.name.split(':').includes(match)));
     for (const a of hit) {
-      a.setPaused(paused);
+      a.setOwnPaused(paused, this.registry.paused(taskId));
+      // every client's tree and sidebar say so (the snapshot carries it too: a client that opens later sees it)
+      this.dispatcher.publish({ name: 'runtime', taskId, delegationId: a.spec.delegationId ?? null }, { type: 'actor_paused', actor: a.name, paused });
       // its parent keeps a backstop timer for it: that one freezes too
       this.spawner.parentOf(taskId, a.name)?.send({ type: 'child_pause', name: a.name, paused });
     }

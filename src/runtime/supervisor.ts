@@ -192,6 +192,7 @@ export class Supervisor implements ChildHandle {
           restarts: c.restarts,
           mailboxDepth: d.mailboxDepth ?? 0,
           drops: d.drops ?? 0,
+          ...(d.paused === true ? { paused: true } : {}),
           children: d.children ?? [],
         };
       }),

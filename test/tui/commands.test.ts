@@ -125,8 +125,8 @@ describe('TUI slash commands', () => {
     await s.step('/timeline\r');
     const screen = s.term.screenText();
     expect(screen).toContain('─ timeline t (newest first) ─');
-    expect(screen).toContain('│ 09:19:45  note  repo  repo/n1  ok  looked');
-    expect(screen).toContain('│ 09:19:45  delegation  repo  p11  start');
+    expect(screen).toContain('│ 09:19:45  note      repo wrote repo/n1 (ok): looked');
+    expect(screen).toContain('│ 09:19:45  delegate  repo started (call p11)');
   });
 
   it('/undo lists the workspace\'s undo points (the real store and git); a digit undoes one and says what it restored', async () => {

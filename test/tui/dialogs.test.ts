@@ -77,3 +77,50 @@ describe('TUI dialogs', () => {
     expect(answers).toEqual([]);
   });
 });
+
+/** The dialog's body, its wrapped rows joined: the sentences as written. */
+const bodyText = (screen: string): string => screen.split('\n').map((l) => /│ (.*?) +│/.exec(l)?.[1] ?? '').filter((t) => t !== '').join(' ');
+
+describe('TUI approval preview', () => {
+  it('a write shows the path, the workspace, the arguments one per line and a preview of the content that scrolls when long; an edit shows its change', async () => {
+    const s = await scripted(100, 30);
+    await s.step('go\r');
+    const content = Array.from({ length: 40 }, (_, i) => `line ${i + 1} of the report`).join('\n');
+    s.deliver({
+      type: 'user_help_needed', agent: 'coding', requestId: 'w1', kind: 'authorization', tool: 'create_file',
+      question: 'Allow create_file (/tmp/x/notes.txt)? path "/tmp/x/notes.txt" is outside the workspace /home/u/proj.',
+      detail: JSON.stringify({ path: '/tmp/x/notes.txt', content, overwrite: false }),
+    });
+    await s.step('');
+    let screen = s.term.screenText();
+    expect(bodyText(screen)).toContain('path "/tmp/x/notes.txt" is outside the workspace /home/u/proj.');
+    expect(screen).toContain('│ tool: create_file ');
+    expect(screen).toContain('│ path: /tmp/x/notes.txt ');
+    expect(screen).toContain('│ overwrite: false ');
+    expect(screen).toContain('│ content (40 lines): ');
+    expect(screen).toContain('│   line 1 of the report ');
+    expect(screen).not.toContain('{"path"'); // no JSON blob wrapped mid-word
+    expect(screen).toMatch(/│ ↓ \d+ more +│/);
+    expect(screen).toContain('y once · s session · p project · n deny · ↑↓ PgUp/PgDn scroll');
+    // PgDn twice and Down: further down the preview, the last line in view at the end
+    await s.step('\x1b[6~\x1b[6~\x1b[6~\x1b[6~\x1b[6~');
+    screen = s.term.screenText();
+    expect(screen).toContain('│   line 40 of the report ');
+    expect(screen).not.toContain('│   line 1 of the report ');
+    expect(screen).toMatch(/│ ↑ \d+ more +│/);
+    await s.step('n');
+    s.deliver({
+      type: 'user_help_needed', agent: 'coding', requestId: 'e1', kind: 'authorization', tool: 'edit_file',
+      question: 'Allow edit_file (../other/a.ts)? path "../other/a.ts" is outside the workspace /home/u/proj (it resolves to /home/u/other/a.ts).',
+      detail: JSON.stringify({ path: '../other/a.ts', old_string: 'const a = 1;\nconst b = 2;', new_string: 'const a = 10;', replace_all: false }),
+    });
+    await s.step('');
+    screen = s.term.screenText();
+    expect(bodyText(screen)).toContain('is outside the workspace /home/u/proj (it resolves to /home/u/other/a.ts).');
+    expect(screen).toContain('│ change: ');
+    expect(screen).toContain('│ - const a = 1; ');
+    expect(screen).toContain('│ - const b = 2; ');
+    expect(screen).toContain('│ + const a = 10; ');
+    expect(screen).not.toContain('old_string');
+  });
+});

@@ -142,7 +142,15 @@ describe('TUI in a real terminal', () => {
     pane.keys('1');
     await pane.waitFor((s) => s.includes(`· resuming session ${session}`), 'the picked session');
 
-    // /model: the next request goes to provider p (the config's unreachable one), then back to routing
+    // /model: a picker of the configured providers and the models their servers list (p's server is down: said)
+    pane.text('/model');
+    pane.keys('Enter');
+    screen = await pane.waitFor((s) => s.includes('scripted · scripted-model (configured)'), 'the model picker');
+    expect(screen).toContain('▸ ● auto — routing decides');
+    expect(screen).toMatch(/p · m \(configured\) — GET \/models failed/);
+    pane.keys('Escape');
+    await pane.waitFor((s) => !s.includes('Enter switches'), 'the picker closing');
+    // /model NAME: the next request goes to provider p (the config's unreachable one), then back to routing
     pane.text('/model p');
     pane.keys('Enter');
     pane.text('ANSWER again');
@@ -175,6 +183,12 @@ describe('TUI in a real terminal', () => {
     pane.text('STALL now');
     pane.keys('Enter');
     await pane.waitFor((s) => s.includes(' running │ '), 'the stalled turn');
+    // typing while it works is accepted and shown as queued; typed once the Director's call is under way (its
+    // waiting line), it waits for a next step the stalled Director never reaches
+    await pane.waitFor((s) => s.includes('director waiting'), 'the stalled call');
+    pane.text('and the docs');
+    pane.keys('Enter');
+    await pane.waitFor((s) => s.includes('⧗ queued: and the docs'), 'the queued message');
     // Ctrl-T: the supervisor's live tree (the task and its Director), the sidebar's Activity from the same tree
     pane.keys('C-t');
     screen = await pane.waitFor((s) => s.includes('┌─ delegation tree') && /task:\S+ running/.test(s) && s.includes('director running'), 'the delegation tree');
@@ -185,8 +199,12 @@ describe('TUI in a real terminal', () => {
     pane.keys('C-p');
     await pane.waitFor((s) => s.includes(' running │ '), 'Ctrl-P continuing');
     pane.keys('C-c');
-    screen = await pane.waitFor((s) => s.includes('done (cancelled)'), 'the cancel');
+    screen = await pane.waitFor((s) => s.includes('cancelled: the queued mes'), 'the cancel');
     expect(screen).toContain('— task ended: cancelled');
+    // cancelled: the queued message was not sent, it is back in the input box (Esc clears it)
+    expect(screen).toContain('\n> and the docs');
+    expect(screen).not.toContain('⧗ queued: and the docs');
+    pane.keys('Escape');
 
     pane.text('/quit');
     pane.keys('Enter');

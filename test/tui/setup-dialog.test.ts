@@ -60,7 +60,7 @@ describe('/setup in the TUI', () => {
     let reconfigured = 0;
     const fresh = backend('new', starts);
     const { cfg, step } = setupApp('# my comment\n[global.llm]\nuse_provider = "p"\n\n[global.llm.providers.p]\napi_format = "openai"\napi_base_url = "http://127.0.0.1:9/v1"\nmodel = "m"\napi_key = "k"\n', old, {
-      probe: () => Promise.resolve([{ name: 'ollama', baseUrl: 'http://127.0.0.1:11434/v1', models: ['llama3'] }]),
+      probe: () => Promise.resolve([{ name: 'ollama', baseUrl: 'http://127.0.0.1:11434/v1', models: ['llama3', 'qwen2.5-coder'] }]),
       reconfigure: () => (reconfigured++, Promise.resolve(fresh)),
     });
     await step('first\r');
@@ -69,14 +69,23 @@ describe('/setup in the TUI', () => {
     await step(''); // the turn's end settles
     let screen = await step('/setup\r');
     expect(screen).toContain('─ setup ─');
-    expect(screen).toContain('1) ollama at http://127.0.0.1:11434/v1 (llama3)');
+    expect(screen).toContain('1) ollama at http://127.0.0.1:11434/v1 (llama3, qwen2.5-coder)');
+    expect(screen).toContain(' model ? '); // nothing called yet
     expect(await step('7\r')).toContain('"7" is not one of 1-2');
-    expect(await step('1\r')).toContain('model [llama3]:');
-    screen = await step('\r');
+    // the models the server listed are offered: a number picks one
+    screen = await step('1\r');
+    expect(screen).toContain('│ 1) llama3 ');
+    expect(screen).toContain('│ 2) qwen2.5-coder ');
+    expect(screen).toContain('model: a number or a name [llama3]:');
+    expect(await step('3\r')).toContain('"3" is not one of 1-2');
+    screen = await step('2\r');
     for (let i = 0; i < 200 && reconfigured === 0; i++) await new Promise((r) => setTimeout(r, 10)); // the write-back does real I/O
     screen = await step('');
     expect(screen).not.toContain('─ setup ─');
-    expect(screen).toContain('provider "ollama" (llama3 at http://127.0.0.1:11434/v1) written');
+    expect(screen).toMatch(/provider "ollama" \(qwen2\.5-coder at http:\/\/127\.0\.0\.1:11434\/v1\)\s+(Notes\s+)?written/);
+    // the status line names the configured model, not `model ?`
+    expect(screen.split('\n').at(-1)).toContain(' ollama/qwen2.5-coder ');
+    expect(screen).not.toContain('model ?');
     const text = readFileSync(cfg, 'utf8');
     expect(text).toContain('# my comment');
     expect(text).toMatch(/use_provider = "ollama"/);

@@ -7,8 +7,15 @@ import { parseKeybindings } from '../../src/runtime/config/keybindings.js';
 import type { TaskOutcome, TreeNode } from '../../bin/host/types.js';
 import { makeTerm } from './harness.js';
 
-const node = (name: string, state: string, children: TreeNode[] = []): TreeNode => ({ name, kind: 'actor', state, ageMs: 0, restarts: 0, mailboxDepth: 0, drops: 0, children });
-const TREE = node('root', 'running', [node('director:t', 'running', [node('delegation:c1:coding', 'running'), node('delegation:c2:repo', 'stopped')]), node('store', 'running')]);
+const node = (name: string, state: string, children: TreeNode[] = [], kind = 'agent'): TreeNode => ({ name, kind, state, ageMs: 0, restarts: 0, mailboxDepth: 0, drops: 0, children });
+const sup = (name: string, children: TreeNode[]): TreeNode => node(name, 'running', children, 'supervisor');
+/** The runtime's shape: root → services, tasks → task:<id> → director and its delegations. */
+const TREE = sup('root', [sup('services', [node('store', 'running', [], 'store')]), sup('tasks', [sup('task:t', [node('director', 'running'), node('delegation:c1:coding', 'running'), node('delegation:c2:repo', 'stopped')])])]);
+
+function setPaused(n: TreeNode, name: string, paused: boolean): void {
+  if (n.name === name) n.paused = paused;
+  n.children.forEach((c) => setPaused(c, name, paused));
+}
 
 const apps: TuiApp[] = [];
 afterEach(async () => {
@@ -23,7 +30,8 @@ function fakeBackend(calls: string[]): TuiBackend {
     cancel: (id) => (calls.push(`cancel ${id}`), end(null), Promise.resolve()),
     pause: () => Promise.resolve(),
     resume: () => Promise.resolve(),
-    pauseActor: (id, actor, paused) => (calls.push(`${paused ? 'pause' : 'continue'} ${id} ${actor}`), Promise.resolve([actor])),
+    // as the runtime does: the snapshot carries the actor's own pause
+    pauseActor: (id, actor, paused) => (calls.push(`${paused ? 'pause' : 'continue'} ${id} ${actor}`), setPaused(TREE, actor, paused), Promise.resolve([actor])),
     respond: () => Promise.resolve(),
     subscribe: () => () => undefined,
     tree: () => Promise.resolve(TREE),
@@ -67,20 +75,28 @@ describe('Ctrl-T delegation tree', () => {
     await step('go\r');
     let screen = await step('\x14');
     expect(screen).toContain('┌─ delegation tree ─');
-    expect(screen).toContain('│ ▸ root running ');
-    expect(screen).toContain('│     director:t running ');
-    expect(screen).toContain('│       coding running ');
-    expect(screen).toContain('│     store running ');
+    expect(screen).toContain('│   root running ');
+    expect(screen).toContain('│       store running ');
+    expect(screen).toContain('│ ▸       director running '); // selection starts on the first agent
+    expect(screen).toContain('│         coding running ');
     expect(screen).not.toContain('repo'); // stopped actors are left out
+    expect(screen).toContain('↑↓ select · p pauses director · c cancels the task · Esc closes');
+    // a row p cannot act on: not offered, and pressing it does nothing
+    screen = await step('\x1b[A');
+    expect(screen).toContain('│ ▸     task:t running ');
+    expect(screen).toContain('↑↓ select · c cancels the task · Esc closes');
+    await step('p');
+    expect(calls).toEqual([]);
     await step('\x1b[B');
     screen = await step('\x1b[B');
-    expect(screen).toContain('│ ▸     coding running ');
+    expect(screen).toContain('│ ▸       coding running ');
     screen = await step('p');
     expect(calls).toEqual(['pause t delegation:c1:coding']);
-    expect(screen).toContain('│ ▸     coding paused ');
+    expect(screen).toContain('│ ▸       coding paused ');
+    expect(screen).toContain('p continues coding');
     screen = await step('p');
     expect(calls.at(-1)).toBe('continue t delegation:c1:coding');
-    expect(screen).toContain('│ ▸     coding running ');
+    expect(screen).toContain('│ ▸       coding running ');
     await step('c');
     expect(calls.at(-1)).toBe('cancel t');
     screen = await step('\x1b');

@@ -63,6 +63,8 @@ const ABANDONED: ReadonlySet<StopReason> = new Set<StopReason>(['paused', 'cance
 export class DelegationManager {
   readonly mentions = new MentionBook();
   private readonly customs = new Map<string, CustomAgentDesign>();
+  /** Delegations that ended with a note the parent has not answered yet (its next step is their review). */
+  private readonly unreviewed: { agent: string; ref: string }[] = [];
   private started = 0;
   /** Restarts per delegation call after crashes (`[resume] max_restarts` bounds them). */
   private readonly restarts = new Map<string, number>();
@@ -320,7 +322,18 @@ export class DelegationManager {
   /** Awaited like the start record: the end is in the timeline before the parent sees the tool result. */
   private async end(callId: string, target: string, status: string, noteRef?: string): Promise<void> {
     this.deps.publish({ type: 'delegation_end', agent: this.deps.parentAgent, callId, child: target, status, ...(noteRef ? { noteRef } : {}) });
+    if (noteRef) this.unreviewed.push({ agent: target, ref: noteRef });
     await this.timeline({ type: 'delegation', agent: target, callId, phase: 'end', status });
+  }
+
+  /** The parent's next step read the delegations' outputs: its verdict is each one's review entry in the timeline. */
+  async review(verdict: string): Promise<void> {
+    const ts = new Date(this.deps.clock.now()).toISOString();
+    for (const { agent, ref } of this.unreviewed.splice(0)) {
+      await this.deps.store
+        .recordTimeline(this.deps.settings.taskId, { ts, type: 'review', agent, ref, verdict })
+        .catch((e: unknown) => publishWarning(this.deps.publish, 'recordTimeline', `timeline review of ${ref} not recorded`, e));
+    }
   }
 
   private async timeline(entry: { type: 'delegation'; agent: string; callId: string; phase: 'start' | 'end'; status?: string }): Promise<void> {

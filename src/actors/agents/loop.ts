@@ -30,6 +30,8 @@ export interface LoopDeps {
   /** Messages the user typed while the run works (and model switches, applied by the callee): taken at each step
    *  boundary, before the step's call, and kept in the history like any turn's prompt. */
   inbox?: () => Promise<ChatMessage[]>;
+  /** Each answered step's text, once it is in the history (the Director's verdict on what its delegations returned). */
+  afterResponse?: (text: string) => Promise<void>;
   /** Plain-text policy: a reminder to inject, or null to finish now. Default: the closing reminder. */
   plainTextReminder?: (text: string, remindersLeft: number) => string | null;
   /** Reminders go to the next call only: the answer and the reminder are an event, never in memory or history. */
@@ -116,6 +118,7 @@ export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): 
       }
       push(answer);
       if (res.text.trim() !== '') deps.publish({ type: 'ai_response', agent, text: res.text });
+      await deps.afterResponse?.(res.text);
 
       const thought = parseThought(res.text);
       if (thought.kind === 'ok') {

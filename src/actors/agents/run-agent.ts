@@ -14,6 +14,7 @@ import type { ProjectContext } from './project-context.js';
 import { StoreRecorder } from './recorder.js';
 import { TaskMemorySaver } from './task-memory-saver.js';
 import { runLoop } from './loop.js';
+import { parseThought, stripThought } from './thought.js';
 import { DelegationManager, type DelegateArgsLike, type SpawnChild } from './delegation.js';
 import { DelegationBreaker, RunPool } from './pool.js';
 import { noteIndexMessage } from './note-index.js';
@@ -217,7 +218,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
           const mcp = (await tools?.refreshExternal?.()) ?? null;
           return [...idx, ...(m ? [m] : []), ...(mcp !== null ? [{ role: 'user' as const, content: mcp }] : [])];
         },
-        ...(isDirector ? { inbox: () => takeInbox(env, input.agent, s, engine) } : {}),
+        ...(isDirector ? { inbox: () => takeInbox(env, input.agent, s, engine), afterResponse: (text: string) => manager.review(verdictOf(text)) } : {}),
         // one reminder at most, only for an answer that claims or promises work no delegation did; kept out of history
         ...(isDirector ? { plainTextReminder: (text: string) => (manager.count === 0 && claimsWork(text) ? reminder : null), ephemeralReminders: true } : {}),
         ...(activity ? { onActivity: () => activity.touch() } : {}),
@@ -291,6 +292,14 @@ async function initialMessages(input: AgentRunInputParsed, system: string, mutat
   if (!input.session) return fresh;
   const recovered = await recoverDelegations(recovery, input.session.pending);
   return [fresh[0], ...repairToolPairs([...input.session.history, ...recovered]), fresh[1]];
+}
+
+/** The Director's verdict on what it just read: its thought's reason (else its step), or the start of its reply. */
+function verdictOf(text: string): string {
+  const t = parseThought(text);
+  const said = t.kind === 'ok' ? t.thought.reason || t.thought.step : stripThought(text);
+  const line = said.replace(/\s+/g, ' ').trim();
+  return (line.length > 300 ? `${line.slice(0, 299)}…` : line) || '(no words: it went on with its next tool call)';
 }
 
 /** The Director's step boundary: messages typed meanwhile become user messages, a model switch applies to its next

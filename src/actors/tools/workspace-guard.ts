@@ -62,12 +62,12 @@ export class WorkspaceGuard {
     for (const key of decl.tags.pathParams) {
       const v = args[key];
       if (typeof v !== 'string' || v === '') continue;
-      reasons.push(...pathReason(decl.name, realpathLoose(resolveIn(this.workspace, v)), accessOf(decl), b, `${key} "${v}"`, 'resolves outside the workspace'));
+      reasons.push(...pathReason(decl.name, realpathLoose(resolveIn(this.workspace, v)), accessOf(decl), b, `${key} "${v}"`, `is outside the workspace ${this.workspace}`, v));
     }
     for (const key of decl.tags.urlParams ?? []) {
       const real = fileUrlPath(args[key]);
       if (real === null) continue; // http(s) and the rest: not a path (the tool decides which schemes it opens)
-      reasons.push(...pathReason(decl.name, real, 'read', b, `${key} "${String(args[key])}"`, 'is a file outside the workspace'));
+      reasons.push(...pathReason(decl.name, real, 'read', b, `${key} "${String(args[key])}"`, `is a file outside the workspace ${this.workspace}`));
     }
     for (const key of decl.tags.commandParams ?? []) {
       const v = args[key];
@@ -126,10 +126,11 @@ export class WorkspaceGuard {
 }
 
 /** A path argument's reason: refused in a denied zone, asked outside the workspace, none inside it. */
-function pathReason(tool: string, real: string, access: Access, b: ResolvedBoundary, arg: string, outside: string): GuardReason[] {
+/** `outside` names the workspace; where the path resolves is said only when it is not what was written. */
+function pathReason(tool: string, real: string, access: Access, b: ResolvedBoundary, arg: string, outside: string, written?: string): GuardReason[] {
   const denied = b.denied(real, access);
   if (denied !== null) return [{ key: `${tool}:${real}`, path: real, deny: true, text: `${arg}: ${denied}` }];
-  return b.inside(real) ? [] : [{ key: `${tool}:${real}`, path: real, text: `${arg} ${outside} (${real})` }];
+  return b.inside(real) ? [] : [{ key: `${tool}:${real}`, path: real, text: `${arg} ${outside}${written === real ? '' : ` (it resolves to ${real})`}` }];
 }
 
 function dedupe(reasons: GuardReason[]): GuardReason[] {

@@ -144,6 +144,8 @@ export const EventSchema = z.lazy(() => z.discriminatedUnion('type', [
   z.object({ type: z.literal('conversation_result'), ...agentRef, text: z.string(), stopReason: StopReasonSchema }),
   z.object({ type: z.literal('conversation_error'), ...agentRef, error: SerializedErrorSchema }),
   z.object({ type: z.literal('task_paused') }),
+  /** One actor paused or continued on its own (its task runs on); the tree snapshot's `paused` says the same. */
+  z.object({ type: z.literal('actor_paused'), actor: z.string(), paused: z.boolean() }),
   z.object({ type: z.literal('task_resumed') }),
   z.object({ type: z.literal('task_end'), stopReason: StopReasonSchema, text: z.string().optional() }),
   z.object({ type: z.literal('drop_report'), scope: z.string(), dropped: z.record(z.string(), z.number()) }),
@@ -170,6 +172,7 @@ export const CRITICAL_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>([
   'model_switched',
   'task_paused',
   'task_resumed',
+  'actor_paused',
   'task_end',
   'conversation_result',
   'conversation_error',

@@ -7,6 +7,7 @@ import { join, normalize } from 'node:path';
 /** Words that may be paths: at least one slash, or a dotted file name; quotes, brackets, trailing punctuation and a
  *  `:line` suffix stripped. */
 const WORD_RE = /[A-Za-z0-9_.@~\-/]+/g;
+const FILE_EXT = /\.(?:[cm]?[jt]sx?|py|go|rs|java|rb|c|h|cc|cpp|hpp|md|json|toml|ya?ml|sh|sql|html|css)$/;
 
 export interface ClaimCheck {
   kept: string[];
@@ -27,7 +28,9 @@ export function pathClaim(word: string, top: ReadonlySet<string>): string | null
   if (w === '' || w.startsWith('/') || w.includes('://')) return null;
   const first = w.split('/')[0] ?? '';
   // a path claim starts at a real top-level entry ("src/…", "package.json"): "read/write" or "actors/agents" do not
-  if (!top.has(first)) return null;
+  const segments0 = w.split('/').filter((x) => x !== '');
+  // a slash path ending in a source or document file name claims a file even under a directory that is not there
+  if (!top.has(first)) return segments0.length >= 2 && FILE_EXT.test(segments0[segments0.length - 1] ?? '') ? segments0.join('/') : null;
   const segments = w.split('/').filter((x) => x !== '');
   // "test/build" (a top-level name, then a word) is prose; a file name, a trailing slash or a deep path is a claim
   const claims = /\.[A-Za-z0-9]{1,8}$/.test(segments[segments.length - 1] ?? '') || w.endsWith('/') || segments.length >= 3;

@@ -11,6 +11,7 @@ const SUITES: Record<string, () => Promise<{ default: Suite }>> = {
   agents: () => import('./agents.js'),
   cli: () => import('./cli.js'),
   wire: () => import('./wire.js'),
+  codeseek: () => import('./codeseek.js'),
 };
 
 async function main(): Promise<void> {

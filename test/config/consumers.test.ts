@@ -295,15 +295,15 @@ describe('[enhanced_commander] keys change what compression does', () => {
   const overflow: Step = { fail: 'context_length_exceeded', code: 'CONTEXT_LENGTH' };
 
   it('enable_context_compression and context_compression_threshold decide whether tier 1 runs', async () => {
-    expect((await run('context_compression_threshold = 3000')).kinds).toContain('context_compressed');
+    expect((await run('context_compression_threshold = 4500')).kinds).toContain('context_compressed');
     expect((await run('context_compression_threshold = 100000')).kinds).toEqual([]);
-    expect((await run('enable_context_compression = false\ncontext_compression_threshold = 3000')).kinds).toEqual([]);
+    expect((await run('enable_context_compression = false\ncontext_compression_threshold = 4500')).kinds).toEqual([]);
   });
 
   it('tool_result_keep_tokens is how much of an old result tier 1 keeps', async () => {
     // tier 1's first cut saves more when it keeps less of the old result
-    const [short] = (await run('context_compression_threshold = 3000\ntool_result_keep_tokens = 20')).saved;
-    const [long] = (await run('context_compression_threshold = 3000\ntool_result_keep_tokens = 400')).saved;
+    const [short] = (await run('context_compression_threshold = 4500\ntool_result_keep_tokens = 20')).saved;
+    const [long] = (await run('context_compression_threshold = 4500\ntool_result_keep_tokens = 400')).saved;
     expect(long).toBeGreaterThan(0);
     expect(short).toBeGreaterThan((long ?? 0) + 200);
   });

@@ -8,10 +8,6 @@ export const RESERVED_KEYS: Readonly<Record<string, string>> = {
   'resume.replay_token_budget': 'pause / replay / degraded handoff',
   'resume.degrade_on_workspace_change': 'pause / replay / degraded handoff',
   'resume.checkpoint_workspace': 'pause / replay / degraded handoff',
-  'blueprint.enable': 'the repository blueprint',
-  'blueprint.inject_into': 'the repository blueprint',
-  'blueprint.index_max_tokens': 'the repository blueprint',
-  'blueprint.prose_budget_tokens': 'the repository blueprint',
   'blueprint.export_path': 'the blueprint export',
 };
 

@@ -115,7 +115,8 @@ degrade_on_workspace_change = "warn"  # reserved (workspace facts in checkpoints
 checkpoint_workspace = true      # reserved (workspace facts in checkpoints)
 max_restarts = 2                 # restarts of a crashed delegation (it continues from its rollout); then a report
 
-# reserved (repository blueprint, later issue): no key of this section changes anything yet
+# The repository blueprint: structure derived from the code each run + prose the Repo agent keeps
+# (data/blueprint/). YAGENT_BLUEPRINT=0 turns it off. export_path has no consumer yet.
 [blueprint]
 enable = true
 inject_into = ["director", "repo"]

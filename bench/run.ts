@@ -13,6 +13,7 @@ const SUITES: Record<string, () => Promise<{ default: Suite }>> = {
   wire: () => import('./wire.js'),
   queue: () => import('./queue.js'),
   undo: () => import('./undo.js'),
+  codeseek: () => import('./codeseek.js'),
 };
 
 async function main(): Promise<void> {

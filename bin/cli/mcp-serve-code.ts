@@ -13,7 +13,7 @@ import type { ToolContext, ToolDeclaration } from '../../src/actors/tools/types.
 import type { z } from 'zod';
 
 /** Only what the codeseek_* tools use is real; every other part of a tool context is refused. */
-function codeContext(workspace: string, cs: CodeSeek, signal: AbortSignal): ToolContext {
+export function codeContext(workspace: string, cs: CodeSeek, signal: AbortSignal): ToolContext {
   const no = (): never => {
     throw new Error('not available in mcp serve-code');
   };

@@ -4,6 +4,7 @@
 import { promises as fsp } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { BlueprintDoc, BlueprintWrite, BlueprintWriteResult } from './api.js';
 import { atomicWrite, PRIVATE_DIR_MODE } from './atomic-write.js';
 import { isMissing, StoreError } from './errors.js';
@@ -72,6 +73,7 @@ export async function readBlueprint(root: string, projectId: string): Promise<Bl
 async function locked<T>(dir: string, now: () => number, fn: () => Promise<T>): Promise<T> {
   await fsp.mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const lock = join(dir, 'blueprint.lock');
+  const start = now();
   for (let attempt = 0; ; attempt++) {
     try {
       const h = await fsp.open(lock, 'wx', 0o600);
@@ -81,8 +83,9 @@ async function locked<T>(dir: string, now: () => number, fn: () => Promise<T>): 
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const st = await fsp.stat(lock).catch(() => null);
       if (st !== null && now() - st.mtimeMs > LOCK_STALE_MS) await fsp.rm(lock, { force: true });
-      else if (attempt > 200) throw new StoreError('BUSY', `blueprint of ${dir} is locked by another writer`);
-      else await new Promise<void>((r) => setImmediate(r));
+      else if (now() - start > LOCK_STALE_MS) throw new StoreError('BUSY', `blueprint of ${dir} is locked by another writer`);
+      // another writer holds it for a few fsyncs: back off 1, 2, 4 … 32 ms
+      else await delay(Math.min(32, 2 ** attempt));
     }
   }
   try {

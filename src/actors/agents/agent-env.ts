@@ -23,9 +23,10 @@ import { dataRoot } from '../../store/client.js';
 import { discoverSkills, skillRoots, skillsSection } from '../skills/discover.js';
 import { useSkillTool } from '../skills/use-skill.js';
 import { discoverBrowser } from '../browser/discover.js';
+import { Blueprint } from '../blueprint/blueprint.js';
 
 /** Everything an agent run reaches in the store: the run's own calls, grants, and the tools' read access. */
-export type HostStore = AgentStore & GrantStore & Pick<Remote<StoreApi>, 'listNotes' | 'readNote' | 'readArtifact' | 'writeImageArtifact'>;
+export type HostStore = AgentStore & GrantStore & Pick<Remote<StoreApi>, 'listNotes' | 'readNote' | 'readArtifact' | 'writeImageArtifact' | 'readBlueprint' | 'writeBlueprint'>;
 
 /** What the host provides: a worker's ActorContext in production (`actorHost`), in-process stand-ins in tests. */
 export interface AgentHost {
@@ -71,6 +72,7 @@ export function buildAgentEnv(host: AgentHost, config: YagentConfig, seams: Agen
   const contexts = new Map<string, ProjectContext>();
   const newId = (): string => nodeCrypto().randomUUID();
   const security = toolSecurity(config);
+  const blueprint = new Blueprint({ store: host.store, code: host.code, config: config.blueprint, publish: host.publish });
   const deps = { publish: host.publish, clock: host.clock, ...(host.shared ? { shared: host.shared } : {}) };
   const engineFor =
     seams.engineFor ??
@@ -104,6 +106,7 @@ export function buildAgentEnv(host: AgentHost, config: YagentConfig, seams: Agen
         newId,
         security,
         ...(host.code ? { code: host.code } : {}),
+        blueprint,
         ...(host.external && host.external.length > 0 ? { external: host.external } : {}),
         ...(host.refreshExternal ? { refreshExternal: host.refreshExternal } : {}),
         ...(skills.size > 0 ? { runtimeTools: [useSkillTool(skills)], sections: [skillsSection(skills)] } : {}),
@@ -124,6 +127,7 @@ export function buildAgentEnv(host: AgentHost, config: YagentConfig, seams: Agen
       return c;
     },
     palette: () => paletteNames(),
+    blueprint,
     tokens: new TokenCounter(host.tokens ?? inPlaceBackend),
     breaker: { ...DELEGATION_BREAKER },
     ...(seams.retryBackoffMs !== undefined ? { retryBackoffMs: seams.retryBackoffMs } : {}),

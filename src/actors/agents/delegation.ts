@@ -223,7 +223,7 @@ export class DelegationManager {
     let artifactId: string | undefined;
     // YAGENT_ARTIFACT_DISABLE=1: the full deliverable stays in the context (the note keeps it either way)
     if (d.settings.artifacts && tokens > d.settings.artifactTokenBudget) artifactId = await d.store.writeArtifact(deliverable);
-    const meta = await this.writeNote(target, callId, status, deliverable, out.exit?.facts ?? [], artifactId, out.exit?.artifacts, triggeredBy);
+    const meta = await this.writeNote(target, callId, status, deliverable, out.exit?.facts ?? [], artifactId, out.exit?.artifacts, triggeredBy, out.blueprintAccount);
     await this.end(callId, target, status, meta?.ref);
     const head = `[${target} ${status} · stop ${out.stopReason}${meta ? ` · note ${meta.ref}` : ''}]`;
     const body =
@@ -242,13 +242,15 @@ export class DelegationManager {
     artifactId: string | undefined,
     modelArtifacts: string[] = [],
     triggeredBy?: string,
+    blueprintAccount?: string,
   ): Promise<NoteMeta | null> {
     const d = this.deps;
     const meta = await d.store
       .writeNote({
         boardId: d.settings.boardId,
         agent: target,
-        body,
+        // the blueprint fold's account is the note's (and the event stream's), never the conclusion (pitfall 43)
+        body: blueprintAccount !== undefined ? `${body}\n\n---\n${blueprintAccount}\n` : body,
         handoff: {
           version: 2,
           agent: target,

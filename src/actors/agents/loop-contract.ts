@@ -1,7 +1,7 @@
 // The run loop's contract: the narrow interfaces it needs (tools, rollout, events); production wiring and tests share them.
 import type { ChatMessage, Event, Handoff, RolloutRecordLike, StopReason, ToolCall, ToolDef, Usage } from './wire-types.js';
 
-export type ExitHandoff = Pick<Handoff, 'conclusion' | 'facts' | 'artifacts' | 'status'> & { deliverable?: string };
+export type ExitHandoff = Pick<Handoff, 'conclusion' | 'facts' | 'artifacts' | 'status'> & { deliverable?: string; blueprint?: string[] };
 
 /** Exactly one per tool call, in call order, whatever happened to the call. */
 export interface ToolCallOutcome {

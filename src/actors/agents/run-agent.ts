@@ -30,6 +30,7 @@ import { thinklinkRecord } from './compression/thinklink.js';
 import { UsageLedger } from './usage-ledger.js';
 import { publishWarning } from '../../runtime/log-event.js';
 import { claimsWork } from './work-claims.js';
+import type { Blueprint } from '../blueprint/blueprint.js';
 
 export type AgentStore = Pick<
   StoreApi,
@@ -62,6 +63,8 @@ export interface AgentEnv {
   newId(): string;
   /** Per-session cache of the root docs and the module-doc list. */
   projectContext(workspace: string): ProjectContext;
+  /** The repository blueprint (injection, read_blueprint, the Repo fold); absent: no blueprint in this env. */
+  blueprint?: Blueprint;
   /** Tool names of the Director's palette (Meta chooses custom-agent tools from it). */
   palette(): readonly string[];
   /** Real token counts (the CPU pool in workers, this thread in-process): the artifact budget, compression. */
@@ -97,6 +100,23 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
   rolloutPath.catch(() => undefined); // handled from the first tick: the run's abort (below) and its result carry it
   // the first step's note index is asked for with it; a new task's board is empty, so its Director asks nothing
   let firstIndex: Promise<ChatMessage[]> | null = input.role === 'meta' || input.freshBoard === true ? Promise.resolve([]) : noteIndexMessage(env.store, s, env.publish);
+  // the blueprint is derived once per run, beside the start-up work, and re-sent with every call (never stored); the
+  // Director never waits for it (its first request waits for nothing), a sub-agent at most BLUEPRINT_WAIT_MS
+  let bpMessages: ChatMessage[] | null = env.blueprint ? null : [];
+  const blueprint: Promise<unknown> = env.blueprint
+    ? env.blueprint.injection(input.role, s.workspace, s.projectId).then(
+        (m) => (bpMessages = m),
+        (e: unknown) => (bpMessages = notUp(e) ? [] : (publishWarning(env.publish, 'blueprint', `${input.agent}: the blueprint is left out of this run`, e), [])),
+      )
+    : Promise.resolve();
+  const blueprintNow = async (): Promise<ChatMessage[]> => {
+    if (bpMessages === null && input.role !== 'director') {
+      let timer: { cancel(): void } | undefined;
+      await Promise.race([blueprint, new Promise<void>((r) => (timer = env.clock.setTimeout(r, BLUEPRINT_WAIT_MS)))]);
+      timer?.cancel();
+    }
+    return bpMessages ?? [];
+  };
   /** The run's result starts with these; awaiting the path is where a failed opening fails the run. */
   const baseOf = async (): Promise<{ agent: string; rolloutPath: string; sessionId: string }> => ({ agent: input.agent, rolloutPath: await rolloutPath, sessionId });
   const root = await (input.rootContext ?? project.rootContext());
@@ -214,9 +234,10 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
           const idx = await (firstIndex ?? noteIndexMessage(env.store, s, env.publish));
           firstIndex = null;
           const m = isDirector ? manager.mentions.message() : null;
+          const bp = await blueprintNow();
           // MCP servers that became ready (or changed) since the start: their tools, for this call only
           const mcp = (await tools?.refreshExternal?.()) ?? null;
-          return [...idx, ...(m ? [m] : []), ...(mcp !== null ? [{ role: 'user' as const, content: mcp }] : [])];
+          return [...bp, ...idx, ...(m ? [m] : []), ...(mcp !== null ? [{ role: 'user' as const, content: mcp }] : [])];
         },
         ...(isDirector ? { inbox: () => takeInbox(env, input.agent, s, engine), afterResponse: (text: string) => manager.review(verdictOf(text)) } : {}),
         // one reminder at most, only for an answer that claims or promises work no delegation did; kept out of history
@@ -261,6 +282,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
       await env.store.writeCheckpoint(await rolloutPath, cp).catch((e: unknown) => env.publish({ type: 'log', level: 'warn', message: `${input.agent}: checkpoint not written: ${String(e)}` }));
     }
     if (isDirector) env.publish({ type: 'conversation_result', agent: input.agent, text: result.text, stopReason: result.stopReason });
+    const blueprintAccount = input.role === 'repo' && result.exit && env.blueprint ? await foldBlueprint(env, env.blueprint, input, result.exit.blueprint ?? []) : undefined;
     return {
       ...(await baseOf()),
       stopReason: result.stopReason,
@@ -270,6 +292,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
       thoughtFailures: result.thoughtFailures,
       ...(result.exit ? { exit: { conclusion: result.exit.conclusion, facts: result.exit.facts, artifacts: result.exit.artifacts, status: modelStatus(result.exit.status), ...(result.exit.deliverable ? { deliverable: result.exit.deliverable } : {}) } } : {}),
       ...(result.error ? { error: result.error } : {}),
+      ...(blueprintAccount !== undefined ? { blueprintAccount } : {}),
     };
   } finally {
     activity?.dispose();
@@ -326,6 +349,26 @@ async function takeInbox(env: AgentEnv, agent: string, s: AgentRunInputParsed['s
     }
   }
   return out;
+}
+
+/** How long a sub-agent's first call waits for the blueprint (the code index answers within about a second). */
+const BLUEPRINT_WAIT_MS = 2_000;
+
+/** The code index is not up (yet, or in this process at all): the run goes without the derived layer, no warning. */
+function notUp(e: unknown): boolean {
+  return (e as { code?: unknown } | null)?.code === 'NOT_FOUND';
+}
+
+/** The Repo completion seam: the fold's account goes to the event stream here and to the note (delegation.ts). */
+async function foldBlueprint(env: AgentEnv, bp: Blueprint, input: AgentRunInputParsed, entries: string[]): Promise<string | undefined> {
+  // none submitted: one distinguishable line on the event stream (pitfall 40); the note stays the deliverable alone
+  if (entries.length === 0) {
+    env.publish({ type: 'log', level: 'info', message: `${input.agent}: blueprint: no entries submitted (nothing written)` });
+    return undefined;
+  }
+  const account = await bp.fold(input.settings.workspace, input.settings.projectId, entries).catch((e: unknown) => `blueprint: not written (${e instanceof Error ? e.message : String(e)})`);
+  env.publish({ type: 'log', level: account.includes('not written') || account.includes('dropped') ? 'warn' : 'info', message: `${input.agent}: ${account}` });
+  return account;
 }
 
 function modelStatus(s: string): 'ok' | 'partial' | 'error' {

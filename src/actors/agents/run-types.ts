@@ -137,6 +137,8 @@ export const AgentRunOutputSchema = z.object({
   sessionId: z.string(),
   design: CustomAgentDesignSchema.optional(),
   thoughtFailures: z.number().int(),
+  /** A Repo run's blueprint fold, as an account line (for the note and the event stream, never the conclusion). */
+  blueprintAccount: z.string().optional(),
 });
 export type AgentRunOutput = z.infer<typeof AgentRunOutputSchema>;
 

@@ -16,6 +16,7 @@ import { storeProjectGrants, type GrantStore } from './project-grants.js';
 import type { BrowserAvailability } from '../browser/discover.js';
 import { BrowserSession } from '../browser/session.js';
 import type { CodeQuery, CodeSeekApi } from '../codeseek/client.js';
+import type { Blueprint } from '../blueprint/blueprint.js';
 
 export interface ToolWiring {
   publish: Publish;
@@ -39,10 +40,12 @@ export interface ToolWiring {
   browser?: BrowserAvailability;
   /** The code index (the codeseek actor) this run's codeseek_* tools ask; absent: they say code search is off. */
   code?: CodeSeekPort;
+  /** The repository blueprint (read_blueprint); absent: the tool says it is not available. */
+  blueprint?: Blueprint;
 }
 
 /** The codeseek actor as the tools reach it (any workspace; the wiring binds the run's). */
-export type CodeSeekPort = Pick<CodeSeekApi, 'ask'>;
+export type CodeSeekPort = Pick<CodeSeekApi, 'ask' | 'imports'>;
 
 export function buildToolRunner(input: AgentRunInputParsed, hooks: ToolHooks, w: ToolWiring): ToolRunner {
   const s = input.settings;
@@ -82,6 +85,7 @@ export function buildToolRunner(input: AgentRunInputParsed, hooks: ToolHooks, w:
       sandbox: w.security.sandbox,
       ...(browser ? { browser } : {}),
       ...(w.code ? { code: { ask: (q: CodeQuery) => (w.code as CodeSeekPort).ask(s.workspace, q) } } : {}),
+      ...(w.blueprint ? { blueprint: { read: () => (w.blueprint as Blueprint).read(s.workspace, s.projectId) } } : {}),
     },
     hooks,
     publish: w.publish,

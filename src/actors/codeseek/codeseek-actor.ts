@@ -8,7 +8,7 @@ import type { CodeSeekApi } from './client.js';
 import { CodeSeek } from './engine.js';
 
 /** The served surface over an engine (also used in-process by `yagent mcp serve-code` and the tests). */
-export function codeSeekFacade(cs: CodeSeek, settleMs = 3_000): CodeSeekApi {
+export function codeSeekFacade(cs: CodeSeek, settleMs = 1_000): CodeSeekApi {
   return {
     ask: (ws, q) => cs.ask(ws, q),
     warm: (ws) => cs.warm(ws),

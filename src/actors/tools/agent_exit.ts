@@ -10,6 +10,7 @@ const schema = z.object({
   status: ModelHandoffStatusSchema.describe('ok: done; partial: some of it; error: could not do it.'),
   facts: z.array(z.string()).default([]).describe('Verified facts the caller can rely on.'),
   artifacts: z.array(z.string()).default([]).describe('Files created or changed, artifact ids.'),
+  blueprint: z.array(z.string().min(1)).max(40).default([]).describe('Repo agent only: durable facts about the repository (what a module is for, where a concern lives, a rule of the code), one per item; paths you name must exist. Kept in the repository blueprint for later runs.'),
 });
 
 export default defineTool({
@@ -27,8 +28,8 @@ export default defineTool({
     brief: (a) => briefArg(a, 'status'),
   },
   execute(args) {
-    const { conclusion, status, facts, artifacts } = args;
+    const { conclusion, status, facts, artifacts, blueprint } = args;
     // one field carries the deliverable, so the note body and what the model closed on cannot disagree
-    return Promise.resolve({ kind: 'exit', handoff: { conclusion, status, facts, artifacts } });
+    return Promise.resolve({ kind: 'exit', handoff: { conclusion, status, facts, artifacts, ...(blueprint.length > 0 ? { blueprint } : {}) } });
   },
 });

@@ -38,11 +38,12 @@ import codeseekCallees from './codeseek_callees.js';
 import codeseekCallgraph from './codeseek_callgraph.js';
 import codeseekSkeleton from './codeseek_skeleton.js';
 import codeseekSnippet from './codeseek_snippet.js';
+import readBlueprint from './read_blueprint.js';
 import undoDelegation from './undo_delegation.js';
 
 /** Every built-in executor. Adding a tool = its file + its .md + one line here; the validation checks the rest. */
 export const BUILTIN_TOOLS: readonly ToolDeclaration[] = [
-  readFile, listDir, glob, grep, codeseekSearch, codeseekCallers, codeseekCallees, codeseekCallgraph, codeseekSkeleton, codeseekSnippet, createFile, editFile, deleteFile, renameFile, runBash,
+  readFile, listDir, glob, grep, codeseekSearch, codeseekCallers, codeseekCallees, codeseekCallgraph, codeseekSkeleton, codeseekSnippet, readBlueprint, createFile, editFile, deleteFile, renameFile, runBash,
   agentExit, askUser, listNotes, readNote, readArtifact, loadTool, undoDelegation,
   delegateRepo, delegateCoding, delegateChat, delegateDevops, delegateBrowser, delegateMeta,
   browserOpen, browserSnapshot, browserClick, browserType, browserPress, browserBack, browserScreenshot,

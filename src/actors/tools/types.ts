@@ -84,6 +84,8 @@ export interface ToolContext {
   browser?: BrowserPort;
   /** The code index of this workspace (the codeseek actor); absent: the codeseek_* tools say code search is off. */
   code?: CodePort;
+  /** The repository blueprint of this workspace (read_blueprint); absent: the tool says it is not available. */
+  blueprint?: { read(): Promise<string> };
 }
 
 /** Questions to the code index, bound to the run's workspace. */
@@ -138,7 +140,7 @@ export interface ToolStoreAccess {
 export type ToolOutcome =
   | { kind: 'ok'; content: string; display?: string }
   | { kind: 'error'; error: { kind: string; message: string } }
-  | { kind: 'exit'; handoff: Pick<Handoff, 'conclusion' | 'facts' | 'artifacts' | 'status'> & { deliverable?: string } };
+  | { kind: 'exit'; handoff: Pick<Handoff, 'conclusion' | 'facts' | 'artifacts' | 'status'> & { deliverable?: string; blueprint?: string[] } };
 
 export interface ToolDeclaration<S extends z.ZodType = z.ZodType> {
   name: string;

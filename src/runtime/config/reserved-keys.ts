@@ -6,10 +6,6 @@ import { CONFIG_TEMPLATE } from './template.js';
 export const RESERVED_KEYS: Readonly<Record<string, string>> = {
   'blackboard.summary_max_runes': 'handoff summaries',
   'resume.replay_token_budget': 'pause / replay / degraded handoff',
-  'blueprint.enable': 'the repository blueprint',
-  'blueprint.inject_into': 'the repository blueprint',
-  'blueprint.index_max_tokens': 'the repository blueprint',
-  'blueprint.prose_budget_tokens': 'the repository blueprint',
   'blueprint.export_path': 'the blueprint export',
 };
 

@@ -120,7 +120,8 @@ degrade_on_workspace_change = true  # a delegation resumed onto a changed worksp
 checkpoint_workspace = true      # checkpoints record HEAD, branch and a digest of the files the run touched
 max_restarts = 2                 # restarts of a crashed delegation (it continues from its rollout); then a report
 
-# reserved (repository blueprint, later issue): no key of this section changes anything yet
+# The repository blueprint: structure derived from the code each run + prose the Repo agent keeps
+# (data/blueprint/). YAGENT_BLUEPRINT=0 turns it off. export_path has no consumer yet.
 [blueprint]
 enable = true
 inject_into = ["director", "repo"]

@@ -1,0 +1,148 @@
+// Suite `codeseek`: the code index against a bare tree-sitter parse of the same files in the same run (build of this
+// repository and of a generated 5,000-file TypeScript one; an incremental refresh after a one-file change), query
+// latency against an in-memory text scan for the same name, and the bytes the model receives to answer "who calls X"
+// with the code tools against grep + read_file of every file grep names.
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { callers } from '../src/actors/codeseek/answers.js';
+import { CodeIndex } from '../src/actors/codeseek/code-index.js';
+import { CodeSeek } from '../src/actors/codeseek/engine.js';
+import { listSourceFiles } from '../src/actors/codeseek/files.js';
+import { grammar } from '../src/actors/codeseek/grammars.js';
+import { langOf } from '../src/actors/codeseek/queries.js';
+import { realClock } from '../src/runtime/clock.js';
+import { createTaskGroup } from '../src/runtime/index.js';
+import { BUILTIN_TOOLS } from '../src/actors/tools/registry.js';
+import { codeContext } from '../bin/cli/mcp-serve-code.js';
+import { alternate, figure, ms, pairedFigure, stats, type Figure, type Suite } from './lib.js';
+
+const REPO = resolve(import.meta.dirname, '../..');
+const GENERATED = 5_000;
+const ROUNDS = 3;
+
+/** The floor: read and parse every file with the same grammar, nothing kept. */
+async function bareParse(root: string, paths: string[]): Promise<number> {
+  const t0 = process.hrtime.bigint();
+  for (const p of paths) {
+    const lang = langOf(p);
+    if (lang === null) continue;
+    const g = await grammar(lang);
+    // synchronous like the index's own reads: the floor pays no libuv-pool hop either
+    const tree = g.parser.parse(readFileSync(join(root, p), 'utf8'));
+    tree?.delete();
+  }
+  return ms(t0);
+}
+
+async function build(root: string): Promise<number> {
+  const t0 = process.hrtime.bigint();
+  await new CodeIndex(root).refresh();
+  return ms(t0);
+}
+
+function generated(n: number): string {
+  const root = mkdtempSync(join(tmpdir(), 'codeseek-bench-'));
+  for (let i = 0; i < n; i++) {
+    const p = join(root, 'src', `d${i % 50}`, `m${i}.ts`);
+    mkdirSync(dirname(p), { recursive: true });
+    const prev = i > 0 ? `import { f${i - 1} } from '../d${(i - 1) % 50}/m${i - 1}.js';\n` : '';
+    writeFileSync(p, `${prev}export interface Shape${i} { id: number; name: string }\nexport function f${i}(x: number): number {\n  return ${i > 0 ? `f${i - 1}(x) + ` : ''}${i};\n}\nexport class C${i} {\n  run(s: Shape${i}): number {\n    return f${i}(s.id) + helper${i % 7}(s.name);\n  }\n}\nfunction helper${i % 7}(s: string): number { return s.length; }\n`);
+  }
+  execFileSync('git', ['init', '-q'], { cwd: root });
+  return root;
+}
+
+async function buildFigure(name: string, root: string): Promise<Figure> {
+  const paths = await listSourceFiles(root);
+  const [ours, base] = await alternate(ROUNDS, () => build(root), () => bareParse(root, paths));
+  return pairedFigure(name, 'ms', ours, base, '≤ 1.5× a bare parse of the same files', (v, b) => v <= 1.5 * b, `read + tree-sitter parse of the same ${paths.length} files`);
+}
+
+async function incrementalFigure(root: string): Promise<Figure> {
+  const ix = new CodeIndex(root);
+  await ix.refresh();
+  const paths = await listSourceFiles(root);
+  const target = join(root, 'src', 'd1', 'm1.ts');
+  const original = await readFile(target, 'utf8');
+  let k = 0;
+  const [ours, base] = await alternate(5, async () => {
+    await writeFile(target, `${original}// edit ${k++}\n`);
+    const t0 = process.hrtime.bigint();
+    const r = await ix.refresh();
+    if (r.parsed !== 1) throw new Error(`incremental refresh parsed ${r.parsed} files`);
+    return ms(t0);
+  }, async () => {
+    // the same work by hand: list the files, then read and parse the one that changed
+    const t0 = process.hrtime.bigint();
+    await listSourceFiles(root);
+    await bareParse(root, ['src/d1/m1.ts']);
+    return ms(t0);
+  });
+  return pairedFigure('incremental_one_file_ms', 'ms', ours, base, `≤ 1.5× listing the ${paths.length} files and parsing the changed one`, (v, b) => v <= 1.5 * b, 'file listing + bare parse of the changed file');
+}
+
+async function queryFigures(root: string): Promise<Figure[]> {
+  const ix = new CodeIndex(root);
+  await ix.refresh();
+  const paths = await listSourceFiles(root);
+  const texts = await Promise.all(paths.map(async (p) => [p, await readFile(join(root, p), 'utf8')] as const));
+  const names = Array.from({ length: 200 }, (_, i) => `f${(i * 37) % GENERATED}`);
+  const ours: number[] = [];
+  const scan: number[] = [];
+  for (const name of names) {
+    let t0 = process.hrtime.bigint();
+    callers(ix, name);
+    ours.push(ms(t0));
+    t0 = process.hrtime.bigint();
+    const re = new RegExp(`\\b${name}\\(`);
+    for (const [, t] of texts) re.test(t);
+    scan.push(ms(t0));
+  }
+  const o = stats(ours);
+  const s = stats(scan);
+  return [
+    figure('query_callers_p50_ms', 'ms', ours, '≤ 0.1× an in-memory text scan of the files for the name', (v, b) => v <= 0.1 * (b ?? 0), { label: `regex scan of ${paths.length} files held in memory (median)`, value: s.median }),
+    figure('query_callers_p99_ms', 'ms', { ...o, median: o.p99 }, '≤ 1× the scan median (never slower than grep in memory)', (v, b) => v <= (b ?? 0), { label: 'the same scan (median)', value: s.median }),
+  ];
+}
+
+/** Bytes of tool results the model receives to answer "who calls runSafeGit" on this repository. */
+async function bytesFigure(): Promise<Figure> {
+  const cs = new CodeSeek({ tasks: createTaskGroup(), clock: realClock });
+  await cs.settle(REPO);
+  const ctx = codeContext(REPO, cs, new AbortController().signal);
+  const tool = (name: string) => BUILTIN_TOOLS.find((d) => d.name === name);
+  const run = async (name: string, args: Record<string, unknown>): Promise<string> => {
+    const d = tool(name);
+    if (!d) throw new Error(`no tool ${name}`);
+    const out = await d.execute(d.schema.parse(args), ctx);
+    return out.kind === 'ok' ? out.content : JSON.stringify(out);
+  };
+  const withTools = Buffer.byteLength(await run('codeseek_callers', { name: 'runSafeGit' }));
+  // grep names the lines; the model then reads each file to see which function each call sits in
+  const grepOut = await run('grep', { pattern: 'runSafeGit\\(', path: '.' });
+  let withGrep = Buffer.byteLength(grepOut);
+  const files = new Set(grepOut.split('\n').map((l) => /^([^:\s]+\.[cm]?[jt]s):\d+/.exec(l)?.[1]).filter((f): f is string => f !== undefined));
+  if (files.size === 0) throw new Error(`grep found no call: ${grepOut.slice(0, 200)}`);
+  for (const f of files) withGrep += Buffer.byteLength(await run('read_file', { path: f }));
+  return figure('who_calls_bytes_to_model', 'bytes', [withTools], '≤ 0.2× grep + read_file of every file grep names', (v, b) => v <= 0.2 * (b ?? 0), { label: 'grep + read_file of each file it names', value: withGrep });
+}
+
+const suite: Suite = {
+  name: 'codeseek',
+  async run() {
+    const figures: Figure[] = [await buildFigure('index_build_this_repo_ms', REPO)];
+    const gen = generated(GENERATED);
+    try {
+      figures.push(await buildFigure('index_build_5000_ts_ms', gen), await incrementalFigure(gen), ...(await queryFigures(gen)));
+    } finally {
+      await rm(gen, { recursive: true, force: true });
+    }
+    figures.push(await bytesFigure());
+    return figures;
+  },
+};
+export default suite;

@@ -3,6 +3,7 @@ import { createParser } from 'eventsource-parser';
 import { EnvelopeSchema, type Envelope } from '../../src/runtime/protocol/index.js';
 import { CliError, EXIT } from '../cli/exit-codes.js';
 import { findSupervisors, type Discovery } from '../server/discovery.js';
+import type { TaskStatus } from '../host/types.js';
 
 export class ControlClient {
   constructor(readonly server: Discovery) {}
@@ -78,4 +79,15 @@ export class ControlClient {
       if (!opts.signal?.aborted) throw err;
     }
   }
+}
+
+/** A task's status once its outcome is in: the event stream's task_end comes before the supervisor records the outcome
+ *  (and its timeline's final status), so a client that saw the end asks until the outcome is there (bounded). */
+export async function settledStatus(client: ControlClient, taskId: string): Promise<TaskStatus> {
+  for (let i = 0; i < 200; i++) {
+    const st = await client.get<TaskStatus>(`/api/task_status?task=${encodeURIComponent(taskId)}`);
+    if (st.outcome !== null) return st;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`task ${taskId} ended but its outcome never appeared`);
 }

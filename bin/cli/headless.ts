@@ -1,9 +1,9 @@
 // `yagent -p`: one headless turn (Director + delegations) in-process, or sent to a running supervisor.
 import type { Envelope } from '../../src/runtime/protocol/index.js';
-import type { ControlClient } from '../attach/client.js';
+import { settledStatus, type ControlClient } from '../attach/client.js';
 import { newTaskId } from '../host/ids.js';
 import { checkProviderFlag } from '../host/providers.js';
-import type { Host, TaskOutcome, TaskSpec, TaskStatus } from '../host/types.js';
+import type { Host, TaskOutcome, TaskSpec } from '../host/types.js';
 import type { OutputFormat } from './args.js';
 import type { ExitCode } from './exit-codes.js';
 import { exitCodeFor } from './outcome.js';
@@ -61,14 +61,6 @@ export async function runHeadlessLocal(host: Host, run: HeadlessRun): Promise<Ex
   }
 }
 
-async function waitOutcome(client: ControlClient, taskId: string): Promise<TaskStatus> {
-  for (let i = 0; i < 200; i++) {
-    const st = await client.get<TaskStatus>(`/api/task_status?task=${encodeURIComponent(taskId)}`);
-    if (st.outcome !== null) return st;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`task ${taskId} ended but its outcome never appeared`);
-}
 
 /** --attach: the task runs in the supervisor; its clients (attach) can answer approvals. */
 export async function runHeadlessAttached(client: ControlClient, run: HeadlessRun): Promise<ExitCode> {
@@ -94,7 +86,7 @@ export async function runHeadlessAttached(client: ControlClient, run: HeadlessRu
   });
   try {
     await client.events({ taskId, follow: true }, (env) => sink.event(env));
-    const st = await waitOutcome(client, taskId);
+    const st = await settledStatus(client, taskId);
     const outcome: TaskOutcome = st.outcome ?? { taskId, text: '', stopReason: 'unaccounted', usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 }, notes: [], rolloutPath: null };
     const code = exitCodeFor(outcome, [], interrupted);
     sink.finish(outcome, code, []);

@@ -1,6 +1,8 @@
 // The control API: the seeds' task endpoints plus tree, timeline, approvals, drain and the event stream.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
+import { exitCodeFor } from '../cli/outcome.js';
+import { resultObject } from '../cli/stream-json.js';
 import type { Host } from '../host/types.js';
 import { unknownProvider } from '../host/providers.js';
 import type { EventLog } from './event-log.js';
@@ -117,7 +119,10 @@ export async function route(ctx: RouteContext, req: IncomingMessage, res: Server
     case 'GET /api/task_status': {
       const id = url.searchParams.get('task') ?? url.searchParams.get('task_id');
       if (id === null) return sendJson(res, 200, { tasks: ctx.host.tasks() });
-      return sendJson(res, 200, taskOr404(ctx, id));
+      const st = taskOr404(ctx, id);
+      // `result`: the same v2 result object as `-p --output-format json` and batch lines (`outcome` stays for older clients)
+      const result = st.outcome === null ? null : resultObject(st.outcome, exitCodeFor(st.outcome, [], false), [], (st.endedAt ?? Date.now()) - st.startedAt);
+      return sendJson(res, 200, { ...st, result });
     }
     case 'GET /api/history':
       return sendJson(res, 200, { tasks: ctx.host.tasks().map(({ outcome: _o, ...rest }) => rest) });

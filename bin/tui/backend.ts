@@ -1,6 +1,6 @@
 // The TUI's view of a supervisor: the Host contract in-process, or the control API when attached.
 import type { Envelope } from '../../src/runtime/protocol/index.js';
-import type { ControlClient } from '../attach/client.js';
+import { settledStatus, type ControlClient } from '../attach/client.js';
 import { newTaskId } from '../host/ids.js';
 import type { ProviderChoice } from '../host/model-choices.js';
 import type { Host, TaskOptions, TaskOutcome, TreeNode, UserHelpResponse } from '../host/types.js';
@@ -93,7 +93,7 @@ export function attachedBackend(client: ControlClient, workspace: string, option
       aborts.add(ac);
       const done = client
         .events({ taskId, follow: true, signal: ac.signal }, (env) => listeners.forEach((l) => l(env)))
-        .then(() => client.get<{ outcome: TaskOutcome | null }>(`/api/task_status?task=${encodeURIComponent(taskId)}`))
+        .then(() => settledStatus(client, taskId))
         .then((st) => st.outcome, () => null)
         .finally(() => aborts.delete(ac));
       return { taskId, done };

@@ -3,6 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ResultObjectSchema } from '../../bin/cli/stream-json.js';
 import { FakeProvider } from '../../src/actors/llm/fake/server.js';
 import { childReaper, discovered, project, runCli, sandbox, start, until, SERVE_WAIT_MS, type Sandbox } from './helpers.js';
 
@@ -84,6 +85,10 @@ describe('--provider / --model', () => {
     const outcome = (id: string) => until(async () => ((await api('GET', `/api/task_status?task=${id}`)).outcome as { text: string } | null) ?? undefined, `task ${id}`, SERVE_WAIT_MS);
     const first = (await api('POST', '/api/start_task', { prompt: 'first', workspace: s.dir })).task_id as string;
     expect((await outcome(first)).text).toBe('from main');
+    // the control API gives the same v2 result object as -p json and batch lines
+    const result = ResultObjectSchema.parse((await api('GET', `/api/task_status?task=${first}`)).result);
+    expect(result).toMatchObject({ v: 2, type: 'result', task_id: first, result: 'from main', exit_code: 0 });
+    expect(result.usage.input_tokens).toBeGreaterThan(0);
 
     const refused = await runCli(['attach', 'send', first, 'again', '--provider', 'alx'], s.env);
     expect(refused.code).toBe(2);

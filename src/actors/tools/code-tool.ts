@@ -4,9 +4,13 @@ import type { CodeQuery } from '../codeseek/client.js';
 import { fail, ok, readTags } from './define.js';
 import type { CapabilityTags, ToolContext, ToolOutcome } from './types.js';
 
+/** The agents that explore and edit code get every code tool; the Director (whose surface rides on every call it
+ *  makes, and a local 8k window feels each tool) keeps search, callers and skeleton for its quick checks. */
+export const DEEP_CODE_AUDIENCE: readonly string[] = ['coding', 'repo', 'devops'];
+
 /** Read-only and parallel: they answer from the index and never touch the workspace. */
-export function codeTags(brief: CapabilityTags['brief']): CapabilityTags {
-  return readTags({ brief, display: 'query' });
+export function codeTags(brief: CapabilityTags['brief'], audience?: readonly string[]): CapabilityTags {
+  return readTags({ brief, display: 'query', ...(audience !== undefined ? { audience } : {}) });
 }
 
 /** A path as the index names it (workspace-relative, forward slashes); null when it is outside the workspace. */

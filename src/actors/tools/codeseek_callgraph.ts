@@ -1,7 +1,7 @@
 // codeseek_callgraph: the call tree of a function to a depth, downwards (callees) or upwards (callers).
 import { z } from 'zod';
 import { briefArg, defineTool, fail } from './define.js';
-import { askCode, codeTags, indexPath } from './code-tool.js';
+import { askCode, codeTags, DEEP_CODE_AUDIENCE, indexPath } from './code-tool.js';
 
 const schema = z.object({
   name: z.string().min(1).describe('The function or method name at the root.'),
@@ -13,7 +13,7 @@ const schema = z.object({
 export default defineTool({
   name: 'codeseek_callgraph',
   schema,
-  tags: codeTags((a) => briefArg(a, 'name')),
+  tags: codeTags((a) => briefArg(a, 'name'), DEEP_CODE_AUDIENCE),
   execute(args, ctx) {
     const path = args.path !== undefined ? indexPath(ctx.workspace, args.path) : undefined;
     if (path === null) return Promise.resolve(fail('outside_workspace', `${args.path ?? ''} is outside the workspace.`));

@@ -83,7 +83,7 @@ export async function resumeLatencyFigure(): Promise<Figure> {
       const id = `resume-bench-${k}`;
       await killedSession(model, sb, id);
       const reads = model.fake.requestsFor('coding').length;
-      const done = [say('done'), say('done'), say('done')]; // the answer, and again after an un-delegated reminder
+      const done = [say('done')]; // a direct answer is one call (no reminder: it claims no work)
       const resume = (): Promise<number> =>
         firstRequest(model, sb, 'coding', ['-p', 'continue', '--continue'], { coding: [tool(`${id}-x`, 'agent_exit', { conclusion: 'read', status: 'ok' })], director: done });
       const start = (): Promise<number> => firstRequest(model, other, 'director', ['-p', 'hello'], { director: done });

@@ -4,7 +4,7 @@ import { createSharedLlmState, LLM_SHARED_KEY } from '../../src/runtime/config/l
 import type { YagentConfig } from '../../src/runtime/config/types.js';
 import { serializeError } from '../../src/runtime/protocol/index.js';
 import type { StoreApi } from '../../src/store/api.js';
-import { STORE_ACTOR, STORE_MODULE, storeInputFromConfig } from '../../src/store/client.js';
+import { STORE_ACTOR, STORE_MODULE, TASK_INBOX_SHARED_KEY, bumpInbox, createInboxSignal, storeInputFromConfig } from '../../src/store/client.js';
 import { SPARE_PLAN, STORE_PRELOAD, THREADS, canDelegate, delegationPreload } from './boot-plan.js';
 import { claimNewTaskId } from './ids.js';
 import { trace } from './trace.js';
@@ -44,9 +44,12 @@ let subscribers = 0;
 
 /** Start-up order for the first model request: Director spare (agent graph preloaded, maybe prestarted) and
  *  a light store worker boot in parallel; the spare for delegations boots once a model call is under way. */
+/** The process's task-inbox signal (shared with every actor through ctx.shared; bumped after each post). */
+const inboxSignal = createInboxSignal();
+
 export function startRuntime(canAsk: boolean, config: Pick<YagentConfig, 'llm'>): Promise<Runtime> {
   // one buffer for the process: max_in_flight_requests and the circuit breakers hold across every agent worker
-  const shared = { [LLM_SHARED_KEY]: createSharedLlmState({ maxInFlightRequests: config.llm.maxInFlightRequests }), [MCP_SHARED_KEY]: createMcpShared() };
+  const shared = { [LLM_SHARED_KEY]: createSharedLlmState({ maxInFlightRequests: config.llm.maxInFlightRequests }), [MCP_SHARED_KEY]: createMcpShared(), [TASK_INBOX_SHARED_KEY]: inboxSignal };
   // guardOrphans: no process of ours outlives this one, however it dies (kill -9, OOM: watchdog.ts)
   return Runtime.start({ hasResponder: canAsk, preload: [...SPARE_PLAN.preload], spares: SPARE_PLAN.count, deferRefill: true, shared, threads: THREADS, guardOrphans: true });
 }
@@ -168,6 +171,7 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
     async queueMessage(taskId, text) {
       await storeReady;
       await store.postToTask(taskId, { kind: 'message', text });
+      bumpInbox(inboxSignal);
       return true;
     },
     async takeQueued(taskId) {
@@ -179,6 +183,7 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
       if (refused !== null) return refused;
       await storeReady;
       await store.postToTask(taskId, { kind: 'model', provider, ...(model !== undefined ? { model } : {}) });
+      bumpInbox(inboxSignal);
       return null;
     },
     subscribe(filter, onEnvelope) {

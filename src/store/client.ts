@@ -12,6 +12,7 @@ export { projectIdFor } from './data-paths.js';
 export { dataRoot } from './data-paths.js';
 
 export const STORE_ACTOR = 'store';
+export { TASK_INBOX_SHARED_KEY, bumpInbox, createInboxSignal, inboxWatcher } from './inbox-signal.js';
 export { STORE_MODULE } from './store-module.js';
 
 /** The store service's input from the loaded config: `[blackboard] ttl / max_notes_per_board` drive its scheduled GC

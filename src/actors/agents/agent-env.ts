@@ -4,7 +4,7 @@ import type { Clock, PauseGate, Remote } from '../../runtime/actor.js';
 import type { YagentConfig } from '../../runtime/config/index.js';
 import { withProviderModel } from '../../runtime/config/resolve.js';
 import type { StoreApi } from '../../store/api.js';
-import { toolStoreAccess } from '../../store/client.js';
+import { TASK_INBOX_SHARED_KEY, toolStoreAccess } from '../../store/client.js';
 import { buildAgentEngine, buildToolEngine } from '../llm/build.js';
 import { inPlaceBackend, TokenCounter, type TokenBackend } from '../llm/tokens.js';
 import type { LlmEngine } from '../llm/types.js';
@@ -85,9 +85,11 @@ export function buildAgentEnv(host: AgentHost, config: YagentConfig, seams: Agen
       if (input.settings.providerOverride !== undefined) engine.setOverride(input.settings.providerOverride, input.settings.modelOverride);
       return engine;
     });
+  const inboxSignal = host.shared?.[TASK_INBOX_SHARED_KEY];
   return {
     store: host.store,
     engineFor,
+    ...(inboxSignal !== undefined ? { inboxSignal } : {}),
     // tier 2's summary call: tool → [tools.llm] → the agent's provider; a test's model seam answers it too
     summarizerFor: seams.engineFor ?? ((input) => buildToolEngine(config, 'compression', input.agent, deps)),
     toolsFor: (input, hooks) => {

@@ -1,4 +1,5 @@
 // One agent run, wired from injected dependencies: rollout, prompt, tools, delegations, the loop, the result.
+import { inboxWatcher } from '../../store/client.js';
 import type { Clock, PauseGate } from '../../runtime/actor.js';
 import { ActivityClock, PauseController } from '../../runtime/pause.js';
 import { LLM_USAGE_KIND, type StoreApi } from '../../store/api.js';
@@ -65,6 +66,8 @@ export interface AgentEnv {
   projectContext(workspace: string): ProjectContext;
   /** The repository blueprint (injection, read_blueprint, the Repo fold); absent: no blueprint in this env. */
   blueprint?: Blueprint;
+  /** The host's task-inbox signal (ctx.shared); absent: the Director asks the store at every step. */
+  inboxSignal?: SharedArrayBuffer;
   /** Tool names of the Director's palette (Meta chooses custom-agent tools from it). */
   palette(): readonly string[];
   /** Real token counts (the CPU pool in workers, this thread in-process): the artifact budget, compression. */
@@ -109,6 +112,8 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
         (e: unknown) => (bpMessages = notUp(e) ? [] : (publishWarning(env.publish, 'blueprint', `${input.agent}: the blueprint is left out of this run`, e), [])),
       )
     : Promise.resolve();
+  // the store is asked for the task's inbox only when the host posted something since (inbox-signal.ts)
+  const inboxMoved = inboxWatcher(env.inboxSignal);
   const blueprintNow = async (): Promise<ChatMessage[]> => {
     if (bpMessages === null && input.role !== 'director') {
       let timer: { cancel(): void } | undefined;
@@ -239,7 +244,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
           const mcp = (await tools?.refreshExternal?.()) ?? null;
           return [...bp, ...idx, ...(m ? [m] : []), ...(mcp !== null ? [{ role: 'user' as const, content: mcp }] : [])];
         },
-        ...(isDirector ? { inbox: () => takeInbox(env, input.agent, s, engine), afterResponse: (text: string) => manager.review(verdictOf(text)) } : {}),
+        ...(isDirector ? { inbox: () => (inboxMoved() ? takeInbox(env, input.agent, s, engine) : Promise.resolve([])), afterResponse: (text: string) => manager.review(verdictOf(text)) } : {}),
         // one reminder at most, only for an answer that claims or promises work no delegation did; kept out of history
         ...(isDirector ? { plainTextReminder: (text: string) => (manager.count === 0 && claimsWork(text) ? reminder : null), ephemeralReminders: true } : {}),
         ...(activity ? { onActivity: () => activity.touch() } : {}),

@@ -7,7 +7,7 @@ import { CliError, EXIT, type ExitCode } from '../cli/exit-codes.js';
 import { describeEnvelope } from '../cli/progress.js';
 import type { TreeNode } from '../host/types.js';
 import type { PendingApproval } from '../server/event-log.js';
-import { ControlClient } from './client.js';
+import { ControlClient, settledStatus } from './client.js';
 import { checkProviderFlag } from '../host/providers.js';
 import { timelineLine } from '../cli/timeline-text.js';
 
@@ -60,8 +60,7 @@ function approvalLine(a: PendingApproval): string {
 /** Waits for the task's event stream to end (it ends with the task), then its final state. */
 async function ended(c: ControlClient, taskId: string): Promise<string> {
   await c.events({ taskId, since: 0, follow: true }, () => undefined);
-  const st = await c.get<{ state: string }>(`/api/task_status?task=${encodeURIComponent(taskId)}`);
-  return st.state;
+  return (await settledStatus(c, taskId)).state;
 }
 
 function one(positionals: string[], what: string): string {

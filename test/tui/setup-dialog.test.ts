@@ -58,10 +58,12 @@ describe('/setup in the TUI', () => {
     const starts: string[] = [];
     const old = backend('old', starts);
     let reconfigured = 0;
+    let switched: () => void = () => undefined;
+    const reconfiguring = new Promise<void>((r) => (switched = r));
     const fresh = backend('new', starts);
     const { cfg, step } = setupApp('# my comment\n[global.llm]\nuse_provider = "p"\n\n[global.llm.providers.p]\napi_format = "openai"\napi_base_url = "http://127.0.0.1:9/v1"\nmodel = "m"\napi_key = "k"\n', old, {
       probe: () => Promise.resolve([{ name: 'ollama', baseUrl: 'http://127.0.0.1:11434/v1', models: ['llama3', 'qwen2.5-coder'] }]),
-      reconfigure: () => (reconfigured++, Promise.resolve(fresh)),
+      reconfigure: () => (reconfigured++, switched(), Promise.resolve(fresh)),
     });
     await step('first\r');
     expect(await step('/setup\r')).toContain('/setup is refused while a task runs');
@@ -79,7 +81,7 @@ describe('/setup in the TUI', () => {
     expect(screen).toContain('model: a number or a name [llama3]:');
     expect(await step('3\r')).toContain('"3" is not one of 1-2');
     screen = await step('2\r');
-    for (let i = 0; i < 200 && reconfigured === 0; i++) await new Promise((r) => setTimeout(r, 10)); // the write-back does real I/O
+    await reconfiguring; // the write-back does real I/O, then hands over
     screen = await step('');
     expect(screen).not.toContain('─ setup ─');
     expect(screen).toMatch(/provider "ollama" \(qwen2\.5-coder at http:\/\/127\.0\.0\.1:11434\/v1\)\s+(Notes\s+)?written/);
@@ -97,9 +99,11 @@ describe('/setup in the TUI', () => {
 
   it('the key question takes a set environment variable or the key itself (typed as dots, kept out of the history); an unset variable is asked again', async () => {
     const fresh = backend('new', []);
+    let switched: () => void = () => undefined;
+    const reconfiguring = new Promise<void>((r) => (switched = r));
     const { cfg, app, step } = setupApp('[global.llm]\nuse_provider = "p"\n\n[global.llm.providers.p]\napi_format = "openai"\napi_base_url = "http://127.0.0.1:9/v1"\nmodel = "m"\napi_key = "REPLACE_WITH_YOUR_API_KEY"\n', backend('old', []), {
       probe: () => Promise.resolve([]),
-      reconfigure: () => Promise.resolve(fresh),
+      reconfigure: () => (switched(), Promise.resolve(fresh)),
     });
     await step('/setup\r');
     for (const answer of ['mine', '', 'http://127.0.0.1:8/v1', 'm1']) await step(`${answer}\r`);
@@ -108,7 +112,9 @@ describe('/setup in the TUI', () => {
     const typing = await step('sk-secret-123');
     expect(typing).toContain('> •••••••••••••');
     expect(typing).not.toContain('sk-secret');
-    for (let i = 0; i < 200 && !readFileSync(cfg, 'utf8').includes('"mine"'); i++) await step(i === 0 ? '\r' : '');
+    await step('\r');
+    await reconfiguring; // written, then handed over: waits for the event, not a number of steps
+    await step('');
     expect(readFileSync(cfg, 'utf8')).toMatch(/\[global\.llm\.providers\.mine\][\s\S]*api_key = "sk-secret-123"/);
     expect(await step('\x1b[A')).not.toContain('sk-secret'); // Up: the history holds /setup, never the key
     expect(app.input.text).toBe('/setup');

@@ -12,7 +12,7 @@ function post(fake: FakeProvider, agent: string): Promise<Response> {
 }
 
 async function until(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 400 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
+  for (let i = 0; i < 4000 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
   if (!cond()) throw new Error(`timed out waiting for ${what}`);
 }
 

@@ -30,7 +30,7 @@ describe('actor lifecycle', () => {
   it('a worker spinning in for(;;){} is terminated after shutdownMs', async () => {
     const task = await env.rt.startTask('spin');
     const result = task.spawn({ name: 'spinner', module: FIXTURE, input: { mode: 'spin', slot: 0 }, shutdownMs: 300 }).catch((e: unknown) => e);
-    await until(() => Atomics.load(env.starts, 0) === 1, 5000, 'spinner spinning');
+    await until(() => Atomics.load(env.starts, 0) === 1, 20_000, 'spinner spinning');
     const t0 = Date.now();
     await task.supervisor.terminateChild('spinner');
     const took = Date.now() - t0;
@@ -74,7 +74,7 @@ describe('actor lifecycle', () => {
     const { rt, starts } = await startRuntime();
     await rt.startTask('stuck');
     void rt.spawn('stuck', { name: 'delegation:call_1:spinner', module: FIXTURE, input: { mode: 'spin', slot: 0 }, shutdownMs: 1500 }).catch(() => undefined);
-    await until(() => Atomics.load(starts, 0) === 1, 5000, 'spinner spinning');
+    await until(() => Atomics.load(starts, 0) === 1, 20_000, 'spinner spinning');
     expect(await rt.drain(200)).toEqual(['delegation:call_1:spinner']);
     expect(await rt.shutdown(3000)).toEqual([]);
   });
@@ -104,7 +104,7 @@ describe('rpc', () => {
     expect(codeOf(await pending)).toBe('PORT_CLOSED');
     expect(Date.now() - t0).toBeLessThan(5000);
     // permanent service: once restarted, a later call on the same proxy reaches the new incarnation
-    await until(() => svcNode()?.restarts === 1 && svcNode()?.state === 'running', 5000, 'svc restarted');
+    await until(() => svcNode()?.restarts === 1 && svcNode()?.state === 'running', 20_000, 'svc restarted');
     expect((await svc.echo(1)).starts).toBe(before + 1);
   });
 

@@ -21,7 +21,7 @@ describe('spawn cancellation', () => {
     const t0 = Date.now();
     // the module takes 10 s to load, so the cancel lands while the child is still starting
     const result = failure(task.spawn({ name: 'slow', module: SLOW, input: null }, ctl.signal));
-    await until(() => env.rt.liveActors().includes('slow'), 5000, 'slow start begun');
+    await until(() => env.rt.liveActors().includes('slow'), 20_000, 'slow start begun');
     ctl.abort(new Error('user cancelled'));
     const err = await result;
     expect(codeOf(err)).toBe('CANCELLED');
@@ -34,7 +34,7 @@ describe('spawn cancellation', () => {
     const task = await env.rt.startTask('cancel-run');
     const ctl = new AbortController();
     const result = failure(task.spawn({ name: 'waiter', module: FIXTURE, input: { mode: 'wait_stop', slot: 2 } }, ctl.signal));
-    await until(() => Atomics.load(env.starts, 2) === 1, 5000, 'waiter running');
+    await until(() => Atomics.load(env.starts, 2) === 1, 20_000, 'waiter running');
     ctl.abort(new Error('user cancelled'));
     const err = await result;
     expect(codeOf(err)).toBe('CANCELLED');

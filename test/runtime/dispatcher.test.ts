@@ -122,7 +122,7 @@ describe('pausing one actor', () => {
     const task = await rt.startTask('pause-one');
     const mb = rt.dispatcher.subscribe({ name: 'child-pause', filter: { taskId: 'pause-one', types: ['sub_agent_activity'] } });
     const result = task.spawn({ name: 'parent', module: FIXTURE, input: { mode: 'spawn_child', watchChildPause: true, child: { name: 'delegation:c1:kid', input: { mode: 'wait_stop' } } } }).catch((e: unknown) => e);
-    await until(() => rt.liveActors().includes('delegation:c1:kid'), 5000, 'the child started');
+    await until(() => rt.liveActors().includes('delegation:c1:kid'), 20_000, 'the child started');
     const seen = async (): Promise<string> => {
       const e = (await mb.next()).value?.payload;
       return e?.type === 'sub_agent_activity' ? e.text : String(e?.type);

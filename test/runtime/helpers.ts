@@ -23,7 +23,7 @@ export async function startRuntime(opts: RuntimeOptions = {}): Promise<TestRunti
 }
 
 /** Polls a condition of real I/O (worker starts, exits) with a hard deadline. */
-export async function until(cond: () => boolean, timeoutMs = 5000, label = 'condition'): Promise<void> {
+export async function until(cond: () => boolean, timeoutMs = 20_000, label = 'condition'): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!cond()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${label}`);

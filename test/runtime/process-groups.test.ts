@@ -36,9 +36,9 @@ async function startGroup(task: string, end: End, extra: { shutdownMs?: number; 
       ...(extra.oom ? { resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 8 } } : {}),
     })
     .catch((e: unknown) => e);
-  await until(() => Atomics.load(pgids, s) > 0, 5000, 'group started');
+  await until(() => Atomics.load(pgids, s) > 0, 20_000, 'group started');
   const pgid = Atomics.load(pgids, s);
-  await until(() => groupMembers(pgid).length >= 2, 5000, 'background grandchild started');
+  await until(() => groupMembers(pgid).length >= 2, 20_000, 'background grandchild started');
   return { pgid, result };
 }
 
@@ -103,7 +103,7 @@ describe('a hard exit right after a registration', () => {
     const go = slot++;
     const t = await env.rt.startTask('pg-race');
     const result = t.spawn({ name: 'procs', module: PROCS, input: { end: 'wait', slot: s, goSlot: go } }).catch((e: unknown) => e);
-    await until(() => env.rt.liveActors().includes('procs'), 5000, 'the fixture started');
+    await until(() => env.rt.liveActors().includes('procs'), 20_000, 'the fixture started');
     // from here this thread takes no event-loop turn (the worker's register message stays queued): let the
     // fixture spawn, wait until it published its pgid, then exit-kill at once as process.exit from a signal does
     Atomics.store(pgids, go, 1);
@@ -123,7 +123,7 @@ describe('the exit hook\'s second net', () => {
   it('a group led by a child of this process but never registered is found in /proc and killed by killAllSync', async () => {
     const child = spawnGroup(); // detached: its own group, led by our direct child; nobody registers it
     const pgid = child.pid ?? -1;
-    await until(() => groupMembers(pgid).length >= 2, 5000, 'group started');
+    await until(() => groupMembers(pgid).length >= 2, 20_000, 'group started');
     expect(processGroups.groups()).not.toContain(pgid);
     expect(childGroupLeadersSync()).toContain(pgid);
     expect(childGroupLeadersSync()).not.toContain(process.pid);
@@ -137,7 +137,7 @@ describe('the main-thread registry', () => {
     const reg = new ProcessGroupRegistry();
     const child = spawnGroup();
     const pgid = child.pid ?? -1;
-    await until(() => groupMembers(pgid).length >= 2, 5000, 'group started');
+    await until(() => groupMembers(pgid).length >= 2, 20_000, 'group started');
     reg.add('actor#x', pgid);
     expect(reg.killAllSync()).toEqual([pgid]);
     expect(await noLiveMember(pgid, GONE_DEADLINE_MS)).toEqual([]);

@@ -27,11 +27,11 @@ async function strategyRun(strategy: 'one_for_one' | 'one_for_all' | 'rest_for_o
   ignore(task.spawn({ name: 'a', module: FIXTURE, input: { mode: 'wait_stop', slot: base }, restart: 'permanent', shutdownMs: 2000 }));
   ignore(task.spawn({ name: 'b', module: FIXTURE, input: { mode: 'crash_once', slot: base + 1, delayMs: 150 }, restart: 'permanent', shutdownMs: 2000 }));
   ignore(task.spawn({ name: 'c', module: FIXTURE, input: { mode: 'wait_stop', slot: base + 2 }, restart: 'permanent', shutdownMs: 2000 }));
-  await until(() => slots(base + 1)[0] === 2 && ['a', 'b', 'c'].every((n) => childState(strategy, n) === 'running'), 8000, 'restart settled');
+  await until(() => slots(base + 1)[0] === 2 && ['a', 'b', 'c'].every((n) => childState(strategy, n) === 'running'), 20_000, 'restart settled');
   await opsDone(task.supervisor); // the restart round is over: no sibling restart can still follow
   // every start the supervisor made has reached its worker (a start is counted once the actor runs)
   const started = ['a', 'b', 'c'].map((c) => events.filter((e) => e.type === 'child_started' && e.supervisor === `task:${strategy}` && e.child === c).length);
-  await until(() => slots(base, base + 1, base + 2).every((n, i) => n === started[i]), 8000, 'every start counted');
+  await until(() => slots(base, base + 1, base + 2).every((n, i) => n === started[i]), 20_000, 'every start counted');
   const counts = slots(base, base + 1, base + 2);
   await env.rt.endTask(strategy);
   return counts;
@@ -72,7 +72,7 @@ describe('restart types on real workers', () => {
   it('permanent child is restarted even after a normal exit', async () => {
     const task = await env.rt.startTask('permanent');
     ignore(task.spawn({ name: 'p', module: FIXTURE, input: { mode: 'exit_normal_until', slot: 11, times: 3 }, restart: 'permanent' }));
-    await until(() => slots(11)[0] === 3 && childState('permanent', 'p') === 'running', 8000, 'third start');
+    await until(() => slots(11)[0] === 3 && childState('permanent', 'p') === 'running', 20_000, 'third start');
     expect(slots(11)).toEqual([3]);
     await env.rt.endTask('permanent');
   });
@@ -99,7 +99,7 @@ describe('intensity', () => {
     const err = await failure(rt.spawn('loop', { name: 'c', module: FIXTURE, input: { mode: 'crash' }, restart: 'permanent' }));
     expect(codeOf(err)).toBe('ACTOR_CRASHED');
     expect(events.some((e) => e.type === 'escalated' && e.supervisor === 'task:loop')).toBe(true);
-    await until(() => rt.task('loop') === undefined, 2000, 'task forgotten');
+    await until(() => rt.task('loop') === undefined, 20_000, 'task forgotten');
     expect(rt.task('loop')).toBeUndefined();
   });
 });

@@ -23,7 +23,7 @@ const directorRollout = (): RolloutRecord[] => {
 };
 
 const until = async (cond: () => boolean, what: string): Promise<void> => {
-  for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 25));
+  for (let i = 0; i < 800 && !cond(); i++) await new Promise((r) => setTimeout(r, 25));
   if (!cond()) throw new Error(`timed out waiting for ${what}`);
 };
 

@@ -22,7 +22,7 @@ describe('session ledger failure at turn start', () => {
     writeFileSync(dir, 'not a directory');
     w.fake.script('director', { fault: { kind: 'stall', afterEvents: 0 } });
     await expect(runTask(w.rt, { ...w.base, prompt: 'go', taskId: 'ledger-1' })).rejects.toThrow(/ENOTDIR|EEXIST|not a directory/i);
-    for (let i = 0; i < 100 && w.rt.liveActors().some((n) => n.includes('director')); i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 800 && w.rt.liveActors().some((n) => n.includes('director')); i++) await new Promise((r) => setTimeout(r, 25));
     expect(w.rt.liveActors().filter((n) => n.includes('director'))).toEqual([]);
     expect(w.envelopes.some((e) => e.taskId === 'ledger-1' && e.payload.type === 'task_end')).toBe(true);
   });

@@ -53,7 +53,7 @@ const git = (...args: string[]): string => execFileSync('git', ['-c', 'user.emai
 
 /** The cancelled Coding run writes its stop and checkpoint on its way out (the stop hook waits for the run). */
 async function checkpointed(): Promise<void> {
-  for (let i = 0; i < 200 && !readFileSync(codingRollout(), 'utf8').includes('"agent_checkpoint"'); i++) await new Promise((r) => setTimeout(r, 25));
+  for (let i = 0; i < 800 && !readFileSync(codingRollout(), 'utf8').includes('"agent_checkpoint"'); i++) await new Promise((r) => setTimeout(r, 25));
   expect(readFileSync(codingRollout(), 'utf8')).toContain('"agent_checkpoint"');
 }
 
@@ -194,7 +194,7 @@ describe('recovery', () => {
     asIfKilled('turn-1');
     const path = codingRollout();
     // the cancelled child writes its stop and checkpoint on its way out (the stop hook waits for the run)
-    for (let i = 0; i < 200 && !readFileSync(path, 'utf8').includes('"agent_checkpoint"'); i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 800 && !readFileSync(path, 'utf8').includes('"agent_checkpoint"'); i++) await new Promise((r) => setTimeout(r, 25));
     const lines = readFileSync(path, 'utf8').split('\n');
     const cp = lines.findIndex((l) => l.includes('"agent_checkpoint"'));
     expect(cp).toBeGreaterThan(0);

@@ -123,6 +123,11 @@ export class LocalHost implements Host {
     return [...this.entries.values()].map((e) => e.status);
   }
 
+  /** Test-only: the scripted model's `crash_worker` fault ends these actors' workers (see bin/AGENTS.md). */
+  crashActors(name: string): number {
+    return this.adapter.crashActors(name);
+  }
+
   tree(): TreeNode {
     return this.adapter.tree();
   }

@@ -23,6 +23,8 @@ export interface RuntimeAdapter extends SupervisorOps {
   runTask(spec: TaskSpec, taskId: string, signal: AbortSignal): Promise<TaskOutcome>;
   /** The turn itself. */
   runTurn(spec: TaskSpec, taskId: string, signal: AbortSignal): Promise<TaskOutcome>;
+  /** Test-only (the scripted model's crash fault): ends the named actors' workers with no stop hook. */
+  crashActors(name: string): number;
 }
 
 export interface AdapterOptions {
@@ -198,6 +200,7 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
     pauseActor: (taskId, actor, paused) => runtime.pauseActors(taskId, actor, paused),
     respond: (_taskId, r) => runtime.respondUserHelp({ requestId: r.requestId, approved: r.approved, answer: r.answer, scope: r.scope }),
     tree: () => runtime.snapshot(),
+    crashActors: (name) => runtime.crashActors(name),
     async timeline(taskId, limit) {
       await storeReady;
       return (await store.timeline(taskId, { limit })).entries;

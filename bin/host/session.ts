@@ -54,6 +54,8 @@ export async function withLocalHost<T>(opts: SessionOptions, fn: (host: Host) =>
     const notice = sandboxNotice(config.security.sandbox, process.env);
     const host = await LocalHost.start({ config, configPath, canAsk: opts.canAsk ?? false, stderr: opts.io.stderr, verbose: opts.verbose });
     trace('runtime started (Director spare and store worker booting)');
+    // test-only crash injection: exists only with the scripted model (the loopback fake), never with a real provider
+    if (fake) fake.onCrashWorker = (agent) => host.crashActors(agent);
     const line = await notice;
     if (line !== null) opts.io.stderr(`${line}\n`);
     try {

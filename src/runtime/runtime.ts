@@ -242,6 +242,14 @@ export class Runtime {
   /** Names of actors whose worker is still alive (started or starting): tests and diagnostics. */
   liveActors(): string[] { return [...this.host.live].map((h) => h.name); }
 
+  /** Ends the workers of the live actors called `name` at once, no stop hook (as a throw outside run() or an OOM
+   *  would); returns how many. Only the scripted model's `crash_worker` fault calls it (CLI crash tests). */
+  crashActors(name: string): number {
+    const hit = [...this.host.live].filter((h) => h.name === name);
+    for (const h of hit) void h.worker.terminate();
+    return hit.length;
+  }
+
   /** Actors whose stop() hook failed (durability errors, e.g. the store's final flush): the client reports them. */
   stopFailures(): { actor: string; error: SerializedError }[] { return [...this.stopErrors]; }
 

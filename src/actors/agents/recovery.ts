@@ -3,7 +3,7 @@
 // ledger cannot be trusted, replaced by a report built from what the ledger holds (C). Either result becomes
 // the call's last tool output (last wins when the conversation is repaired). Delegation uses this module; it
 // depends on delegation only through the `Delegator` interface below.
-import type { StoreApi, NoteMeta, ReplayResult } from '../../store/api.js';
+import type { StoreApi, NoteMeta, ReplayResult, SessionMeta, WorkspaceFacts } from '../../store/api.js';
 import type { RunSettings, PendingDelegation } from './run-types.js';
 import type { ToolOutcome } from '../tools/types.js';
 import type { ChatMessage } from './wire-types.js';
@@ -36,13 +36,23 @@ export interface WorkspaceCheck {
   degradeOnChange: boolean;
 }
 
-/** B only onto the workspace the checkpoint saw: HEAD, branch or a touched file that changed since turns it into C. */
+/** B only onto the workspace the run last saw: HEAD, branch or a touched file that changed since turns it into C. A run
+ *  killed before its checkpoint (kill -9 writes none) is checked against HEAD and branch at its rollout's start. */
 export async function checkWorkspace(a: Assessment, r: ReplayResult, w: WorkspaceCheck): Promise<Assessment> {
-  const then = r.ok ? r.lastCheckpoint?.workspace : undefined;
-  if (a.kind !== 'replay' || !w.degradeOnChange || then === undefined) return a;
+  if (a.kind !== 'replay' || !w.degradeOnChange || !r.ok) return a;
+  const checkpoint = r.lastCheckpoint?.workspace;
+  const then = checkpoint ?? startFacts(r.meta);
+  if (then === undefined) return a;
   const changed = workspaceChanges(then, await workspaceFacts(w.cwd, then.files.map((f) => f.path)));
   if (changed.length === 0) return a;
-  return { kind: 'degraded', reason: `the workspace changed since its checkpoint (${changed.join('; ')})`, messages: a.messages };
+  return { kind: 'degraded', reason: `the workspace changed since ${checkpoint ? 'its checkpoint' : 'it started'} (${changed.join('; ')})`, messages: a.messages };
+}
+
+/** HEAD and branch when the rollout opened (the store's git identity); none outside a repository or when git failed. */
+function startFacts(meta: SessionMeta | null): WorkspaceFacts | undefined {
+  const git = meta?.git;
+  if (!git) return undefined;
+  return { head: git.commit ?? null, branch: git.branch ?? null, files: [] };
 }
 
 /** One tool message per pending delegation, in order: the continued delegation's result, or the C report. */

@@ -22,7 +22,10 @@ export type FakeFault =
   /** `afterEvents` events, then the flavour's mid-stream KV-cache-full error frame inside the 200, then the end. */
   | { kind: 'kv_full'; afterEvents: number }
   /** Accepts the request and never sends a byte, not even the status line (until the client goes away). */
-  | { kind: 'silent' };
+  | { kind: 'silent' }
+  /** Like silent, after asking the provider's `onCrashWorker` hook to end the asking agent's worker abruptly (a
+   *  scripted CLI run wires it to the runtime); when that ended no worker: a 500 saying so. */
+  | { kind: 'crash_worker' };
 
 export interface FakeReply {
   /** Text content; an array is streamed one element per delta. */

@@ -47,6 +47,8 @@ export class FakeProvider {
   ollamaNumCtx: number | undefined;
   /** The info requests (method and path) clients made besides the chat endpoints: a window probe, a model list. */
   readonly infoRequests: string[] = [];
+  /** What a `crash_worker` fault calls with the asking agent's identity (test-only: scripted CLI runs set it). */
+  onCrashWorker: ((agent: string) => number) | undefined;
 
   private constructor(
     private readonly server: Server,
@@ -191,6 +193,12 @@ export class FakeProvider {
     }
     // accepted, never answered: the client's idle timeout or cancellation closes the socket
     if (fault?.kind === 'silent') return;
+    if (fault?.kind === 'crash_worker') {
+      // the worker's end closes this request; nothing to crash is said at once (a test would otherwise hang)
+      const ended = this.onCrashWorker?.(agent) ?? 0;
+      if (ended === 0) this.sendError(res, format, 500, `fake provider: crash_worker ended no worker of "${agent}"`);
+      return;
+    }
     const promptText = JSON.stringify(body['messages'] ?? '') + JSON.stringify(body['system'] ?? '');
     const id = `${format === 'openai' ? 'chatcmpl' : 'msg'}_fake${++this.seq}`;
     const model = typeof body['model'] === 'string' ? body['model'] : (this.opts.model ?? 'fake-model');

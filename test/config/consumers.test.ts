@@ -28,9 +28,13 @@ afterAll(async () => {
 
 const noSleep = async (): Promise<void> => undefined;
 const e500 = { fault: { kind: 'status' as const, status: 500 } };
-/** Polls real I/O (the fake's request log) for at most `ms`. */
-const waitFor = async (cond: () => boolean, ms = 2_500): Promise<void> => {
-  for (let t = 0; t < ms && !cond(); t += 5) await new Promise((r) => setTimeout(r, 5));
+/** Polls real I/O (the fake's request log) until `cond` holds; fails naming `what` past a generous deadline. */
+const waitFor = async (cond: () => boolean, what: string, ms = 20_000): Promise<void> => {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
 };
 
 /** One provider `p` (plus `q`) at the fake; `fields` override or (null) drop the provider's own lines. */
@@ -117,7 +121,7 @@ describe('[llm] keys through the engine factory', () => {
       // advance one second at a time, only while the current attempt is armed and at the server
       let attempt = 1;
       for (let step = 0; step < 30 && settledAt === null; step++) {
-        await waitFor(() => settledAt !== null || (clock.pending() > 0 && fake.requestsFor(agent).length >= attempt));
+        await waitFor(() => settledAt !== null || (clock.pending() > 0 && fake.requestsFor(agent).length >= attempt), `attempt ${attempt} armed at the server`);
         if (settledAt !== null) break;
         const armed = clock.pending();
         clock.advance(1_000);
@@ -139,7 +143,7 @@ describe('[llm] keys through the engine factory', () => {
       const ctl = new AbortController();
       const engine = buildProviderEngine(load(doc), 'p', { publish: () => undefined, shared: fresh(), clock, sleep: noSleep });
       const out = engine.call(request(agent, { signal: ctl.signal })).then(() => 'answered', (e: { code?: string }) => String(e.code));
-      await waitFor(() => fake.requestsFor(agent).length === 1);
+      await waitFor(() => fake.requestsFor(agent).length === 1, 'the silent call at the server');
       for (let t = 0; t < 12; t++) clock.advance(1_000);
       ctl.abort(new Error('test over'));
       return out;
@@ -159,25 +163,26 @@ describe('[llm] keys through the engine factory', () => {
   });
 
   it('max_in_flight_requests bounds concurrent calls (1 queues the second call; 0 = unlimited)', async () => {
-    const second = async (limit: number, tag: string): Promise<number> => {
+    const second = async (limit: number, tag: string): Promise<{ whileHeld: number; text: string }> => {
       fake.script(`${tag}-a`, { text: ['x'], fault: { kind: 'stall', afterEvents: 1 } });
       fake.script(`${tag}-b`, { text: 'b' });
       // no shared buffer given: the factory makes the gate from the config value
       const engine = buildProviderEngine(load(providerDoc({}, `[llm]\nmax_in_flight_requests = ${limit}\nmax_retries = 0\n`)), 'p', { publish: () => undefined });
       const ctl = new AbortController();
       const a = engine.call(request(`${tag}-a`, { signal: ctl.signal })).catch(() => undefined);
-      await waitFor(() => fake.requestsFor(`${tag}-a`).length > 0);
-      const b = engine.call(request(`${tag}-b`));
-      // a queued call never reaches the server; 200 ms is ample for an unqueued one on loopback
-      await waitFor(() => fake.requestsFor(`${tag}-b`).length > 0, 200);
-      const reached = fake.requestsFor(`${tag}-b`).length;
+      await waitFor(() => fake.requestsFor(`${tag}-a`).length > 0, 'the first call at the server');
+      const b = engine.call(request(`${tag}-b`)).then((r) => r.text);
+      // unlimited: the second call reaches the server while the first is held (wait for that); limited, it must not:
+      // a check that something does not happen has no event to wait for (load only makes it weaker, never false)
+      if (limit === 0) await waitFor(() => fake.requestsFor(`${tag}-b`).length > 0, 'the unqueued second call at the server');
+      else await new Promise((r) => setTimeout(r, 200));
+      const whileHeld = fake.requestsFor(`${tag}-b`).length;
       ctl.abort();
       await a;
-      await b;
-      return reached;
+      return { whileHeld, text: await b }; // a queued call goes on once the slot is free
     };
-    expect(await second(0, 'gate0')).toBe(1);
-    expect(await second(1, 'gate1')).toBe(0);
+    expect(await second(0, 'gate0')).toEqual({ whileHeld: 1, text: 'b' });
+    expect(await second(1, 'gate1')).toEqual({ whileHeld: 0, text: 'b' });
   });
 });
 
@@ -192,7 +197,7 @@ describe('[routing] keys through the routing engine', () => {
     fake.script('devops', { text: 'answer' });
     const e = buildAgentEngine(routed('classifier_timeout = "5s"\n[routing.tiers]\nhigh = "q"\n[routing.baselines]\ndevops = "high"'), 'devops', { publish: (ev) => events.push(ev), clock, sleep: noSleep, shared: fresh() });
     const p = e.call(request('devops'));
-    await waitFor(() => fake.requestsFor('devops:router').length > 0);
+    await waitFor(() => fake.requestsFor('devops:router').length > 0, 'the classifier call at the server');
     const routedEvents = (): Event[] => events.filter((x) => x.type === 'model_routed');
     clock.advance(4_999);
     expect(routedEvents()).toEqual([]);

@@ -99,7 +99,12 @@ describe('what cannot succeed is not retried', () => {
     fake.script(agent, { text: ['x'], fault: { kind: 'stall', afterEvents: 1 } });
     const engine = buildProviderEngine(config(fake.openaiBaseUrl, 'timeout = "300s"\ncall_budget = "20s"'), 'p', { publish: () => undefined, shared: fresh(), clock, sleep: noSleep });
     const p = engine.call(request(agent)).then(() => null, (e: unknown) => e as LlmError);
-    for (let i = 0; i < 4000 && (fake.requestsFor(agent).length === 0 || clock.pending() === 0); i++) await new Promise((r) => setTimeout(r, 5));
+    // the event: the request is at the server and its budget timer armed (only then does advancing the clock count)
+    const end = Date.now() + 20_000;
+    while (fake.requestsFor(agent).length === 0 || clock.pending() === 0) {
+      if (Date.now() > end) throw new Error('timed out waiting for the call at the server with its budget armed');
+      await new Promise((r) => setTimeout(r, 5));
+    }
     clock.advance(20_000);
     const err = await p;
     expect(err?.code).toBe('TIMEOUT');

@@ -12,8 +12,11 @@ function post(fake: FakeProvider, agent: string): Promise<Response> {
 }
 
 async function until(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 4000 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
-  if (!cond()) throw new Error(`timed out waiting for ${what}`);
+  const end = Date.now() + 20_000; // generous: real sockets on a loaded machine; the wait is for the event
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
 }
 
 describe('fake provider handlers', () => {

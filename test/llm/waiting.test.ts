@@ -20,8 +20,11 @@ afterAll(async () => {
 });
 
 async function until(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 2000 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
-  if (!cond()) throw new Error(`timed out waiting for ${what}`);
+  const end = Date.now() + 20_000; // generous: real sockets on a loaded machine; the wait is for the event
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
 }
 
 function engine(clock: ManualClock, opts: { idleTimeoutMs?: number; maxRetries?: number; maxAnswerChars?: number; format?: 'openai' | 'anthropic' } = {}): { engine: ReliableEngine; events: Event[] } {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runTask, type TaskResult } from '../../src/actors/agents/run-task.js';
-import { call, exit, world, type World } from './helpers.js';
+import { call, exit, until, world, type World } from './helpers.js';
 
 let w: World;
 beforeEach(async () => {
@@ -23,7 +23,7 @@ async function directorCrash(maxRestarts: number): Promise<TaskResult> {
   w.fake.script('coding', call('run_bash', { command: SIDE, is_dangerous: false }), { text: 'x', fault: { kind: 'stall', afterEvents: 1 } }, exit('side effect done once'));
   const config = { ...w.base.config, resume: { ...w.base.config.resume, maxRestarts } };
   const running = runTask(w.rt, { ...w.base, config, prompt: 'do the work', taskId: 'dcrash', yolo: true });
-  for (let i = 0; i < 2400 && w.fake.requestsFor('coding').length < 2; i++) await new Promise((r) => setTimeout(r, 25));
+  await until(() => w.fake.requestsFor('coding').length >= 2, "Coding's second model call", 60_000);
   expect(w.fake.requestsFor('coding')).toHaveLength(2);
   const handle = w.rt.task('dcrash')?.supervisor.handleOf('director') as { worker?: Worker } | undefined;
   expect(handle?.worker).toBeDefined();

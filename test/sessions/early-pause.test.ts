@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTask } from '../../src/actors/agents/run-task.js';
 import type { RolloutRecord } from '../../src/store/api.js';
 import { parseRecords } from '../../src/store/rollout/lines.js';
-import { world, type World } from './helpers.js';
+import { until, world, type World } from './helpers.js';
 
 let w: World;
 beforeAll(async () => {
@@ -20,11 +20,6 @@ const directorRollout = (): RolloutRecord[] => {
   const files = dirs.flatMap((d) => readdirSync(join(root, d)).filter((f) => f.endsWith('.jsonl')).map((f) => join(root, d, f)));
   const text = files.length === 1 && files[0] ? readFileSync(files[0], 'utf8') : '';
   return parseRecords(text).records; // a line still being written is not a record yet
-};
-
-const until = async (cond: () => boolean, what: string): Promise<void> => {
-  for (let i = 0; i < 800 && !cond(); i++) await new Promise((r) => setTimeout(r, 25));
-  if (!cond()) throw new Error(`timed out waiting for ${what}`);
 };
 
 describe('pause before the task starts', () => {

@@ -15,6 +15,16 @@ let n = 0;
 export const call = (name: string, args: Record<string, unknown>): FakeReply => ({ text: THOUGHT, toolCalls: [{ id: `c${++n}`, name, arguments: JSON.stringify(args) }] });
 export const exit = (conclusion: string): FakeReply => call('agent_exit', { conclusion, status: 'ok', facts: [], artifacts: [] });
 
+/** Polls real I/O (the fake's request log, files, live actors) until `cond` holds; fails naming `what` past a
+ *  generous deadline (a loaded 2-core CI box: a wait is for the event, never a count of short sleeps). */
+export async function until(cond: () => boolean, what: string, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
 export interface World {
   root: string;
   home: string;

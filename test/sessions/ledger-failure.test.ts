@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runTask } from '../../src/actors/agents/run-task.js';
 import { projectIdFor } from '../../src/store/data-paths.js';
 import { sessionsDir } from '../../src/store/sessions.js';
-import { world, type World } from './helpers.js';
+import { until, world, type World } from './helpers.js';
 
 let w: World;
 beforeAll(async () => {
@@ -22,7 +22,7 @@ describe('session ledger failure at turn start', () => {
     writeFileSync(dir, 'not a directory');
     w.fake.script('director', { fault: { kind: 'stall', afterEvents: 0 } });
     await expect(runTask(w.rt, { ...w.base, prompt: 'go', taskId: 'ledger-1' })).rejects.toThrow(/ENOTDIR|EEXIST|not a directory/i);
-    for (let i = 0; i < 800 && w.rt.liveActors().some((n) => n.includes('director')); i++) await new Promise((r) => setTimeout(r, 25));
+    await until(() => !w.rt.liveActors().some((n) => n.includes('director')), 'the Director stopped');
     expect(w.rt.liveActors().filter((n) => n.includes('director'))).toEqual([]);
     expect(w.envelopes.some((e) => e.taskId === 'ledger-1' && e.payload.type === 'task_end')).toBe(true);
   });

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runTask, type TaskResult } from '../../src/actors/agents/run-task.js';
 import type { StoreApi } from '../../src/store/api.js';
 import { STORE_ACTOR, projectIdFor } from '../../src/store/client.js';
-import { call, exit, world, type World } from './helpers.js';
+import { call, exit, until, world, type World } from './helpers.js';
 
 let w: World;
 beforeEach(async () => {
@@ -26,7 +26,7 @@ async function interruptedTurn(): Promise<TaskResult | Error> {
   w.fake.script('coding', call('run_bash', { command: SIDE, is_dangerous: false }), { text: 'x', fault: { kind: 'stall', afterEvents: 1 } });
   const ctl = new AbortController();
   const running = runTask(w.rt, { ...w.base, prompt: 'do the work', taskId: 'turn-1', yolo: true, signal: ctl.signal }).catch((e: Error) => e);
-  for (let i = 0; i < 400 && w.fake.requestsFor('coding').length < 2; i++) await new Promise((r) => setTimeout(r, 25));
+  await until(() => w.fake.requestsFor('coding').length >= 2, "Coding's second model call");
   expect(w.fake.requestsFor('coding')).toHaveLength(2);
   ctl.abort(new Error('cancelled by the test'));
   return running;
@@ -53,7 +53,7 @@ const git = (...args: string[]): string => execFileSync('git', ['-c', 'user.emai
 
 /** The cancelled Coding run writes its stop and checkpoint on its way out (the stop hook waits for the run). */
 async function checkpointed(): Promise<void> {
-  for (let i = 0; i < 800 && !readFileSync(codingRollout(), 'utf8').includes('"agent_checkpoint"'); i++) await new Promise((r) => setTimeout(r, 25));
+  await until(() => readFileSync(codingRollout(), 'utf8').includes('"agent_checkpoint"'), "the cancelled Coding run's checkpoint");
   expect(readFileSync(codingRollout(), 'utf8')).toContain('"agent_checkpoint"');
 }
 
@@ -194,7 +194,7 @@ describe('recovery', () => {
     asIfKilled('turn-1');
     const path = codingRollout();
     // the cancelled child writes its stop and checkpoint on its way out (the stop hook waits for the run)
-    for (let i = 0; i < 800 && !readFileSync(path, 'utf8').includes('"agent_checkpoint"'); i++) await new Promise((r) => setTimeout(r, 25));
+    await until(() => readFileSync(path, 'utf8').includes('"agent_checkpoint"'), "the cancelled Coding run's checkpoint");
     const lines = readFileSync(path, 'utf8').split('\n');
     const cp = lines.findIndex((l) => l.includes('"agent_checkpoint"'));
     expect(cp).toBeGreaterThan(0);
@@ -219,7 +219,7 @@ describe('recovery', () => {
     w.fake.script('coding', call('run_bash', { command: SIDE, is_dangerous: false }), { text: 'x', fault: { kind: 'stall', afterEvents: 1 } }, exit('finished after a restart'));
     const config = { ...w.base.config, resume: { ...w.base.config.resume, maxRestarts } };
     const running = runTask(w.rt, { ...w.base, config, prompt: 'do the work', taskId: 'crash', yolo: true });
-    for (let i = 0; i < 400 && w.fake.requestsFor('coding').length < 2; i++) await new Promise((r) => setTimeout(r, 25));
+    await until(() => w.fake.requestsFor('coding').length >= 2, "Coding's second model call");
     const name = w.rt.liveActors().find((n) => /^delegation:.*:coding$/.test(n));
     expect(name).toBeDefined();
     const handle = w.rt.task('crash')?.supervisor.handleOf(name ?? '') as { worker?: Worker } | undefined;
@@ -259,7 +259,7 @@ describe('recovery', () => {
     // the killed incarnation answered one call (200/20) and stalled on the next; the restarted one exits (30/3)
     w.fake.script('coding', { ...call('run_bash', { command: SIDE, is_dangerous: false }), ...u(200, 20) }, { text: 'x', fault: { kind: 'stall', afterEvents: 1 } }, { ...exit('finished after a restart'), ...u(30, 3) });
     const running = runTask(w.rt, { ...w.base, prompt: 'do the work', taskId: 'crash', yolo: true });
-    for (let i = 0; i < 400 && w.fake.requestsFor('coding').length < 2; i++) await new Promise((r) => setTimeout(r, 25));
+    await until(() => w.fake.requestsFor('coding').length >= 2, "Coding's second model call");
     const name = w.rt.liveActors().find((n) => /^delegation:.*:coding$/.test(n)) ?? '';
     await (w.rt.task('crash')?.supervisor.handleOf(name) as { worker?: Worker } | undefined)?.worker?.terminate();
     const r = await running;

@@ -20,8 +20,12 @@ const CHOICES: ProviderChoice[] = [
 ];
 /** Settles the app until the screen shows `text` (real git runs behind /undo: its answer takes more than one turn). */
 async function shows(s: Scripted, text: string): Promise<void> {
-  for (let i = 0; i < 5000 && !s.term.screenText().includes(text); i++) await s.step('');
-  expect(s.term.screenText()).toContain(text);
+  // a deadline in time, not in paint steps: under load the real I/O outruns any count of them
+  const end = Date.now() + 20_000;
+  while (!s.term.screenText().includes(text)) {
+    if (Date.now() > end) throw new Error(`timed out waiting for "${text}"; the screen was:\n${s.term.screenText()}`);
+    await s.step('');
+  }
 }
 
 describe('TUI slash commands', () => {

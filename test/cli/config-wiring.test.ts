@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFile
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ResultObjectSchema } from '../../bin/cli/stream-json.js';
-import { childReaper, collect, GOOD_CONFIG, project, runCli, sandbox, start, withScript, type Sandbox } from './helpers.js';
+import { childReaper, collect, GOOD_CONFIG, project, runCli, sandbox, SERVE_WAIT_MS, start, until, withScript, type Sandbox } from './helpers.js';
 import { DELEGATING, parallelDelegations } from './scripts.js';
 
 let sb: Sandbox | undefined;
@@ -16,7 +16,7 @@ afterEach(() => {
 async function peakInFlight(limit: number): Promise<number> {
   sb = sandbox(`${GOOD_CONFIG}\n[llm]\nmax_in_flight_requests = ${limit}\n`);
   const peakFile = join(sb.dir, 'peak.txt');
-  const r = await runCli(['-p', 'look at a and b'], withScript(sb, parallelDelegations(peakFile)), { cwd: project(sb) });
+  const r = await runCli(['-p', 'look at a and b'], withScript(sb, parallelDelegations(peakFile, limit === 1 ? 2_000 : 20_000)), { cwd: project(sb) });
   expect(r.code, r.stderr).toBe(0);
   expect((r.stderr.match(/director → repo/g) ?? []).length).toBe(2);
   const peak = Number(readFileSync(peakFile, 'utf8'));
@@ -53,13 +53,11 @@ describe('config wiring of the CLI', () => {
     const serve = start(['serve'], withScript(sb, 'export default {};'));
     children.push(serve);
     const exited = collect(serve);
-    const end = Date.now() + 15_000;
-    while (existsSync(old) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-    expect(existsSync(old)).toBe(false);
+    await until(() => (existsSync(old) ? undefined : true), 'the old note swept at start-up', SERVE_WAIT_MS);
     expect(existsSync(fresh)).toBe(true);
     // SIGINT only once serve is up (its handler drains); before that it would kill the process outright
     const run = join(sb.home, 'run');
-    while (!(existsSync(run) && readdirSync(run).some((n) => n.endsWith('.json'))) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    await until(() => (existsSync(run) && readdirSync(run).some((n) => n.endsWith('.json')) ? true : undefined), "serve's discovery file", SERVE_WAIT_MS);
     serve.kill('SIGINT');
     expect((await exited).code).toBe(0);
   });

@@ -50,10 +50,11 @@ export default { director: times(200, step) };
 `;
 }
 
-/** The Director starts two Repo delegations in one step; the first Repo reply waits (up to 2 s) for the second
+/** The Director starts two Repo delegations in one step; the first Repo reply waits (up to `holdMs`) for the second
  *  request to arrive, and the peak number of model requests in flight is written to `peakFile` (the fake
- *  provider runs in the CLI process). A gate of 1 never lets the second arrive while the first is held. */
-export function parallelDelegations(peakFile: string): string {
+ *  provider runs in the CLI process). A gate of 1 never lets the second arrive while the first is held: there the
+ *  hold is a negative check's window; where overlap is expected it is a generous deadline for the event. */
+export function parallelDelegations(peakFile: string, holdMs: number): string {
   return `${PRELUDE}
 import { writeFileSync } from 'node:fs';
 let now = 0;
@@ -63,7 +64,7 @@ const slowExit = async () => {
   now += 1;
   peak = Math.max(peak, now);
   writeFileSync(${JSON.stringify(peakFile)}, String(peak));
-  const end = Date.now() + 2000;
+  const end = Date.now() + ${holdMs};
   while (answered === 0 && peak < 2 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
   await new Promise((r) => setTimeout(r, 50));
   answered += 1;

@@ -23,10 +23,7 @@ async function markedGroup(mark: string | null): Promise<number> {
   const pgid = c.pid ?? -1;
   started.push(pgid);
   c.unref();
-  for (let i = 0; groupMembers(pgid).length < 2; i++) {
-    if (i > 2000) throw new Error('the group did not start');
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await until(() => groupMembers(pgid).length >= 2, 'the marked group to start');
   return pgid;
 }
 
@@ -42,9 +39,11 @@ function watchdogs(pid: number, start: string): number[] {
   }).map(Number);
 }
 
-async function until(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; !cond(); i++) {
-    if (i > 3000) throw new Error(`timed out waiting for ${what}`);
+/** Polls the process table until `cond`; a generous deadline in time (a loaded box), never a count of polls. */
+async function until(cond: () => boolean, what: string, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));
   }
 }
@@ -83,10 +82,8 @@ process.stdout.write('ready\\n'); setInterval(() => {}, 1000);`;
     const owner = spawn(process.execPath, ['--input-type=module', '-e', src], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     owner.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-    for (let i = 0; !out.includes('ready'); i++) {
-      if (i > 6000 || owner.exitCode !== null) throw new Error('the owner did not start its watchdog');
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await until(() => out.includes('ready') || owner.exitCode !== null, 'the owner to start its watchdog', 60_000);
+    if (!out.includes('ready')) throw new Error('the owner exited before starting its watchdog');
     expect(groupMembers(pgid).filter((m) => m.state !== 'Z').length).toBeGreaterThanOrEqual(2);
     const ownerStart = procStartTime(owner.pid ?? -1) ?? '';
     expect(watchdogs(owner.pid ?? -1, ownerStart)).toHaveLength(1);

@@ -108,9 +108,10 @@ describe('a hard exit right after a registration', () => {
     // fixture spawn, wait until it published its pgid, then exit-kill at once as process.exit from a signal does
     Atomics.store(pgids, go, 1);
     Atomics.notify(pgids, go);
-    const deadline = Date.now() + 5000;
+    const deadline = Date.now() + 20_000;
     while (Atomics.load(pgids, s) === 0 && Date.now() < deadline) Atomics.wait(pgids, s, 0, 10);
     const pgid = Atomics.load(pgids, s);
+    if (pgid === 0) throw new Error('timed out waiting for the fixture to publish its process group');
     expect(processGroups.groups()).not.toContain(pgid); // the message really is unread
     expect(processGroups.killAllSync()).toContain(pgid);
     expect(await noLiveMember(pgid, GONE_DEADLINE_MS)).toEqual([]);

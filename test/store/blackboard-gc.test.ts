@@ -32,7 +32,7 @@ describe('scheduled blackboard GC', () => {
     const tasks = createTaskGroup();
     const gc = s.scheduleGc(tasks, { ttlMs: 1, maxNotesPerBoard: 0 });
     expect(tasks.running()).toEqual([GC_TASK]);
-    const note = await within(s.writeNote({ boardId: 'busy', agent: 'repo', handoff: handoff(), body: 'x' }), 2000, 'writeNote');
+    const note = await within(s.writeNote({ boardId: 'busy', agent: 'repo', handoff: handoff(), body: 'x' }), 20_000, 'writeNote');
     expect((await s.listNotes('busy')).map((m) => m.ref)).toEqual([note.ref]);
     expect(tasks.running()).toEqual([GC_TASK]);
     release();

@@ -72,7 +72,7 @@ function withMarker(marker: string): number[] {
 
 /** Polls (bounded) until no host process holds `marker`: the kernel kills a namespace's members when its init ends,
  *  and each takes a moment to leave the process table. Returns what is left at the deadline. */
-async function goneSoon(marker: string, ms = 5000): Promise<number[]> {
+async function goneSoon(marker: string, ms = 20_000): Promise<number[]> {
   const end = Date.now() + ms;
   for (;;) {
     const left = withMarker(marker);

@@ -144,10 +144,10 @@ describe('agents end to end (real workers, store, guard; scripted model)', () =>
     const before = fake.requestsFor('director').length;
     fake.script('director', { fault: { kind: 'stall', afterEvents: 1 } });
     const cancelled = runTask(rt, { ...base, prompt: 'hang', taskId: 'end-cancel', signal: ctl.signal }).then((x) => x.stopReason, () => 'threw');
-    await vi.waitFor(() => expect(fake.requestsFor('director').length).toBeGreaterThan(before), { timeout: 10_000 });
+    await vi.waitFor(() => expect(fake.requestsFor('director').length).toBeGreaterThan(before), { timeout: 20_000 });
     ctl.abort();
     expect(['cancelled', 'threw']).toContain(await cancelled);
-    await vi.waitFor(() => expect(ends('end-cancel')).toHaveLength(1));
+    await vi.waitFor(() => expect(ends('end-cancel')).toHaveLength(1), { timeout: 20_000 }); // the default is 1 s
     expect(ends('end-ok')).toEqual(['plain_text']);
     expect(ends('end-throw')).toEqual(['panic']);
     expect(ends('end-cancel')).toEqual(['cancelled']);

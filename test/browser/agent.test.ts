@@ -55,7 +55,7 @@ describe.skipIf(!chromiumFound)('the Browser agent run (real Chromium)', () => {
     expect(childBrowsers().length).toBeGreaterThan(0);
     ctl.abort();
     expect((await done).stopReason).toBe('cancelled');
-    await until(() => childBrowsers().length === 0, 3000, 'the browser gone');
+    await until(() => childBrowsers().length === 0, 20_000, 'the browser gone');
     expect(childBrowsers()).toEqual([]);
   });
 
@@ -66,7 +66,7 @@ describe.skipIf(!chromiumFound)('the Browser agent run (real Chromium)', () => {
     const out = await runAgent(h.env(model), { agent: 'browser', role: 'browser', brief: 'open it', settings: h.settings, delegationId: 'd-timeout', parentSessionId: null });
     expect(hangs()).toBeGreaterThan(before);
     expect(out.stopReason).toBe('total_timeout');
-    await until(() => childBrowsers().length === 0, 3000, 'the browser gone');
+    await until(() => childBrowsers().length === 0, 20_000, 'the browser gone');
     expect(childBrowsers()).toEqual([]);
   });
 });

@@ -71,7 +71,7 @@ describe.skipIf(!chromiumFound)('browser driver faults (real Chromium)', () => {
     const pid = s.pid ?? -1;
     const asked = hangs();
     const pending = settle(s.open(t.site.url('/hang'), call(20_000)));
-    await until(() => hangs() > asked, 10_000, 'the browser asked for /hang');
+    await until(() => hangs() > asked, 20_000, 'the browser asked for /hang');
     process.kill(-pid, 'SIGKILL');
     const r = await pending;
     expect(r.ok).toBe(false);
@@ -101,7 +101,7 @@ describe.skipIf(!chromiumFound)('browser driver faults (real Chromium)', () => {
     const ctl = new AbortController();
     const asked = hangs();
     const pending = settle(s.open(t.site.url('/hang'), call(20_000, ctl.signal)));
-    await until(() => hangs() > asked, 10_000, 'the browser asked for /hang');
+    await until(() => hangs() > asked, 20_000, 'the browser asked for /hang');
     ctl.abort();
     const r = await pending;
     expect(r.error?.kind).toBe('cancelled');

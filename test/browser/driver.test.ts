@@ -65,11 +65,11 @@ describe.skipIf(!chromiumFound)('browser driver (real Chromium)', () => {
     const changing = await s.open(t.site.url('/changing'), call());
     await expect(s.click(99, call())).rejects.toMatchObject({ kind: 'no_such_ref', message: expect.stringContaining('[99]') });
     t.site.release('remove');
-    await until(() => t.site.seen().includes('/done/removed'), 10_000, 'the page removed its button');
+    await until(() => t.site.seen().includes('/done/removed'), 20_000, 'the page removed its button');
     await expect(s.click(refOf(changing, /button "Soon gone"/), call())).rejects.toMatchObject({ kind: 'stale_ref', message: expect.stringContaining('browser_snapshot') });
     const moving = await s.open(t.site.url('/moving'), call());
     t.site.release('move');
-    await until(() => t.site.seen().includes('/done/arrived'), 10_000, 'the page navigated by itself');
+    await until(() => t.site.seen().includes('/done/arrived'), 20_000, 'the page navigated by itself');
     await expect(s.click(refOf(moving, /button "Stay"/), call())).rejects.toMatchObject({ kind: 'stale_ref' });
     // a fresh snapshot gives numbers that work again
     expect(await s.snapshot(call())).toContain('Here now.');
@@ -96,7 +96,7 @@ describe.skipIf(!chromiumFound)('browser driver (real Chromium)', () => {
     const page = await s.open(t.site.url('/download'), call());
     const view = await s.click(refOf(page, /link "Get the report"/), call());
     expect(view).toContain(`URL: ${t.site.url('/download')}`);
-    await until(() => t.site.seen().includes('/report.bin'), 10_000, 'the browser asked for the attachment');
+    await until(() => t.site.seen().includes('/report.bin'), 20_000, 'the browser asked for the attachment');
     expect(filesUnder(t.w.dir).filter((f) => /report\.bin/.test(f))).toEqual([]);
   });
 

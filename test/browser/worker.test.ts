@@ -37,7 +37,7 @@ async function startBrowser(task: string, end: 'spin' | 'crash' | 'wait', shutdo
   expect(groupMembers(pgid).filter((m) => m.state !== 'Z').length).toBeGreaterThan(1); // chromium and its helpers
   // registered with the main thread's registry, which kills it when the worker goes (Chromium also exits when its
   // pipe closes, so the registration is checked here directly, not only through the death)
-  await until(() => processGroups.groups().includes(pgid), 5000, 'the browser group registered with the main thread');
+  await until(() => processGroups.groups().includes(pgid), 20_000, 'the browser group registered with the main thread');
   return { pgid, result };
 }
 
@@ -46,7 +46,7 @@ describe.skipIf(!chromiumFound)('the browser dies with its worker (by pid)', () 
     const { pgid } = await startBrowser('br-spin', 'spin', 300);
     await env.rt.endTask('br-spin');
     expect(await noLiveMember(pgid, GONE_DEADLINE_MS)).toEqual([]);
-    await until(() => !processGroups.groups().includes(pgid), 3000, 'the group left the registry');
+    await until(() => !processGroups.groups().includes(pgid), 20_000, 'the group left the registry');
   });
 
   it('a crashed worker: no process of the browser group is left', async () => {

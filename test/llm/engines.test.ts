@@ -83,7 +83,7 @@ describe.each(['openai', 'anthropic'] as const)('%s engine', (format) => {
     const p = engine().call(request(agent, { signal: ac.signal, onTextDelta: () => ac.abort() }));
     await expect(p).rejects.toThrow();
     // the server learns of the close asynchronously: poll instead of sleeping a fixed time
-    await vi.waitFor(() => expect(fake.requestsFor(agent)[0]?.cancelled).toBe(true), { timeout: 5000, interval: 10 });
+    await vi.waitFor(() => expect(fake.requestsFor(agent)[0]?.cancelled).toBe(true), { timeout: 20_000, interval: 10 });
   });
 });
 

@@ -59,7 +59,7 @@ describe('McpHub over Streamable HTTP', () => {
     const h = hub([spec({ name: 'web', transport: 'http', url: tap.url })]);
     await h.start();
     expect(h.tools().some((t) => t.name === 'simulate-research-query')).toBe(false);
-    await until(() => h.tools().some((t) => t.name === 'simulate-research-query'), 10_000, 'the refresh');
+    await until(() => h.tools().some((t) => t.name === 'simulate-research-query'), 20_000, 'the refresh');
     expect(tap.requests.filter((r) => r.body?.method === 'tools/list').length).toBeGreaterThanOrEqual(2);
   });
 
@@ -71,11 +71,11 @@ describe('McpHub over Streamable HTTP', () => {
     await h.start();
     const ctl = new AbortController();
     const call = h.call('web', 'trigger-long-running-operation', { duration: 60, steps: 60 }, ctl.signal);
-    await until(() => tap.requests.some((r) => r.body?.method === 'tools/call'), 5000, 'the call to reach the server');
+    await until(() => tap.requests.some((r) => r.body?.method === 'tools/call'), 20_000, 'the call to reach the server');
     ctl.abort();
     expect(await call).toEqual({ isError: true, text: 'cancelled' });
     const sent = tap.requests.find((r) => r.body?.method === 'tools/call');
-    await until(() => tap.requests.some((r) => r.body?.method === 'notifications/cancelled'), 5000, 'the cancel notification');
+    await until(() => tap.requests.some((r) => r.body?.method === 'notifications/cancelled'), 20_000, 'the cancel notification');
     expect(tap.requests.find((r) => r.body?.method === 'notifications/cancelled')?.body?.params).toMatchObject({ requestId: sent?.body?.id });
     expect((await h.call('web', 'echo', { message: 'still here' })).text).toBe('Echo: still here');
   });
@@ -89,7 +89,7 @@ describe('McpHub over Streamable HTTP', () => {
     const h = hub([spec({ name: 'web', transport: 'http', url: tap.url, toolTimeoutMs: 600_000 })], {}, states);
     await h.start();
     const call = h.call('web', 'trigger-long-running-operation', { duration: 60, steps: 60 });
-    await until(() => tap.requests.some((r) => r.body?.method === 'tools/call' && r.status === 200), 5000, 'the server to be answering the call');
+    await until(() => tap.requests.some((r) => r.body?.method === 'tools/call' && r.status === 200), 20_000, 'the server to be answering the call');
     srv.child.kill('SIGKILL');
     const r = await call;
     expect(r.isError).toBe(true);

@@ -25,8 +25,10 @@ describe('spawn cancellation', () => {
     ctl.abort(new Error('user cancelled'));
     const err = await result;
     expect(codeOf(err)).toBe('CANCELLED');
-    expect(Date.now() - t0).toBeLessThan(3000);
-    await until(() => !env.rt.liveActors().includes('slow'), 2000, 'slow worker gone');
+    // the load alone ends 10 s after the spawn: a cancel that waited for it could not settle sooner (bounded by the
+    // fixture, not by how fast a loaded machine is)
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    await until(() => !env.rt.liveActors().includes('slow'), 20_000, 'slow worker gone');
     expect(children('cancel-start')).toEqual([]);
   });
 
@@ -40,7 +42,7 @@ describe('spawn cancellation', () => {
     expect(codeOf(err)).toBe('CANCELLED');
     // what run() returned while it stopped travels with the cancel (a cancelled agent's usage reaches its caller)
     expect((err as { result?: unknown }).result).toBe('stopped');
-    await until(() => !env.rt.liveActors().includes('waiter'), 2000, 'waiter worker gone');
+    await until(() => !env.rt.liveActors().includes('waiter'), 20_000, 'waiter worker gone');
     expect(children('cancel-run')).toEqual([]);
   });
 });

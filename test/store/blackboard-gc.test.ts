@@ -80,7 +80,7 @@ describe('scheduled blackboard GC', () => {
       await vi.waitFor(() => {
         expect(existsSync(join(notes, 'aged'))).toBe(false);
         expect(readdirSync(join(notes, 'full', 'coding'))).toHaveLength(2);
-      }, { timeout: 5000, interval: 20 });
+      }, { timeout: 20_000, interval: 20 });
       // the private run file goes through the same single writer
       const path = await store.writeRunFile('supervisor-1.json', '{"pid":1}\n');
       expect(statSync(path).mode & 0o777).toBe(0o600);

@@ -35,7 +35,7 @@ describe('actor lifecycle', () => {
     await task.supervisor.terminateChild('spinner');
     const took = Date.now() - t0;
     expect(took).toBeGreaterThanOrEqual(290);
-    expect(took).toBeLessThan(2000);
+    expect(took).toBeLessThan(20_000); // a spinning worker never stops by itself: only the forced terminate ends it
     expect(codeOf(await result)).toBe('ACTOR_EXITED');
   });
 
@@ -102,7 +102,7 @@ describe('rpc', () => {
     // die() may or may not get its own reply out before the worker exits; the pending hang() must reject either way.
     await env.rt.connect<Svc>('svc').die().catch(() => undefined);
     expect(codeOf(await pending)).toBe('PORT_CLOSED');
-    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(Date.now() - t0).toBeLessThan(20_000); // before the RPC's own 20 s timeout: the worker's death ended it
     // permanent service: once restarted, a later call on the same proxy reaches the new incarnation
     await until(() => svcNode()?.restarts === 1 && svcNode()?.state === 'running', 20_000, 'svc restarted');
     expect((await svc.echo(1)).starts).toBe(before + 1);

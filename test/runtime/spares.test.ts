@@ -10,7 +10,7 @@ describe('spare pool', () => {
     const t0 = Date.now();
     // a spare that preloads a 10 s module: start() must not wait for it
     const { rt } = await startRuntime({ preload: [SLOW], spares: 1 });
-    expect(Date.now() - t0).toBeLessThan(3000);
+    expect(Date.now() - t0).toBeLessThan(10_000); // waiting for the spare would take the module's 10 s load at least
     expect(rt.spareCount()).toBe(1);
     await rt.shutdown(2000);
   });

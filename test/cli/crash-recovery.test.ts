@@ -1,6 +1,8 @@
 // Issue 24 items 5 and 7 through the real CLI (real workers, processes, git and store; only the model is scripted):
 // a Director whose worker dies mid-turn is restarted and the turn finishes; a delegation killed by kill -9 before
-// any checkpoint is checked against the workspace it started on before it is replayed.
+// any checkpoint is checked against the workspace it started on before it is replayed. A worker thread cannot be
+// crashed from outside the process (a signal ends the whole CLI), so the scripted model's test-only crash_worker
+// fault ends the Director's worker, as an uncaught throw or an OOM of that worker would.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

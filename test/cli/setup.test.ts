@@ -54,7 +54,8 @@ describe('yagent setup', () => {
 
   it('setup offers a local OpenAI-compatible server found on loopback and writes it', async () => {
     const port = await fakeLocalServer();
-    expect(await probeLocal([{ name: 'ollama', port }], 500)).toEqual([{ name: 'ollama', baseUrl: `http://127.0.0.1:${port}/v1`, models: ['qwen2.5-coder'] }]);
+    // a server that answers is found as soon as it does: the timeout only bounds a silent port (generous under load)
+    expect(await probeLocal([{ name: 'ollama', port }], 20_000)).toEqual([{ name: 'ollama', baseUrl: `http://127.0.0.1:${port}/v1`, models: ['qwen2.5-coder'] }]);
     sb = sandbox();
     const r = await runCli(['setup', '--provider', 'ollama'], { ...sb.env, YAGENT_SETUP_PROBE: `ollama=${port}` });
     expect(r.stderr).toMatch(/found local servers:\n  ollama at http:\/\/127\.0\.0\.1:\d+\/v1 \(models: qwen2\.5-coder\)/);

@@ -22,7 +22,7 @@ afterAll(async () => {
 function wrap(format: 'openai' | 'anthropic'): { engine: ReliableEngine; slept: number[] } {
   const slept: number[] = [];
   const inner = format === 'openai' ? new OpenAiEngine(providerFor(fake, format)) : new AnthropicEngine(providerFor(fake, format));
-  const engine = new ReliableEngine(inner, { maxRetries: 5, timeoutMs: 5000 }, { clock: realClock, gate: null, breaker: null, sleep: async (ms) => void slept.push(ms) });
+  const engine = new ReliableEngine(inner, { maxRetries: 5, timeoutMs: 20_000 }, { clock: realClock, gate: null, breaker: null, sleep: async (ms) => void slept.push(ms) });
   return { engine, slept };
 }
 

@@ -22,7 +22,7 @@ function engine(): { engine: ReliableEngine; slept: number[]; events: Event[] } 
   const events: Event[] = [];
   // a pool of its own per test: what one agent's thread has
   const inner = new OpenAiEngine(providerFor(fake, 'openai'), { fetch: createHttpFetch() });
-  const e = new ReliableEngine(inner, { maxRetries: 5, timeoutMs: 10_000 }, { clock: realClock, gate: null, breaker: null, sleep: async (ms) => void slept.push(ms), publish: (ev) => void events.push(ev) });
+  const e = new ReliableEngine(inner, { maxRetries: 5, timeoutMs: 20_000 }, { clock: realClock, gate: null, breaker: null, sleep: async (ms) => void slept.push(ms), publish: (ev) => void events.push(ev) });
   return { engine: e, slept, events };
 }
 

@@ -42,7 +42,7 @@ async function services(servers: McpServerSpec[]): Promise<{ rt: Runtime; mcp: R
   cleanups.push(() => rt.shutdown(5000));
   await rt.startService({ name: STORE_ACTOR, module: STORE_MODULE, input: { root: home, notesRoot: join(home, 'notes') } });
   await rt.startService(mcpServiceSpec({ servers, restartBackoffMs: 10 }));
-  const mcp = rt.connect<McpApi>('mcp', { timeoutMs: 5000 });
+  const mcp = rt.connect<McpApi>('mcp', { timeoutMs: 30_000 }); // above settled(20_000): a loaded machine's slow server start is not an RPC timeout
   await mcp.settled(20_000);
   return { rt, mcp, events };
 }

@@ -95,7 +95,7 @@ describe('runSafeGit: no program of the repository, no key', () => {
 
   it('git status through runSafeGit runs none of them and still reads the branch and commit', async () => {
     const { repo, markers } = armed();
-    const out = await runSafeGit(repo, ['status', '--porcelain=v2', '--branch', '--untracked-files=no', '--ignore-submodules=all'], { timeoutMs: 10_000, parentEnv: HOME_ENV() });
+    const out = await runSafeGit(repo, ['status', '--porcelain=v2', '--branch', '--untracked-files=no', '--ignore-submodules=all'], { timeoutMs: 20_000, parentEnv: HOME_ENV() });
     expect(ran(markers)).toEqual([]);
     expect(out).toContain(`# branch.oid ${git(repo, 'rev-parse', 'HEAD')}`);
     expect(out).toContain('# branch.head main');
@@ -111,8 +111,8 @@ describe('runSafeGit: no program of the repository, no key', () => {
     for (const p of [...Object.values(markers), extdiff]) rmSync(p, { force: true });
     touchAll(repo, ['b.dat', 'c.odd']);
     // a refresh writes the index (post-index-change) and compares content (filters)
-    await runSafeGit(repo, ['update-index', '-q', '--refresh'], { timeoutMs: 10_000, parentEnv: HOME_ENV() });
-    await runSafeGit(repo, ['diff', '--ignore-submodules=all'], { timeoutMs: 10_000, parentEnv: HOME_ENV() });
+    await runSafeGit(repo, ['update-index', '-q', '--refresh'], { timeoutMs: 20_000, parentEnv: HOME_ENV() });
+    await runSafeGit(repo, ['diff', '--ignore-submodules=all'], { timeoutMs: 20_000, parentEnv: HOME_ENV() });
     expect(ran({ ...markers, extdiff })).toEqual([]);
     plainGit(repo, 'update-index', '-q', '--refresh');
     expect(ran(markers)).toContain('hook');
@@ -130,7 +130,7 @@ describe('runSafeGit: no program of the repository, no key', () => {
     const marker = join(dir, 'ran-local-git');
     writeFileSync(join(repo, 'git'), `#!/bin/sh\nenv > '${marker}'\n`);
     chmodSync(join(repo, 'git'), 0o755);
-    await runSafeGit(repo, ['status'], { timeoutMs: 10_000, parentEnv: { ...parent, PATH: `.:${process.env.PATH ?? ''}` } });
+    await runSafeGit(repo, ['status'], { timeoutMs: 20_000, parentEnv: { ...parent, PATH: `.:${process.env.PATH ?? ''}` } });
     expect(existsSync(marker)).toBe(false);
   });
 

@@ -55,7 +55,7 @@ describe('run_bash process group', () => {
   });
 
   it('a command that redirects its background child away from the pipe is not treated as a straggler', async () => {
-    const r = await runInGroup({ command: 'echo quick', cwd: ws.path, timeoutMs: 5000, signal: new AbortController().signal });
+    const r = await runInGroup({ command: 'echo quick', cwd: ws.path, timeoutMs: 20_000, signal: new AbortController().signal });
     expect(r).toMatchObject({ exitCode: 0, timedOut: false, cancelled: false, killedStragglers: false });
     expect(r.output).toBe('quick\n');
   });
@@ -70,7 +70,7 @@ describe('run_bash process group', () => {
   });
 
   it('output is capped, keeping head and tail, with a visible marker', async () => {
-    const r = await runInGroup({ command: 'echo START; head -c 300000 /dev/zero | tr "\\0" x; echo; echo END', cwd: ws.path, timeoutMs: 10_000, maxCaptureBytes: 10_000, signal: new AbortController().signal });
+    const r = await runInGroup({ command: 'echo START; head -c 300000 /dev/zero | tr "\\0" x; echo; echo END', cwd: ws.path, timeoutMs: 20_000, maxCaptureBytes: 10_000, signal: new AbortController().signal });
     expect(r.output.startsWith('START')).toBe(true);
     expect(r.output.trimEnd().endsWith('END')).toBe(true);
     expect(r.output).toMatch(/characters truncated/);

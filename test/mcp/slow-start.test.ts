@@ -11,18 +11,20 @@ import { EVERYTHING } from './servers.js';
 let sb: Sandbox | undefined;
 afterEach(() => sb?.cleanup());
 
-/** Waits for the release file, then runs server-everything over stdio in this process. */
-const LAUNCHER = `import { existsSync } from 'node:fs';
+/** Waits for the release file, then runs server-everything over stdio in this process; \`<release>.up\` says it
+ *  has loaded (the scripted model waits for that event, not for a number of its own steps). */
+const LAUNCHER = `import { existsSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 const [release, server] = process.argv.slice(2);
 while (!existsSync(release)) await new Promise((r) => setTimeout(r, 20));
 process.argv = [process.argv[0], server, 'stdio'];
 await import(pathToFileURL(server).href);
+writeFileSync(release + '.up', 'yes');
 `;
 
 function script(release: string, first: string): string {
   return `${PRELUDE}
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 const all = (req) => JSON.stringify(req.body.messages || []);
 const system = (req) => { const m = (req.body.messages || [])[0]; return typeof m?.content === 'string' ? m.content : ''; };
 const has = (req, name) => (req.body.tools || []).some((t) => (t.function?.name ?? t.name) === name);
@@ -37,7 +39,9 @@ const coding = async (req) => {
   if (all(req).includes('Echo: late ping')) return call('agent_exit', { conclusion: 'the late tool said Echo: late ping', facts: [], artifacts: [], status: 'ok' });
   if (has(req, 'mcp__slow__echo')) return call('mcp__slow__echo', { message: 'late ping' });
   if (all(req).includes('mcp__slow__echo')) return call('load_tool', { name: 'mcp__slow__echo' });
-  // the model takes a moment per step while the server starts
+  // the model takes a moment per step while the server starts: until it has loaded (bounded below the 60 s idle timeouts), then 100 ms
+  const end = Date.now() + 30_000;
+  while (!existsSync(${JSON.stringify(release)} + '.up') && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
   await new Promise((r) => setTimeout(r, 100));
   return call('read_file', { path: 'README.md' });
 };

@@ -19,14 +19,16 @@ const README = { 'README.md': '# fixture\n' };
 const mcpConfig = (servers: string): string => `${GOOD_CONFIG}\n${servers}`;
 
 /** The agent starts before its MCP servers are ready (nobody waits for them): `listed(names, steps)` reads a file
- *  each step (the model's pace: 100 ms) until every name reached the request (system prompt or the later
+ *  each step (the model's pace: 100 ms, then 500 ms after 20 steps: some 40 s for a server start on a loaded box,
+ *  each request far below the idle timeouts) until every name reached the request (system prompt or the later
  *  [mcp tools changed] note), then plays `steps` (values or functions of the request). */
 const LISTED = `
 const listed = (names, steps) => {
   let i = 0;
+  let waited = 0;
   const missing = (req) => names.some((n) => !JSON.stringify(req.body.messages || []).includes(n));
   return Array.from({ length: 100 }, () => async (req) => {
-    if (i === 0 && missing(req)) { await new Promise((r) => setTimeout(r, 100)); return call('read_file', { path: 'README.md' }); }
+    if (i === 0 && missing(req)) { await new Promise((r) => setTimeout(r, waited++ < 20 ? 100 : 500)); return call('read_file', { path: 'README.md' }); }
     const s = steps[Math.min(i++, steps.length - 1)];
     return typeof s === 'function' ? s(req) : s;
   });

@@ -93,6 +93,22 @@ describe.skipIf(process.platform !== 'linux')('crash recovery through the CLI', 
     await until(() => (groupMembers(pid).filter((m) => m.state !== 'Z').length === 0 && markedBy(mark).length === 0 ? true : undefined), `no process of the run (pid ${pid})`);
   }, 180_000);
 
+  it('past [resume] max_restarts the turn ends with the degraded report as its answer (exit 1), the session goes on', async () => {
+    sb = sandbox(`${GOOD_CONFIG}\n[resume]\nmax_restarts = 0\n`);
+    const ws = project(sb);
+    const side = join(ws, 'side.txt');
+    const env = withScript(sb, directorCrash(side, join(sb.dir, 'crashed'), join(sb.dir, 'director-asked')));
+    const r = await runCli(['-p', 'do the work', '-y'], env, { cwd: ws });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^The Director crashed 1 time \(last: ACTOR_\w+[^)]*\) and was not restarted: \[resume\] max_restarts = 0\.\nWhat its ledger holds:\nTools run: delegate_coding ×1/);
+    expect(r.stderr).toMatch(/stop reason: panic/);
+    // the next turn continues the session: the crashed turn's delegation result is in its conversation, not re-run
+    const next = await runCli(['-p', 'go on', '--continue', '-y'], env, { cwd: ws });
+    expect(next.code).toBe(0);
+    expect(next.stdout.trim()).toBe('all done after the restart');
+    expect(readFileSync(side, 'utf8')).toBe('ran\n');
+  }, 180_000);
+
   it('a delegation killed (kill -9) before any checkpoint is not replayed onto a moved HEAD: --continue gives its report', async () => {
     sb = sandbox(GOOD_CONFIG);
     const ws = project(sb);

@@ -6,7 +6,7 @@ import { FIXTURE, SERVICE, codeOf, failure, startRuntime, until, type TestRuntim
 
 let env: TestRuntime;
 beforeAll(async () => {
-  env = await startRuntime({ spares: 2, rpcTimeoutMs: 5000 });
+  env = await startRuntime({ spares: 2, rpcTimeoutMs: 20_000 });
   await env.rt.startService({ name: 'svc', module: SERVICE, input: { label: 'svc' }, shutdownMs: 500 });
 });
 afterAll(async () => {

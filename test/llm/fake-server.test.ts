@@ -55,4 +55,24 @@ describe('fake provider handlers', () => {
       await fake.close();
     }
   });
+
+  it('crash_worker asks the hook to end the asking agent; with no hook (any run on a real provider) or nothing ended: a 500', async () => {
+    const fake = await FakeProvider.start();
+    try {
+      fake.script('director', { fault: { kind: 'crash_worker' } }, { fault: { kind: 'crash_worker' } });
+      const first = await post(fake, 'director');
+      expect(first.status).toBe(500);
+      expect(await first.text()).toContain('crash_worker ended no worker of \\"director\\"');
+      const asked: string[] = [];
+      fake.onCrashWorker = (agent) => (asked.push(agent), 1);
+      const ctl = new AbortController();
+      const second = fetch(`${fake.openaiBaseUrl}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', [AGENT_HEADER]: 'director' }, body: '{"model":"m","messages":[]}', signal: ctl.signal }).catch((e: unknown) => e);
+      await until(() => asked.length === 1, 'the crash hook called');
+      expect(asked).toEqual(['director']);
+      ctl.abort(); // the ended worker's request is never answered: its client going away closes it
+      expect(await second).toBeInstanceOf(Error);
+    } finally {
+      await fake.close();
+    }
+  });
 });

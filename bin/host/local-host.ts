@@ -17,7 +17,7 @@ const ZERO_USAGE = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reas
 
 export class LocalHost implements Host {
   private readonly entries = new Map<string, Entry>();
-  private readonly followUps = new FollowUps((spec) => this.startTask(spec));
+  private readonly followUps = new FollowUps({ start: (spec) => this.startTask(spec), post: (id, text) => this.queueMessage(id, text), takeBack: (id) => this.takeQueued(id) });
   private readonly specs = new Map<string, TaskSpec>();
 
   private constructor(private readonly adapter: RuntimeAdapter) {}
@@ -46,13 +46,15 @@ export class LocalHost implements Host {
     return { taskId, done: settled };
   }
 
-  send(taskId: string, message: string, model: Partial<Pick<TaskOptions, 'provider' | 'model'>> = {}): SendResult | null {
+  async send(taskId: string, message: string, model: Partial<Pick<TaskOptions, 'provider' | 'model'>> = {}): Promise<SendResult | null> {
     const e = this.entries.get(taskId);
     const base = this.specs.get(taskId);
     if (!e || !base) return null;
     // `attach send --provider/--model`: that turn (and the follow-ups after it) on the named provider and model
-    const spec = model.provider !== undefined || model.model !== undefined ? { ...base, options: { ...base.options, ...model } } : base;
-    return this.followUps.send(taskId, message, spec, e.done, e.status.outcome !== null);
+    const ownTurn = model.provider !== undefined || model.model !== undefined;
+    const spec = ownTurn ? { ...base, options: { ...base.options, ...model } } : base;
+    const turnId = this.followUps.current(taskId);
+    return this.followUps.send(taskId, message, spec, { turnId: this.live(turnId) ? turnId : null, done: e.done, idle: e.status.outcome !== null, ownTurn });
   }
 
   providers(): string[] {

@@ -170,6 +170,8 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
     models: () => modelChoices(opts.configPath, opts.config),
     async queueMessage(taskId, text) {
       await storeReady;
+      // before the post: every client sees it queued before the Director's `user_message` takes it
+      runtime.publish({ name: 'host', taskId }, { type: 'message_queued', text });
       await store.postToTask(taskId, { kind: 'message', text });
       bumpInbox(inboxSignal);
       return true;

@@ -1,9 +1,11 @@
 // serve: a running task takes what clients give it at the Director's next step — a message typed meanwhile (queued,
 // then part of the conversation) and a model switch (a provider from the config, a model its server lists); a
 // provider that cannot work is refused with the reason.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeProvider } from '../../src/actors/llm/fake/server.js';
-import { childReaper, discovered, GOOD_CONFIG, sandbox, start, until, SERVE_WAIT_MS, withScript, type Sandbox } from './helpers.js';
+import { childReaper, discovered, GOOD_CONFIG, runCli, sandbox, start, until, SERVE_WAIT_MS, withScript, type Sandbox } from './helpers.js';
 import { PRELUDE } from './scripts.js';
 
 let sb: Sandbox | undefined;
@@ -80,5 +82,56 @@ describe('serve: a running task takes queued messages and a model switch at its 
     // nothing left to take back; a finished task takes no more messages
     expect((await post('/api/take_queued', { task_id: taskId })).json.messages).toEqual([]);
     expect((await post('/api/queue_message', { task_id: taskId, text: 'late' })).status).toBe(409);
+  }, 90_000);
+});
+
+describe('serve: attach send to a running task reaches its Director at the next step', () => {
+  it('the Director is mid-turn (several tool steps): attach send queues the message, the next model request of the same turn carries it, no new turn starts', async () => {
+    sb = sandbox(GOOD_CONFIG);
+    for (const f of ['a.txt', 'b.txt', 'c.txt']) writeFileSync(join(sb.dir, f), `${f}\n`);
+    const asked = join(sb.dir, 'asked');
+    const release = join(sb.dir, 'release');
+    const log = join(sb.dir, 'requests.log');
+    const src = `${PRELUDE}
+import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
+const logged = (next) => (req) => { appendFileSync(${JSON.stringify(log)}, JSON.stringify(req.body.messages || []) + '\\n'); return next; };
+const held = async (req) => {
+  logged(null)(req);
+  writeFileSync(${JSON.stringify(asked)}, 'x');
+  while (!existsSync(${JSON.stringify(release)})) await new Promise((r) => setTimeout(r, 20));
+  return call('read_file', { path: 'a.txt' });
+};
+export default { director: [held, logged(call('read_file', { path: 'b.txt' })), logged(call('read_file', { path: 'c.txt' })), ...times(4, logged(say('read all three')))] };
+`;
+    const serve = start(['serve'], withScript(sb, src));
+    children.push(serve);
+    const info = await discovered(sb);
+    const headers = { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' };
+    const get = async <T>(path: string): Promise<T> => (await (await fetch(`${info.address}${path}`, { headers })).json()) as T;
+    const started = (await (await fetch(`${info.address}/api/start_task`, { method: 'POST', headers, body: JSON.stringify({ prompt: 'read the files', workspace: sb.dir }) })).json()) as { task_id: string };
+    const taskId = started.task_id;
+    await until(() => (existsSync(asked) ? true : undefined), 'the first model request', SERVE_WAIT_MS);
+
+    const sent = await runCli(['attach', 'send', taskId, 'also say which is longest'], sb.env);
+    expect(sent.code).toBe(0);
+    expect(sent.stdout.trim()).toBe(`${taskId}: queued: the Director reads it at its next step (the next turn if this one ends first)`);
+    const queuedEvents = await fetch(`${info.address}/api/events?task=${taskId}&follow=0`, { headers }).then((r) => r.text());
+    expect(queuedEvents).toMatch(/"type":"message_queued"[^\n]*"text":"also say which is longest"/);
+    writeFileSync(release, 'go');
+
+    const outcome = await until(async () => (await get<{ outcome: { text: string } | null }>(`/api/task_status?task=${taskId}`)).outcome ?? undefined, 'the outcome', SERVE_WAIT_MS);
+    expect(outcome.text).toBe('read all three');
+    const requests = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { role: string; content: unknown }[]);
+    expect(JSON.stringify(requests[0])).not.toContain('also say which is longest');
+    // the second request of the same turn carries it, after the first step's tool result (the step boundary)
+    const second = requests[1] ?? [];
+    const at = second.findIndex((m) => m.role === 'user' && m.content === 'also say which is longest');
+    expect(at).toBeGreaterThan(second.findIndex((m) => m.role === 'tool'));
+    expect(second.findIndex((m) => m.role === 'tool')).toBeGreaterThan(0);
+    // one turn: no follow-up task was started for it
+    expect((await get<{ tasks: { taskId: string }[] }>('/api/task_status')).tasks.map((t) => t.taskId)).toEqual([taskId]);
+    const logs = await runCli(['attach', 'logs', taskId], sb.env);
+    expect(logs.stdout).toMatch(/queued[^\n]*also say which is longest/);
+    expect(logs.stdout).toMatch(/took a queued message: also say which is longest/);
   }, 90_000);
 });

@@ -77,7 +77,7 @@ describe('serve: follow-ups and memory', () => {
     expect((await api('GET', `/api/memory?task=${follow.task_id}`)).status).toBe(404);
   });
 
-  it('POST /api/send to a running task queues the follow-up: it starts when the turn ends and carries it', async () => {
+  it('POST /api/send to a running task that ends before its next step: the message becomes the next turn and carries the session', async () => {
     sb = sandbox(GOOD_CONFIG);
     const release = join(sb.dir, 'release');
     const asked = join(sb.dir, 'asked');
@@ -101,12 +101,14 @@ export default { director: Array.from({ length: 20 }, () => step) };
     const outcome = (id: string) => until(async () => ((await api('GET', `/api/task_status?task=${id}`)).outcome as { text: string } | null) ?? undefined, `task ${id}`, SERVE_WAIT_MS);
     const first = (await api('POST', '/api/start_task', { prompt: 'first question', workspace: sb.dir })).task_id as string;
     await until(() => (existsSync(asked) ? true : undefined), 'the first model request', SERVE_WAIT_MS);
+    // the running turn takes it at its next step; this one answers without another step, so it is the next turn
     const sent = await api('POST', '/api/send', { task_id: first, message: 'follow up' });
-    expect(sent).toMatchObject({ follows: first, delivered: 'queued', position: 1 });
+    expect(sent).toMatchObject({ task_id: first, follows: first, delivered: 'next_step' });
     expect(existsSync(log)).toBe(false); // nothing of the follow-up ran while the turn runs
     writeFileSync(release, 'go');
     expect((await outcome(first)).text).toBe('answer one');
-    expect((await outcome(sent.task_id as string)).text).toBe('answer two');
+    const next = await until(async () => ((await api('GET', '/api/task_status')).tasks as { taskId: string; prompt: string }[]).find((t) => t.prompt === 'follow up'), 'the next turn', SERVE_WAIT_MS);
+    expect((await outcome(next.taskId)).text).toBe('answer two');
     const firstOfTurn2 = readFileSync(log, 'utf8').split('\n')[0] ?? '';
     expect(firstOfTurn2).toContain('first question');
     expect(firstOfTurn2).toContain('answer one');

@@ -65,4 +65,24 @@ describe('TUI: typing while a task runs', () => {
     expect(s.app.input.text).toBe('and this');
     expect(statusOf(s)).toContain('the queued message is back in the input box');
   });
+
+  it("another client's message to the running task (`attach send`) is shown queued until the Director takes it; its own is shown once", async () => {
+    const b = queueBackend();
+    const s = await scripted(100, 20, b.over);
+    await s.step('first\r');
+    s.deliver({ type: 'message_queued', text: 'from attach send' });
+    await s.step('');
+    expect(s.term.screenText()).toContain('⧗ queued: from attach send');
+    await s.step('mine\r');
+    s.deliver({ type: 'message_queued', text: 'mine' });
+    await s.step('');
+    expect(s.term.screenText().split('queued: mine').length).toBe(2);
+    b.queued.splice(0);
+    s.deliver({ type: 'user_message', agent: 'director', text: 'from attach send' });
+    await s.step('');
+    expect(s.term.screenText()).not.toContain('queued: from attach send');
+    expect(s.term.screenText()).toContain('› from attach send');
+    s.end(OUTCOME);
+    await s.step('');
+  });
 });

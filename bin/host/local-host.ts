@@ -5,15 +5,13 @@ import { serializeError, type Envelope } from '../../src/runtime/protocol/index.
 import { openRuntimeAdapter, type AdapterOptions, type RuntimeAdapter } from './runtime-adapter.js';
 import type { EventFilter, Host, SendResult, TaskOptions, TaskOutcome, TaskSpec, TaskStatus, TreeNode, UserHelpResponse } from './types.js';
 import { FollowUps } from './follow-ups.js';
+import { emptyOutcome } from './empty-outcome.js';
 
 interface Entry {
   status: TaskStatus;
   abort: AbortController;
   done: Promise<TaskOutcome>;
 }
-
-const ZERO_USAGE = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
-
 
 export class LocalHost implements Host {
   private readonly entries = new Map<string, Entry>();
@@ -33,7 +31,7 @@ export class LocalHost implements Host {
     const status: TaskStatus = { taskId, state: 'running', prompt: spec.prompt, workspace: spec.workspace, startedAt: Date.now(), endedAt: null, outcome: null };
     // failures come back as data: a client always gets an outcome, never a rejection
     const done = this.adapter.runTask(spec, taskId, abort.signal).catch(
-      (err: unknown): TaskOutcome => ({ taskId, text: '', stopReason: abort.signal.aborted ? 'cancelled' : 'panic', usage: ZERO_USAGE, notes: [], rolloutPath: null, error: serializeError(err) }),
+      (err: unknown): TaskOutcome => emptyOutcome(taskId, abort.signal.aborted ? 'cancelled' : 'panic', serializeError(err)),
     );
     const settled = done.then((outcome) => {
       status.outcome = outcome;

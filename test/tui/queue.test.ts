@@ -2,12 +2,13 @@
 // running task, shown as a user turn once the Director takes it; what it did not take is the next turn, or back in
 // the input box after Esc.
 import { afterEach, describe, expect, it } from 'vitest';
+import { emptyOutcome } from '../../bin/host/empty-outcome.js';
 import { quitScripted, scripted, type Scripted } from './scripted-backend.js';
 
 afterEach(quitScripted);
 
 const statusOf = (s: Scripted): string => s.term.rows().at(-1) ?? '';
-const OUTCOME = { taskId: 't', text: '', stopReason: 'plain_text' as const, usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 }, notes: [], rolloutPath: null };
+const OUTCOME = emptyOutcome('t', 'plain_text');
 
 function queueBackend(): { queued: string[]; over: Parameters<typeof scripted>[2] } {
   const queued: string[] = [];

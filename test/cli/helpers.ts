@@ -147,13 +147,15 @@ export function perTestCleanup(): { children: ReturnType<typeof childReaper>; sa
 export function serveClient(info: { address: string; token: string }) {
   const headers = { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' };
   const get = async <T>(path: string): Promise<T> => (await (await fetch(`${info.address}${path}`, { headers })).json()) as T;
+  const call = async (method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> => {
+    const r = await fetch(`${info.address}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: r.status, json: (await r.json()) as Record<string, unknown> };
+  };
   return {
     headers,
     get,
-    post: async (path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> => {
-      const r = await fetch(`${info.address}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
-      return { status: r.status, json: (await r.json()) as Record<string, unknown> };
-    },
+    call,
+    post: (path: string, body: unknown) => call('POST', path, body),
     outcome: <T = { text: string; sessionId?: string }>(taskId: string): Promise<T> =>
       until(async () => (await get<{ outcome: T | null }>(`/api/task_status?task=${taskId}`)).outcome ?? undefined, `the outcome of ${taskId}`, SERVE_WAIT_MS),
     /** The task's events so far (SSE text, not followed). */

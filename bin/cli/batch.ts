@@ -10,6 +10,7 @@ import type { Streams } from './output.js';
 import { onInterrupt } from './signals.js';
 import { resultObject } from './stream-json.js';
 import { unknownProvider } from '../host/providers.js';
+import { emptyOutcome } from '../host/empty-outcome.js';
 
 export interface BatchRun {
   file: string;
@@ -45,11 +46,8 @@ export function workspaceProblem(dir: string): string | null {
   }
 }
 
-/** What a task that never ran reports (no text, no usage). */
-export const NO_OUTCOME: TaskOutcome = { taskId: '', text: '', stopReason: 'unaccounted', usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 }, notes: [], rolloutPath: null };
-
 export function failedBeforeStart(t: BatchTask, error: string, startedAt: number, fix = 'fix "workspace" or create the directory'): BatchResult {
-  return { ...toResult(t, NO_OUTCOME, EXIT.error, startedAt), error: `${error} (task line ${t.line}: ${fix})` };
+  return { ...toResult(t, emptyOutcome(''), EXIT.error, startedAt), error: `${error} (task line ${t.line}: ${fix})` };
 }
 
 /** What a task runs as: the line's options over the batch's flags (a queued task is built from the same). */

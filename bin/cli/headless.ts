@@ -3,6 +3,7 @@ import type { Envelope } from '../../src/runtime/protocol/index.js';
 import { settledStatus, type ControlClient } from '../attach/client.js';
 import { newTaskId } from '../host/ids.js';
 import { checkProviderFlag } from '../host/providers.js';
+import { emptyOutcome } from '../host/empty-outcome.js';
 import type { Host, TaskOutcome, TaskSpec } from '../host/types.js';
 import type { OutputFormat } from './args.js';
 import type { ExitCode } from './exit-codes.js';
@@ -87,7 +88,7 @@ export async function runHeadlessAttached(client: ControlClient, run: HeadlessRu
   try {
     await client.events({ taskId, follow: true }, (env) => sink.event(env));
     const st = await settledStatus(client, taskId);
-    const outcome: TaskOutcome = st.outcome ?? { taskId, text: '', stopReason: 'unaccounted', usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 }, notes: [], rolloutPath: null };
+    const outcome: TaskOutcome = st.outcome ?? emptyOutcome(taskId);
     const code = exitCodeFor(outcome, [], interrupted);
     sink.finish(outcome, code, []);
     return code;

@@ -42,6 +42,8 @@ export function describeEnvelope(env: Envelope): string | null {
       return `request ${p.requestId} ${p.approved ? 'approved' : 'denied'}`;
     case 'user_help_withdrawn':
       return `request ${p.requestId} withdrawn: ${clip(p.reason, 80)}`;
+    case 'message_queued':
+      return `message queued for the Director's next step: ${clip(p.text, 80)}`;
     case 'user_message':
       return `${who} took a queued message: ${clip(p.text, 80)}`;
     case 'model_switched':

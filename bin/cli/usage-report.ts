@@ -1,7 +1,8 @@
 // Token usage and estimated cost of a task: per-agent lines for the text footer, snake_case objects for json.
 import type { AgentUsage, TaskOutcome } from '../host/types.js';
+import type { Usage } from '../../src/runtime/protocol/index.js';
+import { NO_USAGE } from '../host/empty-outcome.js';
 
-const ZERO = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
 
 /** 950, 12.3k, 4.5M: short enough for a footer. */
 export function tokens(n: number): string {
@@ -18,7 +19,7 @@ interface AgentTotal {
   agent: string;
   models: string[];
   calls: number;
-  usage: typeof ZERO;
+  usage: Usage;
   costUsd: number | null;
 }
 
@@ -27,7 +28,7 @@ export function perAgent(entries: readonly AgentUsage[]): AgentTotal[] {
   const by = new Map<string, AgentTotal>();
   for (const e of entries) {
     let t = by.get(e.agent);
-    if (t === undefined) by.set(e.agent, (t = { agent: e.agent, models: [], calls: 0, usage: { ...ZERO }, costUsd: 0 }));
+    if (t === undefined) by.set(e.agent, (t = { agent: e.agent, models: [], calls: 0, usage: { ...NO_USAGE }, costUsd: 0 }));
     const model = `${e.provider}/${e.model}`;
     if (!t.models.includes(model)) t.models.push(model);
     t.calls += e.calls;
@@ -40,7 +41,7 @@ export function perAgent(entries: readonly AgentUsage[]): AgentTotal[] {
   return [...by.values()];
 }
 
-function line(u: typeof ZERO): string {
+function line(u: Usage): string {
   const cached = u.cachedInputTokens > 0 ? ` (${tokens(u.cachedInputTokens)} cached)` : '';
   const reasoning = u.reasoningTokens > 0 ? ` (${tokens(u.reasoningTokens)} reasoning)` : '';
   return `${tokens(u.inputTokens)} in${cached} / ${tokens(u.outputTokens)} out${reasoning}`;
@@ -74,7 +75,7 @@ export interface UsageJson {
   reasoning_tokens: number;
 }
 
-export function usageJson(u: typeof ZERO): UsageJson {
+export function usageJson(u: Usage): UsageJson {
   return { input_tokens: u.inputTokens, output_tokens: u.outputTokens, cached_input_tokens: u.cachedInputTokens, reasoning_tokens: u.reasoningTokens };
 }
 

@@ -5,6 +5,7 @@ import { serializeError, type Envelope } from '../../src/runtime/protocol/index.
 import { openRuntimeAdapter, type AdapterOptions, type RuntimeAdapter } from './runtime-adapter.js';
 import type { EventFilter, Host, SendResult, TaskOptions, TaskOutcome, TaskSpec, TaskStatus, TreeNode, UserHelpResponse } from './types.js';
 import { FollowUps } from './follow-ups.js';
+import { emptyOutcome } from './empty-outcome.js';
 
 interface Entry {
   status: TaskStatus;
@@ -12,12 +13,9 @@ interface Entry {
   done: Promise<TaskOutcome>;
 }
 
-const ZERO_USAGE = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
-
-
 export class LocalHost implements Host {
   private readonly entries = new Map<string, Entry>();
-  private readonly followUps = new FollowUps((spec) => this.startTask(spec));
+  private readonly followUps = new FollowUps({ start: (spec) => this.startTask(spec), post: (id, text) => this.queueMessage(id, text), takeBack: (id) => this.takeQueued(id) });
   private readonly specs = new Map<string, TaskSpec>();
 
   private constructor(private readonly adapter: RuntimeAdapter) {}
@@ -33,7 +31,7 @@ export class LocalHost implements Host {
     const status: TaskStatus = { taskId, state: 'running', prompt: spec.prompt, workspace: spec.workspace, startedAt: Date.now(), endedAt: null, outcome: null };
     // failures come back as data: a client always gets an outcome, never a rejection
     const done = this.adapter.runTask(spec, taskId, abort.signal).catch(
-      (err: unknown): TaskOutcome => ({ taskId, text: '', stopReason: abort.signal.aborted ? 'cancelled' : 'panic', usage: ZERO_USAGE, notes: [], rolloutPath: null, error: serializeError(err) }),
+      (err: unknown): TaskOutcome => emptyOutcome(taskId, abort.signal.aborted ? 'cancelled' : 'panic', serializeError(err)),
     );
     const settled = done.then((outcome) => {
       status.outcome = outcome;
@@ -46,13 +44,15 @@ export class LocalHost implements Host {
     return { taskId, done: settled };
   }
 
-  send(taskId: string, message: string, model: Partial<Pick<TaskOptions, 'provider' | 'model'>> = {}): SendResult | null {
+  async send(taskId: string, message: string, model: Partial<Pick<TaskOptions, 'provider' | 'model'>> = {}): Promise<SendResult | null> {
     const e = this.entries.get(taskId);
     const base = this.specs.get(taskId);
     if (!e || !base) return null;
     // `attach send --provider/--model`: that turn (and the follow-ups after it) on the named provider and model
-    const spec = model.provider !== undefined || model.model !== undefined ? { ...base, options: { ...base.options, ...model } } : base;
-    return this.followUps.send(taskId, message, spec, e.done, e.status.outcome !== null);
+    const ownTurn = model.provider !== undefined || model.model !== undefined;
+    const spec = ownTurn ? { ...base, options: { ...base.options, ...model } } : base;
+    const turnId = this.followUps.current(taskId);
+    return this.followUps.send(taskId, message, spec, { turnId: this.live(turnId) ? turnId : null, done: e.done, idle: e.status.outcome !== null, ownTurn });
   }
 
   providers(): string[] {

@@ -17,6 +17,7 @@ import { loadConfig } from '../../src/runtime/config/index.js';
 import type { SupervisorOps, TaskOutcome, TaskSpec } from './types.js';
 import { CliError, EXIT } from '../cli/exit-codes.js';
 import { dataRoot } from '../cli/home.js';
+import { emptyOutcome } from './empty-outcome.js';
 
 export interface RuntimeAdapter extends SupervisorOps {
   /** One turn, with its status changes in the task's timeline (started, then done, failed or cancelled). */
@@ -41,7 +42,6 @@ function durabilityError(failures: string[]): CliError {
   return new CliError(`durability error: ${failures.join('; ')}`, EXIT.error, dataRoot(), 'check free space and permissions of the data root: the last records of this run may be missing');
 }
 
-const ZERO_USAGE = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
 let subscribers = 0;
 
 /** Start-up order for the first model request: Director spare (agent graph preloaded, maybe prestarted) and
@@ -162,7 +162,7 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
       } catch (err) {
         // runTask itself publishes the one task_end of every outcome (return, throw, cancel)
         const stopReason = signal.aborted ? 'cancelled' : 'panic';
-        return { taskId, text: '', stopReason, usage: ZERO_USAGE, notes: [], rolloutPath: null, error: signal.aborted ? undefined : serializeError(err) };
+        return emptyOutcome(taskId, stopReason, signal.aborted ? undefined : serializeError(err));
       } finally {
         // its stop-hook failures are kept by stopFailures() and reported by shutdown (exit 1); the outcome is decided
         await runtime.endTask(taskId).catch(() => undefined);
@@ -172,6 +172,8 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
     models: () => modelChoices(opts.configPath, opts.config),
     async queueMessage(taskId, text) {
       await storeReady;
+      // before the post: every client sees it queued before the Director's `user_message` takes it
+      runtime.publish({ name: 'host', taskId }, { type: 'message_queued', text });
       await store.postToTask(taskId, { kind: 'message', text });
       bumpInbox(inboxSignal);
       return true;

@@ -125,13 +125,15 @@ export interface SupervisorOps {
   shutdown(): Promise<void>;
 }
 
-/** Where a follow-up went: a new turn of the task's session now (idle task), or queued behind the running turn. */
-export type SendResult = { delivered: 'next_turn'; taskId: string } | { delivered: 'queued'; taskId: string; position: number };
+/** Where a follow-up went: into the running turn (`taskId`; its Director reads it at its next step), a new turn of
+ *  the task's session now (idle task), or queued behind the running turn. */
+export type SendResult = { delivered: 'next_step'; taskId: string } | { delivered: 'next_turn'; taskId: string } | { delivered: 'queued'; taskId: string; position: number };
 
 export interface Host extends SupervisorOps {
   startTask(spec: TaskSpec): { taskId: string; done: Promise<TaskOutcome> };
-  /** A follow-up message to a task: starts the next turn of its session (null = unknown task). */
-  send(taskId: string, message: string, model?: Partial<Pick<TaskOptions, 'provider' | 'model'>>): SendResult | null;
+  /** A follow-up message to a task: its running turn takes it at the next step, else it starts the next turn of its
+   *  session (null = unknown task). */
+  send(taskId: string, message: string, model?: Partial<Pick<TaskOptions, 'provider' | 'model'>>): Promise<SendResult | null>;
   cancel(taskId: string): boolean;
   status(taskId: string): TaskStatus | null;
   tasks(): TaskStatus[];

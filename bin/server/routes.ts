@@ -139,7 +139,7 @@ export async function route(ctx: RouteContext, req: IncomingMessage, res: Server
     case 'POST /api/send': {
       const body = await readJson(req, Send);
       checkProvider(ctx, body.provider);
-      const r = ctx.host.send(body.task_id, body.message, modelOf(body));
+      const r = await ctx.host.send(body.task_id, body.message, modelOf(body));
       if (r === null) throw new HttpError(404, `no task "${body.task_id}" in this supervisor`);
       return sendJson(res, 202, { task_id: r.taskId, follows: body.task_id, delivered: r.delivered, ...(r.delivered === 'queued' ? { position: r.position } : {}) });
     }

@@ -128,6 +128,10 @@ export class Conversation {
       case 'user_help_withdrawn':
         this.entries.push({ kind: 'info', agent: '', slot: '', depth: 0, text: `· request withdrawn: ${firstLine(p.reason)}` });
         return true;
+      case 'message_queued':
+        // another client's message (`attach send`, a second TUI); this one's own is shown queued already
+        if (!this.entries.some((e) => e.kind === 'queued' && e.text === p.text)) this.addQueued(p.text);
+        return true;
       case 'user_message':
         this.unqueue(p.text, true);
         return true;

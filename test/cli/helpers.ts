@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { afterEach } from 'vitest';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const BIN = join(ROOT, 'bin', 'yagent.js');
@@ -118,4 +119,46 @@ export function discovered(s: Sandbox): Promise<{ address: string; token: string
       return undefined;
     }
   }, 'the discovery file', SERVE_WAIT_MS);
+}
+
+/** A file's per-test cleanup (registered with afterEach): its children killed, then what `onCleanup` was given (fake
+ *  providers, servers) closed, then its sandbox removed. */
+export function perTestCleanup(): { children: ReturnType<typeof childReaper>; sandbox(config?: string): Sandbox; onCleanup(fn: () => unknown): void } {
+  const children = childReaper();
+  const sandboxes: Sandbox[] = [];
+  const closers: (() => unknown)[] = [];
+  afterEach(async () => {
+    children.reap();
+    for (const close of closers.splice(0)) await close();
+    for (const sb of sandboxes.splice(0)) sb.cleanup();
+  });
+  return {
+    children,
+    sandbox: (config) => {
+      const sb = sandbox(config);
+      sandboxes.push(sb);
+      return sb;
+    },
+    onCleanup: (fn) => void closers.push(fn),
+  };
+}
+
+/** A test's client of a serve process: JSON requests with its token, a task's outcome once it has one, its events. */
+export function serveClient(info: { address: string; token: string }) {
+  const headers = { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' };
+  const get = async <T>(path: string): Promise<T> => (await (await fetch(`${info.address}${path}`, { headers })).json()) as T;
+  const call = async (method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> => {
+    const r = await fetch(`${info.address}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: r.status, json: (await r.json()) as Record<string, unknown> };
+  };
+  return {
+    headers,
+    get,
+    call,
+    post: (path: string, body: unknown) => call('POST', path, body),
+    outcome: <T = { text: string; sessionId?: string }>(taskId: string): Promise<T> =>
+      until(async () => (await get<{ outcome: T | null }>(`/api/task_status?task=${taskId}`)).outcome ?? undefined, `the outcome of ${taskId}`, SERVE_WAIT_MS),
+    /** The task's events so far (SSE text, not followed). */
+    events: (taskId: string): Promise<string> => fetch(`${info.address}/api/events?task=${taskId}&follow=0`, { headers }).then((r) => r.text()),
+  };
 }

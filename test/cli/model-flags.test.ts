@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ResultObjectSchema } from '../../bin/cli/stream-json.js';
 import { FakeProvider } from '../../src/actors/llm/fake/server.js';
-import { childReaper, discovered, project, runCli, sandbox, start, until, SERVE_WAIT_MS, type Sandbox } from './helpers.js';
+import { childReaper, discovered, project, runCli, sandbox, serveClient, start, type Sandbox } from './helpers.js';
 
 let sb: Sandbox | undefined;
 let fakes: FakeProvider[] = [];
@@ -80,9 +80,8 @@ describe('--provider / --model', () => {
     const serve = start(['serve'], s.env);
     children.push(serve);
     const info = await discovered(s);
-    const api = async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> =>
-      (await (await fetch(`${info.address}${path}`, { method, headers: { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })).json()) as Record<string, unknown>;
-    const outcome = (id: string) => until(async () => ((await api('GET', `/api/task_status?task=${id}`)).outcome as { text: string } | null) ?? undefined, `task ${id}`, SERVE_WAIT_MS);
+    const { call, outcome } = serveClient(info);
+    const api = async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => (await call(method, path, body)).json;
     const first = (await api('POST', '/api/start_task', { prompt: 'first', workspace: s.dir })).task_id as string;
     expect((await outcome(first)).text).toBe('from main');
     // the control API gives the same v2 result object as -p json and batch lines

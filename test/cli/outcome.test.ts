@@ -1,18 +1,11 @@
 // Exit codes come from the store's one stop classification (finished → 0, cancelled → 130, the rest → 1).
 import { describe, expect, it } from 'vitest';
 import { exitCodeFor } from '../../bin/cli/outcome.js';
-import type { TaskOutcome } from '../../bin/host/types.js';
+import { emptyOutcome } from '../../bin/host/empty-outcome.js';
 import { STOP_REASONS } from '../../src/runtime/protocol/stop.js';
 import { stopState } from '../../src/store/rollout/stop.js';
 
-const outcome = (stopReason: TaskOutcome['stopReason']): TaskOutcome => ({
-  taskId: 't',
-  text: '',
-  stopReason,
-  usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 },
-  notes: [],
-  rolloutPath: null,
-});
+const outcome = (stopReason: Parameters<typeof emptyOutcome>[1]) => emptyOutcome('t', stopReason);
 
 describe('exit code from the stop state', () => {
   it('every stop reason maps through stopState: finished 0, cancelled 130, anything else 1', () => {

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { probeSandbox } from '../../src/actors/tools/sandbox-probe.js';
 import { runCli, sandbox, until, withScript, type Sandbox } from './helpers.js';
 import { PRELUDE } from './scripts.js';
+import { KEY_CONFIG } from './exfil-helpers.js';
 import { GONE_DEADLINE_MS } from '../runtime/proc-helpers.js';
 
 const bwrap = await probeSandbox(process.env);
@@ -22,15 +23,7 @@ const DOTENV = 'zz-outside-dotenv-0123';
 const OUTSIDE = 'zz-outside-file-0123';
 const SECRETS = [KEY, LITERAL, SSH, NETRC, DOTENV];
 
-const config = (security: string): string => `[global.llm]
-use_provider = "p"
-
-[global.llm.providers.p]
-api_format = "openai"
-api_base_url = "http://127.0.0.1:9/v1"
-model = "m"
-api_key_env = "LLM_ACCESS"
-
+const config = (security: string): string => `${KEY_CONFIG}
 [global.llm.providers.spare]
 api_base_url = "http://127.0.0.1:9/v1"
 model = "m"

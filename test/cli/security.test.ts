@@ -5,19 +5,12 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { project, ROOT, runCli, sandbox, withScript, type Sandbox } from './helpers.js';
+import { KEY_CONFIG } from './exfil-helpers.js';
 
 const KEY = 'sk-env-provider-key-0123456789';
 const LITERAL = 'sk-config-literal-key-0123456789';
 const OUTSIDE = 'outside-the-workspace-0123456789';
-const CONFIG = `[global.llm]
-use_provider = "p"
-
-[global.llm.providers.p]
-api_format = "openai"
-api_base_url = "http://127.0.0.1:9/v1"
-model = "m"
-api_key_env = "LLM_ACCESS"
-
+const CONFIG = `${KEY_CONFIG}
 [global.llm.providers.spare]
 api_base_url = "http://127.0.0.1:9/v1"
 model = "m"

@@ -1,19 +1,14 @@
 // serve: a running task takes what clients give it at the Director's next step — a message typed meanwhile (queued,
 // then part of the conversation) and a model switch (a provider from the config, a model its server lists); a
 // provider that cannot work is refused with the reason.
-import { afterEach, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { FakeProvider } from '../../src/actors/llm/fake/server.js';
-import { childReaper, discovered, GOOD_CONFIG, sandbox, start, until, SERVE_WAIT_MS, withScript, type Sandbox } from './helpers.js';
+import { discovered, GOOD_CONFIG, perTestCleanup, runCli, serveClient, start, until, SERVE_WAIT_MS, withScript } from './helpers.js';
 import { PRELUDE } from './scripts.js';
 
-let sb: Sandbox | undefined;
-let alt: FakeProvider | undefined;
-const children = childReaper();
-afterEach(async () => {
-  children.reap();
-  await alt?.close();
-  sb?.cleanup();
-});
+const { children, sandbox, onCleanup } = perTestCleanup();
 
 const EXTRA = (altUrl: string): string => `
 [global.llm.providers.alt]
@@ -37,17 +32,12 @@ api_key_env = "YAGENT_TEST_UNSET_KEY"
 
 describe('serve: a running task takes queued messages and a model switch at its next step', () => {
   it('the Director asks, a client queues a message and switches to alt / alt-2 meanwhile: the next step goes to alt-2 with the message; placeholder and unset-key providers are refused with the reason', async () => {
-    alt = await FakeProvider.start({ model: 'alt-model', models: ['alt-model', 'alt-2'], fallback: { text: 'alt answer', finishReason: 'stop' } });
-    sb = sandbox(`${GOOD_CONFIG}${EXTRA(alt.openaiBaseUrl)}`);
+    const alt = await FakeProvider.start({ model: 'alt-model', models: ['alt-model', 'alt-2'], fallback: { text: 'alt answer', finishReason: 'stop' } });
+    onCleanup(() => alt.close());
+    const sb = sandbox(`${GOOD_CONFIG}${EXTRA(alt.openaiBaseUrl)}`);
     const serve = start(['serve'], withScript(sb, `${PRELUDE}\nexport default { director: [call('ask_user_for_help', { question: 'which one?' })] };\n`));
     children.push(serve);
-    const info = await discovered(sb);
-    const auth = { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' };
-    const post = async (path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> => {
-      const r = await fetch(`${info.address}${path}`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
-      return { status: r.status, json: (await r.json()) as Record<string, unknown> };
-    };
-    const get = async <T>(path: string): Promise<T> => (await (await fetch(`${info.address}${path}`, { headers: auth })).json()) as T;
+    const { get, post, outcome: outcomeOf, events: eventsOf } = serveClient(await discovered(sb));
 
     const started = await post('/api/start_task', { prompt: 'pick one', workspace: sb.dir });
     const taskId = started.json.task_id as string;
@@ -66,19 +56,64 @@ describe('serve: a running task takes queued messages and a model switch at its 
     expect((await post('/api/queue_message', { task_id: taskId, text: 'also check the README' })).status).toBe(202);
     expect((await post('/api/approve', { request_id: requestId, answer: 'the first' })).status).toBe(200);
 
-    const outcome = await until(async () => (await get<{ outcome: { text: string } | null }>(`/api/task_status?task=${taskId}`)).outcome ?? undefined, 'the outcome', SERVE_WAIT_MS);
-    expect(outcome.text).toBe('alt answer');
+    expect((await outcomeOf(taskId)).text).toBe('alt answer');
     const first = alt.requests[0];
     expect(first?.body['model']).toBe('alt-2');
     const users = ((first?.body['messages'] ?? []) as { role: string; content: unknown }[]).filter((m) => m.role === 'user').map((m) => m.content);
     expect(users).toContain('also check the README');
     // the step boundary is where it landed: after the answered question, before the step's call
     expect(users.at(-1)).toBe('also check the README');
-    const events = await fetch(`${info.address}/api/events?task=${taskId}&follow=0`, { headers: auth }).then((r) => r.text());
+    const events = await eventsOf(taskId);
     expect(events).toContain('"type":"user_message"');
     expect(events).toMatch(/"type":"model_switched"[^\n]*"provider":"alt"/);
     // nothing left to take back; a finished task takes no more messages
     expect((await post('/api/take_queued', { task_id: taskId })).json.messages).toEqual([]);
     expect((await post('/api/queue_message', { task_id: taskId, text: 'late' })).status).toBe(409);
+  }, 90_000);
+});
+
+describe('serve: attach send to a running task reaches its Director at the next step', () => {
+  it('the Director is mid-turn (several tool steps): attach send queues the message, the next model request of the same turn carries it, no new turn starts', async () => {
+    const sb = sandbox(GOOD_CONFIG);
+    for (const f of ['a.txt', 'b.txt', 'c.txt']) writeFileSync(join(sb.dir, f), `${f}\n`);
+    const asked = join(sb.dir, 'asked');
+    const release = join(sb.dir, 'release');
+    const log = join(sb.dir, 'requests.log');
+    const src = `${PRELUDE}
+import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
+const logged = (next) => (req) => { appendFileSync(${JSON.stringify(log)}, JSON.stringify(req.body.messages || []) + '\\n'); return next; };
+const held = async (req) => {
+  logged(null)(req);
+  writeFileSync(${JSON.stringify(asked)}, 'x');
+  while (!existsSync(${JSON.stringify(release)})) await new Promise((r) => setTimeout(r, 20));
+  return call('read_file', { path: 'a.txt' });
+};
+export default { director: [held, logged(call('read_file', { path: 'b.txt' })), logged(call('read_file', { path: 'c.txt' })), ...times(4, logged(say('read all three')))] };
+`;
+    const serve = start(['serve'], withScript(sb, src));
+    children.push(serve);
+    const { get, post, outcome: outcomeOf, events: eventsOf } = serveClient(await discovered(sb));
+    const taskId = (await post('/api/start_task', { prompt: 'read the files', workspace: sb.dir })).json.task_id as string;
+    await until(() => (existsSync(asked) ? true : undefined), 'the first model request', SERVE_WAIT_MS);
+
+    const sent = await runCli(['attach', 'send', taskId, 'also say which is longest'], sb.env);
+    expect(sent.code).toBe(0);
+    expect(sent.stdout.trim()).toBe(`${taskId}: queued: the Director reads it at its next step (the next turn if this one ends first)`);
+    expect(await eventsOf(taskId)).toMatch(/"type":"message_queued"[^\n]*"text":"also say which is longest"/);
+    writeFileSync(release, 'go');
+
+    expect((await outcomeOf(taskId)).text).toBe('read all three');
+    const requests = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { role: string; content: unknown }[]);
+    expect(JSON.stringify(requests[0])).not.toContain('also say which is longest');
+    // the second request of the same turn carries it, after the first step's tool result (the step boundary)
+    const second = requests[1] ?? [];
+    const at = second.findIndex((m) => m.role === 'user' && m.content === 'also say which is longest');
+    expect(at).toBeGreaterThan(second.findIndex((m) => m.role === 'tool'));
+    expect(second.findIndex((m) => m.role === 'tool')).toBeGreaterThan(0);
+    // one turn: no follow-up task was started for it
+    expect((await get<{ tasks: { taskId: string }[] }>('/api/task_status')).tasks.map((t) => t.taskId)).toEqual([taskId]);
+    const logs = await runCli(['attach', 'logs', taskId], sb.env);
+    expect(logs.stdout).toMatch(/queued[^\n]*also say which is longest/);
+    expect(logs.stdout).toMatch(/took a queued message: also say which is longest/);
   }, 90_000);
 });

@@ -1,38 +1,21 @@
 // serve: start_task carries the TUI's turn spec like the in-process path: `provider` (the `/model` override,
 // validated against the configured names) and `session` (the next turn of an earlier task's conversation).
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FakeProvider } from '../../src/actors/llm/fake/server.js';
-import { childReaper, discovered, GOOD_CONFIG, sandbox, start, until, SERVE_WAIT_MS, withScript, type Sandbox } from './helpers.js';
+import { discovered, GOOD_CONFIG, perTestCleanup, serveClient, start, withScript } from './helpers.js';
 
-let sb: Sandbox | undefined;
-let alt: FakeProvider | undefined;
-const children = childReaper();
-afterEach(async () => {
-  children.reap();
-  await alt?.close();
-  sb?.cleanup();
-});
-
-const WAIT_MS = SERVE_WAIT_MS;
-
+const { children, sandbox, onCleanup } = perTestCleanup();
 
 describe('serve: start_task with provider and session', () => {
   it('a provider override reaches that provider, an unknown one is a 400, and session.resume continues the conversation', async () => {
-    alt = await FakeProvider.start({ model: 'alt-model', fallback: { text: 'alt answer', finishReason: 'stop' } });
-    sb = sandbox(`${GOOD_CONFIG}\n[global.llm.providers.alt]\napi_format = "openai"\napi_base_url = "${alt.openaiBaseUrl}"\nmodel = "alt-model"\napi_key = "k"\n`);
+    const alt = await FakeProvider.start({ model: 'alt-model', fallback: { text: 'alt answer', finishReason: 'stop' } });
+    onCleanup(() => alt.close());
+    const sb = sandbox(`${GOOD_CONFIG}\n[global.llm.providers.alt]\napi_format = "openai"\napi_base_url = "${alt.openaiBaseUrl}"\nmodel = "alt-model"\napi_key = "k"\n`);
     // the default (scripted) provider answers differently: a turn that reached it would say so
     const serve = start(['serve'], withScript(sb, `export default { director: Array.from({ length: 20 }, () => ({ text: 'default answer', finishReason: 'stop' })) };\n`));
     children.push(serve);
-    const info = await discovered(sb);
-    const api = async (body: unknown): Promise<{ status: number; json: Record<string, unknown> }> => {
-      const r = await fetch(`${info.address}/api/start_task`, { method: 'POST', headers: { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      return { status: r.status, json: (await r.json()) as Record<string, unknown> };
-    };
-    const outcome = (id: string) =>
-      until(async () => {
-        const r = await fetch(`${info.address}/api/task_status?task=${id}`, { headers: { authorization: `Bearer ${info.token}` } });
-        return ((await r.json()) as { outcome: { text: string; sessionId?: string } | null }).outcome ?? undefined;
-      }, `task ${id}`, WAIT_MS);
+    const { post, outcome } = serveClient(await discovered(sb));
+    const api = (body: unknown) => post('/api/start_task', body);
 
     const unknown = await api({ prompt: 'q', workspace: sb.dir, provider: 'nope' });
     expect(unknown.status).toBe(400);

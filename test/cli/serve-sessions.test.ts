@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { childReaper, discovered, GOOD_CONFIG, runCli, sandbox, start, until, SERVE_WAIT_MS, withScript, type Sandbox } from './helpers.js';
+import { childReaper, discovered, GOOD_CONFIG, runCli, sandbox, serveClient, start, until, SERVE_WAIT_MS, withScript, type Sandbox } from './helpers.js';
 
 let sb: Sandbox | undefined;
 const children = childReaper();
@@ -32,12 +32,7 @@ describe('serve: follow-ups and memory', () => {
     const log = join(sb.dir, 'followup.log');
     const serve = start(['serve'], withScript(sb, script(log)));
     children.push(serve);
-    const info = await discovered(sb);
-    const api = async (method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> => {
-      const r = await fetch(`${info.address}${path}`, { method, headers: { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-      return { status: r.status, json: (await r.json()) as Record<string, unknown> };
-    };
-    const outcome = (id: string) => until(async () => ((await api('GET', `/api/task_status?task=${id}`)).json.outcome as { text: string } | null) ?? undefined, `task ${id}`, SERVE_WAIT_MS);
+    const { call: api, outcome } = serveClient(await discovered(sb));
     const started = await api('POST', '/api/start_task', { prompt: 'first question', workspace: sb.dir });
     const first = started.json.task_id as string;
     expect((await outcome(first)).text).toBe('answer one');
@@ -77,7 +72,7 @@ describe('serve: follow-ups and memory', () => {
     expect((await api('GET', `/api/memory?task=${follow.task_id}`)).status).toBe(404);
   });
 
-  it('POST /api/send to a running task queues the follow-up: it starts when the turn ends and carries it', async () => {
+  it('POST /api/send to a running task that ends before its next step: the message becomes the next turn and carries the session', async () => {
     sb = sandbox(GOOD_CONFIG);
     const release = join(sb.dir, 'release');
     const asked = join(sb.dir, 'asked');
@@ -95,22 +90,22 @@ export default { director: Array.from({ length: 20 }, () => step) };
 `;
     const serve = start(['serve'], withScript(sb, src));
     children.push(serve);
-    const info = await discovered(sb);
-    const api = async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> =>
-      (await (await fetch(`${info.address}${path}`, { method, headers: { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })).json()) as Record<string, unknown>;
-    const outcome = (id: string) => until(async () => ((await api('GET', `/api/task_status?task=${id}`)).outcome as { text: string } | null) ?? undefined, `task ${id}`, SERVE_WAIT_MS);
+    const { call, get, outcome } = serveClient(await discovered(sb));
+    const api = async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => (await call(method, path, body)).json;
     const first = (await api('POST', '/api/start_task', { prompt: 'first question', workspace: sb.dir })).task_id as string;
     await until(() => (existsSync(asked) ? true : undefined), 'the first model request', SERVE_WAIT_MS);
+    // the running turn takes it at its next step; this one answers without another step, so it is the next turn
     const sent = await api('POST', '/api/send', { task_id: first, message: 'follow up' });
-    expect(sent).toMatchObject({ follows: first, delivered: 'queued', position: 1 });
+    expect(sent).toMatchObject({ task_id: first, follows: first, delivered: 'next_step' });
     expect(existsSync(log)).toBe(false); // nothing of the follow-up ran while the turn runs
     writeFileSync(release, 'go');
     expect((await outcome(first)).text).toBe('answer one');
-    expect((await outcome(sent.task_id as string)).text).toBe('answer two');
+    const next = await until(async () => (await get<{ tasks: { taskId: string; prompt: string }[] }>('/api/task_status')).tasks.find((t) => t.prompt === 'follow up'), 'the next turn', SERVE_WAIT_MS);
+    expect((await outcome(next.taskId)).text).toBe('answer two');
     const firstOfTurn2 = readFileSync(log, 'utf8').split('\n')[0] ?? '';
     expect(firstOfTurn2).toContain('first question');
     expect(firstOfTurn2).toContain('answer one');
-    expect((await fetch(`${info.address}/api/send`, { method: 'POST', headers: { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ task_id: 'nope', message: 'x' }) })).status).toBe(404);
+    expect((await call('POST', '/api/send', { task_id: 'nope', message: 'x' })).status).toBe(404);
   });
 
   it('attach pause TASK AGENT pauses one delegation at its step boundary (the task stays running); continue lets it go on', async () => {
@@ -128,10 +123,8 @@ export default { director: [call('delegate_coding', { task: 'read x.txt', contex
 `;
     const serve = start(['serve'], withScript(sb, src));
     children.push(serve);
-    const info = await discovered(sb);
-    const headers = { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' };
-    const started = (await (await fetch(`${info.address}/api/start_task`, { method: 'POST', headers, body: JSON.stringify({ prompt: 'go', workspace: sb.dir }) })).json()) as { task_id: string };
-    const task = started.task_id;
+    const { post, outcome } = serveClient(await discovered(sb));
+    const task = (await post('/api/start_task', { prompt: 'go', workspace: sb.dir })).json.task_id as string;
     await until(() => (existsSync(mark1) ? true : undefined), 'the first Coding request', SERVE_WAIT_MS);
     const paused = await runCli(['attach', 'pause', task, 'coding', '--json'], sb.env);
     expect(paused.code).toBe(0);
@@ -142,11 +135,7 @@ export default { director: [call('delegate_coding', { task: 'read x.txt', contex
     expect(existsSync(mark2)).toBe(false);
     const continuedAt = Date.now();
     expect((await runCli(['attach', 'continue', task, 'coding'], sb.env)).code).toBe(0);
-    const outcome = await until(async () => {
-      const st = (await (await fetch(`${info.address}/api/task_status?task=${task}`, { headers })).json()) as { outcome: { text: string } | null };
-      return st.outcome ?? undefined;
-    }, 'the task outcome', SERVE_WAIT_MS);
-    expect(outcome.text).toBe('done');
+    expect((await outcome(task)).text).toBe('done');
     expect(Number(readFileSync(mark2, 'utf8'))).toBeGreaterThanOrEqual(continuedAt);
     expect((await runCli(['attach', 'pause', task, 'nobody'], sb.env)).code).toBe(1);
   });

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, childReaper, GOOD_CONFIG, sandbox, start, withScript, type Sandbox } from '../cli/helpers.js';
+import { BIN, childReaper, GOOD_CONFIG, runCli, sandbox, start, withScript, type Sandbox } from '../cli/helpers.js';
 import { PRELUDE } from '../cli/scripts.js';
 import { hasTmux, TmuxPane } from './tmux.js';
 
@@ -71,7 +71,7 @@ async function boot(args = '', before?: (env: NodeJS.ProcessEnv, ws: string) => 
 }
 
 describe('TUI in a real terminal', () => {
-  it.skipIf(!hasTmux)('--attach: the TUI drives a running `yagent serve` (answer, a nested approval by key, a follow-up turn, /model, /quit)', async () => {
+  it.skipIf(!hasTmux)('--attach: the TUI drives a running `yagent serve` (answer, a nested approval by key, a follow-up turn, an attach send taken mid-turn, /model, /quit)', async () => {
     const { pane, target } = await boot('--attach', async (env) => {
       const serve = start(['serve'], env);
       reaper.push(serve);
@@ -102,6 +102,21 @@ describe('TUI in a real terminal', () => {
     pane.text('RECALL attached');
     pane.keys('Enter');
     await pane.waitFor((s) => s.includes('I remember 3 prompts.') && s.includes(' ready │ '), 'the attached follow-up turn');
+    // another client's `attach send` to the running turn: shown queued here, taken at the Director's next step (its
+    // answer is to that message, in the same turn)
+    pane.text('ASK again');
+    pane.keys('Enter');
+    await pane.waitFor((s) => s.includes('Which color?'), 'the attached question');
+    const tasks = JSON.parse((await runCli(['attach', 'tasks', '--json'], sb?.env ?? {})).stdout) as { tasks: { taskId: string; state: string }[] };
+    const running = tasks.tasks.find((t) => t.state === 'running')?.taskId ?? '';
+    expect((await runCli(['attach', 'send', running, 'ANSWER from another client'], sb?.env ?? {})).stdout).toContain('queued: the Director reads it at its next step');
+    await pane.waitFor((s) => s.includes('⧗ queued: ANSWER from another client'), 'the queued message from attach send');
+    pane.text('blue');
+    pane.keys('Enter');
+    const screen = await pane.waitFor((s) => s.includes('› ANSWER from another client') && s.includes(' ready │ '), 'the message taken in the same turn');
+    expect(screen).not.toContain('⧗ queued: ANSWER from another client');
+    expect(screen.lastIndexOf('The answer is 42.')).toBeGreaterThan(screen.indexOf('› ANSWER from another client'));
+    expect(tasks.tasks.length).toBe((JSON.parse((await runCli(['attach', 'tasks', '--json'], sb?.env ?? {})).stdout) as { tasks: unknown[] }).tasks.length);
     // /model reaches the supervisor (start_task provider): the next request goes to provider p
     pane.text('/model p');
     pane.keys('Enter');

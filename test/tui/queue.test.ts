@@ -2,12 +2,13 @@
 // running task, shown as a user turn once the Director takes it; what it did not take is the next turn, or back in
 // the input box after Esc.
 import { afterEach, describe, expect, it } from 'vitest';
+import { emptyOutcome } from '../../bin/host/empty-outcome.js';
 import { quitScripted, scripted, type Scripted } from './scripted-backend.js';
 
 afterEach(quitScripted);
 
 const statusOf = (s: Scripted): string => s.term.rows().at(-1) ?? '';
-const OUTCOME = { taskId: 't', text: '', stopReason: 'plain_text' as const, usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 }, notes: [], rolloutPath: null };
+const OUTCOME = emptyOutcome('t', 'plain_text');
 
 function queueBackend(): { queued: string[]; over: Parameters<typeof scripted>[2] } {
   const queued: string[] = [];
@@ -64,5 +65,25 @@ describe('TUI: typing while a task runs', () => {
     expect(s.calls).toEqual(['start: first', 'start: then this']);
     expect(s.app.input.text).toBe('and this');
     expect(statusOf(s)).toContain('the queued message is back in the input box');
+  });
+
+  it("another client's message to the running task (`attach send`) is shown queued until the Director takes it; its own is shown once", async () => {
+    const b = queueBackend();
+    const s = await scripted(100, 20, b.over);
+    await s.step('first\r');
+    s.deliver({ type: 'message_queued', text: 'from attach send' });
+    await s.step('');
+    expect(s.term.screenText()).toContain('⧗ queued: from attach send');
+    await s.step('mine\r');
+    s.deliver({ type: 'message_queued', text: 'mine' });
+    await s.step('');
+    expect(s.term.screenText().split('queued: mine').length).toBe(2);
+    b.queued.splice(0);
+    s.deliver({ type: 'user_message', agent: 'director', text: 'from attach send' });
+    await s.step('');
+    expect(s.term.screenText()).not.toContain('queued: from attach send');
+    expect(s.term.screenText()).toContain('› from attach send');
+    s.end(OUTCOME);
+    await s.step('');
   });
 });

@@ -1,20 +1,15 @@
 // A failure never ends a session in the TUI (issue 24): after a turn that stopped with llm_error (or was cancelled),
 // the next prompt continues the same session.
 import { afterEach, describe, expect, it } from 'vitest';
+import { emptyOutcome } from '../../bin/host/empty-outcome.js';
 import type { TaskOutcome } from '../../bin/host/types.js';
 import { quitScripted, scripted } from './scripted-backend.js';
 
 afterEach(quitScripted);
 
 const outcome = (stopReason: TaskOutcome['stopReason'], sessionId: string): TaskOutcome => ({
-  taskId: 't',
-  text: '',
-  stopReason,
-  usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 },
-  notes: [],
-  rolloutPath: null,
+  ...emptyOutcome('t', stopReason, stopReason === 'llm_error' ? { name: 'LlmError', message: 'model call failed: 500' } : undefined),
   sessionId,
-  ...(stopReason === 'llm_error' ? { error: { name: 'LlmError', message: 'model call failed: 500' } } : {}),
 });
 
 describe('TUI sessions after a failed turn', () => {

@@ -1,6 +1,7 @@
 // The sidebar painted into @xterm/headless from the dispatcher's events: tokens with the estimated cost, the
 // context bar, compressions, the latest plan, the running actors and the notes share one height budget.
 import { afterEach, describe, expect, it } from 'vitest';
+import { emptyOutcome } from '../../bin/host/empty-outcome.js';
 import type { TreeNode } from '../../bin/host/types.js';
 import { quitScripted, scripted, type Scripted } from './scripted-backend.js';
 
@@ -62,7 +63,7 @@ describe('TUI sidebar', () => {
 
   it('a finished turn keeps the host\'s cost estimate; a model without a price says so', async () => {
     const s = await busy(100, 30);
-    s.end({ taskId: 't', text: '', stopReason: 'plain_text', usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 }, costUsd: 1.5, unpricedModels: ['local-model'], notes: [], rolloutPath: null });
+    s.end({ ...emptyOutcome('t', 'plain_text'), costUsd: 1.5, unpricedModels: ['local-model'] });
     await s.step('');
     expect(column(s, 2)[1]).toBe(' cached 2000 · ≈$1.50+?');
     // nothing runs between turns

@@ -2,7 +2,8 @@
 import { writeFileSync } from 'node:fs';
 import { Queue, type Job } from 'bullmq';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { NO_OUTCOME, toResult } from '../batch.js';
+import { toResult } from '../batch.js';
+import { emptyOutcome } from '../../host/empty-outcome.js';
 import type { Streams } from '../output.js';
 import { closeQuietly, oneShot, unreachable } from './connect.js';
 import type { QueueResult } from './run-job.js';
@@ -14,7 +15,7 @@ export function resultOf(job: Job, state: 'completed' | 'failed'): QueueResult {
   if (state === 'completed') return job.returnvalue as QueueResult;
   const data = job.data as { id?: string; last_result?: QueueResult };
   const task = { id: data.id ?? String(job.id), line: (job.data as { line?: number }).line ?? 0, prompt: '', workspace: '', options: {} };
-  const base: QueueResult = data.last_result ?? { ...toResult(task, NO_OUTCOME, EXIT.error, Date.now()), diff: null, worker: job.processedBy ?? '', attempt: job.attemptsMade };
+  const base: QueueResult = data.last_result ?? { ...toResult(task, emptyOutcome(''), EXIT.error, Date.now()), diff: null, worker: job.processedBy ?? '', attempt: job.attemptsMade };
   return { ...base, status: 'error', exit_code: EXIT.error, error: job.failedReason, attempt: job.attemptsMade, finished_at: new Date(job.finishedOn ?? Date.now()).toISOString() };
 }
 

@@ -117,6 +117,8 @@ export const EventSchema = z.lazy(() => z.discriminatedUnion('type', [
   }),
   /** A request that ended without an answer (its asker gave up or is gone, its task ended): clients close its dialog. */
   z.object({ type: z.literal('user_help_withdrawn'), requestId: z.string(), reason: z.string() }),
+  /** A message given to a running task (typed in a client, `attach send`): queued until the Director takes it. */
+  z.object({ type: z.literal('message_queued'), text: z.string() }),
   /** A message the user typed while the task worked, taken by the Director at a step boundary (`queued` on the client). */
   z.object({ type: z.literal('user_message'), ...agentRef, text: z.string() }),
   /** A model switch taken by a running agent at a step boundary (`provider` null = routing decides again). */
@@ -168,6 +170,7 @@ export const CRITICAL_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>([
   'user_help_needed',
   'user_help_response',
   'user_help_withdrawn',
+  'message_queued',
   'user_message',
   'model_switched',
   'task_paused',

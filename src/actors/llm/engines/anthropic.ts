@@ -5,11 +5,10 @@ import type { ChatMessage, ToolCall } from '../../../runtime/protocol/index.js';
 import type { ProviderConfig } from '../../../runtime/config/index.js';
 import type { LlmEngine, LlmRequest, LlmResponse } from '../types.js';
 import { LlmError } from '../errors.js';
-import { AGENT_HEADER, AnswerBudget, lazyRetrying, markCutCalls, pick, sdkClientOptions, sortedTools, UNCAPPED, wireArguments } from './common.js';
+import { AnswerBudget, lazyRetrying, markCutCalls, pick, sdkClientOptions, sortedTools, UNCAPPED, wireArguments } from './common.js';
 import type { RawEngineOptions } from './openai.js';
 import { AnthropicAccumulator } from './anthropic-stream.js';
-import { linkedSignal, readSse } from './sse-decode.js';
-import { traceOnce } from '../../../runtime/trace.js';
+import { streamRequest } from './sse-decode.js';
 
 /** reasoning_effort → thinking.budget_tokens; any other value means thinking is off. */
 export const THINKING_BUDGETS: Readonly<Record<string, number>> = { minimal: 1024, low: 8192, medium: 24576, high: 32000 };
@@ -103,21 +102,7 @@ export class AnthropicEngine implements LlmEngine {
 
     const client = await this.sdk();
     const acc = new AnthropicAccumulator(req, this.opts.maxAnswerChars !== undefined ? new AnswerBudget(this.opts.maxAnswerChars) : UNCAPPED);
-    const link = linkedSignal(req.signal);
-    try {
-      // the SDK still builds, authenticates and sends the request (and turns non-2xx into errors); we decode
-      traceOnce('first model request sent');
-      const res = await client.messages.create(body, { signal: link.signal, headers: { [AGENT_HEADER]: req.agent } }).asResponse();
-      req.onWire?.();
-      await readSse(res.body, (ev) => acc.onEvent(ev), req.onWire);
-    } catch (e) {
-      // an abort surfaces as whatever the reader threw; the caller's reason (e.g. the timeout) is the truth
-      req.signal.throwIfAborted();
-      throw e;
-    } finally {
-      link.release();
-    }
-    req.signal.throwIfAborted();
+    await streamRequest(req, (opts) => client.messages.create(body, opts), (ev) => acc.onEvent(ev));
     if (!acc.stopped) throw new LlmError('CONNECTION', 'stream ended before message_stop', true);
     const { reasoning, toolCalls } = acc.result();
     const { text, usage, finish } = acc;

@@ -5,10 +5,9 @@ import type { ChatMessage, Reasoning } from '../../../runtime/protocol/index.js'
 import type { ProviderConfig } from '../../../runtime/config/index.js';
 import type { LlmEngine, LlmRequest, LlmResponse } from '../types.js';
 import { LlmError } from '../errors.js';
-import { AGENT_HEADER, AnswerBudget, lazyRetrying, markCutCalls, pick, sdkClientOptions, sortedTools, UNCAPPED, wireArguments } from './common.js';
+import { AnswerBudget, lazyRetrying, markCutCalls, pick, sdkClientOptions, sortedTools, UNCAPPED, wireArguments } from './common.js';
 import { OpenAiAccumulator } from './openai-stream.js';
-import { linkedSignal, readSse } from './sse-decode.js';
-import { traceOnce } from '../../../runtime/trace.js';
+import { streamRequest } from './sse-decode.js';
 
 export interface RawEngineOptions {
   /** Injected fetch (tests, benchmarks); defaults to the global one. */
@@ -76,21 +75,7 @@ export class OpenAiEngine implements LlmEngine {
 
     const client = await this.sdk();
     const acc = new OpenAiAccumulator(req, this.opts.maxAnswerChars !== undefined ? new AnswerBudget(this.opts.maxAnswerChars) : UNCAPPED);
-    const link = linkedSignal(req.signal);
-    try {
-      // the SDK still builds, authenticates and sends the request (and turns non-2xx into errors); we decode
-      traceOnce('first model request sent');
-      const res = await client.chat.completions.create(body, { signal: link.signal, headers: { [AGENT_HEADER]: req.agent } }).asResponse();
-      req.onWire?.();
-      await readSse(res.body, (ev) => acc.onEvent(ev), req.onWire);
-    } catch (e) {
-      // an abort surfaces as whatever the reader threw; the caller's reason (e.g. the timeout) is the truth
-      req.signal.throwIfAborted();
-      throw e;
-    } finally {
-      link.release();
-    }
-    req.signal.throwIfAborted();
+    await streamRequest(req, (opts) => client.chat.completions.create(body, opts), (ev) => acc.onEvent(ev));
     const { text, reasoningText, finish, usage, calls } = acc;
     if (finish === 'unknown') throw new LlmError('CONNECTION', 'stream ended before a finish reason', true);
     const reasoning: Reasoning[] = reasoningText !== '' ? [{ text: reasoningText }] : [];

@@ -3,6 +3,9 @@ import { StringDecoder } from 'node:string_decoder';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { LlmError } from '../errors.js';
 import { errorRecord, isKvCacheFull, messageOf, readOverflow } from '../server-answers.js';
+import type { LlmRequest } from '../types.js';
+import { traceOnce } from '../../../runtime/trace.js';
+import { AGENT_HEADER } from './common.js';
 
 /** One decoded SSE event; `event` is undefined for the default "message" type. */
 export interface SseEvent {
@@ -111,4 +114,27 @@ export function linkedSignal(outer: AbortSignal): { signal: AbortSignal; release
   const onAbort = (): void => ctl.abort(outer.reason);
   outer.addEventListener('abort', onAbort, { once: true });
   return { signal: ctl.signal, release: () => outer.removeEventListener('abort', onAbort) };
+}
+
+/** What an SDK's streaming `create()` gives back: the raw response is read here, not through its generators. */
+interface SdkCall {
+  asResponse(): Promise<Response>;
+}
+
+/** One streaming request: the SDK builds, authenticates and sends it (and turns non-2xx into errors); its SSE body is
+ *  decoded into `onEvent`. An abort surfaces as the caller's reason (e.g. the timeout), whatever the reader threw. */
+export async function streamRequest(req: Pick<LlmRequest, 'signal' | 'agent' | 'onWire'>, send: (opts: { signal: AbortSignal; headers: Record<string, string> }) => SdkCall, onEvent: (ev: SseEvent) => void): Promise<void> {
+  const link = linkedSignal(req.signal);
+  try {
+    traceOnce('first model request sent');
+    const res = await send({ signal: link.signal, headers: { [AGENT_HEADER]: req.agent } }).asResponse();
+    req.onWire?.();
+    await readSse(res.body, onEvent, req.onWire);
+  } catch (e) {
+    req.signal.throwIfAborted();
+    throw e;
+  } finally {
+    link.release();
+  }
+  req.signal.throwIfAborted();
 }

@@ -8,7 +8,7 @@ import { checkClaims } from '../../src/actors/blueprint/claims.js';
 import { codeSeekFacade } from '../../src/actors/codeseek/codeseek-actor.js';
 import { CodeSeek } from '../../src/actors/codeseek/engine.js';
 import type { YagentConfig } from '../../src/runtime/config/types.js';
-import { realClock } from '../../src/runtime/clock.js';
+import { ManualClock, realClock } from '../../src/runtime/clock.js';
 import { createTaskGroup } from '../../src/runtime/tasks.js';
 import { blueprintRootRefusal } from '../../src/store/knowledge.js';
 import type { StoreService } from '../../src/store/service.js';
@@ -17,6 +17,7 @@ import { TS_FILES, tempRepo, writeTree } from '../codeseek/fixtures.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const clock = new ManualClock(Date.UTC(2026, 0, 1));
 const CONFIG: YagentConfig['blueprint'] = { enabled: true, injectInto: ['director', 'repo'], indexMaxTokens: 800, proseBudgetTokens: 2000, exportPath: '' };
 
 function setup(files: Record<string, string> = { 'package.json': '{"name":"x","main":"src/main.ts"}\n', ...TS_FILES }, config = CONFIG): { ws: string; store: StoreService; bp: Blueprint; home: string; events: string[] } {
@@ -26,7 +27,7 @@ function setup(files: Record<string, string> = { 'package.json': '{"name":"x","m
   const store = storeIn(home.dir);
   const code = codeSeekFacade(new CodeSeek({ tasks: createTaskGroup(), clock: realClock }), 30_000);
   const events: string[] = [];
-  const bp = new Blueprint({ store, code, config, publish: (e) => void events.push(JSON.stringify(e)) });
+  const bp = new Blueprint({ store, code, config, publish: (e) => void events.push(JSON.stringify(e)), now: () => clock.now() });
   return { ws, store, bp, home: home.dir, events };
 }
 
@@ -48,7 +49,7 @@ describe('blueprint rules', () => {
   it('ProseSurvivesARestart: a new store and a new index read what a Repo fold wrote', async () => {
     const { ws, bp, home } = setup();
     await bp.fold(ws, projectId, ['Calc in src/math.ts accumulates a total']);
-    const again = new Blueprint({ store: storeIn(home), code: codeSeekFacade(new CodeSeek({ tasks: createTaskGroup(), clock: realClock }), 30_000), config: CONFIG, publish: () => undefined });
+    const again = new Blueprint({ store: storeIn(home), code: codeSeekFacade(new CodeSeek({ tasks: createTaskGroup(), clock: realClock }), 30_000), config: CONFIG, publish: () => undefined, now: () => clock.now() });
     const text = await again.read(ws, projectId);
     expect(text).toContain('- Calc in src/math.ts accumulates a total');
     expect(text).not.toContain('STALE');
@@ -97,7 +98,8 @@ describe('blueprint rules', () => {
     expect(text).toContain('STALE');
     expect(text).toContain('- run() in src/main.ts is the entry');
     const stale = await store.readBlueprint(projectId);
-    expect(stale).toMatchObject({ stale: true, prose: '- run() in src/main.ts is the entry\n' });
+    expect(stale).toMatchObject({ stale: true });
+    expect(stale?.prose).toMatch(/^- run\(\) in src\/main\.ts is the entry <!-- anchors src\/main\.ts=[0-9a-f]{12} -->\n$/);
     rmSync(join(ws, 'lib'), { recursive: true });
     expect(await bp.read(ws, projectId)).toContain('STALE');
     // a content-only change is no structural change: a fresh fold is not marked stale by it

@@ -23,6 +23,6 @@ it('FoldAccountReachesEventAndNoteNeverConclusion: a Repo run keeps its checked 
   expect(toDirector).not.toContain('blueprint:');
   expect(h.events.some((e) => e.type === 'log' && /repo: blueprint: 1 of 2 entries kept/.test(e.message))).toBe(true);
   const stored = readFileSync(join(h.root, 'home', 'data', 'blueprint', h.settings.projectId, 'blueprint.md'), 'utf8');
-  expect(stored).toContain('- hello.txt holds the greeting\n');
+  expect(stored).toMatch(/^- hello\.txt holds the greeting <!-- anchors hello\.txt=[0-9a-f]{12} -->$/m);
   expect(stored).not.toContain('nowhere');
 });

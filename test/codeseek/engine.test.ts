@@ -37,7 +37,7 @@ describe('callers and callees match the hand-checked fixtures', () => {
     expect(calleesOf(ix, 'twice')).toEqual(['add']);
     const plus = ix.declsNamed('plus')[0];
     expect(plus?.decl).toMatchObject({ kind: 'method', line: 9, endLine: 12, signature: 'plus(n: number): this' });
-    expect(ix.file('src/main.ts')?.facts.imports).toEqual([{ spec: './math.js', line: 1 }]);
+    expect(ix.file('src/main.ts')?.facts.imports).toEqual([{ spec: './math.js', line: 1, names: [['add', 'add'], ['twice', 'twice'], ['Calc', 'Calc']] }]);
   });
 
   it('Python: calls inside comprehensions belong to their method, a method is under its class', async () => {

@@ -115,3 +115,46 @@ export function generatedTs(n: number): Record<string, string> {
   // imports must resolve inside one directory: put every file in one folder for the relative specifiers
   return Object.fromEntries(Object.entries(files).map(([p, t]) => [p.replace(/src\/d\d+\//, 'src/'), t]));
 }
+
+/** Same-named declarations in unrelated modules: each call below was resolved by hand through the file's imports. */
+export const TS_SHADOW = {
+  ...TS_FILES,
+  'src/other.ts': ['export function add(a: string): string {', '  return a;', '}', ''].join('\n'), // add: 1-3
+  'src/barrel.ts': "export { twice } from './math.js';\nexport * from './other.js';\n",
+  'src/use.ts': [
+    "import { add } from './other.js';", // 1
+    "import * as m from './math.js';",
+    "import { twice as double } from './barrel.js';",
+    "import { add as plusAll } from 'some-package';",
+    'export function use(c: { add(x: number): number }): string {', // 5
+    '  m.add(1, 2);', // 6: math.ts add through the namespace
+    '  c.add(3);', // 7: a method on an object: unresolved
+    '  plusAll(1);', // 8: a package's add
+    '  double(4);', // 9: math.ts twice through the barrel
+    '  return add("x");', // 10: other.ts add
+    '}',
+    '',
+  ].join('\n'),
+};
+
+export const PY_SHADOW = {
+  ...PY_FILES,
+  'other/__init__.py': '',
+  'other/util.py': 'def norm(p):\n    return p\n', // norm: 1-2
+  'tool.py': [
+    'from other.util import norm', // 1
+    'import pkg.util as pu',
+    'import os',
+    'def go():', // 4
+    '    norm("b")', // 5: other/util.py
+    '    pu.norm("c")', // 6: pkg/util.py
+    '    os.path.join("d")', // 7: the standard library
+    '',
+  ].join('\n'),
+};
+
+export const GO_SHADOW = {
+  ...GO_FILES,
+  'text/text.go': ['package text', '', 'func format(s string) string {', '\treturn s', '}', '', 'func Use() string {', '\treturn format("z")', '}', ''].join('\n'),
+  'cmd/run.go': ['package main', '', 'import (', '\tt "example.com/greet/text"', ')', '', 'func Run() string {', '\treturn t.Use()', '}', ''].join('\n'),
+};

@@ -69,7 +69,7 @@ export const KEY_TABLE: Record<string, KeyStatus> = {
   'blueprint.inject_into': { consumer: 'actors/blueprint/blueprint.ts injection ← run-agent transient', test: 'blueprint: InjectionBudgetsAndRoles: inject_into decides who gets it…' },
   'blueprint.index_max_tokens': { consumer: 'actors/blueprint/blueprint.ts injection → renderDerived budget', test: 'blueprint: InjectionBudgetsAndRoles…' },
   'blueprint.prose_budget_tokens': { consumer: 'actors/blueprint/blueprint.ts injection → proseSection budget; fold keeps 4× it', test: 'blueprint: InjectionBudgetsAndRoles…' },
-  'blueprint.export_path': { reserved: 'blueprint export (the seeds: no consumer yet, R8)' },
+  'blueprint.export_path': { consumer: 'actors/blueprint/blueprint.ts exportTo → export.ts writeExport after each fold (and each mechanical rewrite)', test: 'blueprint export: ExportPathWritesTheBlockAndKeepsTheRest' },
   'logs.keep_days': { consumer: 'storeInputFromConfig → store input logs → LogFiles prune', test: 'logs: files older than keep_days are removed' },
   'undo.enable': { consumer: 'storeInputFromConfig → store input undo → StoreService.undoPoint (null when off)', test: 'logs: [undo] keys reach the store input' },
   'undo.keep_days': { consumer: 'storeInputFromConfig → store input undo → undo/prune.ts', test: 'logs: [undo] keys reach the store input' },

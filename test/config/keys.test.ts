@@ -113,6 +113,7 @@ describe('config key table (key → consumer → test, or reserved for a named f
       tui: 'test/tui/e2e.test.ts',
       browser: 'test/browser/discovery.test.ts',
       blueprint: 'test/blueprint/blueprint.test.ts',
+      'blueprint export': 'test/blueprint/export.test.ts',
     };
     const missing: string[] = [];
     for (const [key, row] of Object.entries(KEY_TABLE)) {

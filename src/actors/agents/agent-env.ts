@@ -72,7 +72,7 @@ export function buildAgentEnv(host: AgentHost, config: YagentConfig, seams: Agen
   const contexts = new Map<string, ProjectContext>();
   const newId = (): string => nodeCrypto().randomUUID();
   const security = toolSecurity(config);
-  const blueprint = new Blueprint({ store: host.store, code: host.code, config: config.blueprint, publish: host.publish });
+  const blueprint = new Blueprint({ store: host.store, code: host.code, config: config.blueprint, publish: host.publish, now: () => host.clock.now() });
   const deps = { publish: host.publish, clock: host.clock, ...(host.shared ? { shared: host.shared } : {}) };
   const engineFor =
     seams.engineFor ??

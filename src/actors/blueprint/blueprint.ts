@@ -1,13 +1,16 @@
 // The blueprint: the derived layer (from the code index, every run, never stored) beside the persisted prose that
 // only a Repo run's agent_exit `blueprint[]` writes (path claims checked, CAS through the store). A structural change
-// marks the prose stale and keeps it; stale is sticky (only a new fold clears it).
+// marks the prose stale and keeps it; stale is sticky (only a new fold clears it). Each entry's anchors are fresh,
+// stale or orphaned (anchors.ts); orphans age out after 90 days. `export_path` mirrors it into a workspace file.
 import type { YagentConfig } from '../../runtime/config/types.js';
 import { publishWarning } from '../../runtime/log-event.js';
 import type { BlueprintDoc, StoreApi } from '../../store/api.js';
 import type { CodeSeekApi } from '../codeseek/client.js';
 import type { Publish } from '../agents/loop-contract.js';
 import type { ChatMessage } from '../agents/wire-types.js';
+import { age, anchorEntry, formatEntry, parseEntry, renderEntry, stateOf, type Entry, type EntryView } from './anchors.js';
 import { checkClaims } from './claims.js';
+import { writeExport } from './export.js';
 import { derive, renderDerived, type Derived } from './derive.js';
 
 export const BLUEPRINT_HEADER = '[blueprint]';
@@ -22,6 +25,8 @@ export interface BlueprintDeps {
   code?: Pick<CodeSeekApi, 'imports'> | undefined;
   config: YagentConfig['blueprint'];
   publish: Publish;
+  /** Ages orphaned prose (production: the host's clock; tests: a manual one). */
+  now: () => number;
 }
 
 export interface DerivedView {
@@ -30,7 +35,8 @@ export interface DerivedView {
   partial: boolean;
 }
 
-const entriesOf = (prose: string): string[] => prose.split('\n').filter((l) => l.startsWith('- ')).map((l) => l.slice(2).trim());
+const entriesOf = (prose: string): Entry[] => prose.split('\n').filter((l) => l.startsWith('- ')).map((l) => parseEntry(l.slice(2)));
+const proseOf = (entries: readonly Entry[]): string => entries.map((e) => `- ${formatEntry(e)}`).join('\n') + '\n';
 
 export class Blueprint {
   constructor(private readonly o: BlueprintDeps) {}
@@ -45,12 +51,28 @@ export class Blueprint {
     return { d: derive(workspace, files), partial: status.building };
   }
 
-  /** The prose, after marking it stale if the structure moved since it was written (sticky: never unmarked here). */
+  /** The prose, after marking it stale if the structure moved since it was written (sticky: never unmarked here) and
+   *  ageing its anchors (orphans marked, un-marked when their path is back, dropped after 90 days). */
   private async prose(projectId: string, view: DerivedView | null, workspace: string): Promise<BlueprintDoc | null> {
     const doc = await this.o.store.readBlueprint(projectId);
-    if (doc === null || doc.stale || view === null || view.partial || doc.fingerprint === view.d.fingerprint) return doc;
-    const r = await this.o.store.writeBlueprint({ projectId, workspace, expectedRevision: doc.revision, fingerprint: doc.fingerprint, prose: doc.prose, stale: true });
-    return r.ok ? r.doc : { ...doc, stale: true };
+    if (doc === null) return null;
+    const structural = !doc.stale && view !== null && !view.partial && doc.fingerprint !== view.d.fingerprint;
+    const aged = age(workspace, entriesOf(doc.prose), this.o.now());
+    if (!structural && !aged.changed) return doc;
+    const next = { ...doc, stale: doc.stale || structural, prose: proseOf(aged.kept) };
+    const r = await this.o.store.writeBlueprint({ projectId, workspace, expectedRevision: doc.revision, fingerprint: doc.fingerprint, prose: next.prose, stale: next.stale });
+    if (aged.expired.length > 0) this.o.publish({ type: 'log', level: 'info', source: 'blueprint', message: `${aged.expired.length} orphaned blueprint entr${aged.expired.length === 1 ? 'y' : 'ies'} aged out (their paths have been gone 90 days): ${aged.expired.map((e) => e.why.join(', ')).join('; ')}` });
+    if (!r.ok) return next;
+    await this.exportTo(workspace, view, r.doc);
+    return r.doc;
+  }
+
+  /** `[blueprint] export_path`: the derived layer and the prose into the workspace file (a failure is a warning). */
+  private async exportTo(workspace: string, view: DerivedView | null, doc: BlueprintDoc): Promise<void> {
+    if (this.o.config.exportPath === '') return;
+    const derivedText = view ? renderDerived(view.d, 200_000) : 'Derived layer unavailable (no code index in this run).';
+    const block = `## Repository blueprint\n\n${derivedText}\n\n${proseSection(doc, 200_000, workspace)}\n`;
+    await writeExport(workspace, this.o.config.exportPath, block).catch((e: unknown) => publishWarning(this.o.publish, 'blueprint', `the blueprint export to ${this.o.config.exportPath} failed`, e));
   }
 
   /** What an agent of `role` gets before its model calls (none when off or not in `inject_into`). */
@@ -64,7 +86,7 @@ export class Blueprint {
     const doc = await this.prose(projectId, view, workspace);
     const parts: string[] = [];
     if (view) parts.push(`${renderDerived(view.d, this.o.config.indexMaxTokens * CHARS_PER_TOKEN)}${view.partial ? '\n(the code index is still building: partial)' : ''}`);
-    if (doc && doc.prose.trim() !== '') parts.push(proseSection(doc, this.o.config.proseBudgetTokens * CHARS_PER_TOKEN));
+    if (doc && doc.prose.trim() !== '') parts.push(proseSection(doc, this.o.config.proseBudgetTokens * CHARS_PER_TOKEN, workspace));
     if (parts.length === 0) return [];
     return [{ role: 'user', content: `${BLUEPRINT_HEADER} repository blueprint (derived from the code this run; read_blueprint for all of it):\n${parts.join('\n\n')}` }];
   }
@@ -75,7 +97,7 @@ export class Blueprint {
     const view = await this.derived(workspace);
     const doc = await this.prose(projectId, view, workspace);
     const derivedText = view ? renderDerived(view.d, 200_000) + (view.partial ? '\n(the code index is still building: partial)' : '') : 'Derived layer unavailable (no code index in this run).';
-    return `${derivedText}\n\n${doc ? proseSection(doc, 200_000) : 'No prose yet: a Repo run adds it through agent_exit blueprint[].'}`;
+    return `${derivedText}\n\n${doc ? proseSection(doc, 200_000, workspace) : 'No prose yet: a Repo run adds it through agent_exit blueprint[].'}`;
   }
 
   /** The Repo completion seam: checks and merges `entries` into the prose; returns the account (never the conclusion). */
@@ -86,33 +108,41 @@ export class Blueprint {
     const lines = dropped.map((d) => `  dropped "${d.entry.slice(0, 120)}": ${d.reason}`);
     if (kept.length === 0) return [`blueprint: 0 of ${entries.length} entries kept (nothing written)`, ...lines].join('\n');
     const view = await this.derived(workspace).catch(() => null);
+    const fresh = kept.map((e) => anchorEntry(workspace, e));
     for (let attempt = 1; attempt <= CAS_TRIES; attempt++) {
       const doc = await this.o.store.readBlueprint(projectId);
-      const merged = [...new Set([...(doc ? entriesOf(doc.prose) : []), ...kept])];
+      // a re-submitted entry replaces the old one (its anchors are re-hashed: fresh again)
+      const texts = new Set(fresh.map((e) => e.text));
+      const old = age(workspace, (doc ? entriesOf(doc.prose) : []).filter((e) => !texts.has(e.text)), this.o.now()).kept;
+      const merged: Entry[] = [...old, ...fresh];
       const cap = this.o.config.proseBudgetTokens * CHARS_PER_TOKEN * PERSIST_FACTOR;
-      while (merged.length > 1 && merged.join('\n').length > cap) merged.shift();
+      while (merged.length > 1 && proseOf(merged).length > cap) merged.shift();
       const r = await this.o.store.writeBlueprint({
         projectId, workspace, expectedRevision: doc?.revision ?? 0,
         fingerprint: view && !view.partial ? view.d.fingerprint : (doc?.fingerprint ?? ''),
-        prose: merged.map((e) => `- ${e}`).join('\n') + '\n',
+        prose: proseOf(merged),
       });
-      if (r.ok) return [`blueprint: ${kept.length} of ${entries.length} entries kept, revision ${r.revision}`, ...lines].join('\n');
+      if (r.ok) {
+        await this.exportTo(workspace, view, r.doc);
+        return [`blueprint: ${kept.length} of ${entries.length} entries kept, revision ${r.revision}`, ...lines].join('\n');
+      }
       if (r.reason === 'refused') return [`blueprint: not written (${r.detail})`, ...lines].join('\n');
     }
     return [`blueprint: not written (another process kept changing it: ${CAS_TRIES} compare-and-swap attempts lost)`, ...lines].join('\n');
   }
 }
 
-function proseSection(doc: BlueprintDoc, maxChars: number): string {
+function proseSection(doc: BlueprintDoc, maxChars: number, workspace: string): string {
   const head = `Notes from earlier Repo runs (revision ${doc.revision}, ${doc.updated})${doc.stale ? ' — STALE: the structure changed since; verify before relying on them' : ''}:`;
-  const all = entriesOf(doc.prose);
+  const all: EntryView[] = entriesOf(doc.prose).map((e) => stateOf(workspace, e));
   const shown: string[] = [];
   let used = head.length;
   // newest last in the file: the budget keeps the newest
   for (const e of [...all].reverse()) {
-    if (used + e.length + 3 > maxChars) break;
-    shown.unshift(`- ${e}`);
-    used += e.length + 3;
+    const line = renderEntry(e);
+    if (used + line.length + 1 > maxChars) break;
+    shown.unshift(line);
+    used += line.length + 1;
   }
   const cut = shown.length < all.length ? `\n[${all.length - shown.length} older entries not shown: read_blueprint]` : '';
   return `${head}\n${shown.join('\n')}${cut}`;

@@ -4,12 +4,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { nodeCrypto } from '../../runtime/lazy-builtins.js';
+import { goModuleOf, resolveImport, type SourceFile } from '../codeseek/resolve-import.js';
 
-export interface SourceFile {
-  path: string;
-  lang: string;
-  imports: string[];
-}
+export type { SourceFile };
 
 export interface Derived {
   modules: { name: string; files: number; langs: string[] }[];
@@ -22,51 +19,9 @@ export interface Derived {
   fingerprint: string;
 }
 
-const MANIFESTS = ['package.json', 'go.mod', 'pyproject.toml', 'setup.py', 'setup.cfg', 'requirements.txt', 'Cargo.toml', 'pom.xml', 'build.gradle', 'Gemfile', 'composer.json'];
-const TS_EXT = ['.ts', '.tsx', '.d.ts', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts'];
-
 const moduleOf = (path: string): string => (path.includes('/') ? posix.dirname(path) : '.');
 
-/** Resolves one import of `from` to an indexed file (null: a package, the standard library, or not indexed). */
-export function resolveImport(from: SourceFile, spec: string, files: ReadonlySet<string>, goModule: string | null): string | null {
-  if (from.lang === 'python') return resolvePython(from.path, spec, files);
-  if (from.lang === 'go') {
-    if (goModule === null || !(spec === goModule || spec.startsWith(`${goModule}/`))) return null;
-    const dir = spec === goModule ? '' : spec.slice(goModule.length + 1);
-    const prefix = dir === '' ? '' : `${dir}/`;
-    for (const f of files) if (f.startsWith(prefix) && !f.slice(prefix.length).includes('/') && f.endsWith('.go')) return f;
-    return null;
-  }
-  if (!spec.startsWith('./') && !spec.startsWith('../')) return null;
-  const base = posix.normalize(posix.join(posix.dirname(from.path), spec));
-  const stem = base.replace(/\.(?:[cm]?js|jsx)$/, '');
-  const candidates = [base, ...TS_EXT.map((e) => stem + e), ...TS_EXT.map((e) => `${base}/index${e}`)];
-  return candidates.find((c) => files.has(c)) ?? null;
-}
-
-function resolvePython(path: string, spec: string, files: ReadonlySet<string>): string | null {
-  const dots = /^\.*/.exec(spec)?.[0].length ?? 0;
-  const rest = spec.slice(dots).split('.').filter((s) => s !== '');
-  let bases: string[];
-  if (dots > 0) {
-    let dir = posix.dirname(path);
-    for (let i = 1; i < dots; i++) dir = posix.dirname(dir);
-    bases = [dir === '.' ? '' : dir];
-  } else bases = ['', 'src'];
-  for (const b of bases) {
-    const p = [b, ...rest].filter((s) => s !== '').join('/');
-    for (const c of [`${p}.py`, `${p}/__init__.py`]) if (files.has(c)) return c;
-  }
-  return null;
-}
-
-function goModuleOf(root: string): string | null {
-  try {
-    return /^module\s+(\S+)/m.exec(readFileSync(join(root, 'go.mod'), 'utf8'))?.[1] ?? null;
-  } catch {
-    return null; // no go.mod: Go imports are all external
-  }
-}
+const MANIFESTS = ['package.json', 'go.mod', 'pyproject.toml', 'setup.py', 'setup.cfg', 'requirements.txt', 'Cargo.toml', 'pom.xml', 'build.gradle', 'Gemfile', 'composer.json'];
 
 function entriesOf(root: string, files: readonly SourceFile[]): string[] {
   const out = new Set<string>();

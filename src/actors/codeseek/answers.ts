@@ -1,6 +1,7 @@
 // The six questions answered from an index, as text for a model: every hit names its file and lines.
-import type { CodeIndex, DeclRef } from './code-index.js';
+import type { CallRef, CodeIndex, DeclRef } from './code-index.js';
 import type { Decl } from './facts.js';
+import type { Resolution } from './resolve.js';
 
 export const MAX_HITS = 50;
 const MAX_GRAPH_NODES = 150;
@@ -63,39 +64,78 @@ function noSuch(name: string, path?: string): string {
   return `No declaration named "${name}"${path !== undefined ? ` in ${path}` : ''} is indexed (try codeseek_search).`;
 }
 
-/** Call sites whose parsed callee is `name`, grouped by the declaration that contains them. */
-export function callers(ix: CodeIndex, name: string, path?: string): string {
-  const defs = definitions(ix, name, path);
-  const sites = ix.callsTo(name);
-  const lines = [defs.length > 0 ? `Defined at:\n${defs.map((r) => `  ${head(r)}`).join('\n')}` : `No declaration named "${name}" is indexed; call sites by that name:`];
-  if (sites.length === 0) return `${lines[0]}\nNo call sites of ${name} found.`;
-  const byCaller = new Map<string, number[]>();
-  for (const s of sites) {
-    const c = s.caller;
-    const key = c !== null ? `${s.path}:${c.line}-${c.endLine} ${c.kind} ${c.name}` : `${s.path} (top level)`;
-    const list = byCaller.get(key) ?? [];
-    list.push(s.call.line);
-    byCaller.set(key, list);
+const refKey = (r: DeclRef): string => `${r.path}#${r.index}`;
+const UNRESOLVED_NOTE = 'unresolved: a method call on an object or a name not imported, so matched by name only';
+
+/** The call sites of `name` that reach one of `defs` (or may: unresolved), and how many reach something else. */
+function sitesReaching(ix: CodeIndex, name: string, defs: DeclRef[]): { sites: { site: CallRef; unresolved: boolean }[]; elsewhere: number } {
+  const want = new Set(defs.map(refKey));
+  const out: { site: CallRef; unresolved: boolean }[] = [];
+  let elsewhere = 0;
+  for (const site of [...ix.callsTo(name), ...ix.callsToAliases(name)]) {
+    const r = ix.resolve(site.path, site.call);
+    if (r.kind === 'unresolved') out.push({ site, unresolved: true });
+    else if (defs.length === 0) out.push({ site, unresolved: false });
+    else if (r.kind === 'resolved' && r.targets.some((t) => want.has(refKey(t)))) out.push({ site, unresolved: false });
+    else elsewhere++;
   }
-  const keys = [...byCaller.keys()].sort();
-  lines.push(`${sites.length} call site(s) in ${keys.length} caller(s):`);
-  for (const k of keys.slice(0, MAX_HITS)) lines.push(`  ${k} — calls at line ${(byCaller.get(k) ?? []).join(', ')}`);
-  if (keys.length > MAX_HITS) lines.push(`[${keys.length - MAX_HITS} more callers not shown]`);
-  if (defs.length > 1) lines.push('Note: calls are matched by the called name; several declarations share it (see above).');
-  return lines.join('\n');
+  return { sites: out, elsewhere };
 }
 
-/** The names `decl` calls (in its own body), each with where a declaration of that name is. */
-function calleesOf(ix: CodeIndex, r: DeclRef): Map<string, number[]> {
-  const out = new Map<string, number[]>();
-  const e = ix.file(r.path);
-  for (const c of e?.facts.calls ?? []) {
-    if (c.caller !== r.index) continue;
-    const list = out.get(c.callee) ?? [];
-    list.push(c.line);
-    out.set(c.callee, list);
+/** Call sites of `name` resolved through the caller's imports to its declaration(s), grouped by the declaration that
+ *  contains them; unresolved sites (matched by name) are listed and marked. */
+export function callers(ix: CodeIndex, name: string, path?: string): string {
+  const defs = definitions(ix, name, path);
+  const { sites, elsewhere } = sitesReaching(ix, name, defs);
+  const lines = [defs.length > 0 ? `Defined at:\n${defs.map((r) => `  ${head(r)}`).join('\n')}` : `No declaration named "${name}" is indexed; call sites by that name:`];
+  const other = elsewhere > 0 ? `\n(${elsewhere} call(s) of another "${name}" — imported from elsewhere or a package — not counted)` : '';
+  if (sites.length === 0) return `${lines[0]}\nNo call sites of ${name} found.${other}`;
+  const byCaller = new Map<string, { at: number[]; maybe: number[] }>();
+  for (const { site: s, unresolved } of sites) {
+    const c = s.caller;
+    const key = c !== null ? `${s.path}:${c.line}-${c.endLine} ${c.kind} ${c.name}` : `${s.path} (top level)`;
+    const g = byCaller.get(key) ?? { at: [], maybe: [] };
+    (unresolved ? g.maybe : g.at).push(s.call.line);
+    byCaller.set(key, g);
   }
-  return out;
+  const keys = [...byCaller.keys()].sort();
+  const maybe = sites.filter((s) => s.unresolved).length;
+  lines.push(`${sites.length} call site(s) in ${keys.length} caller(s)${maybe > 0 ? ` (${maybe} ${UNRESOLVED_NOTE})` : ''}:`);
+  for (const k of keys.slice(0, MAX_HITS)) {
+    const g = byCaller.get(k) ?? { at: [], maybe: [] };
+    const parts = [g.at.length > 0 ? `calls at line ${g.at.join(', ')}` : '', g.maybe.length > 0 ? `unresolved call at line ${g.maybe.join(', ')}` : ''].filter((x) => x !== '');
+    lines.push(`  ${k} — ${parts.join('; ')}`);
+  }
+  if (keys.length > MAX_HITS) lines.push(`[${keys.length - MAX_HITS} more callers not shown]`);
+  return lines.join('\n') + other;
+}
+
+interface CalleeGroup {
+  name: string;
+  lines: number[];
+  res: Resolution<DeclRef>;
+}
+
+/** What `r` calls in its own body, each call resolved (grouped by name and outcome). */
+function calleesOf(ix: CodeIndex, r: DeclRef): CalleeGroup[] {
+  const out = new Map<string, CalleeGroup>();
+  for (const c of ix.file(r.path)?.facts.calls ?? []) {
+    if (c.caller !== r.index) continue;
+    const res = ix.resolve(r.path, c);
+    const key = `${c.callee}\0${res.kind === 'resolved' ? res.targets.map(refKey).join(',') : res.kind === 'external' ? `ext:${res.from ?? ''}` : '?'}`;
+    const g = out.get(key) ?? { name: c.callee, lines: [], res };
+    g.lines.push(c.line);
+    out.set(key, g);
+  }
+  return [...out.values()].sort((a, b) => (a.lines[0] ?? 0) - (b.lines[0] ?? 0));
+}
+
+function targetsText(ix: CodeIndex, g: CalleeGroup): string {
+  const list = (t: DeclRef[]): string => t.slice(0, 3).map(where).join(', ') + (t.length > 3 ? ` (+${t.length - 3})` : '');
+  if (g.res.kind === 'resolved') return list(g.res.targets);
+  if (g.res.kind === 'external') return g.res.from !== undefined ? `outside the workspace ("${g.res.from}")` : 'not declared in the workspace';
+  const byName = ix.declsNamed(g.name);
+  return byName.length === 0 ? 'not declared in the workspace' : `unresolved, by name: ${list(byName)}`;
 }
 
 export function callees(ix: CodeIndex, name: string, path?: string): string {
@@ -104,12 +144,8 @@ export function callees(ix: CodeIndex, name: string, path?: string): string {
   const lines: string[] = [];
   for (const r of defs.slice(0, 10)) {
     const calls = calleesOf(ix, r);
-    lines.push(`${head(r)} calls ${calls.size} name(s):`);
-    for (const [callee, at] of [...calls.entries()].sort((a, b) => (a[1][0] ?? 0) - (b[1][0] ?? 0))) {
-      const targets = ix.declsNamed(callee);
-      const loc = targets.length === 0 ? 'not declared in the workspace' : targets.slice(0, 3).map(where).join(', ') + (targets.length > 3 ? ` (+${targets.length - 3})` : '');
-      lines.push(`  ${callee} (line ${at.join(', ')}) → ${loc}`);
-    }
+    lines.push(`${head(r)} calls ${new Set(calls.map((g) => g.name)).size} name(s):`);
+    for (const g of calls) lines.push(`  ${g.name} (line ${g.lines.join(', ')}) → ${targetsText(ix, g)}`);
   }
   return lines.join('\n');
 }
@@ -128,30 +164,30 @@ export function callgraph(ix: CodeIndex, name: string, depth = 2, direction: 'ca
     lines.push(`${'  '.repeat(level)}${label}${refs.length > 0 ? ` [${refs.slice(0, 2).map(where).join(', ')}]` : ''}${again ? ' (see above)' : ''}`);
     if (again || level >= d) return;
     seen.add(key);
-    const next = new Set<string>();
-    const sites = new Map<string, DeclRef[]>();
+    const next = new Map<string, DeclRef[]>();
+    const add = (n: string, r?: DeclRef): void => {
+      const list = next.get(n) ?? [];
+      if (r !== undefined && !list.some((x) => refKey(x) === refKey(r))) list.push(r);
+      next.set(n, list);
+    };
+    const outside: string[] = [];
     for (const r of refs) {
-      if (direction === 'callees') for (const callee of calleesOf(ix, r).keys()) next.add(callee);
-      else {
-        for (const s of ix.callsTo(r.decl.name)) {
-          if (s.caller === null) next.add(`${s.path} (top level)`);
-          else {
-            next.add(s.caller.name);
-            const list = sites.get(s.caller.name) ?? [];
-            const at = ix.declsNamed(s.caller.name).find((x) => x.path === s.path && x.decl.line === s.caller?.line);
-            if (at && !list.includes(at)) list.push(at);
-            sites.set(s.caller.name, list);
-          }
+      if (direction === 'callees') {
+        for (const g of calleesOf(ix, r)) {
+          if (g.res.kind === 'resolved') for (const t of g.res.targets) add(g.name, t);
+          else if (g.res.kind === 'unresolved' && ix.declsNamed(g.name).length > 0) for (const t of ix.declsNamed(g.name)) add(`${g.name} (unresolved: by name)`, t);
+          else if (!outside.includes(g.name)) outside.push(g.name);
+        }
+      } else {
+        for (const { site: s, unresolved } of sitesReaching(ix, r.decl.name, [r]).sites) {
+          const mark = unresolved ? ' (unresolved: by name)' : '';
+          if (s.caller === null) add(`${s.path} (top level)${mark}`);
+          else add(`${s.caller.name}${mark}`, ix.declsNamed(s.caller.name).find((x) => x.path === s.path && x.decl.line === s.caller?.line));
         }
       }
     }
-    const outside: string[] = [];
-    for (const n of [...next].sort()) {
-      const refs = direction === 'callees' ? ix.declsNamed(n) : (sites.get(n) ?? []);
-      if (direction === 'callees' && refs.length === 0) outside.push(n);
-      else visit(n, refs, level + 1);
-    }
-    if (outside.length > 0) lines.push(`${'  '.repeat(level + 1)}(not declared in the workspace: ${outside.join(', ')})`);
+    for (const n of [...next.keys()].sort()) visit(n, next.get(n) ?? [], level + 1);
+    if (outside.length > 0) lines.push(`${'  '.repeat(level + 1)}(not declared in the workspace: ${outside.sort().join(', ')})`);
   };
   visit(name, roots, 0);
   if (nodes > MAX_GRAPH_NODES) lines.push(`[graph cut at ${MAX_GRAPH_NODES} nodes]`);

@@ -8,6 +8,7 @@ import { extractFacts } from './extract.js';
 import { FACTS_VERSION, type CallSite, type Decl, type FileFacts } from './facts.js';
 import { listSourceFiles } from './files.js';
 import { langOf } from './queries.js';
+import { Resolver, type Resolution } from './resolve.js';
 
 /** Files over this size are skipped (generated code, data in source form). */
 export const MAX_FILE_BYTES = 1 << 20;
@@ -62,7 +63,7 @@ export interface CacheImage {
 export class CodeIndex {
   private readonly files = new Map<string, FileEntry>();
   private cachedFacts = new Map<string, FileFacts>();
-  private derived: { names: Map<string, DeclRef[]>; callsTo: Map<string, CallRef[]> } | null = null;
+  private derived: Maps | null = null;
   private progress: Progress = { indexed: 0, total: 0, building: false };
   /** A whole pass completed (or a cache of one was adopted). */
   private built = false;
@@ -199,21 +200,42 @@ export class CodeIndex {
     return this.maps().callsTo.get(name) ?? [];
   }
 
+  /** Call sites under a local alias of `name` (`import { name as other }`): called as `other` in that file. */
+  callsToAliases(name: string): CallRef[] {
+    const m = this.maps();
+    return (m.aliases.get(name) ?? []).flatMap(({ path, local }) => (m.callsTo.get(local) ?? []).filter((c) => c.path === path));
+  }
+
+  /** Which declaration(s) a call site in `path` reaches (resolve.ts): resolved, external or unresolved. */
+  resolve(path: string, call: CallSite): Resolution<DeclRef> {
+    return this.maps().resolver.resolve(path, call);
+  }
+
   allNames(): IterableIterator<[string, DeclRef[]]> {
     return this.maps().names.entries();
   }
 
-  private maps(): { names: Map<string, DeclRef[]>; callsTo: Map<string, CallRef[]> } {
+  private maps(): Maps {
     if (this.derived) return this.derived;
     const names = new Map<string, DeclRef[]>();
     const callsTo = new Map<string, CallRef[]>();
+    const aliases = new Map<string, { path: string; local: string }[]>();
     for (const e of this.files.values()) {
+      for (const imp of e.facts.imports) for (const [local, imported] of imp.names ?? []) if (local !== imported && imported !== '*' && imported !== 'default') push(aliases, imported, { path: e.path, local });
       const { decls, calls } = e.facts;
       decls.forEach((decl, index) => push(names, decl.name, { path: e.path, index, decl }));
       for (const call of calls) push(callsTo, call.callee, { path: e.path, call, caller: call.caller >= 0 ? (decls[call.caller] ?? null) : null });
     }
-    return (this.derived = { names, callsTo });
+    const resolver = new Resolver<DeclRef>(this.root, (p) => this.files.get(p)?.facts, this.files.keys(), (n) => names.get(n) ?? []);
+    return (this.derived = { names, callsTo, aliases, resolver });
   }
+}
+
+interface Maps {
+  names: Map<string, DeclRef[]>;
+  callsTo: Map<string, CallRef[]>;
+  aliases: Map<string, { path: string; local: string }[]>;
+  resolver: Resolver<DeclRef>;
 }
 
 function lstatSafe(abs: string): Stats | null {

@@ -2,10 +2,18 @@
 // innermost enclosing declaration, and import specifiers. Everything comes from syntax nodes, never a text match.
 import type { Node, Tree } from 'web-tree-sitter';
 import type { CallSite, Decl, DeclKind, FileFacts, ImportRef } from './facts.js';
+import { bindingsOf, recvName } from './bindings.js';
 import { grammar } from './grammars.js';
 import type { LangId } from './queries.js';
 
 const SIGNATURE_MAX = 240;
+
+interface RawCall {
+  callee: string;
+  recv?: string;
+  line: number;
+  start: number;
+}
 
 interface RawDecl extends Decl {
   start: number;
@@ -30,17 +38,21 @@ export async function extractFacts(lang: LangId, source: string): Promise<FileFa
   if (tree === null) throw new Error(`the ${lang} parser returned no tree`);
   try {
     const decls: RawDecl[] = [];
-    const calls: { callee: string; line: number; start: number }[] = [];
+    const calls: RawCall[] = [];
     const imports: ImportRef[] = [];
     for (const m of g.query.matches(tree.rootNode)) {
-      let declNode: Node | undefined, kind: DeclKind | undefined, name: Node | undefined, body: Node | undefined, callee: Node | undefined, call: Node | undefined;
+      let declNode: Node | undefined, kind: DeclKind | undefined, name: Node | undefined, body: Node | undefined, callee: Node | undefined, call: Node | undefined, recv: Node | undefined;
       for (const c of m.captures) {
         if (c.name.startsWith('decl.')) [declNode, kind] = [c.node, c.name.slice(5) as DeclKind];
         else if (c.name === 'name') name = c.node;
         else if (c.name === 'body') body = c.node;
         else if (c.name === 'callee') callee = c.node;
         else if (c.name === 'call') call = c.node;
-        else if (c.name === 'import') imports.push({ spec: unquote(c.node.text), line: c.node.startPosition.row + 1 });
+        else if (c.name === 'recv') recv = c.node;
+        else if (c.name === 'import') {
+          const names = bindingsOf(lang, c.node);
+          imports.push({ spec: unquote(c.node.text), line: c.node.startPosition.row + 1, ...(names !== undefined ? { names } : {}) });
+        }
       }
       if (declNode && kind && name) {
         decls.push({
@@ -48,7 +60,7 @@ export async function extractFacts(lang: LangId, source: string): Promise<FileFa
           signature: signatureOf(source, declNode, body, lang, kind), parent: -1, start: declNode.startIndex, end: declNode.endIndex,
         });
       } else if (call && callee) {
-        calls.push({ callee: callee.text, line: call.startPosition.row + 1, start: call.startIndex });
+        calls.push({ callee: callee.text, line: call.startPosition.row + 1, start: call.startIndex, ...(recv !== undefined ? { recv: recvName(recv) } : {}) });
       }
     }
     return { lang, ...nest(decls, calls), imports, partial: tree.rootNode.hasError };
@@ -58,7 +70,7 @@ export async function extractFacts(lang: LangId, source: string): Promise<FileFa
 }
 
 /** Orders declarations by position, links each to its container, and attributes every call to its innermost decl. */
-function nest(raw: RawDecl[], rawCalls: { callee: string; line: number; start: number }[]): { decls: Decl[]; calls: CallSite[] } {
+function nest(raw: RawDecl[], rawCalls: RawCall[]): { decls: Decl[]; calls: CallSite[] } {
   raw.sort((a, b) => a.start - b.start || b.end - a.end);
   // python: a function directly inside a class is a method
   const stack: number[] = [];
@@ -77,7 +89,7 @@ function nest(raw: RawDecl[], rawCalls: { callee: string; line: number; start: n
     while (next < raw.length && (raw[next] as RawDecl).start <= c.start) open.push(next++);
     while (open.length > 0 && (raw[open[open.length - 1] as number] as RawDecl).end <= c.start) open.pop();
     // a decl that ended before c may hide under a later-opened, still-open one: drop every closed one on top
-    calls.push({ callee: c.callee, line: c.line, caller: innermostOpen(open, raw, c.start) });
+    calls.push({ callee: c.callee, ...(c.recv !== undefined ? { recv: c.recv } : {}), line: c.line, caller: innermostOpen(open, raw, c.start) });
   }
   return { decls, calls };
 }

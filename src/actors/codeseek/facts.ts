@@ -18,6 +18,9 @@ export interface Decl {
 export interface CallSite {
   /** The called name as the parse sees it: `f` for `f()`, `m` for `x.m()` and `new m()`. */
   callee: string;
+  /** A member call's object when it is a plain (dotted) name: `x` for `x.m()`, `os.path` for `os.path.join()`; ''
+   *  for any other object (`this`, a call); absent for a bare call `f()` or `new C()`. */
+  recv?: string;
   line: number;
   /** Index of the innermost enclosing declaration, -1 = the file's top level. */
   caller: number;
@@ -27,6 +30,9 @@ export interface ImportRef {
   /** The module specifier as written (`./a.js`, `os`, `fmt`). */
   spec: string;
   line: number;
+  /** The names it binds in the file: [local, imported], imported '*' for a whole module (`* as ns`, Python
+   *  `import a.b`, a Go package), 'default' for a default import; ['*', '*'] re-exports everything (`export *`). */
+  names?: [local: string, imported: string][];
 }
 
 export interface FileFacts {
@@ -39,4 +45,4 @@ export interface FileFacts {
 }
 
 /** Bumped when what extraction yields changes: cached facts of another version are parsed again. */
-export const FACTS_VERSION = 1;
+export const FACTS_VERSION = 2;

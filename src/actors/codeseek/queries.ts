@@ -1,5 +1,6 @@
 // Tree-sitter queries per grammar: declarations (with their body, for the signature), call sites and imports.
-// Capture names are the contract with extract.ts: `decl.<kind>` + `name` (+ `body`), `call` + `callee`, `import`.
+// Capture names are the contract with extract.ts: `decl.<kind>` + `name` (+ `body`), `call` + `callee` (+ `recv`),
+// `import` (its bindings are read off the statement around it: bindings.ts).
 
 const TS_COMMON = `
 (function_declaration name: (identifier) @name body: (_) @body) @decl.function
@@ -7,7 +8,7 @@ const TS_COMMON = `
 (method_definition name: (_) @name body: (_) @body) @decl.method
 (variable_declarator name: (identifier) @name value: [(arrow_function body: (_) @body) (function_expression body: (_) @body)]) @decl.function
 (call_expression function: (identifier) @callee) @call
-(call_expression function: (member_expression property: (property_identifier) @callee)) @call
+(call_expression function: (member_expression object: (_) @recv property: (property_identifier) @callee)) @call
 (new_expression constructor: (identifier) @callee) @call
 (import_statement source: (string (string_fragment) @import))
 (export_statement source: (string (string_fragment) @import))
@@ -32,7 +33,7 @@ const PYTHON = `
 (function_definition name: (identifier) @name body: (_) @body) @decl.function
 (class_definition name: (identifier) @name body: (_) @body) @decl.class
 (call function: (identifier) @callee) @call
-(call function: (attribute attribute: (identifier) @callee)) @call
+(call function: (attribute object: (_) @recv attribute: (identifier) @callee)) @call
 (import_statement name: (dotted_name) @import)
 (import_statement name: (aliased_import name: (dotted_name) @import))
 (import_from_statement module_name: (_) @import)
@@ -44,7 +45,7 @@ const GO = `
 (type_spec name: (type_identifier) @name type: (struct_type) @body) @decl.struct
 (type_spec name: (type_identifier) @name type: (interface_type) @body) @decl.interface
 (call_expression function: (identifier) @callee) @call
-(call_expression function: (selector_expression field: (field_identifier) @callee)) @call
+(call_expression function: (selector_expression operand: (_) @recv field: (field_identifier) @callee)) @call
 (import_spec path: (interpreted_string_literal) @import)
 `;
 

@@ -6,7 +6,6 @@ import { CONFIG_TEMPLATE } from './template.js';
 export const RESERVED_KEYS: Readonly<Record<string, string>> = {
   'blackboard.summary_max_runes': 'handoff summaries',
   'resume.replay_token_budget': 'pause / replay / degraded handoff',
-  'blueprint.export_path': 'the blueprint export',
 };
 
 let templateDoc: Record<string, unknown> | undefined;

@@ -1,5 +1,6 @@
 // zod schema of the raw TOML document: shapes and types only; meaning is given by normalise.ts.
 import { z } from 'zod';
+import { exportPathProblem } from './blueprint-export.js';
 
 const num = z.number();
 const int = z.number().int();
@@ -114,7 +115,14 @@ export const RawConfigSchema = z.looseObject({
       inject_into: z.array(z.string()).optional(),
       index_max_tokens: int.optional(),
       prose_budget_tokens: int.optional(),
-      export_path: z.string().optional(),
+      // a bad path stops the load with the reason (not at the first fold, minutes into a run)
+      export_path: z
+        .string()
+        .superRefine((p, ctx) => {
+          const why = exportPathProblem(p);
+          if (why !== null) ctx.addIssue({ code: 'custom', message: `"${p}" ${why}` });
+        })
+        .optional(),
     })
     .optional(),
   logs: z.looseObject({ keep_days: int.optional(), max_file_mb: int.optional() }).optional(),

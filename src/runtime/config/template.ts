@@ -121,7 +121,8 @@ checkpoint_workspace = true      # checkpoints record HEAD, branch and a digest 
 max_restarts = 2                 # restarts of a crashed delegation (it continues from its rollout); then a report
 
 # The repository blueprint: structure derived from the code each run + prose the Repo agent keeps
-# (data/blueprint/). YAGENT_BLUEPRINT=0 turns it off. export_path has no consumer yet.
+# (data/blueprint/). YAGENT_BLUEPRINT=0 turns it off. export_path = "docs/BLUEPRINT.md" (relative, .md) also
+# writes it into that workspace file after each Repo fold, between marker comments (the rest of the file is kept).
 [blueprint]
 enable = true
 inject_into = ["director", "repo"]

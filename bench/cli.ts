@@ -7,6 +7,7 @@ import type * as Blessed from 'blessed';
 import { figure, pairedFigure, round, stats, type Figure, type Suite } from './lib.js';
 import { prepare, runReference, runYagent, ScriptedModel, type RunSample } from './side-by-side.js';
 import { prefixFigures } from './cli-prefix.js';
+import { tuiTokenFigures } from './cli-tui-token.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 
@@ -211,6 +212,7 @@ const suite: Suite = {
         ...(await tuiFigures()),
         ...(await floodFigures()),
         ...(await prefixFigures()),
+        ...(await tuiTokenFigures()),
       ];
     } finally {
       await model.close();

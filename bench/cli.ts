@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import type * as Blessed from 'blessed';
 import { figure, pairedFigure, round, stats, type Figure, type Suite } from './lib.js';
 import { prepare, runReference, runYagent, ScriptedModel, type RunSample } from './side-by-side.js';
+import { prefixFigures } from './cli-prefix.js';
+import { tuiTokenFigures } from './cli-tui-token.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 
@@ -209,6 +211,8 @@ const suite: Suite = {
         pairedFigure('gap_per_step', 'ms', gapOf(ours), gapOf(ref), '<= 3x the reference agent loop', (v, b) => v <= 3 * b, 'reference agent loop: tool-call reply written -> next request received, median of 20 steps (pair with the median ratio)'),
         ...(await tuiFigures()),
         ...(await floodFigures()),
+        ...(await prefixFigures()),
+        ...(await tuiTokenFigures()),
       ];
     } finally {
       await model.close();

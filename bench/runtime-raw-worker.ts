@@ -6,7 +6,33 @@ if (!port) throw new Error('run as a worker');
 const preload = (workerData as { preload?: string[] } | undefined)?.preload ?? [];
 for (const m of preload) await import(m);
 const mark = (): void => port.postMessage({ type: 'mark', t: performance.timeOrigin + performance.now() });
-port.on('message', (m: { type: string; n?: number }) => {
+type Flood = { type: 'flood'; normal: number; criticalEvery: number; rounds: number; window: number };
+/** Ours' flood shape over a bare port: each round a window of normal events, a timestamped mark every
+ *  criticalEvery events posted at once with what was buffered before it (as the publisher flushes a critical). */
+async function flood(m: Flood): Promise<void> {
+  let sent = 0;
+  for (let r = 0; r < m.rounds; r++) {
+    let credits = m.window;
+    let buf: unknown[] = [];
+    for (let i = 0; i < m.normal; i++) {
+      if (credits > 0) {
+        credits--;
+        buf.push({ type: 'ai_chunk', agent: 'fixture', text: `c${sent}` });
+      }
+      sent++;
+      if (i % m.criticalEvery === 0) {
+        buf.push({ type: 'mark', t: performance.timeOrigin + performance.now() });
+        port?.postMessage(buf);
+        buf = [];
+      }
+    }
+    if (buf.length > 0) port?.postMessage(buf);
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  port?.postMessage('end');
+}
+port.on('message', (m: { type: string; n?: number } | Flood) => {
+  if (m.type === 'flood') void flood(m as Flood);
   if (m.type === 'ping') port.postMessage({ type: 'pong', t: performance.timeOrigin + performance.now() });
   if (m.type === 'marks') {
     // one mark per macrotask, nothing else on either thread: the idle floor of a worker -> main post

@@ -85,7 +85,7 @@ export class ScriptedModel {
 }
 
 /** Workspace, data root, config (the production template pointed at the fake) and the RSS hook. */
-export function prepare(dir: string, model: ScriptedModel): { ws: string; home: string; config: string; hook: string } {
+export function prepare(dir: string, model: Pick<ScriptedModel, 'fake'>): { ws: string; home: string; config: string; hook: string } {
   const ws = join(dir, 'ws');
   const home = join(dir, 'home');
   mkdirSync(ws, { recursive: true });

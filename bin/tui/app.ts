@@ -107,7 +107,11 @@ export class TuiApp implements CommandHost, TreeHost, SetupHost, FrameSource, Qu
   onEnvelope(env: Envelope): void {
     if (env.taskId !== this.taskId) return;
     const p = env.payload;
-    if (this.conv.apply(env)) this.frames.mark();
+    // a step's first visible text paints now (first token → screen), the rest of its stream at frame slots
+    if (this.conv.apply(env)) {
+      if (this.conv.firstText) this.frames.flush();
+      else this.frames.mark();
+    }
     if (this.side.apply(env)) this.frames.mark();
     switch (p.type) {
       case 'user_help_needed': {

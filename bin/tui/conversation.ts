@@ -40,6 +40,10 @@ export class Conversation {
   private readonly groupOf = new WeakMap<Entry, string | null>();
   private readonly parentOf = new Map<string, string | null>();
   private readonly openerOf = new Map<string, Entry>();
+  /** Slots whose step started streaming and has shown no text yet. */
+  private readonly unshown = new Set<string>();
+  /** The last apply() showed a step's first text (the app paints it at once instead of at the next frame slot). */
+  firstText = false;
 
   addUser(text: string): void {
     this.entries.push({ kind: 'user', agent: 'you', slot: 'you', depth: 0, text });
@@ -67,12 +71,14 @@ export class Conversation {
     this.open.clear();
     this.closed.clear();
     this.lastText.clear();
+    this.unshown.clear();
   }
 
   /** Folds one envelope in; returns true when something visible changed. */
   apply(env: Envelope): boolean {
     const p = env.payload;
     const key = slotKey(env);
+    this.firstText = false;
     const group = env.delegationId;
     const agent = 'agent' in p ? p.agent : env.source;
     const line = (kind: EntryKind, text: string): true => (this.insert({ kind, agent, slot: key, depth: this.depth(group), text }, group), true);
@@ -80,11 +86,13 @@ export class Conversation {
       case 'ai_stream_start':
         this.open.delete(key);
         this.closed.delete(key);
+        this.unshown.add(key);
         return false;
       case 'ai_chunk': {
         const s = this.slot(key, agent, group);
         if (!s.filter.push(p.text)) return false;
         s.entry.text = s.filter.text;
+        this.firstText = this.unshown.delete(key);
         return true;
       }
       case 'ai_response': {

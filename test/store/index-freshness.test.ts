@@ -1,5 +1,5 @@
 // The board index is rescanned per call: whatever the listing cache does, a note written before a call is in it.
-import { statSync, utimesSync } from 'node:fs';
+import { renameSync, statSync, unlinkSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/runtime/clock.js';
@@ -76,5 +76,32 @@ describe('index freshness (rescanned per call, seed rule 11)', () => {
     expect((await s.buildIndex(id, opts)).total).toBe(1);
     await s.gcNotes({ ttlMs: 60_000, maxNotesPerBoard: 0 });
     expect(await s.buildIndex(id, opts)).toMatchObject({ total: 0, text: '' });
+  });
+
+  it('a rescan merging new notes into the old listing lists what a fresh store lists: added, removed, moved', async () => {
+    const s = storeIn(t.dir);
+    const other = storeIn(t.dir);
+    const id = board();
+    const refs = async (st: typeof s): Promise<string[]> => (await st.listNotes(id)).map((m) => m.ref);
+    const same = async (): Promise<void> => expect(await refs(s)).toEqual(await refs(storeIn(t.dir)));
+    for (let i = 0; i < 5; i++) await other.writeNote(note(id, `first ${i}`));
+    await same();
+    // new notes in the known directory and in a new agent's, by another writer and by this store
+    await other.writeNote(note(id, 'later'));
+    await other.writeNote({ ...note(id, 'from coding'), agent: 'coding' });
+    await s.writeNote(note(id, 'own'));
+    await same();
+    expect((await refs(s))[0]).toMatch(/^repo\//);
+    expect(await refs(s)).toHaveLength(8);
+    // a note removed and another added since the last scan: the old listing must not keep the removed one
+    const [, second] = await s.listNotes(id);
+    unlinkSync(join(s.notesRoot, id, (second?.ref ?? '') + '.md'));
+    await other.writeNote(note(id, 'after the removal'));
+    await same();
+    expect(await refs(s)).toHaveLength(8);
+    // an agent's directory renamed away
+    renameSync(join(s.notesRoot, id, 'coding'), join(s.notesRoot, id, 'moved'));
+    await same();
+    expect((await refs(s)).filter((r) => r.startsWith('coding/'))).toEqual([]);
   });
 });

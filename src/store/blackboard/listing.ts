@@ -21,6 +21,10 @@ interface Listing {
   dirs: DirSig[];
   /** Newest first (time order of the file name). Shared: callers never mutate it. */
   files: readonly NoteFile[];
+  /** The sort key of each entry of `files`, same order (a rescan merges new names into them). */
+  keys: readonly string[];
+  /** Note file names listed per agent directory: a rescan looks each name up instead of re-keying and re-sorting. */
+  names: Map<string, Set<string>>;
   /** Some directory changed too close to the scan to trust its mtime: rescan next time. */
   racy: boolean;
   /** Decoded metas by path. Notes are immutable (no-clobber atomic writes), so a listed path keeps its meta. */
@@ -61,9 +65,13 @@ export class ListingCache {
 
   constructor(private readonly wallNow: () => number = Date.now) {}
 
+  /** A board this store wrote to is rescanned next call, merging into its old listing; no board: all dropped (GC). */
   invalidate(boardDir?: string): void {
     if (boardDir === undefined) this.boards.clear();
-    else this.boards.delete(boardDir);
+    else {
+      const hit = this.boards.get(boardDir);
+      if (hit) hit.racy = true;
+    }
   }
 
   files(boardDir: string): readonly NoteFile[] {
@@ -89,40 +97,100 @@ export class ListingCache {
     const bst = statDir(boardDir);
     if (!bst) return null;
     const dirs: DirSig[] = [{ path: boardDir, ino: bst.ino, mtimeNs: bst.mtimeNs }];
-    const keyed: { key: string; f: NoteFile }[] = [];
     let entries: Dirent[];
     try {
       entries = readdirSync(boardDir, { withFileTypes: true });
     } catch {
       return null;
     }
+    const listed: { adir: string; agent: string; names: string[] }[] = [];
     for (const e of entries) {
       if (!e.isDirectory()) continue;
       const adir = join(boardDir, e.name);
       const ast = statDir(adir);
       if (!ast) continue;
-      let names: string[];
       try {
-        names = readdirSync(adir);
+        listed.push({ adir, agent: e.name, names: readdirSync(adir) });
       } catch {
         continue;
       }
       dirs.push({ path: adir, ino: ast.ino, mtimeNs: ast.mtimeNs });
-      for (const name of names) {
-        if (!name.endsWith(NOTE_EXT)) continue;
-        const stem = name.slice(0, -NOTE_EXT.length);
-        // plain concatenation: path.join normalises, which is most of the cost over 10,000 names
-        keyed.push({ key: noteSortKey(stem), f: { agent: e.name, stem, path: `${adir}${sep}${name}` } });
-      }
-    }
-    keyed.sort((x, y) => (x.key < y.key ? 1 : x.key > y.key ? -1 : 0));
-    const files = keyed.map((k) => k.f);
-    const metas = new Map<string, NoteMeta>();
-    if (previous) for (const f of files) {
-      const m = previous.metas.get(f.path);
-      if (m) metas.set(f.path, m);
     }
     const racy = dirs.some((d) => d.mtimeNs >= BigInt(startedMs - granularityMs(d.mtimeNs)) * 1_000_000n);
-    return { dirs, files, racy, metas };
+    return (previous && added(previous, listed, dirs, racy)) ?? full(listed, dirs, racy, previous);
   }
+}
+
+type Listed = { adir: string; agent: string; names: string[] }[];
+type Keyed = { key: string; f: NoteFile };
+
+function keyed(adir: string, agent: string, name: string): Keyed {
+  const stem = name.slice(0, -NOTE_EXT.length);
+  // plain concatenation: path.join normalises, which is most of the cost over 10,000 names
+  return { key: noteSortKey(stem), f: { agent, stem, path: `${adir}${sep}${name}` } };
+}
+
+const newestFirst = (x: Keyed, y: Keyed): number => (x.key < y.key ? 1 : x.key > y.key ? -1 : 0);
+
+/** Every name keyed and sorted (first listing, or a note or directory went away). */
+function full(listed: Listed, dirs: DirSig[], racy: boolean, previous: Listing | undefined): Listing {
+  const all: Keyed[] = [];
+  const names = new Map<string, Set<string>>();
+  for (const { adir, agent, names: ns } of listed) {
+    const set = new Set<string>();
+    for (const name of ns) {
+      if (!name.endsWith(NOTE_EXT)) continue;
+      set.add(name);
+      all.push(keyed(adir, agent, name));
+    }
+    names.set(adir, set);
+  }
+  all.sort(newestFirst);
+  const files = all.map((k) => k.f);
+  const metas = new Map<string, NoteMeta>();
+  if (previous) for (const f of files) {
+    const m = previous.metas.get(f.path);
+    if (m) metas.set(f.path, m);
+  }
+  return { dirs, files, keys: all.map((k) => k.key), names, racy, metas };
+}
+
+/** Notes are only ever added between most scans (GC and clean-up remove): key just the new names and merge them
+ *  into the previous order. null when anything listed before is gone (the full scan drops it). */
+function added(previous: Listing, listed: Listed, dirs: DirSig[], racy: boolean): Listing | null {
+  if (listed.filter((l) => previous.names.has(l.adir)).length !== previous.names.size) return null;
+  const fresh: Keyed[] = [];
+  for (const { adir, agent, names: ns } of listed) {
+    const set = previous.names.get(adir);
+    let seen = 0;
+    for (const name of ns) {
+      if (!name.endsWith(NOTE_EXT)) continue;
+      if (set?.has(name) === true) seen++;
+      else fresh.push(keyed(adir, agent, name));
+    }
+    if (seen !== (set?.size ?? 0)) return null;
+  }
+  // the previous listing is being replaced: its name sets become this one's
+  for (const { adir } of listed) if (!previous.names.has(adir)) previous.names.set(adir, new Set());
+  for (const k of fresh) previous.names.get(dirname(k.f.path))?.add(`${k.f.stem}${NOTE_EXT}`);
+  if (fresh.length === 0) return { ...previous, dirs, racy };
+  fresh.sort(newestFirst);
+  const files: NoteFile[] = [];
+  const keys: string[] = [];
+  let i = 0;
+  for (let j = 0; j < fresh.length; j++) {
+    const k = fresh[j] as Keyed;
+    while (i < previous.keys.length && (previous.keys[i] as string) >= k.key) {
+      files.push(previous.files[i] as NoteFile);
+      keys.push(previous.keys[i] as string);
+      i++;
+    }
+    files.push(k.f);
+    keys.push(k.key);
+  }
+  for (; i < previous.keys.length; i++) {
+    files.push(previous.files[i] as NoteFile);
+    keys.push(previous.keys[i] as string);
+  }
+  return { dirs, files, keys, names: previous.names, racy, metas: previous.metas };
 }

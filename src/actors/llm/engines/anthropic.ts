@@ -88,13 +88,16 @@ export class AnthropicEngine implements LlmEngine {
     const budget = p.reasoningEffort !== undefined ? THINKING_BUDGETS[p.reasoningEffort] : undefined;
     let maxTokens = pick(req.maxTokens, p.maxTokens) ?? ANTHROPIC_DEFAULT_MAX_TOKENS;
     if (budget !== undefined && maxTokens <= budget) maxTokens = budget + ANTHROPIC_DEFAULT_MAX_TOKENS;
-    const body: Anthropic.MessageCreateParamsStreaming = { model: p.model, max_tokens: maxTokens, messages, stream: true };
-    if (system !== '') body.system = system;
+    // what stays the same between calls goes first and the growing history after it: each request's bytes are then
+    // a prefix of the next (the provider's prompt cache), and a per-call max_tokens only moves the tail
+    const head: Partial<Anthropic.MessageCreateParamsStreaming> = { model: p.model, stream: true };
+    if (system !== '') head.system = system;
     const tools = sortedTools(req.tools);
     if (tools.length > 0) {
-      body.tools = tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters as Anthropic.Tool.InputSchema }));
+      head.tools = tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters as Anthropic.Tool.InputSchema }));
     }
-    if (budget !== undefined) body.thinking = { type: 'enabled', budget_tokens: budget };
+    if (budget !== undefined) head.thinking = { type: 'enabled', budget_tokens: budget };
+    const body: Anthropic.MessageCreateParamsStreaming = { ...head, model: p.model, stream: true, messages, max_tokens: maxTokens };
     const temperature = pick(req.temperature, p.temperature);
     // extended thinking rejects a custom temperature
     // (the SDK's types no longer list temperature; the API still accepts it for non-thinking calls)

@@ -57,21 +57,19 @@ export class OpenAiEngine implements LlmEngine {
 
   async call(req: LlmRequest): Promise<LlmResponse> {
     const p = this.provider;
-    const body: ChatCompletionCreateParamsStreaming = {
-      model: p.model,
-      messages: toOpenAiMessages(req.messages),
-      stream: true,
-      stream_options: { include_usage: true },
-    };
+    // what stays the same between calls goes first and the growing history after it: each request's bytes are then
+    // a prefix of the next (the provider's prompt cache), and a per-call max_tokens only moves the tail
+    const head: Partial<ChatCompletionCreateParamsStreaming> = { model: p.model, stream: true, stream_options: { include_usage: true } };
     const tools = sortedTools(req.tools);
     if (tools.length > 0) {
-      body.tools = tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+      head.tools = tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
     }
+    if (p.reasoningEffort !== undefined) (head as Record<string, unknown>)['reasoning_effort'] = p.reasoningEffort;
+    const body: ChatCompletionCreateParamsStreaming = { ...head, model: p.model, stream: true, messages: toOpenAiMessages(req.messages) };
     const maxTokens = pick(req.maxTokens, p.maxTokens);
     if (maxTokens !== undefined) body.max_tokens = maxTokens;
     const temperature = pick(req.temperature, p.temperature);
     if (temperature !== undefined) body.temperature = temperature;
-    if (p.reasoningEffort !== undefined) (body as unknown as Record<string, unknown>)['reasoning_effort'] = p.reasoningEffort;
 
     const client = await this.sdk();
     const acc = new OpenAiAccumulator(req, this.opts.maxAnswerChars !== undefined ? new AnswerBudget(this.opts.maxAnswerChars) : UNCAPPED);

@@ -48,6 +48,8 @@ export interface RecordedRequest {
   agent: string;
   headers: Record<string, string>;
   body: Record<string, unknown>;
+  /** The request body's bytes as they arrived (byte-level checks: the prompt-cache prefix between requests). */
+  raw: string;
   stream: boolean;
   /** Set when the client closed the connection before the reply finished. */
   cancelled: boolean;

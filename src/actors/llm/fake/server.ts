@@ -159,7 +159,7 @@ export class FakeProvider {
     this.cursors.set(agent, stepIndex + 1);
     let connection = this.connections.get(req.socket);
     if (connection === undefined) this.connections.set(req.socket, (connection = ++this.connectionSeq));
-    const record: RecordedRequest = { format, path, agent, headers, body, stream: body['stream'] === true, cancelled: false, step: stepIndex, connection };
+    const record: RecordedRequest = { format, path, agent, headers, body, raw, stream: body['stream'] === true, cancelled: false, step: stepIndex, connection };
     this.requests.push(record);
     let closed = false;
     res.on('close', () => {

@@ -1,0 +1,73 @@
+// A step's first visible text is painted when it arrives, not at the next frame slot (first token → screen), while
+// the rest of every stream, a parallel delegation's too, still coalesces into frames. The frame clock is manual:
+// nothing paints unless the app flushes.
+import { afterEach, describe, expect, it } from 'vitest';
+import { TuiApp } from '../../bin/tui/app.js';
+import type { TuiBackend } from '../../bin/tui/backend.js';
+import { DEFAULT_BINDINGS } from '../../bin/tui/keys.js';
+import { ManualClock } from '../../src/runtime/clock.js';
+import type { Envelope } from '../../src/runtime/protocol/index.js';
+import { makeTerm } from './harness.js';
+
+const apps: TuiApp[] = [];
+afterEach(async () => {
+  for (const a of apps.splice(0)) await a.quit();
+});
+
+async function open(): Promise<{ app: TuiApp; screen: () => Promise<string>; deliver: (p: Envelope['payload'], delegationId?: string | null) => void }> {
+  let on: (env: Envelope) => void = () => undefined;
+  let seq = 0;
+  let end: () => void = () => undefined;
+  const backend: TuiBackend = {
+    where: 'local',
+    start: () => Promise.resolve({ taskId: 't', done: new Promise((r) => (end = () => r(null))) }),
+    cancel: () => Promise.resolve(end()),
+    pause: () => Promise.resolve(),
+    resume: () => Promise.resolve(),
+    pauseActor: () => Promise.resolve([]),
+    respond: () => Promise.resolve(),
+    subscribe: (fn) => ((on = fn), () => undefined),
+    tree: () => Promise.resolve(null),
+    timeline: () => Promise.resolve([]),
+  };
+  const term = makeTerm(100, 30);
+  const app = new TuiApp({ backend, bindings: DEFAULT_BINDINGS, io: term.io, clock: new ManualClock(1_000) });
+  apps.push(app);
+  app.submit('go');
+  await new Promise((r) => setImmediate(r)); // the turn has its task id
+  const deliver = (payload: Envelope['payload'], delegationId: string | null = null): void =>
+    on({ seq: ++seq, taskId: 't', delegationId, source: 'agent' in payload ? payload.agent : 'director', type: payload.type, lane: 'normal', ts: 0, payload });
+  const screen = async (): Promise<string> => (await term.settle(), term.screenText());
+  return { app, screen, deliver };
+}
+
+describe('first token → screen', () => {
+  it("each step's first visible text paints at once, beside a delegation streaming in parallel; later chunks wait for a frame", async () => {
+    const { app, screen, deliver } = await open();
+    deliver({ type: 'delegation_start', agent: 'director', callId: 'd1', child: 'repo', task: 'long stream' });
+    deliver({ type: 'delegation_start', agent: 'director', callId: 'd2', child: 'repo', task: 'short steps' });
+    deliver({ type: 'ai_stream_start', agent: 'repo', step: 1 }, 'd1');
+    deliver({ type: 'ai_chunk', agent: 'repo', text: 'longtext-one ' }, 'd1');
+    expect(await screen()).toContain('longtext-one');
+    // the parallel stream's later chunks coalesce: nothing paints until the frame slot
+    const frames = app.frames.frames;
+    deliver({ type: 'ai_chunk', agent: 'repo', text: 'longtext-two ' }, 'd1');
+    expect(app.frames.frames).toBe(frames);
+    expect(await screen()).not.toContain('longtext-two');
+    // the other delegation's step: its first text is on screen without any frame slot passing
+    deliver({ type: 'ai_stream_start', agent: 'repo', step: 1 }, 'd2');
+    deliver({ type: 'ai_chunk', agent: 'repo', text: 'QX01Z' }, 'd2');
+    expect(app.frames.frames).toBe(frames + 1);
+    expect(await screen()).toContain('QX01Z');
+    deliver({ type: 'ai_chunk', agent: 'repo', text: ' QX01-more' }, 'd2');
+    expect(app.frames.frames).toBe(frames + 1);
+    // its next step: a hidden <thought> opening is not visible text; the first words after it are
+    deliver({ type: 'ai_stream_end', agent: 'repo' }, 'd2');
+    deliver({ type: 'ai_stream_start', agent: 'repo', step: 2 }, 'd2');
+    deliver({ type: 'ai_chunk', agent: 'repo', text: '<thought>\ngoal: x\n</thought>\n' }, 'd2');
+    expect(app.frames.frames).toBe(frames + 1);
+    deliver({ type: 'ai_chunk', agent: 'repo', text: 'QX02Z' }, 'd2');
+    expect(app.frames.frames).toBe(frames + 2);
+    expect(await screen()).toContain('QX02Z');
+  });
+});

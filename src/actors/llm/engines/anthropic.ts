@@ -109,7 +109,7 @@ export class AnthropicEngine implements LlmEngine {
       traceOnce('first model request sent');
       const res = await client.messages.create(body, { signal: link.signal, headers: { [AGENT_HEADER]: req.agent } }).asResponse();
       req.onWire?.();
-      await readSse(res.body, (ev) => acc.onEvent(ev), req.onWire);
+      await readSse(res, (ev) => acc.onEvent(ev), req.onWire);
     } catch (e) {
       // an abort surfaces as whatever the reader threw; the caller's reason (e.g. the timeout) is the truth
       req.signal.throwIfAborted();

@@ -8,6 +8,7 @@ import { InFlightGate } from '../../src/actors/llm/reliability/gate.js';
 import { ReliableEngine } from '../../src/actors/llm/reliability/reliable.js';
 import type { LlmEngine, LlmRequest, LlmResponse } from '../../src/actors/llm/types.js';
 import { ManualClock } from '../../src/runtime/clock.js';
+import { getEventListeners } from 'node:events';
 import { request } from './helpers.js';
 
 const tick = () => new Promise((r) => setImmediate(r));
@@ -72,6 +73,32 @@ describe('in-flight gate', () => {
     blocker.release();
     await expect(p).resolves.toMatchObject({ text: 'q' });
     expect(started).toEqual([5000]);
+  });
+
+  it('a call that finds a free slot takes it at once: no waiting watch, no timer beyond its own, the caller signal left clean', async () => {
+    const clock = new ManualClock();
+    let armed = 0;
+    const arm = clock.setTimeout.bind(clock);
+    clock.setTimeout = (fn, ms) => (armed++, arm(fn, ms));
+    const gate = new InFlightGate(createSharedLlmState({ maxInFlightRequests: 1 }));
+    const timersDuringCall: number[] = [];
+    const inner: LlmEngine = {
+      describe: () => ({ provider: 'p', model: 'm' }),
+      call: () => {
+        timersDuringCall.push(armed);
+        return Promise.resolve({ text: 'q', toolCalls: [], reasoning: [], usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 }, finishReason: 'stop', provider: 'p', model: 'm' });
+      },
+    };
+    const engine = new ReliableEngine(inner, { maxRetries: 0, timeoutMs: 1000 }, { clock, gate, breaker: null });
+    const caller = new AbortController();
+    for (let i = 0; i < 3; i++) await engine.call(request('free', { signal: caller.signal }));
+    // per call the attempt's timeout and its silence watch; a slot watch would be a third
+    expect(timersDuringCall).toEqual([2, 4, 6]);
+    expect(clock.pending()).toBe(0);
+    expect(gate.inFlight()).toBe(0);
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
+    expect(gate.tryAcquire()).not.toBeNull();
+    expect(gate.tryAcquire()).toBeNull();
   });
 
   it(

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { createHttpFetch, httpFetch } from '../../src/actors/llm/transport/http-fetch.js';
 import { FetchHeaders } from '../../src/actors/llm/transport/web-shims.js';
 import { classifyError } from '../../src/actors/llm/errors.js';
+import { readSse, type SseEvent } from '../../src/actors/llm/engines/sse-decode.js';
 import { Worker } from 'node:worker_threads';
 import { distFile } from '../../src/runtime/dist-paths.js';
 
@@ -120,6 +121,39 @@ describe('http transport (fetch on node:http)', () => {
     const why = new Error('timeout');
     mid.abort(why);
     await expect(reader.read()).rejects.toBe(why);
+    await closed;
+  });
+
+  it('the engines read an event stream from the socket itself (no web stream made), and an abort or a decoder error mid-body closes the connection', async () => {
+    routes.set('/events', (_r, _b, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end('data: {"a":1}\n\nevent: x\ndata: é\n\n');
+    });
+    const events: SseEvent[] = [];
+    const whole = await httpFetch(`${base}/events`);
+    await readSse(whole, (e) => events.push({ event: e.event, data: e.data }));
+    expect(events).toEqual([{ event: undefined, data: '{"a":1}' }, { event: 'x', data: 'é' }]);
+    // the body was claimed as the Node stream it is: no web view of it was ever built, nor can one be now
+    expect([whole.bodyUsed, whole.body]).toEqual([true, null]);
+
+    let closed: Promise<unknown> | undefined;
+    routes.set('/events-half', (req, _b, res) => {
+      closed = once(req.socket, 'close');
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: first\n\n');
+    });
+    const mid = new AbortController();
+    const why = new Error('timeout');
+    const half = await httpFetch(`${base}/events-half`, { signal: mid.signal });
+    await expect(readSse(half, () => mid.abort(why))).rejects.toBe(why);
+    await closed;
+    const broken = new Error('decoder says no');
+    const again = await httpFetch(`${base}/events-half`);
+    await expect(
+      readSse(again, () => {
+        throw broken;
+      }),
+    ).rejects.toBe(broken);
     await closed;
   });
 

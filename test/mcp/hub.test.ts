@@ -1,5 +1,5 @@
 // McpHub against real MCP servers from npm: stdio and Streamable HTTP, list, call, list_changed, crash, cancel.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -189,6 +189,21 @@ describe('McpHub with real servers', () => {
     await h.close();
     await until(() => !groupAlive(pid), 5000, 'server exit');
     expect(groupAlive(pid)).toBe(false);
+  });
+
+  it('a stdio server leads its own process group inside our session (a new session is a new scheduler autogroup)', async () => {
+    // /proc/<pid>/stat: after the command's parenthesised name come state, ppid, pgrp, session
+    const ids = (pid: number | 'self'): { pgrp: number; session: number } => {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const [, , pgrp = '', session = ''] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return { pgrp: Number(pgrp), session: Number(session) };
+    };
+    const h = hub([everythingStdio('every')]);
+    await h.start();
+    const pid = h.status()[0]?.pid ?? 0;
+    expect(pid).toBeGreaterThan(0);
+    expect(ids(pid)).toEqual({ pgrp: pid, session: ids('self').session });
+    await h.close();
   });
 
   it('a launcher and its grandchild server die together on close (the server leads its own process group)', async () => {

@@ -1,7 +1,9 @@
 // Decodes an SSE response body straight into a callback (the SDKs' nested async generators cost ~2× a raw read).
+import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { LlmError } from '../errors.js';
+import { nodeBodyOf } from '../transport/http-response.js';
 import { errorRecord, isKvCacheFull, messageOf, readOverflow } from '../server-answers.js';
 import type { LlmRequest } from '../types.js';
 import { traceOnce } from '../../../runtime/trace.js';
@@ -16,14 +18,8 @@ export interface SseEvent {
 /** A single event larger than this is a broken server, not a reply (tool arguments come in many small events). */
 export const SSE_MAX_EVENT_CHARS = 32 * 1024 * 1024;
 
-/**
- * Reads `body` to its end, handing every complete event to `onEvent` synchronously.
- * Reading to the end (not stopping at the terminal event) lets the connection go back to the keep-alive pool.
- * Whatever `onEvent` throws ends the read, cancels the body (closing the request) and propagates. `onBytes` hears of
- * every chunk read (the silence watch).
- */
-export async function readSse(body: ReadableStream<Uint8Array> | null, onEvent: (ev: SseEvent) => void, onBytes?: () => void): Promise<void> {
-  if (body === null) return;
+/** Bytes in, whole events out: split UTF-8 and CR line endings handled, an oversized event refused. */
+function sseFeed(onEvent: (ev: SseEvent) => void): { write(chunk: Uint8Array): void; end(): void } {
   // a holder, not a `let`: the parser's callback sets it, which control-flow narrowing cannot see
   const state: { overflow: LlmError | null } = { overflow: null };
   const parser = createParser({
@@ -37,28 +33,90 @@ export async function readSse(body: ReadableStream<Uint8Array> | null, onEvent: 
   });
   // StringDecoder keeps split UTF-8 sequences like TextDecoder's stream mode, at a fraction of its cost
   const decoder = new StringDecoder('utf8');
+  let endsInCr = false;
+  return {
+    write(chunk) {
+      const text = decoder.write(chunk);
+      if (text !== '') endsInCr = text.endsWith('\r');
+      parser.feed(text);
+      if (state.overflow !== null) throw state.overflow;
+    },
+    end() {
+      const tail = decoder.end();
+      if (tail !== '') {
+        endsInCr = tail.endsWith('\r');
+        parser.feed(tail);
+      }
+      // a lone CR is a whole line ending, but the parser waits for a possible LF after it: at EOF there is none.
+      // An event without its closing blank line stays incomplete and is dropped (SSE spec; the SDKs do the same)
+      if (endsInCr) parser.feed('\n');
+    },
+  };
+}
+
+/**
+ * Reads an answer's body to its end, handing every complete event to `onEvent` synchronously.
+ * Reading to the end (not stopping at the terminal event) lets the connection go back to the keep-alive pool.
+ * Whatever `onEvent` throws ends the read, closes the request and propagates. `onBytes` hears of every chunk read (the
+ * silence watch). Our transport's answers are read as the Node stream they are (no web stream per call); any other
+ * Response (a test's fetch) through its web stream.
+ */
+export function readSse(res: { readonly body: ReadableStream<Uint8Array> | null }, onEvent: (ev: SseEvent) => void, onBytes?: () => void): Promise<void> {
+  const node = nodeBodyOf(res);
+  return node !== null ? readNode(node, sseFeed(onEvent), onBytes) : readWeb(res.body, sseFeed(onEvent), onBytes);
+}
+
+function readNode(src: Readable, feed: ReturnType<typeof sseFeed>, onBytes: (() => void) | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const settle = (e: unknown): void => {
+      if (settled) return;
+      settled = true;
+      src.off('data', onData);
+      if (e === null) resolve();
+      else {
+        // stopping early must close the request, or the socket stays busy until the server gives up
+        src.destroy();
+        reject(e);
+      }
+    };
+    const onData = (chunk: Buffer): void => {
+      if (settled) return;
+      onBytes?.();
+      try {
+        feed.write(chunk);
+      } catch (e) {
+        settle(e);
+      }
+    };
+    src.on('data', onData);
+    src.once('error', settle);
+    src.once('end', () => {
+      try {
+        feed.end();
+        settle(null);
+      } catch (e) {
+        settle(e);
+      }
+    });
+    // a body closed without its end and without an error of its own (fetch's body would error the same way)
+    src.once('close', () => settle(Object.assign(new Error('the answer ended before its end'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })));
+  });
+}
+
+async function readWeb(body: ReadableStream<Uint8Array> | null, feed: ReturnType<typeof sseFeed>, onBytes: (() => void) | undefined): Promise<void> {
+  if (body === null) return;
   const reader = body.getReader();
   let finished = false;
-  let endsInCr = false;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       onBytes?.();
-      const text = decoder.write(value);
-      if (text !== '') endsInCr = text.endsWith('\r');
-      parser.feed(text);
-      if (state.overflow !== null) throw state.overflow;
+      feed.write(value);
     }
     finished = true;
-    const tail = decoder.end();
-    if (tail !== '') {
-      endsInCr = tail.endsWith('\r');
-      parser.feed(tail);
-    }
-    // a lone CR is a whole line ending, but the parser waits for a possible LF after it: at EOF there is none.
-    // An event without its closing blank line stays incomplete and is dropped (SSE spec; the SDKs do the same)
-    if (endsInCr) parser.feed('\n');
+    feed.end();
   } finally {
     // stopping early must close the request, or the socket stays busy until the server gives up
     if (!finished) await reader.cancel().catch(() => undefined); // best-effort: the caller already has its error
@@ -129,7 +187,7 @@ export async function streamRequest(req: Pick<LlmRequest, 'signal' | 'agent' | '
     traceOnce('first model request sent');
     const res = await send({ signal: link.signal, headers: { [AGENT_HEADER]: req.agent } }).asResponse();
     req.onWire?.();
-    await readSse(res.body, onEvent, req.onWire);
+    await readSse(res, onEvent, req.onWire);
   } catch (e) {
     req.signal.throwIfAborted();
     throw e;

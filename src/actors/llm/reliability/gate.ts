@@ -25,20 +25,27 @@ export class InFlightGate {
     return Atomics.load(this.i32, L.GATE_IN_FLIGHT);
   }
 
+  /** A slot at once when one is free (no promise, no wait: the common case of a call), else null. */
+  tryAcquire(): GateSlot | null {
+    const i32 = this.i32;
+    for (;;) {
+      const limit = Atomics.load(i32, L.GATE_LIMIT);
+      if (limit <= 0) return NO_SLOT;
+      const cur = Atomics.load(i32, L.GATE_IN_FLIGHT);
+      if (cur >= limit) return null;
+      if (Atomics.compareExchange(i32, L.GATE_IN_FLIGHT, cur, cur + 1) === cur) return this.slot();
+    }
+  }
+
   /** Resolves with a slot, or rejects with the signal's reason when cancelled while queued. */
   async acquire(signal: AbortSignal): Promise<GateSlot> {
     const i32 = this.i32;
     for (;;) {
       signal.throwIfAborted();
-      const limit = Atomics.load(i32, L.GATE_LIMIT);
-      if (limit <= 0) return NO_SLOT;
       // read the wake generation first so a release between the check and the wait is not lost
       const gen = Atomics.load(i32, L.GATE_WAKE);
-      const cur = Atomics.load(i32, L.GATE_IN_FLIGHT);
-      if (cur < limit) {
-        if (Atomics.compareExchange(i32, L.GATE_IN_FLIGHT, cur, cur + 1) === cur) return this.slot();
-        continue;
-      }
+      const free = this.tryAcquire();
+      if (free !== null) return free;
       const w = waitAsync(i32, L.GATE_WAKE, gen);
       if (!w.async) continue;
       await abortable(w.value, signal);

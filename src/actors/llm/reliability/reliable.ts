@@ -171,19 +171,27 @@ export class ReliableEngine implements LlmEngine {
     if (this.breakerOp(req.agent, (b) => b.allow()) === false) {
       return new LlmError('CIRCUIT_OPEN', `circuit breaker open for provider "${breaker?.provider ?? ''}"`, false);
     }
-    let slot;
-    // queueing for a slot is a wait the user is shown too, never an idle error (others are being answered)
-    const queued = gate !== null ? new SilenceWatch(clock, { idleMs: 0, noticeMs: WAIT_NOTICE_MS, onNotice: this.notice(req, 'slot', number, n), onIdle: () => undefined }) : null;
-    try {
-      // queue BEFORE the timeout starts: waiting behind others is not the provider being slow
-      slot = gate !== null ? await gate.acquire(req.signal) : null;
-    } catch (e) {
-      this.breakerOp(req.agent, (b) => b.onAbandon());
-      throw classifyError(e, { cancelled: true, timedOut: false, now: clock.now() });
-    } finally {
-      queued?.stop();
+    // a free slot is taken at once; only a call that queues watches (and is shown) its wait
+    let slot = gate?.tryAcquire() ?? null;
+    if (gate !== null && slot === null) {
+      // queueing for a slot is a wait the user is shown too, never an idle error (others are being answered)
+      const queued = new SilenceWatch(clock, { idleMs: 0, noticeMs: WAIT_NOTICE_MS, onNotice: this.notice(req, 'slot', number, n), onIdle: () => undefined });
+      try {
+        // queue BEFORE the timeout starts: waiting behind others is not the provider being slow
+        slot = await gate.acquire(req.signal);
+      } catch (e) {
+        this.breakerOp(req.agent, (b) => b.onAbandon());
+        throw classifyError(e, { cancelled: true, timedOut: false, now: clock.now() });
+      } finally {
+        queued.stop();
+      }
     }
+    // the attempt's own signal: the caller's cancel or this attempt's timeout (a listener, not AbortSignal.any, which
+    // costs a weak-ref registry per call and keeps the caller's signal tracking every attempt's)
     const ctl = new AbortController();
+    const onCallerAbort = (): void => ctl.abort(req.signal.reason);
+    req.signal.addEventListener('abort', onCallerAbort, { once: true });
+    if (req.signal.aborted) onCallerAbort(); // a cancel while the slot was being handed over
     let timedOut = false;
     const timer = clock.setTimeout(() => {
       timedOut = true;
@@ -203,7 +211,7 @@ export class ReliableEngine implements LlmEngine {
     try {
       const res = await this.inner.call({
         ...req,
-        signal: AbortSignal.any([req.signal, ctl.signal]),
+        signal: ctl.signal,
         onWire: () => {
           watch.wire();
           outer?.();
@@ -220,6 +228,7 @@ export class ReliableEngine implements LlmEngine {
       if (countsForBreaker(err)) this.breakerOp(req.agent, (b) => b.onFailure());
       return err;
     } finally {
+      req.signal.removeEventListener('abort', onCallerAbort);
       timer.cancel();
       watch.stop();
       slot?.release();

@@ -39,6 +39,8 @@ export class RoutingEngine implements LlmEngine {
   private announced: string | null = null;
   /** Per provider: its window, asked once (a server's overflow answer replaces it: `learnWindow`). */
   private readonly windows = new Map<string, Promise<WindowInfo>>();
+  /** Providers whose window needs no second question (recheckWindow has nothing to do for them). */
+  private readonly windowSettled = new Set<string>();
 
   constructor(
     private readonly routing: YagentConfig['routing'],
@@ -66,12 +68,24 @@ export class RoutingEngine implements LlmEngine {
   }
 
   async call(req: LlmRequest): Promise<LlmResponse> {
-    const { provider, tier } = await this.choose(req);
+    // the steady state (a fixed provider, announced, its window settled) awaits nothing but the call itself
+    const { provider, tier } = this.fixedChoice() ?? (await this.choose(req));
     const engine = this.engine(provider);
-    await this.announce(provider, engine, tier);
+    if (!this.isAnnounced(engine)) await this.announce(provider, engine, tier);
     const res = await engine.call(tier !== undefined ? { ...req, tier } : req);
-    await this.recheckWindow(provider);
+    if (!this.windowSettled.has(provider)) await this.recheckWindow(provider);
     return res;
+  }
+
+  private fixedChoice(): { provider: string; tier?: Tier } | null {
+    if (this.override !== null) return { provider: this.override };
+    if (this.mode === 'fixed' || !canRoute(this.routing.tiers, this.baseProvider)) return { provider: this.baseProvider };
+    return null;
+  }
+
+  private isAnnounced(engine: LlmEngine): boolean {
+    const { provider, model } = engine.describe();
+    return this.announced === `${provider}\u0000${model}`;
   }
 
   /** A server that sizes its window when it loads the model (Ollama) is asked once more after its first answer. */
@@ -81,6 +95,7 @@ export class RoutingEngine implements LlmEngine {
     const again = await this.deps.windowOf(name).catch(() => undefined);
     const settled: WindowInfo = again?.tokens !== undefined ? again : { ...(await known), recheck: false };
     this.windows.set(name, Promise.resolve(settled));
+    if (settled.recheck !== true) this.windowSettled.add(name);
     if (again?.tokens !== undefined) this.announced = null;
   }
 
@@ -95,6 +110,14 @@ export class RoutingEngine implements LlmEngine {
       };
       w = this.deps.windowOf ? this.deps.windowOf(name).catch(fallback) : Promise.resolve(fallback());
       this.windows.set(name, w);
+      const asked = w;
+      asked.then(
+        (info) => {
+          // a later learnWindow replaced it: that one is settled already
+          if (this.windows.get(name) === asked && info.recheck !== true) this.windowSettled.add(name);
+        },
+        () => undefined, // the caller of window() hears of it
+      );
     }
     return w;
   }
@@ -102,6 +125,7 @@ export class RoutingEngine implements LlmEngine {
   /** The server's overflow answer named its window: it replaces what was known, and model_info says it again. */
   learnWindow(tokens: number): void {
     this.windows.set(this.current(), Promise.resolve({ tokens, source: "the server's overflow answer" }));
+    this.windowSettled.add(this.current());
     this.announced = null;
   }
 
@@ -109,9 +133,8 @@ export class RoutingEngine implements LlmEngine {
     return this.override ?? this.decided?.provider ?? this.baseProvider;
   }
 
+  /** The routed choice (fixedChoice answered null). */
   private async choose(req: LlmRequest): Promise<{ provider: string; tier?: Tier }> {
-    if (this.override !== null) return { provider: this.override };
-    if (this.mode === 'fixed' || !canRoute(this.routing.tiers, this.baseProvider)) return { provider: this.baseProvider };
     const provider = await this.route(req);
     return this.decided !== null ? { provider, tier: this.decided.tier } : { provider };
   }

@@ -52,8 +52,8 @@ async function bodyBytes(body: unknown): Promise<{ bytes: Buffer | null; type?: 
   throw new TypeError('this transport sends text and byte bodies only (no streams or form data)');
 }
 
-/** The answer's body as a web stream, decoded when the server compressed it anyway. */
-function webBody(res: Http.IncomingMessage, method: string): ReadableStream<Uint8Array> | null {
+/** The answer's body, decoded when the server compressed it anyway. */
+function answerBody(res: Http.IncomingMessage, method: string): Readable | null {
   if (method === 'HEAD' || NULL_BODY.has(res.statusCode ?? 0)) {
     res.resume();
     return null;
@@ -61,9 +61,18 @@ function webBody(res: Http.IncomingMessage, method: string): ReadableStream<Uint
   const coding = (res.headers['content-encoding'] ?? '').trim().toLowerCase();
   const z = coding === '' || coding === 'identity' ? null : nodeZlib();
   const decoder = z === null ? null : coding === 'gzip' || coding === 'x-gzip' ? z.createGunzip() : coding === 'deflate' ? z.createInflate() : coding === 'br' ? z.createBrotliDecompress() : null;
-  if (decoder === null) return Readable.toWeb(res) as ReadableStream<Uint8Array>;
+  if (decoder === null) return res;
   res.on('error', (e) => decoder.destroy(e));
-  return Readable.toWeb(res.pipe(decoder)) as ReadableStream<Uint8Array>;
+  // a reader that stops early destroys the decoder: the request under it closes too
+  decoder.on('close', () => res.destroy());
+  return res.pipe(decoder);
+}
+
+let httpModule: typeof Http | undefined;
+let httpsModule: typeof Https | undefined;
+/** The scheme's module, required once (a require per request walks the module loader each time). */
+function moduleFor(url: URL): typeof Http | typeof Https {
+  return url.protocol === 'https:' ? (httpsModule ??= nodeHttps()) : (httpModule ??= nodeHttp());
 }
 
 interface Sent {
@@ -81,7 +90,7 @@ function exchange(url: URL, method: string, headers: Record<string, string>, byt
       reject(abortReason(signal));
       return;
     }
-    const mod = url.protocol === 'https:' ? nodeHttps() : nodeHttp();
+    const mod = moduleFor(url);
     let res: Http.IncomingMessage | undefined;
     let req: Http.ClientRequest;
     const onAbort = (): void => {
@@ -181,12 +190,12 @@ export function createHttpFetch(opts: HttpFetchOptions = {}): typeof fetch {
       }
       const answer = new FetchHeaders();
       for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) answer.append(res.rawHeaders[i] ?? '', res.rawHeaders[i + 1] ?? '');
-      const body = webBody(res, method);
+      const body = answerBody(res, method);
       if (status < 400 || body === null) return new HttpResponse(status, res.statusMessage ?? '', answer, url.href, hop > 0, body);
       // an error answer is read here whole (the SDK reads it whole anyway) and kept for errors.ts (error-bodies.ts)
       const whole = Buffer.from(await new HttpResponse(status, '', answer, url.href, false, body).arrayBuffer());
       rememberErrorBody(answer, whole.toString('utf8'));
-      return new HttpResponse(status, res.statusMessage ?? '', answer, url.href, hop > 0, Readable.toWeb(Readable.from([whole])) as ReadableStream<Uint8Array>);
+      return new HttpResponse(status, res.statusMessage ?? '', answer, url.href, hop > 0, Readable.from([whole]));
     }
   }
   return send as unknown as typeof fetch;

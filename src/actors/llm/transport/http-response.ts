@@ -1,10 +1,15 @@
 // The Response http-fetch.ts answers with: what the SDKs and the engines read of one (status, headers, the body as a
-// web stream, the body read whole, clone), without Node's Response class (undici: see web-shims.ts).
+// web stream, the body read whole, clone), without Node's Response class (undici: see web-shims.ts). The body stays a
+// Node stream until someone asks for the web one: the engines read it as it is (nodeBodyOf), sparing a web stream per call.
+import { Readable } from 'node:stream';
 import { FetchHeaders } from './web-shims.js';
+
+const NODE_BODY = Symbol('yagent.nodeBody');
 
 export class HttpResponse {
   readonly type = 'basic';
   private used = false;
+  private stream: ReadableStream<Uint8Array> | null = null;
 
   constructor(
     readonly status: number,
@@ -12,8 +17,15 @@ export class HttpResponse {
     readonly headers: FetchHeaders,
     readonly url: string,
     readonly redirected: boolean,
-    private stream: ReadableStream<Uint8Array> | null,
+    private source: Readable | null,
   ) {}
+
+  /** The body as the Node stream it arrived as, once, if nobody has touched it yet (see nodeBodyOf). */
+  [NODE_BODY](): Readable | null {
+    if (this.used || this.stream !== null || this.source === null) return null;
+    this.used = true;
+    return this.source;
+  }
 
   get [Symbol.toStringTag](): string {
     return 'Response';
@@ -24,6 +36,7 @@ export class HttpResponse {
   }
 
   get body(): ReadableStream<Uint8Array> | null {
+    if (this.stream === null && this.source !== null && !this.used) this.stream = Readable.toWeb(this.source) as ReadableStream<Uint8Array>;
     return this.stream;
   }
 
@@ -35,9 +48,10 @@ export class HttpResponse {
   private async bytes(): Promise<Buffer> {
     if (this.bodyUsed) throw new TypeError('Body is unusable: Body has already been read');
     this.used = true;
-    if (this.stream === null) return Buffer.alloc(0);
+    const from = this.stream ?? this.source;
+    if (from === null) return Buffer.alloc(0);
     const chunks: Uint8Array[] = [];
-    for await (const chunk of this.stream) chunks.push(chunk);
+    for await (const chunk of from as AsyncIterable<Uint8Array>) chunks.push(chunk);
     return Buffer.concat(chunks);
   }
 
@@ -62,8 +76,18 @@ export class HttpResponse {
   /** Both copies read the same bytes (the stream is teed). */
   clone(): HttpResponse {
     if (this.bodyUsed) throw new TypeError('Response.clone: Body has already been consumed');
-    let other: ReadableStream<Uint8Array> | null = null;
-    if (this.stream !== null) [this.stream, other] = this.stream.tee();
-    return new HttpResponse(this.status, this.statusText, new FetchHeaders(this.headers), this.url, this.redirected, other);
+    const web = this.body;
+    if (web === null) return new HttpResponse(this.status, this.statusText, new FetchHeaders(this.headers), this.url, this.redirected, null);
+    const [mine, other] = web.tee();
+    this.stream = mine;
+    const copy = new HttpResponse(this.status, this.statusText, new FetchHeaders(this.headers), this.url, this.redirected, null);
+    copy.stream = other;
+    return copy;
   }
+}
+
+/** The Node stream under a response of this transport, claimed for reading (null for any other Response, or a body
+ *  already read or turned into a web stream). */
+export function nodeBodyOf(res: unknown): Readable | null {
+  return res instanceof HttpResponse ? res[NODE_BODY]() : null;
 }

@@ -47,6 +47,8 @@ export class FakeProvider {
   ollamaNumCtx: number | undefined;
   /** The info requests (method and path) clients made besides the chat endpoints: a window probe, a model list. */
   readonly infoRequests: string[] = [];
+  /** Info answers (the window probe's) wait for this: a test holds them to see what does not wait for them. */
+  infoGate: Promise<unknown> = Promise.resolve();
 
   private constructor(
     private readonly server: Server,
@@ -135,6 +137,7 @@ export class FakeProvider {
     const method = req.method ?? 'GET';
     if (format === null || method !== 'POST') {
       this.infoRequests.push(`${method} ${path}`);
+      await this.infoGate;
       const info = infoAnswer(this.flavour, method, path, this.opts.model ?? 'fake-model', { window: this.window, ollamaNumCtx: this.ollamaNumCtx });
       if (info !== null) {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(info));

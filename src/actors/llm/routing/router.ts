@@ -68,8 +68,16 @@ export class RoutingEngine implements LlmEngine {
   async call(req: LlmRequest): Promise<LlmResponse> {
     const { provider, tier } = await this.choose(req);
     const engine = this.engine(provider);
-    await this.announce(provider, engine, tier);
-    const res = await engine.call(tier !== undefined ? { ...req, tier } : req);
+    // model_info waits for the window (a local server is asked over HTTP); the request does not (issue 29): it
+    // starts first, and the call returns only once model_info is out (announce never rejects: window() falls back)
+    const pending = engine.call(tier !== undefined ? { ...req, tier } : req);
+    const said = this.announce(provider, engine, tier);
+    let res: LlmResponse;
+    try {
+      res = await pending;
+    } finally {
+      await said;
+    }
     await this.recheckWindow(provider);
     return res;
   }

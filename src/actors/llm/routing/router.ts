@@ -68,16 +68,27 @@ export class RoutingEngine implements LlmEngine {
   async call(req: LlmRequest): Promise<LlmResponse> {
     const { provider, tier } = await this.choose(req);
     const engine = this.engine(provider);
-    // model_info waits for the window (a local server is asked over HTTP); the request does not (issue 29): it
-    // starts first, and the call returns only once model_info is out (announce never rejects: window() falls back)
-    const pending = engine.call(tier !== undefined ? { ...req, tier } : req);
-    const said = this.announce(provider, engine, tier);
+    // model_info waits for the window (a local server is asked over HTTP); the request does not (issue 29): the probe
+    // starts once the answer is on the wire (or the call ended), and the call returns only once model_info is out
+    // (announce never rejects: window() falls back)
+    if (this.announced === announceKey(engine)) return this.callAndRecheck(provider, engine, tier !== undefined ? { ...req, tier } : req);
+    let wired!: () => void;
+    const onWire = new Promise<void>((r) => (wired = r));
+    const outer = req.onWire;
+    const pending = engine.call({ ...req, ...(tier !== undefined ? { tier } : {}), onWire: () => (wired(), outer?.()) });
+    const said = Promise.race([onWire, pending.then(noop, noop)]).then(() => this.announce(provider, engine, tier));
     let res: LlmResponse;
     try {
       res = await pending;
     } finally {
       await said;
     }
+    await this.recheckWindow(provider);
+    return res;
+  }
+
+  private async callAndRecheck(provider: string, engine: LlmEngine, req: LlmRequest): Promise<LlmResponse> {
+    const res = await engine.call(req);
     await this.recheckWindow(provider);
     return res;
   }
@@ -127,7 +138,7 @@ export class RoutingEngine implements LlmEngine {
   /** model_info at the first call and whenever the provider/model (or the learned window) changes. */
   private async announce(name: string, engine: LlmEngine, tier: Tier | undefined): Promise<void> {
     const { provider, model } = engine.describe();
-    const key = `${provider}\u0000${model}`;
+    const key = announceKey(engine);
     if (this.announced === key) return;
     this.announced = key;
     const info = await this.window(name);
@@ -177,6 +188,14 @@ export class RoutingEngine implements LlmEngine {
     this.deps.publish({ type: 'model_routed', agent: this.agent, tier, provider, reason });
     return provider;
   }
+}
+
+const noop = (): void => undefined;
+
+/** What model_info was last said for: the provider and model an engine sends to. */
+function announceKey(engine: LlmEngine): string {
+  const { provider, model } = engine.describe();
+  return `${provider}\u0000${model}`;
 }
 
 /** Routing can change the provider only when the tiers resolve to two or more distinct providers. */

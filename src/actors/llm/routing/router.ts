@@ -69,14 +69,16 @@ export class RoutingEngine implements LlmEngine {
     const { provider, tier } = await this.choose(req);
     const engine = this.engine(provider);
     // model_info waits for the window (a local server is asked over HTTP); the request does not (issue 29): the probe
-    // starts once the answer is on the wire (or the call ended), and the call returns only once model_info is out
-    // (announce never rejects: window() falls back)
+    // starts on the next timer turn (the request's send path runs first) or once the answer is on the wire, and the
+    // call returns only once model_info is out (announce never rejects: window() falls back)
     if (this.announced === announceKey(engine)) return this.callAndRecheck(provider, engine, tier !== undefined ? { ...req, tier } : req);
     let wired!: () => void;
     const onWire = new Promise<void>((r) => (wired = r));
     const outer = req.onWire;
     const pending = engine.call({ ...req, ...(tier !== undefined ? { tier } : {}), onWire: () => (wired(), outer?.()) });
-    const said = Promise.race([onWire, pending.then(noop, noop)]).then(() => this.announce(provider, engine, tier));
+    let turn: { cancel(): void } | undefined;
+    const nextTurn = new Promise<void>((r) => (turn = this.deps.clock.setTimeout(r, 0)));
+    const said = Promise.race([onWire, nextTurn, pending.then(noop, noop)]).then(() => (turn?.cancel(), this.announce(provider, engine, tier)));
     let res: LlmResponse;
     try {
       res = await pending;

@@ -63,6 +63,21 @@ describe('the threshold follows the run’s window', () => {
     expect(await capped.threshold()).toBe(3000);
     expect(await new Compressor(compressorDeps()).threshold()).toBe(120_000);
   });
+
+  it('a first request (no turn, no plan: nothing any tier can cut) does not wait for the window; a later one does (issue 29)', async () => {
+    let asked = 0;
+    const window = (): Promise<number> => (asked++, Promise.resolve(2000));
+    const c = new Compressor(compressorDeps({ window, tools: () => TOOLS }));
+    // over the small window's threshold already, but there is nothing to compress: no probe wait, no tier
+    expect(await c.fit([sys, { role: 'user', content: 'word '.repeat(4000) }])).toBe(0);
+    expect(asked).toBe(0);
+    const turn: ChatMessage[] = [{ role: 'assistant', content: 'reading', toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{}' }] }, { role: 'tool', toolCallId: 'c1', name: 'read_file', content: 'line '.repeat(3000) }];
+    const events: Event[] = [];
+    const later = new Compressor(compressorDeps({ window, tools: () => TOOLS }, events));
+    expect(await later.fit([sys, brief, ...turn, ...turn.map((m) => (m.role === 'tool' ? { ...m, toolCallId: 'c2' } : { ...m, toolCalls: [{ id: 'c2', name: 'read_file', arguments: '{}' }] })), { role: 'user', content: 'go on' }])).toBeGreaterThan(0);
+    expect(asked).toBe(1);
+    expect(events.some((e) => e.type === 'context_compressed')).toBe(true);
+  });
 });
 
 describe('small windows compress rarely (item 9)', () => {

@@ -55,9 +55,13 @@ describe('the window and threshold a run uses', () => {
 
   it('Ollama sizing the window when it loads the model: asked again after the first answer, model_info then says it', async () => {
     sb = sandbox(GOOD_CONFIG);
-    // the first chat request loads the model with Ollama's default context: /api/ps reports it from then on
+    // the first chat request loads the model with Ollama's default context: /api/ps reports it from then on. The probe
+    // runs once that answer is on the wire (issue 29); this server is still loading then: it sizes the window only
+    // after the probe's two questions were answered
     const r = await runCli(['-d', 'all', '-p', 'hi', '--output-format', 'stream-json'], withScript(sb, flavoured('ollama', '', `
-  fake.script('director', () => { fake.window = 4096; return ${read(0)}; }, say('done'));`)), { cwd: project(sb, FILES) });
+  const probed = () => ['/api/ps', '/api/show'].every((p) => fake.infoRequests.some((q) => q.endsWith(p)));
+  const loadLater = async () => { while (!probed()) await new Promise((r) => setImmediate(r)); await new Promise((r) => setImmediate(r)); fake.window = 4096; };
+  fake.script('director', () => { void loadLater(); return ${read(0)}; }, say('done'));`)), { cwd: project(sb, FILES) });
     expect(r.code).toBe(0);
     const infos = modelInfos(r.stdout);
     expect(infos[0]).toMatchObject({ windowSource: 'Ollama (default context)' });

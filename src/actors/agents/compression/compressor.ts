@@ -105,6 +105,8 @@ export class Compressor {
   /** Before a call, over the threshold: tier 1 (harder pass by pass) down to the low-water mark; only when tier 1 cannot
    *  get under the threshold itself, tier 2 (a model call), then tier 3. Returns the highest tier applied (0 = none). */
   async fit(messages: ChatMessage[]): Promise<Tier | 0> {
+    // no turn and no plan yet (a run's first request): no tier has anything to cut, so it need not wait for the window
+    if (this.thinklink.size === 0 && !messages.some((m) => m.role === 'assistant')) return 0;
     const limit = await this.threshold();
     if (!(await overThreshold(this.meter, messages, limit))) return 0;
     const goal = await this.lowWater(messages, limit);

@@ -49,6 +49,8 @@ export class FakeProvider {
   readonly infoRequests: string[] = [];
   /** What a `crash_worker` fault calls with the asking agent's identity (test-only: scripted CLI runs set it). */
   onCrashWorker: ((agent: string) => number) | undefined;
+  /** Info answers (the window probe's) wait for this: a test holds them to see what does not wait for them. */
+  infoGate: Promise<unknown> = Promise.resolve();
 
   private constructor(
     private readonly server: Server,
@@ -137,6 +139,7 @@ export class FakeProvider {
     const method = req.method ?? 'GET';
     if (format === null || method !== 'POST') {
       this.infoRequests.push(`${method} ${path}`);
+      await this.infoGate;
       const info = infoAnswer(this.flavour, method, path, this.opts.model ?? 'fake-model', { window: this.window, ollamaNumCtx: this.ollamaNumCtx });
       if (info !== null) {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(info));

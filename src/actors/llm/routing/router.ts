@@ -71,8 +71,28 @@ export class RoutingEngine implements LlmEngine {
     // the steady state (a fixed provider, announced, its window settled) awaits nothing but the call itself
     const { provider, tier } = this.fixedChoice() ?? (await this.choose(req));
     const engine = this.engine(provider);
-    if (!this.isAnnounced(engine)) await this.announce(provider, engine, tier);
-    const res = await engine.call(tier !== undefined ? { ...req, tier } : req);
+    const sent = tier !== undefined ? { ...req, tier } : req;
+    if (this.announced === announceKey(engine)) {
+      const res = await engine.call(sent);
+      if (!this.windowSettled.has(provider)) await this.recheckWindow(provider);
+      return res;
+    }
+    // model_info waits for the window (a local server is asked over HTTP); the request does not (issue 29): the probe
+    // starts on the next timer turn (the request's send path runs first) or once the answer is on the wire, and the
+    // call returns only once model_info is out (announce never rejects: window() falls back)
+    let wired!: () => void;
+    const onWire = new Promise<void>((r) => (wired = r));
+    const outer = req.onWire;
+    const pending = engine.call({ ...sent, onWire: () => (wired(), outer?.()) });
+    let turn: { cancel(): void } | undefined;
+    const nextTurn = new Promise<void>((r) => (turn = this.deps.clock.setTimeout(r, 0)));
+    const said = Promise.race([onWire, nextTurn, pending.then(noop, noop)]).then(() => (turn?.cancel(), this.announce(provider, engine, tier)));
+    let res: LlmResponse;
+    try {
+      res = await pending;
+    } finally {
+      await said;
+    }
     if (!this.windowSettled.has(provider)) await this.recheckWindow(provider);
     return res;
   }
@@ -81,11 +101,6 @@ export class RoutingEngine implements LlmEngine {
     if (this.override !== null) return { provider: this.override };
     if (this.mode === 'fixed' || !canRoute(this.routing.tiers, this.baseProvider)) return { provider: this.baseProvider };
     return null;
-  }
-
-  private isAnnounced(engine: LlmEngine): boolean {
-    const { provider, model } = engine.describe();
-    return this.announced === `${provider}\u0000${model}`;
   }
 
   /** A server that sizes its window when it loads the model (Ollama) is asked once more after its first answer. */
@@ -142,7 +157,7 @@ export class RoutingEngine implements LlmEngine {
   /** model_info at the first call and whenever the provider/model (or the learned window) changes. */
   private async announce(name: string, engine: LlmEngine, tier: Tier | undefined): Promise<void> {
     const { provider, model } = engine.describe();
-    const key = `${provider}\u0000${model}`;
+    const key = announceKey(engine);
     if (this.announced === key) return;
     this.announced = key;
     const info = await this.window(name);
@@ -192,6 +207,14 @@ export class RoutingEngine implements LlmEngine {
     this.deps.publish({ type: 'model_routed', agent: this.agent, tier, provider, reason });
     return provider;
   }
+}
+
+const noop = (): void => undefined;
+
+/** What model_info was last said for: the provider and model an engine sends to. */
+function announceKey(engine: LlmEngine): string {
+  const { provider, model } = engine.describe();
+  return `${provider}\u0000${model}`;
 }
 
 /** Routing can change the provider only when the tiers resolve to two or more distinct providers. */

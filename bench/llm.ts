@@ -2,7 +2,7 @@
 // with the primitive the engines send with (node:http, src/actors/llm/transport): a raw undici fetch would be the
 // slower baseline and flatter the engine. A third side, the official SDK alone on the same transport, is the floor of
 // an engine that keeps the SDKs on the wire.
-import { pairedFigure, round, type Figure, type Suite } from './lib.js';
+import { pairedFigure, round, stats, type Figure, type Suite } from './lib.js';
 import { FakeProvider } from '../src/actors/llm/fake/server.js';
 import { buildAgentEngine } from '../src/actors/llm/build.js';
 import { parseConfigText } from '../src/runtime/config/index.js';
@@ -98,16 +98,24 @@ async function measure(format: 'openai' | 'anthropic', fake: FakeProvider): Prom
   const eng: number[] = [];
   const raw: number[] = [];
   const floor: number[] = [];
+  // CPU time per call too (the whole process, fake server included on every side): on a loaded machine the wall
+  // time is mostly waiting for a core, the CPU time is the work (stderr only)
+  const cpu: number[][] = [[], [], []];
   for (let run = 0; run < RUNS; run++) {
     const sum = [0n, 0n, 0n];
+    const used = [0, 0, 0];
     for (let i = 0; i < PAIRS; i++) {
       for (let j = 0; j < sides.length; j++) {
         const k = (i + j) % sides.length;
+        const c0 = process.cpuUsage();
         const t0 = process.hrtime.bigint();
         await (sides[k] as () => Promise<void>)();
         sum[k] = (sum[k] ?? 0n) + (process.hrtime.bigint() - t0);
+        const c = process.cpuUsage(c0);
+        used[k] = (used[k] ?? 0) + c.user + c.system;
       }
     }
+    for (let k = 0; k < sides.length; k++) cpu[k]?.push((used[k] ?? 0) / 1000 / PAIRS);
     const [e = 0n, r = 0n, f = 0n] = sum;
     eng.push(Number(e) / 1e6 / PAIRS);
     raw.push(Number(r) / 1e6 / PAIRS);
@@ -123,6 +131,8 @@ async function measure(format: 'openai' | 'anthropic', fake: FakeProvider): Prom
     pairedFigure(`${format}_sdk_floor_over_raw`, 'ms/call', floor, raw, '<= 1.2x raw node:http request (else the SDK alone misses the engine target)', (v, b) => b > 0 && v / b <= 1.2, rawLabel),
   ];
   process.stderr.write(`llm ${format}: engine runs ${eng.map(round).join(' ')} | raw runs ${raw.map(round).join(' ')} | sdk runs ${floor.map(round).join(' ')}\n`);
+  const [ce = [], cr = [], cf = []] = cpu.map((c) => [stats(c).median]);
+  process.stderr.write(`llm ${format}: CPU ms/call (medians) engine ${round(ce[0] ?? 0)} raw ${round(cr[0] ?? 0)} sdk ${round(cf[0] ?? 0)}: engine/raw ${((ce[0] ?? 0) / (cr[0] ?? 1)).toFixed(2)}x, engine/sdk ${((ce[0] ?? 0) / (cf[0] ?? 1)).toFixed(2)}x, sdk/raw ${((cf[0] ?? 0) / (cr[0] ?? 1)).toFixed(2)}x\n`);
   agentPool.destroy();
   return figures;
 }

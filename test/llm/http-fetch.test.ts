@@ -135,6 +135,13 @@ describe('http transport (fetch on node:http)', () => {
     expect(events).toEqual([{ event: undefined, data: '{"a":1}' }, { event: 'x', data: 'é' }]);
     // the body was claimed as the Node stream it is: no web view of it was ever built, nor can one be now
     expect([whole.bodyUsed, whole.body]).toEqual([true, null]);
+    // an SDK that only touches `body` (Anthropic's abandonment backstop does, per response) does not take it over
+    const touched = await httpFetch(`${base}/events`);
+    expect(touched.body).not.toBeNull();
+    events.length = 0;
+    await readSse(touched, (e) => events.push({ event: e.event, data: e.data }));
+    expect(events).toHaveLength(2);
+    expect(touched.bodyUsed).toBe(true); // claimed as the Node stream (a web read would have released its lock)
 
     let closed: Promise<unknown> | undefined;
     routes.set('/events-half', (req, _b, res) => {

@@ -10,6 +10,8 @@ export class HttpResponse {
   readonly type = 'basic';
   private used = false;
   private stream: ReadableStream<Uint8Array> | null = null;
+  /** The web view began reading the Node stream (from then on only it may read). */
+  private webStarted = false;
 
   constructor(
     readonly status: number,
@@ -22,7 +24,7 @@ export class HttpResponse {
 
   /** The body as the Node stream it arrived as, once, if nobody has touched it yet (see nodeBodyOf). */
   [NODE_BODY](): Readable | null {
-    if (this.used || this.stream !== null || this.source === null) return null;
+    if (this.used || this.webStarted || this.source === null || (this.stream?.locked ?? false)) return null;
     this.used = true;
     return this.source;
   }
@@ -35,8 +37,12 @@ export class HttpResponse {
     return this.status >= 200 && this.status < 300;
   }
 
+  /** Made on first access and reading the Node stream only once read: an SDK that merely touches `body` (Anthropic's
+   *  abandonment backstop does, per response) leaves the Node stream to nodeBodyOf. */
   get body(): ReadableStream<Uint8Array> | null {
-    if (this.stream === null && this.source !== null && !this.used) this.stream = Readable.toWeb(this.source) as ReadableStream<Uint8Array>;
+    if (this.stream === null && this.source !== null && !this.used) {
+      this.stream = lazyWebStream(this.source, () => (this.webStarted = true));
+    }
     return this.stream;
   }
 
@@ -48,7 +54,7 @@ export class HttpResponse {
   private async bytes(): Promise<Buffer> {
     if (this.bodyUsed) throw new TypeError('Body is unusable: Body has already been read');
     this.used = true;
-    const from = this.stream ?? this.source;
+    const from = this.webStarted ? this.stream : this.source;
     if (from === null) return Buffer.alloc(0);
     const chunks: Uint8Array[] = [];
     for await (const chunk of from as AsyncIterable<Uint8Array>) chunks.push(chunk);
@@ -79,11 +85,37 @@ export class HttpResponse {
     const web = this.body;
     if (web === null) return new HttpResponse(this.status, this.statusText, new FetchHeaders(this.headers), this.url, this.redirected, null);
     const [mine, other] = web.tee();
+    // both halves read through the web view from now on
     this.stream = mine;
+    this.webStarted = true;
     const copy = new HttpResponse(this.status, this.statusText, new FetchHeaders(this.headers), this.url, this.redirected, null);
     copy.stream = other;
+    copy.webStarted = true;
     return copy;
   }
+}
+
+/** A web stream over `src` that attaches to it at its first read (or cancel), not when made. */
+function lazyWebStream(src: Readable, onStart: () => void): ReadableStream<Uint8Array> {
+  let reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
+  const start = (): ReadableStreamDefaultReader<Uint8Array> => {
+    if (reader === null) {
+      onStart();
+      reader = (Readable.toWeb(src) as ReadableStream<Uint8Array>).getReader();
+    }
+    return reader;
+  };
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(ctl) {
+        const { done, value } = await start().read();
+        if (done) ctl.close();
+        else ctl.enqueue(value);
+      },
+      cancel: (reason) => start().cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
 }
 
 /** The Node stream under a response of this transport, claimed for reading (null for any other Response, or a body

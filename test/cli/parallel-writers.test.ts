@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GOOD_CONFIG, project, runCli, sandbox, until, withScript, type Sandbox } from './helpers.js';
+import { collect, GOOD_CONFIG, project, runCli, sandbox, start, until, withScript, type Sandbox } from './helpers.js';
 import { PRELUDE } from './scripts.js';
 
 let sb: Sandbox | undefined;
@@ -145,4 +145,61 @@ describe('parallel writers (real CLI, real git)', () => {
     await afterRun(sb, git);
     expect(git('status', '--porcelain')).toBe(' M shared.txt\n');
   }, 180_000);
+
+  it('kill -9 of the CLI while two writers work: the next start removes their worktrees and branches, and keeps their work on a branch', async () => {
+    sb = sandbox(GOOD_CONFIG);
+    const s = sb;
+    const { ws, git } = gitRepo(s);
+    const cli = start(['-p', 'write both', '-y'], withScript(s, stalledWriters(s.dir)), { cwd: ws });
+    const exited = collect(cli);
+    await until(() => (existsSync(join(s.dir, 'asked-a')) && existsSync(join(s.dir, 'asked-b')) ? true : undefined), 'both Coding runs at work');
+    expect(git('worktree', 'list').trim().split('\n')).toHaveLength(3);
+    cli.kill('SIGKILL');
+    await exited;
+    // nothing ran at exit: the trees are still there, the user's tree untouched
+    expect(git('worktree', 'list').trim().split('\n')).toHaveLength(3);
+    expect(existsSync(join(ws, 'a.txt'))).toBe(false);
+
+    const next = await runCli(['-p', 'hi'], withScript(s, `${PRELUDE}\nexport default { director: times(3, say('hello')) };\n`), { cwd: ws });
+    expect(next.code, next.stderr).toBe(0);
+    await afterRun(s, git);
+    const kept = git('branch', '--list', 'yagent/interrupted-*').split('\n').map((b) => b.trim()).filter(Boolean);
+    expect(kept).toHaveLength(2);
+    expect(kept.map((b) => git('ls-tree', '--name-only', b).split('\n').filter((f) => /^[ab]\.txt$/.test(f)).join()).sort()).toEqual(['a.txt', 'b.txt']);
+  }, 180_000);
+
+  it('a cancel (Ctrl-C) while two writers work: both are merged back, the worktrees are gone', async () => {
+    sb = sandbox(GOOD_CONFIG);
+    const s = sb;
+    const { ws, git } = gitRepo(s);
+    const cli = start(['-p', 'write both', '-y'], withScript(s, stalledWriters(s.dir)), { cwd: ws });
+    const exited = collect(cli);
+    await until(() => (existsSync(join(s.dir, 'asked-a')) && existsSync(join(s.dir, 'asked-b')) ? true : undefined), 'both Coding runs at work');
+    cli.kill('SIGINT');
+    const r = await exited;
+    expect(r.code, r.stderr).not.toBe(0);
+    expect(readFileSync(join(ws, 'a.txt'), 'utf8')).toBe('by a\n');
+    expect(readFileSync(join(ws, 'b.txt'), 'utf8')).toBe('by b\n');
+    await afterRun(s, git);
+    expect(git('branch', '--list', 'yagent/*')).toBe('');
+  }, 180_000);
 });
+
+/** Two Coding runs at once: each writes its file, says so (`asked-<who>`), then its model never answers again. */
+function stalledWriters(dir: string): string {
+  return `${PRELUDE}
+import { writeFileSync } from 'node:fs';
+const both = { text: '', finishReason: 'tool_calls', toolCalls: [
+  { name: 'delegate_coding', arguments: JSON.stringify({ task: 'WRITER-A', context_refs: [] }) },
+  { name: 'delegate_coding', arguments: JSON.stringify({ task: 'WRITER-B', context_refs: [] }) },
+] };
+const coding = (req) => {
+  const who = firstUser(req).includes('WRITER-A') ? 'a' : 'b';
+  const done = (req.body.messages || []).filter((m) => m.role === 'tool').length;
+  if (done === 0) return call('create_file', { path: who + '.txt', content: 'by ' + who + '\\n' });
+  writeFileSync(${JSON.stringify(dir)} + '/asked-' + who, 'x');
+  return { text: 'x', fault: { kind: 'stall', afterEvents: 1 } };
+};
+export default { director: [both, ...times(5, say('stopped'))], coding: times(12, coding) };
+`;
+}

@@ -138,7 +138,7 @@ export class DelegationManager {
         agent: target,
         role: custom ? 'custom' : (target as AgentRunInput['role']),
         brief,
-        settings: tree ? { ...d.settings, workspace: tree.workspace } : d.settings,
+        settings: tree ? { ...d.settings, workspace: tree.workspace, userWorkspace: d.settings.userWorkspace ?? d.settings.workspace } : d.settings,
         ...(custom ? { custom } : {}),
         palette: [...d.palette],
         delegationId: callId,

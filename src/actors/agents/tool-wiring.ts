@@ -71,7 +71,7 @@ export function buildToolRunner(input: AgentRunInputParsed, hooks: ToolHooks, w:
     agent: input.agent,
     surface,
     guard: new WorkspaceGuard(s.workspace, boundary, w.security.shellEnv, w.security.sandbox),
-    grants: new Grants(s.yolo || s.fullYolo, storeProjectGrants(w.grantStore, s.workspace)),
+    grants: new Grants(s.yolo || s.fullYolo, storeProjectGrants(w.grantStore, s.userWorkspace ?? s.workspace)),
     authorizer: w.authorizer,
     env: {
       workspace: s.workspace,

@@ -146,6 +146,22 @@ describe('parallel writers (real CLI, real git)', () => {
     expect(git('status', '--porcelain')).toBe(' M shared.txt\n');
   }, 180_000);
 
+  it('a workspace that is no git repository runs the two writers one after the other in its own tree, as before', async () => {
+    sb = sandbox(GOOD_CONFIG);
+    const ws = project(sb, { 'keep.txt': 'kept\n' });
+    const order = join(sb.dir, 'order');
+    const run = await runCli(['-p', 'write both', '-y', '-v'], withScript(sb, orderedWriters(order)), { cwd: ws });
+    expect(run.code, run.stderr).toBe(0);
+    const seq = readFileSync(order, 'utf8').trim().split('\n');
+    expect(seq).toHaveLength(4);
+    // one run's requests all come before the other's: they never overlapped
+    expect([seq[0]?.[0], seq[1]?.[0]]).toEqual([seq[0]?.[0], seq[0]?.[0]]);
+    expect(seq[2]?.[0]).not.toBe(seq[0]?.[0]);
+    expect(readFileSync(join(ws, 'a.txt'), 'utf8')).toBe('by a\n');
+    expect(readFileSync(join(ws, 'b.txt'), 'utf8')).toBe('by b\n');
+    expect(run.stderr).not.toMatch(/worktree/);
+  }, 180_000);
+
   it('kill -9 of the CLI while two writers work: the next start removes their worktrees and branches, and keeps their work on a branch', async () => {
     sb = sandbox(GOOD_CONFIG);
     const s = sb;
@@ -201,5 +217,24 @@ const coding = (req) => {
   return { text: 'x', fault: { kind: 'stall', afterEvents: 1 } };
 };
 export default { director: [both, ...times(5, say('stopped'))], coding: times(12, coding) };
+`;
+}
+
+/** Two Coding runs: each writes its file and exits; every request appends `<who><step>` to `orderFile`. */
+function orderedWriters(orderFile: string): string {
+  return `${PRELUDE}
+import { appendFileSync } from 'node:fs';
+const both = { text: '', finishReason: 'tool_calls', toolCalls: [
+  { name: 'delegate_coding', arguments: JSON.stringify({ task: 'WRITER-A', context_refs: [] }) },
+  { name: 'delegate_coding', arguments: JSON.stringify({ task: 'WRITER-B', context_refs: [] }) },
+] };
+const coding = (req) => {
+  const who = firstUser(req).includes('WRITER-A') ? 'a' : 'b';
+  const done = (req.body.messages || []).filter((m) => m.role === 'tool').length;
+  appendFileSync(${JSON.stringify(orderFile)}, who + done + '\\n');
+  if (done === 0) return call('create_file', { path: who + '.txt', content: 'by ' + who + '\\n' });
+  return call('agent_exit', { conclusion: 'wrote ' + who, facts: [], artifacts: [], status: 'ok' });
+};
+export default { director: [both, ...times(5, say('both written'))], coding: times(12, coding) };
 `;
 }

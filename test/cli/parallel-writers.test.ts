@@ -176,8 +176,9 @@ describe('parallel writers (real CLI, real git)', () => {
     expect(git('worktree', 'list').trim().split('\n')).toHaveLength(3);
     expect(existsSync(join(ws, 'a.txt'))).toBe(false);
 
-    const next = await runCli(['-p', 'hi'], withScript(s, `${PRELUDE}\nexport default { director: times(3, say('hello')) };\n`), { cwd: ws });
+    const next = await runCli(['-p', 'hi', '-v'], withScript(s, `${PRELUDE}\nexport default { director: times(3, say('hello')) };\n`), { cwd: ws });
     expect(next.code, next.stderr).toBe(0);
+    expect(next.stderr).toMatch(/removed 2 worktree\(s\) a stopped yagent left; the work they held is kept on yagent\/interrupted-\S+, yagent\/interrupted-/);
     await afterRun(s, git);
     const kept = git('branch', '--list', 'yagent/interrupted-*').split('\n').map((b) => b.trim()).filter(Boolean);
     expect(kept).toHaveLength(2);

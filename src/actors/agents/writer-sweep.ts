@@ -11,7 +11,8 @@ export async function sweepAtStart(workspace: string, publish: (e: Event) => voi
     const r = await sweepWriterTrees(workspace);
     if (r.removed.length === 0) return;
     const kept = r.kept.length > 0 ? `; the work they held is kept on ${r.kept.join(', ')}` : '';
-    publish({ type: 'log', level: 'info', message: `removed ${r.removed.length} worktree(s) a stopped yagent left${kept}`, source: 'worktree' });
+    // work kept on a branch is the user's to pick up: said like a warning, so it shows without -v
+    publish({ type: 'log', level: r.kept.length > 0 ? 'warn' : 'info', message: `removed ${r.removed.length} worktree(s) a stopped yagent left${kept}`, source: 'worktree' });
   } catch (e) {
     publish(warnEvent('worktree', 'stale worktrees not swept', e));
   }

@@ -34,7 +34,7 @@ export interface Out {
 }
 
 function renderTree(node: TreeNode, depth = 0, lines: string[] = []): string[] {
-  const extra = [node.restarts > 0 ? `restarts=${node.restarts}` : '', node.drops > 0 ? `drops=${node.drops}` : '', node.mailboxDepth > 0 ? `mailbox=${node.mailboxDepth}` : '']
+  const extra = [node.worktree !== undefined ? `worktree=${node.worktree}` : '', node.restarts > 0 ? `restarts=${node.restarts}` : '', node.drops > 0 ? `drops=${node.drops}` : '', node.mailboxDepth > 0 ? `mailbox=${node.mailboxDepth}` : '']
     .filter(Boolean)
     .join(' ');
   lines.push(`${'  '.repeat(depth)}${node.name}  [${node.kind}] ${node.paused === true ? 'paused' : node.state} ${Math.round(node.ageMs / 1000)}s${extra ? ` ${extra}` : ''}`);

@@ -29,6 +29,11 @@ export function describeEnvelope(env: Envelope): string | null {
       return `${who} → ${p.child}: ${clip(p.task)}`;
     case 'delegation_end':
       return `${who} ← ${p.child}: ${p.status}${p.noteRef ? ` (note ${p.noteRef})` : ''}`;
+    case 'delegation_worktree':
+      if (p.merged === undefined) return `${who} → ${p.child}: in its own worktree (${p.branch})`;
+      return p.merged === 'merged'
+        ? `${who} ← ${p.child}: worktree merged${p.files && p.files.length > 0 ? ` (${p.files.length} file${p.files.length === 1 ? '' : 's'})` : ''}`
+        : `${who} ← ${p.child}: MERGE CONFLICT in ${(p.files ?? []).join(', ')}: kept on ${p.branch}`;
     case 'delegation_restarted':
       return `${who} ↻ ${p.child}: restarted after a crash (${p.attempt}/${p.maxRestarts}): ${clip(p.reason, 80)}`;
     case 'tool_call_start':

@@ -12,7 +12,7 @@ export const LOGGED_EVENT_TYPES: readonly string[] = [
   'log', 'task_end', 'conversation_error',
   'llm_call_start', 'llm_call_end', 'llm_retry', 'breaker_state', 'model_info', 'model_routed', 'provider_fallback',
   'tool_call_start', 'tool_call_result',
-  'delegation_start', 'delegation_end',
+  'delegation_start', 'delegation_end', 'delegation_worktree',
 ];
 
 const MAX_FIELD = 2000;

@@ -18,6 +18,7 @@ import type { SupervisorOps, TaskOutcome, TaskSpec } from './types.js';
 import { CliError, EXIT } from '../cli/exit-codes.js';
 import { dataRoot } from '../cli/home.js';
 import { emptyOutcome } from './empty-outcome.js';
+import { WorktreeBook } from './worktrees.js';
 
 export interface RuntimeAdapter extends SupervisorOps {
   /** One turn, with its status changes in the task's timeline (started, then done, failed or cancelled). */
@@ -76,6 +77,9 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
     const mcpReady = runtime.startService(mcpServiceSpec(mcpInput));
     mcpReady.catch(() => undefined); // each agent that sees MCP tools publishes the failure as a warning (mcpToolsFor)
   }
+  // which worktree each parallel writer uses: on its row of every tree snapshot
+  const worktrees = new WorktreeBook();
+  runtime.dispatcher.consume({ name: 'worktree-book', filter: { types: ['delegation_worktree'] } }, (env) => worktrees.onEnvelope(env));
   // the first model call of a run that can delegate is under way (the model now takes its time): boot the
   // spare for delegations; a single-agent run (-d all) never boots it (its CPU and ~25 MB stay free)
   let delegating = false;
@@ -201,7 +205,7 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
     resume: (taskId) => runtime.resumeTask(taskId) && (statusLater(taskId, 'paused', 'running'), true),
     pauseActor: (taskId, actor, paused) => runtime.pauseActors(taskId, actor, paused),
     respond: (_taskId, r) => runtime.respondUserHelp({ requestId: r.requestId, approved: r.approved, answer: r.answer, scope: r.scope }),
-    tree: () => runtime.snapshot(),
+    tree: () => worktrees.decorate(runtime.snapshot()),
     crashActors: (name) => runtime.crashActors(name),
     async timeline(taskId, limit) {
       await storeReady;

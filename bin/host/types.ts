@@ -71,6 +71,8 @@ export interface TreeNode {
   drops: number;
   /** Paused on its own (Ctrl-T `p`, `attach pause TASK ACTOR`); the whole task's pause is the task's state. */
   paused?: boolean;
+  /** A parallel writer's own git worktree (its branch) while it runs (issue 26). */
+  worktree?: string;
   children: TreeNode[];
 }
 

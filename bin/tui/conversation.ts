@@ -130,6 +130,12 @@ export class Conversation {
         opener.text = `${opener.text} — ${p.status}`;
         return true;
       }
+      case 'delegation_worktree': {
+        // a parallel writer (issue 26): its line names its worktree; a conflict is said where the user looks
+        const opener = this.openerOf.get(p.callId);
+        if (p.merged === undefined) return opener !== undefined && ((opener.text = `${opener.text} ⎇ ${p.branch}`), true);
+        return p.merged === 'conflict' && line('error', `✗ ${p.child}: merge conflict in ${(p.files ?? []).join(', ')}; its changes are kept on ${p.branch}`);
+      }
       case 'user_help_response':
         this.entries.push({ kind: 'info', agent: '', slot: '', depth: 0, text: `${p.approved ? '✓ approved' : '✗ denied'} (${p.scope})` });
         return true;

@@ -14,6 +14,8 @@ export interface TreeRow {
   task: string | null;
   /** An agent of a task (the Director or a delegation): what `p` can pause. */
   agent: boolean;
+  /** A parallel writer's own git worktree (its branch). */
+  worktree?: string;
 }
 
 /** Depth-first rows of the live tree (stopped actors left out). */
@@ -23,7 +25,7 @@ export function treeRows(root: TreeNode): TreeRow[] {
     if (n.state === 'stopped') return;
     const own = /^task:(.+)$/.exec(n.name)?.[1];
     const agent = task !== null && own === undefined && n.kind !== 'supervisor';
-    out.push({ name: n.name, depth, state: n.state, paused: n.paused === true, task: own ?? task, agent });
+    out.push({ name: n.name, depth, state: n.state, paused: n.paused === true, task: own ?? task, agent, ...(n.worktree !== undefined ? { worktree: n.worktree } : {}) });
     n.children.forEach((c) => walk(c, depth + 1, own ?? task));
   };
   walk(root, 0, null);
@@ -111,7 +113,7 @@ export class TreeView {
 
   private data(): { title: string; body: string; keys: string; focus: number } {
     const body = this.rows.length
-      ? this.rows.map((r, i) => `${i === this.selected ? '▸' : ' '} ${'  '.repeat(Math.min(r.depth, 6))}${shortName(r.name)} ${r.paused ? 'paused' : r.state}`).join('\n')
+      ? this.rows.map((r, i) => `${i === this.selected ? '▸' : ' '} ${'  '.repeat(Math.min(r.depth, 6))}${shortName(r.name)} ${r.paused ? 'paused' : r.state}${r.worktree !== undefined ? ` ⎇ ${r.worktree}` : ''}`).join('\n')
       : '(no actors)';
     const row = this.pausable();
     const keys = ['↑↓ select', row ? `p ${row.paused ? 'continues' : 'pauses'} ${shortName(row.name)}` : '', this.running() ? 'c cancels the task' : '', 'Esc closes'];

@@ -67,6 +67,8 @@ export interface SafeGitOptions {
   gitEnv?: Readonly<Record<string, string>>;
   /** GIT_INDEX_FILE for the command: a snapshot of the work tree that leaves the repository's own index alone. */
   indexFile?: string;
+  /** `latin1`: stdout keeps every byte (one char each; `Buffer.from(out, 'latin1')` gives them back), for blobs. */
+  encoding?: 'utf8' | 'latin1';
 }
 
 /** A finished git call: its output, or why it failed (stderr's last line, the exit code or the timeout). */
@@ -79,7 +81,7 @@ function execGit(cwd: string, args: string[], env: NodeJS.ProcessEnv, o: SafeGit
     nodeChildProcess().execFile(
       o.git ?? 'git',
       ['--no-pager', ...args],
-      { cwd, env, signal, killSignal: 'SIGKILL', maxBuffer: o.maxBuffer ?? 4 << 20 },
+      { cwd, env, signal, killSignal: 'SIGKILL', maxBuffer: o.maxBuffer ?? 4 << 20, encoding: o.encoding ?? 'utf8' },
       (err, stdout, stderr) => {
         if (!err) return resolve({ ok: true, stdout });
         const why = String(stderr).trim().split('\n').at(-1) || (signal.aborted ? `timed out after ${o.timeoutMs} ms` : err.message);

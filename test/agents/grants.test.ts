@@ -1,5 +1,5 @@
 // Project-level authorization grants live in settings.json through the store and outlive the run.
-import { existsSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Authorizer } from '../../src/actors/tools/authorizer.js';
@@ -37,6 +37,21 @@ describe('project grants (settings.json through the store)', () => {
     expect((await codingRun(second, writeOutside(outside, 'two\n'), refuse)).stopReason).toBe('agent_exit');
     expect(readFileSync(outside, 'utf8')).toBe('two\n');
     expect(asked).toBe(1);
+  });
+
+  it('a writer in its own worktree (userWorkspace set) keeps the user\'s project grants', async () => {
+    const first = makeHarness();
+    const outside = join(first.root, 'tree-outside.txt');
+    await codingRun(first, writeOutside(outside, 'one\n'), () => Promise.resolve({ decision: 'approved', scope: 'project' }));
+    rmSync(outside);
+    const second = makeHarness({}, { root: first.root });
+    const tree = join(first.root, 'a-worktree');
+    mkdirSync(tree);
+    const refuse: Authorizer = () => Promise.resolve({ decision: 'denied', reason: 'must not be asked' });
+    const settings = { ...second.settings, workspace: tree, userWorkspace: second.settings.workspace };
+    const out = await runAgent(second.env(writeOutside(outside, 'two\n'), { authorizer: refuse }), { agent: 'coding', role: 'coding', brief: 'write it', settings, delegationId: null, parentSessionId: null });
+    expect(out.stopReason).toBe('agent_exit');
+    expect(readFileSync(outside, 'utf8')).toBe('two\n');
   });
 
   it('a session-level grant does not outlive its run', async () => {

@@ -6,7 +6,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { closeWriterTree, mergeWriterTree, openWriterTree, sweepWriterTrees } from '../../src/actors/agents/writer-tree.js';
+import { closeWriterTree, openWriterTree, sweepWriterTrees } from '../../src/actors/agents/writer-tree.js';
+import { mergeWriterTree } from '../../src/actors/agents/writer-merge.js';
+import { procStartTime } from '../../src/runtime/owner-mark.js';
 
 let repo: string;
 const git = (...a: string[]): string => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...a], { cwd: repo, encoding: 'utf8' });
@@ -45,19 +47,52 @@ describe('writer worktrees', () => {
     await closeWriterTree(a);
     await closeWriterTree(b);
     expect(r).toMatchObject({ ok: false, branch: 'yagent/conflict-b2', files: ['shared.txt'] });
-    expect(!r.ok && r.hunks).toContain('+line 2 by b');
+    expect(!r.ok && r.hunks).toContain('line 2 by b');
+    expect(!r.ok && r.hunks).toContain('line 2 by a');
     expect(readFileSync(join(repo, 'shared.txt'), 'utf8')).toBe('line 1\nline 2 by a\nline 3\n');
     expect(git('show', 'yagent/conflict-b2:shared.txt')).toBe('line 1\nline 2 by b\nline 3\n');
     expect(git('worktree', 'list').trim().split('\n')).toHaveLength(1);
   });
 
-  it('a killed process\'s worktree and writer branch are swept at the next start', async () => {
+  it('edits to different lines of one file (and the user\'s own) both land: a three-way merge, not a patch', async () => {
+    writeFileSync(join(repo, 'shared.txt'), 'line 1\nline 2\nline 3\nline 4\nline 5\n');
+    git('commit', '-qam', 'five');
+    const [a, b] = await Promise.all([openWriterTree(repo, 'a3'), openWriterTree(repo, 'b3')]);
+    writeFileSync(join(a.path, 'shared.txt'), 'line 1 by a\nline 2\nline 3\nline 4\nline 5\n');
+    writeFileSync(join(b.path, 'shared.txt'), 'line 1\nline 2\nline 3\nline 4\nline 5 by b\n');
+    writeFileSync(join(repo, 'shared.txt'), 'line 1\nline 2\nline 3 by user\nline 4\nline 5\n');
+    expect(await mergeWriterTree(a)).toEqual({ ok: true, files: ['shared.txt'] });
+    expect(await mergeWriterTree(b)).toEqual({ ok: true, files: ['shared.txt'] });
+    await closeWriterTree(a);
+    await closeWriterTree(b);
+    expect(readFileSync(join(repo, 'shared.txt'), 'utf8')).toBe('line 1 by a\nline 2\nline 3 by user\nline 4\nline 5 by b\n');
+    expect(git('status', '--porcelain')).toBe(' M shared.txt\n');
+  });
+
+  it('a killed process\'s worktree and writer branch are swept at the next start; its work is kept on a branch', async () => {
     const dead = Number(execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }));
-    const path = join(tmpdir(), `yagent-wt-${dead}-gone`);
+    const path = join(tmpdir(), `yagent-wt-${dead}-12345-gone`);
     git('worktree', 'add', '-q', '-b', 'yagent/writer-gone', path);
+    writeFileSync(join(path, 'half.txt'), 'half done\n');
+    // a live process's tree (this one's) is never touched
+    const mine = await openWriterTree(repo, 'live');
+    expect(mine.path).toContain(`yagent-wt-${process.pid}-${procStartTime(process.pid)}-live`);
     const swept = await sweepWriterTrees(repo);
-    expect(swept).toEqual([path]);
+    expect(swept).toEqual({ removed: [path], kept: ['yagent/interrupted-gone'] });
+    expect(git('show', 'yagent/interrupted-gone:half.txt')).toBe('half done\n');
+    expect(git('worktree', 'list').trim().split('\n')).toHaveLength(2);
+    await closeWriterTree(mine);
     expect(git('worktree', 'list').trim().split('\n')).toHaveLength(1);
-    expect(git('branch', '--list', 'yagent/*')).toBe('');
+    expect(git('branch', '--list', 'yagent/writer-*')).toBe('');
+  });
+
+  it('a workspace below the repository\'s top works in the same place of its tree', async () => {
+    execFileSync('mkdir', ['-p', join(repo, 'pkg')]);
+    const t = await openWriterTree(join(repo, 'pkg'), 's1');
+    expect(t.workspace).toBe(join(t.path, 'pkg'));
+    writeFileSync(join(t.workspace, 'x.txt'), 'x\n');
+    expect(await mergeWriterTree(t)).toEqual({ ok: true, files: ['pkg/x.txt'] });
+    await closeWriterTree(t);
+    expect(readFileSync(join(repo, 'pkg', 'x.txt'), 'utf8')).toBe('x\n');
   });
 });

@@ -21,13 +21,18 @@ afterEach(() => ws.cleanup());
 const reads = (n: number) => Array.from({ length: n }, (_, i) => call('read_file', { path: `f${i}.txt` }));
 
 describe('concurrency admission (real profiles)', () => {
-  it('every surface: exactly the non-mutating, non-serial tools are parallel', () => {
+  it('every surface: exactly the non-mutating, non-serial tools are parallel; write delegations only as isolated writers', () => {
     for (const agent of AGENT_KINDS.filter((a) => a !== 'custom')) {
       for (const d of surfaceFor(agent).list()) {
         expect(isParallelizable(d), `${agent}/${d.name}`).toBe(!d.tags.mutates && !d.tags.serial);
-        if (d.tags.effect === 'fs_write' || d.tags.effect === 'shell') expect(isParallelizable(d)).toBe(false);
+        if (d.tags.effect === 'fs_write' || d.tags.effect === 'shell') expect(isParallelizable(d, false, true)).toBe(false);
+        // the one relaxed rule (issue 26): a mutating call beside others is a write delegation in its own worktree
+        const isolated = d.tags.mutates && isParallelizable(d, false, true);
+        expect(isolated, `${agent}/${d.name}`).toBe(d.tags.effect === 'delegate' && d.tags.isolatedWriter === true);
       }
     }
+    expect(surfaceFor('director').get('delegate_coding')?.tags.isolatedWriter).toBe(true);
+    expect(surfaceFor('director').get('delegate_devops')?.tags.isolatedWriter).toBe(true);
   });
 
   it('coding surface: reads are grouped, a write splits the run', () => {
@@ -42,6 +47,15 @@ describe('concurrency admission (real profiles)', () => {
     expect(planBatches(d, dir)).toEqual([[0, 1], [2]]);
     const repo = makeDeps(ws.path, { agent: 'repo' });
     expect(planBatches([call('read_file', { path: 'x' }), call('delegate_devops', { task: 'x' })], repo)).toEqual([[0], [1]]);
+  });
+
+  it('in a batch marked isolatedWriters (a git workspace), write delegations run together with the rest; file writers never', () => {
+    const dir = makeDeps(ws.path, { agent: 'director' });
+    const d = [call('delegate_coding', { task: 'a' }), call('delegate_repo', { task: 'b' }), call('delegate_coding', { task: 'c' }), call('delegate_devops', { task: 'd' })];
+    expect(planBatches(d, dir, true)).toEqual([[0, 1, 2, 3]]);
+    expect(planBatches(d, dir, false)).toEqual([[0], [1], [2], [3]]);
+    const coding = makeDeps(ws.path, { agent: 'coding' });
+    expect(planBatches([call('create_file', { path: 'n', content: '' }), call('run_bash', { command: 'true', is_dangerous: false })], coding, true)).toEqual([[0], [1]]);
   });
 
   it('an unloaded cold call is parallel (it only gets the teach receipt and does not run)', async () => {

@@ -35,6 +35,9 @@ describe('registry', () => {
     ['read-effect-mutates', [fixture({ tags: { mutates: true, serial: true } })], ['fixture_tool']],
     ['writer-not-mutating', [fixture({ tags: { ...writeTags({ pathParams: ['path'], brief: () => '' }), mutates: false } })], ['fixture_tool']],
     ['mutating-not-serial', [fixture({ tags: { ...writeTags({ pathParams: ['path'], brief: () => '' }), serial: false } })], ['fixture_tool']],
+    // a writer that is not a delegation cannot claim its own worktree to skip the rule above
+    ['mutating-not-serial', [fixture({ tags: { ...writeTags({ pathParams: ['path'], brief: () => '' }), serial: false, isolatedWriter: true } })], ['fixture_tool']],
+    ['isolated-not-write-delegation', [fixture({ tags: { isolatedWriter: true } })], ['fixture_tool']],
     ['auth-without-target', [fixture({ tags: { needsAuth: true, pathParams: [] } })], ['fixture_tool']],
     ['unguarded-writer', [fixture({ tags: { ...writeTags({ pathParams: ['path'], brief: () => '' }), needsAuth: false } })], ['fixture_tool']],
     ['cold-mutating', [fixture({ tags: { ...writeTags({ pathParams: ['path'], brief: () => '' }), cold: true } })], ['fixture_tool']],

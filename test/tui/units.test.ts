@@ -44,6 +44,20 @@ describe('conversation slots', () => {
     ]);
   });
 
+  it('a parallel writer\'s line names its worktree; a merge conflict is an error line naming the files and the branch', () => {
+    const c = new Conversation();
+    for (const id of ['A', 'B']) c.apply(env(null, { type: 'delegation_start', agent: 'director', callId: id, child: 'coding', task: `task of ${id}` }));
+    for (const id of ['A', 'B']) c.apply(env(null, { type: 'delegation_worktree', agent: 'director', callId: id, child: 'coding', branch: `yagent/writer-${id}`, path: `/tmp/wt-${id}` }));
+    c.apply(env(null, { type: 'delegation_worktree', agent: 'director', callId: 'A', child: 'coding', branch: 'yagent/writer-A', path: '/tmp/wt-A', merged: 'merged', files: ['a.txt'] }));
+    c.apply(env(null, { type: 'delegation_end', agent: 'director', callId: 'A', child: 'coding', status: 'ok' }));
+    c.apply(env(null, { type: 'delegation_worktree', agent: 'director', callId: 'B', child: 'coding', branch: 'yagent/conflict-B', path: '/tmp/wt-B', merged: 'conflict', files: ['shared.txt'] }));
+    expect(c.entries.map((e) => [e.kind, e.text])).toEqual([
+      ['delegation', '→ coding: task of A ⎇ yagent/writer-A — ok'],
+      ['delegation', '→ coding: task of B ⎇ yagent/writer-B'],
+      ['error', '✗ coding: merge conflict in shared.txt; its changes are kept on yagent/conflict-B'],
+    ]);
+  });
+
   it('the final ai_response (after ai_stream_end) replaces the streamed text instead of repeating it', () => {
     const c = new Conversation();
     c.apply(env(null, { type: 'ai_stream_start', agent: 'director', step: 1 }));

@@ -18,7 +18,8 @@ import type { UsageLedger } from './usage-ledger.js';
 import { isCrash, restartOrReport } from './recovery.js';
 import type { Assessment } from './replay-assessment.js';
 import type { ThinkEntry } from './compression/thinklink.js';
-import { undoAfter, undoBefore } from './undo-points.js';
+import { canWrite, undoAfter, undoBefore } from './undo-points.js';
+import { withReport, WriterTrees } from './writer-run.js';
 
 export type DelegationStore = Pick<StoreApi, 'writeNote' | 'resolveRefs' | 'writeArtifact' | 'recordTimeline' | 'registerAgent' | 'taskRollouts' | 'readUsage' | 'undoPoint' | 'undoEnd'>;
 
@@ -72,8 +73,12 @@ export class DelegationManager {
   private readonly counted = new Set<string>();
   /** Delegations still running: a cancelled tool call returns at once, its delegation winds down behind it. */
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** Write delegations run beside others, each in its own git worktree (issue 26). */
+  private readonly trees: WriterTrees;
 
-  constructor(private readonly deps: DelegationDeps) {}
+  constructor(private readonly deps: DelegationDeps) {
+    this.trees = new WriterTrees({ parentAgent: deps.parentAgent, settings: deps.settings, store: deps.store, publish: deps.publish });
+  }
 
   /** Delegations started by this run (the Director's un-delegated reminder reads it). */
   get count(): number {
@@ -91,9 +96,10 @@ export class DelegationManager {
     await this.deps.store.registerAgent(design.name).catch((e: unknown) => publishWarning(this.deps.publish, 'registerAgent', `custom agent "${design.name}" is not known to mention routing`, e));
   }
 
-  /** `resumeFrom` (recovery B): the same delegation continued from its repaired replay instead of a fresh brief. */
-  delegate(callId: string, target: string, args: DelegateArgsLike, signal: AbortSignal, resumeFrom?: { messages: ChatMessage[]; plans: ThinkEntry[] }): Promise<ToolOutcome> {
-    const p = this.run(callId, target, args, signal, resumeFrom);
+  /** `resumeFrom` (recovery B): the same delegation continued from its repaired replay instead of a fresh brief.
+   *  `ownTree`: a writer running beside others (its batch said so) works in its own git worktree. */
+  delegate(callId: string, target: string, args: DelegateArgsLike, signal: AbortSignal, resumeFrom?: { messages: ChatMessage[]; plans: ThinkEntry[] }, ownTree = false): Promise<ToolOutcome> {
+    const p = this.run(callId, target, args, signal, resumeFrom, ownTree);
     this.inFlight.add(p);
     const forget = (): void => void this.inFlight.delete(p);
     p.then(forget, forget);
@@ -106,7 +112,7 @@ export class DelegationManager {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
-  private async run(callId: string, target: string, args: DelegateArgsLike, signal: AbortSignal, resumeFrom?: { messages: ChatMessage[]; plans: ThinkEntry[] }): Promise<ToolOutcome> {
+  private async run(callId: string, target: string, args: DelegateArgsLike, signal: AbortSignal, resumeFrom?: { messages: ChatMessage[]; plans: ThinkEntry[] }, ownTree = false): Promise<ToolOutcome> {
     const d = this.deps;
     const refs = args.context_refs ?? [];
     const custom = this.customs.get(target);
@@ -121,15 +127,18 @@ export class DelegationManager {
     d.publish({ type: 'delegation_start', agent: d.parentAgent, callId, child: target, task: args.task.slice(0, 500) });
     await this.timeline({ type: 'delegation', agent: target, callId, phase: 'start' });
     let release: (() => void) | null = null;
+    let merged = '';
     try {
       release = await d.pool.acquire(signal);
       const triggeredBy = this.mentions.consume(target, refs);
       const brief = resumeFrom ? args.task : await buildBrief({ task: args.task, refs, boardId: d.settings.boardId, store: d.store, projectContext: d.projectContext, publish: d.publish, triggeredBy });
+      // a writer beside others works in its own worktree: its shell cwd and its guard are there, not in the user's tree
+      const tree = ownTree && canWrite(target, custom) ? await this.trees.open(callId, target) : null;
       const input: AgentRunInput = {
         agent: target,
         role: custom ? 'custom' : (target as AgentRunInput['role']),
         brief,
-        settings: d.settings,
+        settings: tree ? { ...d.settings, workspace: tree.workspace, userWorkspace: d.settings.userWorkspace ?? d.settings.workspace } : d.settings,
         ...(custom ? { custom } : {}),
         palette: [...d.palette],
         delegationId: callId,
@@ -137,28 +146,32 @@ export class DelegationManager {
         ...(d.rootContext ? { rootContext: d.rootContext } : {}),
         ...(resumeFrom ? { resumeFrom: { messages: resumeFrom.messages, plans: resumeFrom.plans } } : {}),
       };
-      // a write delegation's undo point is taken when it holds its slot, right before it runs
-      const point = await undoBefore(d.store, d.settings, d.publish, callId, target, args.task, custom);
-      const out = await this.spawnWithBackstop(name, input, callId, signal).finally(() => undoAfter(d.store, d.settings, d.publish, point));
+      // a write delegation's undo point is taken when it holds its slot, right before it runs (in a worktree: its merge)
+      const point = tree ? null : await undoBefore(d.store, d.settings, d.publish, callId, target, args.task, custom);
+      // whatever ended the run (done, failed, cancelled, crashed), a worktree's changes are merged back, then it goes
+      const out = await this.spawnWithBackstop(name, input, callId, signal).finally(async () => {
+        await undoAfter(d.store, d.settings, d.publish, point);
+        if (tree) merged = await this.trees.merge(tree, callId, target, args.task);
+      });
       // spent whatever the outcome, abandoned runs included
       this.spent(out);
-      if (ABANDONED.has(out.stopReason) || signal.aborted) return await this.abandoned(callId, target, out.stopReason);
-      const outcome = await this.finish(callId, target, out, triggeredBy);
+      if (ABANDONED.has(out.stopReason) || signal.aborted) return withReport(await this.abandoned(callId, target, out.stopReason), merged);
+      const outcome = withReport(await this.finish(callId, target, out, triggeredBy), merged);
       if (out.design && target === 'meta') return await this.runDesigned(callId, out.design, args, signal, outcome);
       return outcome;
     } catch (e) {
       await this.spentBy(callId, e);
-      if (signal.aborted) return await this.abandoned(callId, target, 'cancelled');
+      if (signal.aborted) return withReport(await this.abandoned(callId, target, 'cancelled'), merged);
       const message = e instanceof Error ? `${(e as { code?: string }).code ?? e.name}: ${e.message}` : String(e);
       if (d.recover && isCrash(e)) {
         release?.(); // the restart takes its own pool slot
         release = null;
-        return await this.afterCrash(callId, target, args, signal, message, d.recover);
+        return withReport(await this.afterCrash(callId, target, args, signal, message, d.recover), merged);
       }
       d.breaker.failure();
       const meta = await this.writeNote(target, callId, 'error', `Delegation to ${target} failed: ${message}`, [], undefined);
       await this.end(callId, target, 'error', meta?.ref);
-      return err('delegation_failed', `The ${target} delegation failed (${message}). Its work is lost; the task can go on.`);
+      return withReport(err('delegation_failed', `The ${target} delegation failed (${message}). ${merged === '' ? 'Its work is lost; ' : ''}the task can go on.`), merged);
     } finally {
       release?.();
     }

@@ -40,8 +40,8 @@ export type AgentStore = Pick<
 >;
 
 export interface ToolHooks {
-  /** Runs a delegation for one tool call of this run (named after the call id). */
-  delegate(callId: string, target: string, args: DelegateArgsLike, signal: AbortSignal): Promise<ToolOutcome>;
+  /** Runs a delegation for one tool call of this run (named after the call id); `ownTree`: in its own git worktree. */
+  delegate(callId: string, target: string, args: DelegateArgsLike, signal: AbortSignal, ownTree?: boolean): Promise<ToolOutcome>;
   /** Custom agents registered so far: the Director's surface offers `delegate_<name>` for each. */
   customAgents(): readonly CustomAgentDesign[];
   /** Wraps a wait on the user (an approval, ask_user_for_help): the run's idle and total clocks stand still meanwhile. */
@@ -204,7 +204,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
       recover: crashRecovery(env.store, s),
     });
     const hooks: ToolHooks = {
-      delegate: (callId, target, args, signal) => manager.delegate(callId, target, args, signal),
+      delegate: (callId, target, args, signal, ownTree) => manager.delegate(callId, target, args, signal, undefined, ownTree === true),
       customAgents: () => customs,
       // a sub-agent waiting for the user's approval or answer is not idle: its timeouts must not fire meanwhile
       ...(activity ? { waitingOnUser: <T>(wait: () => Promise<T>) => activity.during(wait) } : {}),

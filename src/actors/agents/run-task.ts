@@ -16,6 +16,7 @@ import type { AgentRunInput, AgentRunOutput, RunSettings } from './run-types.js'
 import { prepareTurn, type PreparedTurn, type SessionRequest } from './session-turn.js';
 import { cancelledRun } from './cancelled-turn.js';
 import { superviseDirector } from './director-restart.js';
+import { sweepAtStart } from './writer-sweep.js';
 
 export type { SessionRequest } from './session-turn.js';
 
@@ -141,6 +142,7 @@ export async function runTask(runtime: Runtime, o: RunTaskOptions): Promise<Task
   let out: AgentRunOutput;
   let turn: PreparedTurn;
   let turnPoint: Promise<string | null> = Promise.resolve(null);
+  let swept: Promise<void> = Promise.resolve();
   try {
     turn = await prepareTurn(store, projectId, taskId, o.boardId, o.session ?? {});
     const settings = settingsFrom(o, taskId, turn.boardId);
@@ -172,6 +174,8 @@ export async function runTask(runtime: Runtime, o: RunTaskOptions): Promise<Task
         return null;
       },
     );
+    // worktrees a killed yagent left in this repository go (their work kept on a branch), off the first request's path
+    swept = sweepAtStart(resolve(o.workspace), (e) => runtime.publish({ name: 'director', taskId }, e));
     const spawn = async (incarnation: AgentRunInput): Promise<AgentRunOutput> =>
       (await runtime.startTask(taskId)).spawn<AgentRunInput, AgentRunOutput>({ name: 'director', module: AGENT_MODULE, input: incarnation, delegationId: null }, signal);
     // a crashed Director is restarted from its rollout like a delegation (director-restart.ts)
@@ -210,6 +214,7 @@ export async function runTask(runtime: Runtime, o: RunTaskOptions): Promise<Task
   await store
     .recordSessionTurn(projectId, turn.sessionId, { kind: 'turn_end', ts: Date.now(), taskId, stopReason: out.stopReason, usage: out.usage, rolloutPath: out.rolloutPath })
     .catch(warn('session ledger not updated'));
+  await swept;
   const pointId = await turnPoint;
   if (pointId !== null) await store.undoEnd(resolve(o.workspace), pointId).catch(warn('the end state of this turn\'s undo point was not recorded'));
   // the task memory the Director saved (debounced) is on disk when the task ends

@@ -29,6 +29,8 @@ export const CompressionSettingsSchema = z.object({
 
 export const RunSettingsSchema = z.object({
   workspace: z.string(),
+  /** A writer in its own worktree (issue 26): the user's workspace, whose project-level grants still apply. */
+  userWorkspace: z.string().optional(),
   taskId: z.string(),
   boardId: z.string(),
   projectId: z.string(),

@@ -27,6 +27,9 @@ export interface ToolRunnerDeps {
   newId: () => string;
   /** Extra system-prompt sections of this run's tools (the skills catalogue). */
   sections?: readonly string[];
+  /** Whether write delegations may run beside each other, each in its own git worktree (a repository with a commit
+   *  and a delegation pool > 1); asked only for a batch holding two or more of them. Absent: never. */
+  isolatedWriters?: () => Promise<boolean>;
   /** Live MCP tools: `refresh` has the new list when the catalogue changed; `surfaceWith` builds the surface with it. */
   external?: { refresh: () => Promise<{ tools: readonly ToolDeclaration[]; failed: readonly string[] } | null>; surfaceWith: (external: readonly ToolDeclaration[]) => Surface };
 }
@@ -37,14 +40,14 @@ const delegateSchema = z.object({
   context_refs: z.array(z.string()).default([]).describe('Note refs, artifact ids or file paths the sub-agent should read first.'),
 });
 
-/** `delegate_<name>` for a custom agent Meta designed; read-only unless its tools can write. */
-export function customDelegateTool(design: CustomAgentDesign, mutates: boolean, hooks: ToolHooks): ToolDeclaration {
+/** `delegate_<name>` for a custom agent Meta designed; read-only unless its tools can write (then an isolated writer). */
+export function customDelegateTool(design: CustomAgentDesign, mutates: boolean, delegate: ToolHooks['delegate']): ToolDeclaration {
   return {
     name: `delegate_${design.name}`,
     description: `Delegate to the custom agent "${design.name}": ${design.description}`,
     schema: delegateSchema,
-    tags: { effect: 'delegate', mutates, serial: mutates, needsAuth: false, pathParams: [], truncation: 'head_tail', display: 'text', brief: (a) => String(a.task ?? '').slice(0, 80) },
-    execute: (args, ctx) => hooks.delegate(ctx.callId, design.name, args as z.infer<typeof delegateSchema>, ctx.signal),
+    tags: { effect: 'delegate', mutates, serial: false, ...(mutates ? { isolatedWriter: true } : {}), needsAuth: false, pathParams: [], truncation: 'head_tail', display: 'text', brief: (a) => String(a.task ?? '').slice(0, 80) },
+    execute: (args, ctx) => delegate(ctx.callId, design.name, args as z.infer<typeof delegateSchema>, ctx.signal),
   };
 }
 
@@ -55,6 +58,9 @@ export class SurfaceToolRunner implements ToolRunner {
   /** The MCP tools the system prompt listed (the run's start), and the note once they changed (sent each call). */
   private readonly startMcp: string;
   private mcpNote: string | null = null;
+  /** Calls of the running batch whose delegation works in its own worktree. */
+  private readonly ownTrees = new Set<string>();
+  private isolated: Promise<boolean> | null = null;
 
   constructor(private readonly deps: ToolRunnerDeps) {
     this.base = deps.surface;
@@ -91,7 +97,8 @@ export class SurfaceToolRunner implements ToolRunner {
     const customs = this.deps.hooks.customAgents();
     this.customCount = customs.length;
     const writes = (design: CustomAgentDesign): boolean => design.tools.some((t) => this.deps.surface.get(t)?.tags.mutates ?? true);
-    const extra = this.deps.agent === 'director' ? customs.map((c) => customDelegateTool(c, writes(c), this.deps.hooks)) : [];
+    const delegate: ToolHooks['delegate'] = (callId, name, args, signal) => this.deps.hooks.delegate(callId, name, args, signal, this.ownTrees.has(callId));
+    const extra = this.deps.agent === 'director' ? customs.map((c) => customDelegateTool(c, writes(c), delegate)) : [];
     return new Surface(this.base.agent, [...base, ...extra], this.base.autonomous, this.base.withheld);
   }
 
@@ -123,10 +130,16 @@ export class SurfaceToolRunner implements ToolRunner {
     const env: ToolEnv = {
       ...d.env,
       // delegate_* tools pass their call (id + signal): the child is named after the call and cancelled with it
-      delegate: (agent: DelegateTarget, args, call) => d.hooks.delegate(call?.callId ?? d.newId(), agent, args, call?.signal ?? d.runSignal),
+      delegate: (agent: DelegateTarget, args, call) => d.hooks.delegate(call?.callId ?? d.newId(), agent, args, call?.signal ?? d.runSignal, call !== undefined && this.ownTrees.has(call.callId)),
     };
+    // two write delegations or more in one step run side by side, each in its own worktree, where git allows it
+    const writers = calls.filter((c) => surface.get(c.name)?.tags.isolatedWriter === true);
+    const isolatedWriters = writers.length >= 2 && d.isolatedWriters !== undefined && (await (this.isolated ??= d.isolatedWriters()));
+    this.ownTrees.clear();
+    if (isolatedWriters) for (const c of writers) this.ownTrees.add(c.id);
     const res: BatchResult = await runBatch(calls, { surface, guard: d.guard, grants: d.grants, authorizer: d.authorizer, env }, {
       signal: opts.signal,
+      isolatedWriters,
       maxParallel: Math.max(1, Math.min(8, opts.maxParallel)),
       ...(opts.beforeEffect ? { beforeEffect: opts.beforeEffect } : {}),
       onStart: (call) => d.publish({ type: 'tool_call_start', agent: d.agent, callId: call.id, name: call.name, brief: briefOf(surface, call) }),

@@ -12,6 +12,7 @@ import type { Publish, ToolRunner } from './loop-contract.js';
 import type { ToolHooks } from './run-agent.js';
 import type { AgentRunInputParsed } from './run-types.js';
 import { SurfaceToolRunner } from './tool-runner.js';
+import { repoOf } from './writer-tree.js';
 import { storeProjectGrants, type GrantStore } from './project-grants.js';
 import type { BrowserAvailability } from '../browser/discover.js';
 import { BrowserSession } from '../browser/session.js';
@@ -70,7 +71,7 @@ export function buildToolRunner(input: AgentRunInputParsed, hooks: ToolHooks, w:
     agent: input.agent,
     surface,
     guard: new WorkspaceGuard(s.workspace, boundary, w.security.shellEnv, w.security.sandbox),
-    grants: new Grants(s.yolo || s.fullYolo, storeProjectGrants(w.grantStore, s.workspace)),
+    grants: new Grants(s.yolo || s.fullYolo, storeProjectGrants(w.grantStore, s.userWorkspace ?? s.workspace)),
     authorizer: w.authorizer,
     env: {
       workspace: s.workspace,
@@ -92,6 +93,8 @@ export function buildToolRunner(input: AgentRunInputParsed, hooks: ToolHooks, w:
     runSignal: w.runSignal,
     newId: w.newId,
     ...(w.sections ? { sections: w.sections } : {}),
+    // write delegations side by side need a repository with a commit (a worktree each) and room in the pool
+    ...(s.maxParallelDelegations > 1 ? { isolatedWriters: () => repoOf(s.workspace).then((r) => r !== null) } : {}),
     ...(w.refreshExternal ? { external: { refresh: w.refreshExternal, surfaceWith } } : {}),
   });
 }

@@ -21,8 +21,8 @@ export function canWrite(target: string, custom: CustomAgentDesign | undefined):
 
 /** The snapshot before the delegation (its id), or null: a read-only agent, `[undo] enable = false`, or a failure
  *  (a warning: the delegation runs without an undo point rather than not at all). */
-export async function undoBefore(store: UndoStore, settings: RunSettings, publish: Publish, callId: string, target: string, task: string, custom: CustomAgentDesign | undefined): Promise<string | null> {
-  if (!canWrite(target, custom)) return null;
+export async function undoBefore(store: UndoStore, settings: RunSettings, publish: Publish, callId: string, target: string, task: string, custom: CustomAgentDesign | undefined, writes = canWrite(target, custom)): Promise<string | null> {
+  if (!writes) return null;
   try {
     const p = await store.undoPoint({ workspace: settings.workspace, kind: 'delegation', agent: target, taskId: settings.taskId, callId, label: task.slice(0, 200) });
     return p?.id ?? null;

@@ -8,9 +8,11 @@ import { callTool, cancelledResult, errorResult, type AdapterDeps, type ToolResu
 export const MaxParallelReadonlySchema = z.number().int().min(1).max(8).default(4);
 export const DEFAULT_MAX_PARALLEL_READONLY = 4;
 
-/** THE concurrency predicate (derived from tags). An unloaded cold call only gets a teach receipt, so it is parallel too. */
-export function isParallelizable(decl: ToolDeclaration | undefined, coldPending = false): boolean {
+/** THE concurrency predicate (derived from tags). An unloaded cold call only gets a teach receipt, so it is parallel too.
+ *  An isolated writer (a write delegation in its own worktree) is parallel only where the batch says worktrees work. */
+export function isParallelizable(decl: ToolDeclaration | undefined, coldPending = false, isolatedWriters = false): boolean {
   if (decl === undefined || coldPending) return true;
+  if (decl.tags.isolatedWriter === true) return isolatedWriters;
   return !decl.tags.mutates && !decl.tags.serial;
 }
 
@@ -23,6 +25,8 @@ export interface BatchOptions {
   /** The write-ahead record: awaited before each call that can change anything (tag `mutates`); a rejection
    *  means the call is not durable, so it does not run (at most once across a kill). */
   beforeEffect?(call: ToolCall): Promise<void>;
+  /** Isolated writers run beside others (each delegation in its own git worktree): the runner found a repository. */
+  isolatedWriters?: boolean;
 }
 
 export interface BatchResult {
@@ -32,11 +36,11 @@ export interface BatchResult {
 }
 
 /** Groups of call indexes: a run of parallel-safe calls, or one serial call. */
-export function planBatches(calls: readonly ToolCall[], deps: Pick<AdapterDeps, 'surface'>): number[][] {
+export function planBatches(calls: readonly ToolCall[], deps: Pick<AdapterDeps, 'surface'>, isolatedWriters = false): number[][] {
   const groups: number[][] = [];
   let run: number[] = [];
   calls.forEach((c, i) => {
-    if (isParallelizable(deps.surface.get(c.name), deps.surface.isColdPending(c.name))) {
+    if (isParallelizable(deps.surface.get(c.name), deps.surface.isColdPending(c.name), isolatedWriters)) {
       run.push(i);
       return;
     }
@@ -65,7 +69,7 @@ export async function runBatch(calls: readonly ToolCall[], deps: AdapterDeps, op
     }
     opts.onResult?.(results[i] as ToolResult);
   };
-  for (const group of planBatches(calls, deps)) {
+  for (const group of planBatches(calls, deps, opts.isolatedWriters === true)) {
     let next = 0;
     const lane = async (): Promise<void> => {
       while (next < group.length) await runOne(group[next++] as number);

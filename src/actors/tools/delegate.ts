@@ -8,12 +8,13 @@ const schema = z.object({
   context_refs: z.array(z.string()).default([]).describe('Note refs, artifact ids or file paths the sub-agent should read first.'),
 });
 
-/** `mutates`: the sub-agent can change the workspace, so the call never runs beside others. */
+/** `mutates`: the sub-agent can change the workspace; it runs beside others only as an isolated writer (own worktree). */
 export function delegationTool(target: DelegateTarget, audience: readonly string[], mutates: boolean): ToolDeclaration<typeof schema> {
   const tags: CapabilityTags = {
     effect: 'delegate',
     mutates,
-    serial: mutates,
+    serial: false,
+    ...(mutates ? { isolatedWriter: true } : {}),
     needsAuth: false,
     pathParams: [],
     truncation: 'head_tail',

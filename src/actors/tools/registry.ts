@@ -76,7 +76,9 @@ function checkOne(d: ToolDeclaration, add: (rule: string, message: string) => vo
   if (t.dangerFlag !== undefined && keys && !keys.includes(t.dangerFlag)) add('unknown-param', `dangerFlag names "${t.dangerFlag}", not a schema key`);
   if (t.effect === 'read' && t.mutates) add('read-effect-mutates', 'effect "read" cannot mutate');
   if ((t.effect === 'fs_write' || t.effect === 'shell') && !t.mutates) add('writer-not-mutating', `effect "${t.effect}" must set mutates`);
-  if (t.mutates && !t.serial) add('mutating-not-serial', 'a mutating tool must be serial (it would never run beside others anyway)');
+  // the one exception: a write delegation in its own worktree (issue 26) writes nothing another call sees until it merges
+  if (t.mutates && !t.serial && !(t.isolatedWriter === true && t.effect === 'delegate')) add('mutating-not-serial', 'a mutating tool must be serial (it would never run beside others anyway)');
+  if (t.isolatedWriter === true && (t.effect !== 'delegate' || !t.mutates)) add('isolated-not-write-delegation', 'only a mutating delegation gets its own worktree (isolatedWriter)');
   if (t.needsAuth && guarded.every(([, names]) => names.length === 0) && t.dangerFlag === undefined) {
     add('auth-without-target', 'needsAuth but nothing for the workspace guard to check');
   }

@@ -19,6 +19,10 @@ export interface CapabilityTags {
   mutates: boolean;
   /** Must never run beside another call in the same batch. */
   serial: boolean;
+  /** A write delegation whose writer gets its own git worktree (issue 26): the one kind of mutating call that may run
+   *  beside others, and only in a batch the runner marks `isolatedWriters` (a git workspace, a delegation pool > 1);
+   *  elsewhere it runs alone like any mutating call. The registry allows `mutates` without `serial` for it only. */
+  isolatedWriter?: boolean;
   /** A writer or the shell: the registry requires it for fs_write/shell (every tool's pathParams are guarded anyway). */
   needsAuth: boolean;
   /** Argument names that hold filesystem paths, checked against the boundary for every tool, reads included. */

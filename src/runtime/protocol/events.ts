@@ -139,6 +139,17 @@ export const EventSchema = z.lazy(() => z.discriminatedUnion('type', [
     status: z.string(),
     noteRef: z.string().optional(),
   }),
+  /** A write delegation's own git worktree (issue 26): opened (no `merged`), then merged back or kept on a conflict branch. */
+  z.object({
+    type: z.literal('delegation_worktree'),
+    ...agentRef,
+    callId: z.string(),
+    child: z.string(),
+    branch: z.string(),
+    path: z.string(),
+    merged: z.enum(['merged', 'conflict']).optional(),
+    files: z.array(z.string()).optional(),
+  }),
   /** A crashed delegation actor restarted by its parent (continues from its rollout), with the crash reason. */
   z.object({ type: z.literal('delegation_restarted'), ...agentRef, callId: z.string(), child: z.string(), attempt: z.number().int(), maxRestarts: z.number().int(), reason: z.string() }),
   z.object({ type: z.literal('note_written'), ...agentRef, ref: z.string(), status: z.string(), mentions: z.array(z.string()) }),
@@ -182,4 +193,5 @@ export const CRITICAL_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>([
   'delegation_start',
   'delegation_end',
   'delegation_restarted',
+  'delegation_worktree',
 ]);

@@ -86,4 +86,18 @@ describe('TUI: typing while a task runs', () => {
     s.end(OUTCOME);
     await s.step('');
   });
+
+  it("another client's message the turn ended before taking, taken back by the supervisor: no longer shown queued, the notice says where it went", async () => {
+    const b = queueBackend();
+    const s = await scripted(100, 20, b.over);
+    await s.step('first\r');
+    s.deliver({ type: 'message_queued', text: 'from attach send' });
+    await s.step('');
+    expect(s.term.screenText()).toContain('⧗ queued: from attach send');
+    s.end(OUTCOME);
+    await s.step('');
+    expect(s.term.screenText()).not.toContain('queued: from attach send');
+    expect(statusOf(s)).toContain("supervisor's next turn");
+    expect(s.calls).toEqual(['start: first']);
+  });
 });

@@ -99,7 +99,8 @@ export default { director: [held, logged(call('read_file', { path: 'b.txt' })), 
     const sent = await runCli(['attach', 'send', taskId, 'also say which is longest'], sb.env);
     expect(sent.code).toBe(0);
     expect(sent.stdout.trim()).toBe(`${taskId}: queued: the Director reads it at its next step (the next turn if this one ends first)`);
-    expect(await eventsOf(taskId)).toMatch(/"type":"message_queued"[^\n]*"text":"also say which is longest"/);
+    // the event log is written as the dispatcher delivers: wait for the line rather than read it once
+    await until(async () => (/"type":"message_queued"[^\n]*"text":"also say which is longest"/.test(await eventsOf(taskId)) ? true : undefined), 'the message_queued event', SERVE_WAIT_MS);
     writeFileSync(release, 'go');
 
     expect((await outcomeOf(taskId)).text).toBe('read all three');

@@ -184,7 +184,7 @@ export async function runAttach(argv: string[], io: Out, client?: ControlClient)
       if (values.provider !== undefined) checkProviderFlag((await c.get<{ providers: string[] }>('/api/providers')).providers, values.provider, undefined);
       const model = { ...(values.provider !== undefined ? { provider: values.provider } : {}), ...(values.model !== undefined ? { model: values.model } : {}) };
       const r = await c.post<{ task_id: string; delivered: string; position?: number }>('/api/send', { task_id: taskId, message, ...model });
-      print(r, () => (r.delivered === 'next_step' ? `${taskId}: queued: the Director reads it at its next step (the next turn if this one ends first)` : `${taskId}: follow-up ${r.delivered === 'queued' ? `queued (#${r.position ?? 1})` : 'started'} as task ${r.task_id}`));
+      print(r, () => (r.delivered === 'next_step' ? `${taskId}: queued: the Director reads it at its next step (the next turn if this one ends first)${r.task_id !== taskId ? ` — its running turn is ${r.task_id}` : ''}` : `${taskId}: follow-up ${r.delivered === 'queued' ? `queued (#${r.position ?? 1})` : 'started'} as task ${r.task_id}`));
       return EXIT.ok;
     }
     case 'memory': {

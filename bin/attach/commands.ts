@@ -23,8 +23,9 @@ export const ATTACH_USAGE = `usage: yagent attach <command> [--json]
   timeline TASK [--offset N] [--limit N]   status changes, delegations, notes, mentions and the Director's reviews, newest first
   undo TASK [ID] [--dry-run] the undo points of the task's workspace; ID restores the files of one
   send TASK "MESSAGE" [--provider NAME] [--model ID]
-                             a follow-up: the next turn of the task's session (queued while it runs),
-                             on that provider / model from this turn on
+                             a running task's Director reads it at its next step (the next turn if
+                             the turn ends first); an idle task: the next turn of its session;
+                             --provider / --model: a turn of its own on that provider / model
   memory TASK [--type ROLE]  the task's saved conversation (ROLE: system|user|assistant|tool)
   drain [--timeout MS] [--exit]`;
 
@@ -183,7 +184,7 @@ export async function runAttach(argv: string[], io: Out, client?: ControlClient)
       if (values.provider !== undefined) checkProviderFlag((await c.get<{ providers: string[] }>('/api/providers')).providers, values.provider, undefined);
       const model = { ...(values.provider !== undefined ? { provider: values.provider } : {}), ...(values.model !== undefined ? { model: values.model } : {}) };
       const r = await c.post<{ task_id: string; delivered: string; position?: number }>('/api/send', { task_id: taskId, message, ...model });
-      print(r, () => (r.delivered === 'next_step' ? `${taskId}: queued: the Director reads it at its next step (the next turn if this one ends first)` : `${taskId}: follow-up ${r.delivered === 'queued' ? `queued (#${r.position ?? 1})` : 'started'} as task ${r.task_id}`));
+      print(r, () => (r.delivered === 'next_step' ? `${taskId}: queued: the Director reads it at its next step (the next turn if this one ends first)${r.task_id !== taskId ? ` — its running turn is ${r.task_id}` : ''}` : `${taskId}: follow-up ${r.delivered === 'queued' ? `queued (#${r.position ?? 1})` : 'started'} as task ${r.task_id}`));
       return EXIT.ok;
     }
     case 'memory': {

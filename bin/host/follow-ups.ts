@@ -25,6 +25,8 @@ export class FollowUps {
   /** Per task: the turn a follow-up continues (the newest one sent so far), so queued messages chain in order. */
   private readonly tails = new Map<string, Promise<TaskOutcome>>();
   private readonly queued = new Map<string, number>();
+  /** Per task: follow-up turns not started yet (a message must not overtake them into the running turn). */
+  private readonly unstarted = new Map<string, number>();
   /** Per task: the newest turn started for it, the one a message to the task reaches while it runs. */
   private readonly latest = new Map<string, string>();
   /** Turns whose leftovers are already taken back when they end. */
@@ -38,7 +40,7 @@ export class FollowUps {
   }
 
   async send(taskId: string, message: string, spec: TaskSpec, target: SendTarget): Promise<SendResult> {
-    const waiting = this.queued.get(taskId) ?? 0;
+    const waiting = this.unstarted.get(taskId) ?? 0;
     if (target.turnId !== null && !target.ownTurn && waiting === 0 && (await this.deps.post(target.turnId, message))) {
       this.sweepAfter(taskId, target.turnId, spec, target.done);
       return { delivered: 'next_step', taskId: target.turnId };
@@ -65,8 +67,9 @@ export class FollowUps {
     const tail = this.tails.get(taskId) ?? target.done;
     const ahead = this.queued.get(taskId) ?? 0; // follow-ups of this task not finished yet
     this.queued.set(taskId, ahead + 1);
+    this.unstarted.set(taskId, (this.unstarted.get(taskId) ?? 0) + 1);
     const turn = tail
-      .then((prev) => this.startAfter(taskId, nextId, message, spec, prev))
+      .then((prev) => (this.unstarted.set(taskId, (this.unstarted.get(taskId) ?? 1) - 1), this.startAfter(taskId, nextId, message, spec, prev)))
       .finally(() => this.queued.set(taskId, (this.queued.get(taskId) ?? 1) - 1));
     this.tails.set(taskId, turn);
     if (target.idle && ahead === 0) return { delivered: 'next_turn', taskId: nextId };

@@ -62,6 +62,13 @@ export class Conversation {
     if (asUser) this.addUser(text);
   }
 
+  /** Removes the queued messages still shown; returns how many there were. */
+  dropQueued(): number {
+    const before = this.entries.length;
+    for (let i = this.entries.length - 1; i >= 0; i--) if (this.entries[i]?.kind === 'queued') this.entries.splice(i, 1);
+    return before - this.entries.length;
+  }
+
   addInfo(text: string, kind: 'info' | 'error' = 'info'): void {
     this.entries.push({ kind, agent: '', slot: '', depth: 0, text });
   }

@@ -116,7 +116,7 @@ export interface FrameSource {
 /** The message queue's view of the app (`queue.ts`). */
 export interface QueueHost {
   readonly backend: TuiBackend;
-  readonly conv: Pick<Conversation, 'addQueued' | 'unqueue'>;
+  readonly conv: Pick<Conversation, 'addQueued' | 'unqueue' | 'dropQueued'>;
   readonly input: Pick<InputBuffer, 'take' | 'insert'>;
   notice: string;
   follow(): void;

@@ -32,8 +32,10 @@ export class MessageQueue {
     const takeBack = this.app.backend.takeQueued;
     const taken = takeBack ? await takeBack(taskId).catch(() => []) : [];
     const left = [...this.unposted.splice(0), ...taken];
-    if (left.length === 0) return;
     for (const t of left) this.app.conv.unqueue(t, false);
+    // still shown queued: another client's message (`attach send`) the supervisor took back as its own next turn
+    if (this.app.conv.dropQueued() > 0) this.app.notice = 'a queued message from another client is the supervisor\'s next turn (`yagent attach tasks`)';
+    if (left.length === 0) return;
     const text = left.join('\n\n');
     if (!cancelled) return this.app.startTurn(text);
     this.app.input.take();

@@ -73,40 +73,49 @@ describe('serve: a running task takes queued messages and a model switch at its 
 });
 
 describe('serve: attach send to a running task reaches its Director at the next step', () => {
-  it('the Director is mid-turn (several tool steps): attach send queues the message, the next model request of the same turn carries it, no new turn starts', async () => {
+  it('the Director is mid-turn (several tool steps): attach send queues the message, the next model request of the same turn carries it, no new turn starts; sent to the task while its follow-up turn runs, it reaches that turn', async () => {
     const sb = sandbox(GOOD_CONFIG);
     for (const f of ['a.txt', 'b.txt', 'c.txt']) writeFileSync(join(sb.dir, f), `${f}\n`);
-    const asked = join(sb.dir, 'asked');
-    const release = join(sb.dir, 'release');
+    const mark = (name: string): string => join(sb.dir, name);
     const log = join(sb.dir, 'requests.log');
+    // each turn (its prompt: 'read the files', then 'now the second') holds its first request until released, then
+    // reads a.txt, b.txt, c.txt and answers; every request is logged with its turn
     const src = `${PRELUDE}
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
-const logged = (next) => (req) => { appendFileSync(${JSON.stringify(log)}, JSON.stringify(req.body.messages || []) + '\\n'); return next; };
-const held = async (req) => {
-  logged(null)(req);
-  writeFileSync(${JSON.stringify(asked)}, 'x');
-  while (!existsSync(${JSON.stringify(release)})) await new Promise((r) => setTimeout(r, 20));
-  return call('read_file', { path: 'a.txt' });
+const PROMPTS = ['read the files', 'now the second'];
+const step = async (req) => {
+  const msgs = req.body.messages || [];
+  const start = msgs.map((m) => PROMPTS.indexOf(m.content)).reduce((at, p, i) => (p >= 0 ? i : at), 0);
+  const turn = PROMPTS.indexOf(msgs[start].content) + 1;
+  appendFileSync(${JSON.stringify(log)}, JSON.stringify({ turn, messages: msgs }) + '\\n');
+  const tools = msgs.slice(start).filter((m) => m.role === 'tool').length;
+  if (tools === 0) {
+    writeFileSync(${JSON.stringify(sb.dir)} + '/asked' + turn, 'x');
+    while (!existsSync(${JSON.stringify(sb.dir)} + '/release' + turn)) await new Promise((r) => setTimeout(r, 20));
+  }
+  return tools < 3 ? call('read_file', { path: ['a.txt', 'b.txt', 'c.txt'][tools] }) : say(turn === 1 ? 'read all three' : 'second done');
 };
-export default { director: [held, logged(call('read_file', { path: 'b.txt' })), logged(call('read_file', { path: 'c.txt' })), ...times(4, logged(say('read all three')))] };
+export default { director: times(40, step) };
 `;
     const serve = start(['serve'], withScript(sb, src));
     children.push(serve);
     const { get, post, outcome: outcomeOf, events: eventsOf } = serveClient(await discovered(sb));
     const taskId = (await post('/api/start_task', { prompt: 'read the files', workspace: sb.dir })).json.task_id as string;
-    await until(() => (existsSync(asked) ? true : undefined), 'the first model request', SERVE_WAIT_MS);
+    await until(() => (existsSync(mark('asked1')) ? true : undefined), 'the first model request', SERVE_WAIT_MS);
 
     const sent = await runCli(['attach', 'send', taskId, 'also say which is longest'], sb.env);
     expect(sent.code).toBe(0);
     expect(sent.stdout.trim()).toBe(`${taskId}: queued: the Director reads it at its next step (the next turn if this one ends first)`);
-    expect(await eventsOf(taskId)).toMatch(/"type":"message_queued"[^\n]*"text":"also say which is longest"/);
-    writeFileSync(release, 'go');
+    // the event log is written as the dispatcher delivers: wait for the line rather than read it once
+    await until(async () => (/"type":"message_queued"[^\n]*"text":"also say which is longest"/.test(await eventsOf(taskId)) ? true : undefined), 'the message_queued event', SERVE_WAIT_MS);
+    writeFileSync(mark('release1'), 'go');
 
     expect((await outcomeOf(taskId)).text).toBe('read all three');
-    const requests = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { role: string; content: unknown }[]);
-    expect(JSON.stringify(requests[0])).not.toContain('also say which is longest');
+    type Logged = { turn: number; messages: { role: string; content: unknown }[] };
+    const requests = (turn: number): Logged['messages'][] => readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Logged).filter((r) => r.turn === turn).map((r) => r.messages);
+    expect(JSON.stringify(requests(1)[0])).not.toContain('also say which is longest');
     // the second request of the same turn carries it, after the first step's tool result (the step boundary)
-    const second = requests[1] ?? [];
+    const second = requests(1)[1] ?? [];
     const at = second.findIndex((m) => m.role === 'user' && m.content === 'also say which is longest');
     expect(at).toBeGreaterThan(second.findIndex((m) => m.role === 'tool'));
     expect(second.findIndex((m) => m.role === 'tool')).toBeGreaterThan(0);
@@ -115,5 +124,18 @@ export default { director: [held, logged(call('read_file', { path: 'b.txt' })), 
     const logs = await runCli(['attach', 'logs', taskId], sb.env);
     expect(logs.stdout).toMatch(/queued[^\n]*also say which is longest/);
     expect(logs.stdout).toMatch(/took a queued message: also say which is longest/);
+
+    // idle now: a message is the next turn; sent to the first task id while that turn runs, it reaches that turn
+    const next = await runCli(['attach', 'send', taskId, 'now the second', '--json'], sb.env);
+    const turn2 = (JSON.parse(next.stdout) as { task_id: string; delivered: string });
+    expect(turn2.delivered).toBe('next_turn');
+    await until(() => (existsSync(mark('asked2')) ? true : undefined), 'the second turn\'s first request', SERVE_WAIT_MS);
+    const during = await runCli(['attach', 'send', taskId, 'and the sizes'], sb.env);
+    expect(during.stdout).toContain(`queued: the Director reads it at its next step (the next turn if this one ends first) — its running turn is ${turn2.task_id}`);
+    writeFileSync(mark('release2'), 'go');
+    expect((await outcomeOf(turn2.task_id)).text).toBe('second done');
+    expect(JSON.stringify(requests(2)[0])).not.toContain('and the sizes');
+    expect((requests(2)[1] ?? []).some((m) => m.role === 'user' && m.content === 'and the sizes')).toBe(true);
+    expect((await get<{ tasks: unknown[] }>('/api/task_status')).tasks).toHaveLength(2);
   }, 90_000);
 });

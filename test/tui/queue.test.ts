@@ -24,6 +24,17 @@ function queueBackend(): { queued: string[]; over: Parameters<typeof scripted>[2
   };
 }
 
+/** A running turn to which another client (`attach send`) gave a message: shown queued. */
+async function runningWithOthersMessage(): Promise<{ b: ReturnType<typeof queueBackend>; s: Scripted }> {
+  const b = queueBackend();
+  const s = await scripted(100, 20, b.over);
+  await s.step('first\r');
+  s.deliver({ type: 'message_queued', text: 'from attach send' });
+  await s.step('');
+  expect(s.term.screenText()).toContain('⧗ queued: from attach send');
+  return { b, s };
+}
+
 describe('TUI: typing while a task runs', () => {
   it('is queued (shown so), reaches the running task, and becomes a user turn where the Director takes it', async () => {
     const b = queueBackend();
@@ -68,12 +79,7 @@ describe('TUI: typing while a task runs', () => {
   });
 
   it("another client's message to the running task (`attach send`) is shown queued until the Director takes it; its own is shown once", async () => {
-    const b = queueBackend();
-    const s = await scripted(100, 20, b.over);
-    await s.step('first\r');
-    s.deliver({ type: 'message_queued', text: 'from attach send' });
-    await s.step('');
-    expect(s.term.screenText()).toContain('⧗ queued: from attach send');
+    const { b, s } = await runningWithOthersMessage();
     await s.step('mine\r');
     s.deliver({ type: 'message_queued', text: 'mine' });
     await s.step('');
@@ -85,5 +91,14 @@ describe('TUI: typing while a task runs', () => {
     expect(s.term.screenText()).toContain('› from attach send');
     s.end(OUTCOME);
     await s.step('');
+  });
+
+  it("another client's message the turn ended before taking, taken back by the supervisor: no longer shown queued, the notice says where it went", async () => {
+    const { s } = await runningWithOthersMessage();
+    s.end(OUTCOME);
+    await s.step('');
+    expect(s.term.screenText()).not.toContain('queued: from attach send');
+    expect(statusOf(s)).toContain("supervisor's next turn");
+    expect(s.calls).toEqual(['start: first']);
   });
 });

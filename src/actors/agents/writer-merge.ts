@@ -2,7 +2,6 @@
 // state it started from, so edits to different lines of one file both land. All or nothing: when any file conflicts
 // (the same lines changed here since, by another delegation or the user), nothing is written and the result is kept
 // on `yagent/conflict-<id>`; the report names the files and shows the hunks.
-import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -46,6 +45,8 @@ async function blobIdOf(file: string): Promise<string | null> {
   const st = await fsp.lstat(file).catch(() => null);
   if (st === null || st.isDirectory()) return null;
   const body = st.isSymbolicLink() ? Buffer.from(await fsp.readlink(file)) : await fsp.readFile(file);
+  // crypto loads on the first merge, not when an agent worker boots (test/runtime/thread-bundles.test.ts)
+  const { createHash } = await import('node:crypto');
   return createHash('sha1').update(`blob ${body.length}\0`).update(body).digest('hex');
 }
 

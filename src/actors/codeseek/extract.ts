@@ -41,26 +41,31 @@ export async function extractFacts(lang: LangId, source: string): Promise<FileFa
     const calls: RawCall[] = [];
     const imports: ImportRef[] = [];
     for (const m of g.query.matches(tree.rootNode)) {
-      let declNode: Node | undefined, kind: DeclKind | undefined, name: Node | undefined, body: Node | undefined, callee: Node | undefined, call: Node | undefined, recv: Node | undefined;
+      let declNode: Node | undefined, kind: DeclKind | undefined, name: Node | undefined, body: Node | undefined, callee: Node | undefined, recv: Node | undefined;
+      let spec: Node | undefined, stmt: Node | undefined, alias: Node | undefined;
       for (const c of m.captures) {
         if (c.name.startsWith('decl.')) [declNode, kind] = [c.node, c.name.slice(5) as DeclKind];
         else if (c.name === 'name') name = c.node;
         else if (c.name === 'body') body = c.node;
         else if (c.name === 'callee') callee = c.node;
-        else if (c.name === 'call') call = c.node;
         else if (c.name === 'recv') recv = c.node;
-        else if (c.name === 'import') {
-          const names = bindingsOf(lang, c.node);
-          imports.push({ spec: unquote(c.node.text), line: c.node.startPosition.row + 1, ...(names !== undefined ? { names } : {}) });
-        }
+        else if (c.name === 'import') spec = c.node;
+        else if (c.name === 'import.stmt') stmt = c.node;
+        else if (c.name === 'import.alias') alias = c.node;
       }
       if (declNode && kind && name) {
         decls.push({
           name: name.text, kind, line: declNode.startPosition.row + 1, endLine: declNode.endPosition.row + 1,
           signature: signatureOf(source, declNode, body, lang, kind), parent: -1, start: declNode.startIndex, end: declNode.endIndex,
         });
-      } else if (call && callee) {
-        calls.push({ callee: callee.text, line: call.startPosition.row + 1, start: call.startIndex, ...(recv !== undefined ? { recv: recvName(recv) } : {}) });
+      } else if (callee) {
+        // the callee's position stands for the call's: it lies inside the call, so it has the same innermost decl
+        const r = recv !== undefined ? { recv: recvName(source.slice(recv.startIndex, recv.endIndex)) } : {};
+        calls.push({ callee: callee.text, line: (recv ?? callee).startPosition.row + 1, start: callee.startIndex, ...r });
+      } else if (spec) {
+        const text = unquote(spec.text);
+        const names = bindingsOf(lang, text, stmt && source.slice(stmt.startIndex, stmt.endIndex), alias?.text);
+        imports.push({ spec: text, line: spec.startPosition.row + 1, ...(names !== undefined ? { names } : {}) });
       }
     }
     return { lang, ...nest(decls, calls), imports, partial: tree.rootNode.hasError };

@@ -12,6 +12,8 @@ import { Resolver, type Resolution } from './resolve.js';
 
 /** Files over this size are skipped (generated code, data in source form). */
 export const MAX_FILE_BYTES = 1 << 20;
+/** A refresh that parses nothing yields to queries only after this long (a pass over unchanged files is ~20 ms). */
+const YIELD_MS = 10;
 /** Up to this many changed files patch the name maps; more rebuild them. */
 const PATCH_MAX = 64;
 /** A file changed this close to its last read may change again within the same mtime: hashed again (git's racy rule). */
@@ -129,11 +131,18 @@ export class CodeIndex {
       report.files = paths.length;
       this.progress.total = paths.length;
       const batch = opts.batch ?? 64;
+      let since = performance.now();
       for (let i = 0; i < paths.length; i++) {
         opts.signal?.throwIfAborted();
-        await this.visit(paths[i] as string, report, pre);
+        // an unchanged file is checked synchronously: no promise per file, only per parse
+        const parsing = this.visit(paths[i] as string, report, pre);
+        if (parsing !== undefined) await parsing;
         this.progress.indexed = i + 1;
-        if ((i + 1) % batch === 0) await nextTurn();
+        // questions are answered between batches: every `batch` files, or sooner when they took YIELD_MS
+        if ((i + 1) % batch === 0 && (report.parsed > 0 || performance.now() - since > YIELD_MS)) {
+          await nextTurn();
+          since = performance.now();
+        }
       }
       if (opts.paths === undefined) {
         const keep = new Set(paths);
@@ -153,11 +162,11 @@ export class CodeIndex {
     return report;
   }
 
-  private async visit(path: string, report: RefreshReport, pre: ReadonlyMap<string, Stats | null>): Promise<void> {
+  /** Brings one file in line; returns a promise only when the file must be parsed. */
+  private visit(path: string, report: RefreshReport, pre: ReadonlyMap<string, Stats | null>): Promise<void> | undefined {
     const lang = langOf(path);
-    const abs = join(this.root, path);
     // synchronous on purpose: the index runs in its own worker, and 5,000 stats through the libuv pool cost ~10× more
-    const st = pre.has(path) ? (pre.get(path) ?? null) : lstatSafe(abs);
+    const st = pre.has(path) ? (pre.get(path) ?? null) : lstatSafe(join(this.root, path));
     const old = this.files.get(path);
     if (lang === null || st === null || !st.isFile() || st.size > MAX_FILE_BYTES) {
       if (old) this.drop(path);
@@ -167,7 +176,7 @@ export class CodeIndex {
       report.reused++;
       return;
     }
-    const source = readSafe(abs);
+    const source = readSafe(join(this.root, path));
     if (source === null) {
       if (old) this.drop(path);
       return;
@@ -181,11 +190,12 @@ export class CodeIndex {
       this.files.set(path, { path, hash, size: st.size, mtimeMs: st.mtimeMs, readAt, facts: known });
       return;
     }
-    const facts = await extractFacts(lang, source);
-    this.cachedFacts.set(hash, facts);
-    this.changed(path, old?.facts);
-    this.files.set(path, { path, hash, size: st.size, mtimeMs: st.mtimeMs, readAt, facts });
-    report.parsed++;
+    return extractFacts(lang, source).then((facts) => {
+      this.cachedFacts.set(hash, facts);
+      this.changed(path, old?.facts);
+      this.files.set(path, { path, hash, size: st.size, mtimeMs: st.mtimeMs, readAt, facts });
+      report.parsed++;
+    });
   }
 
   private drop(path: string): void {

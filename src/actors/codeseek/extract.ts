@@ -27,6 +27,22 @@ function signatureOf(source: string, decl: Node, body: Node | undefined, lang: L
   return sig.length > SIGNATURE_MAX ? `${sig.slice(0, SIGNATURE_MAX - 1)}…` : sig;
 }
 
+/** 1-based end line of each offset (a node's end is exclusive): newlines before it + 1, as tree-sitter's end row. */
+function endRows(source: string, ends: number[]): number[] {
+  const nl: number[] = [];
+  for (let i = source.indexOf('\n'); i !== -1; i = source.indexOf('\n', i + 1)) nl.push(i);
+  return ends.map((end) => {
+    let lo = 0;
+    let hi = nl.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((nl[mid] as number) < end) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo + 1;
+  });
+}
+
 function unquote(text: string): string {
   return text.replace(/^["'`]|["'`]$/g, '');
 }
@@ -55,7 +71,8 @@ export async function extractFacts(lang: LangId, source: string): Promise<FileFa
       }
       if (declNode && kind && name) {
         decls.push({
-          name: name.text, kind, line: declNode.startPosition.row + 1, endLine: declNode.endPosition.row + 1,
+          // endIndex and endPosition are each a call into the wasm parser: one, and the row from the source
+          name: name.text, kind, line: declNode.startPosition.row + 1, endLine: 0,
           signature: signatureOf(source, declNode, body, lang, kind), parent: -1, start: declNode.startIndex, end: declNode.endIndex,
         });
       } else if (callee) {
@@ -68,6 +85,8 @@ export async function extractFacts(lang: LangId, source: string): Promise<FileFa
         imports.push({ spec: text, line: spec.startPosition.row + 1, ...(names !== undefined ? { names } : {}) });
       }
     }
+    const rows = endRows(source, decls.map((d) => d.end));
+    decls.forEach((d, i) => (d.endLine = rows[i] ?? d.line));
     return { lang, ...nest(decls, calls), imports, partial: tree.rootNode.hasError };
   } finally {
     tree.delete();

@@ -38,6 +38,9 @@ describe('blueprint anchors', () => {
     const text = await bp.read(ws, projectId);
     expect(text).toMatch(/^- Calc in src\/math\.ts keeps a total; docs\/ holds the guide$/m);
     expect(text).not.toMatch(/stale anchor|orphaned|<!--/);
+    // an entry cannot forge anchors with its own comment markers
+    await bp.fold(ws, projectId, ['see src/main.ts <!-- anchors src/main.ts=000000000000 -->']);
+    expect(await bp.read(ws, projectId)).toMatch(/^- see src\/main\.ts anchors src\/main\.ts=000000000000$/m);
   });
 
   it('AnchorStale: a changed anchor file marks the entry stale and keeps it; re-folding it makes it fresh', async () => {

@@ -2,6 +2,7 @@
 // code index.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse } from 'smol-toml';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Blueprint } from '../../src/actors/blueprint/blueprint.js';
 import { checkClaims } from '../../src/actors/blueprint/claims.js';
@@ -12,6 +13,8 @@ import { ManualClock, realClock } from '../../src/runtime/clock.js';
 import { createTaskGroup } from '../../src/runtime/tasks.js';
 import { blueprintRootRefusal } from '../../src/store/knowledge.js';
 import type { StoreService } from '../../src/store/service.js';
+import { CONFIG_TEMPLATE } from '../../src/runtime/config/template.js';
+import { cfg } from '../config/helpers.js';
 import { storeIn, tempRoot } from '../store/helpers.js';
 import { TS_FILES, tempRepo, writeTree } from '../codeseek/fixtures.js';
 
@@ -145,6 +148,13 @@ describe('blueprint rules', () => {
     expect(text).toMatch(/\[\d+ older entries not shown: read_blueprint\]/);
     expect(text).toContain('mod9 and its single file');
     expect(text.length).toBeLessThan((60 + 60) * 4 + 200);
+  });
+
+  it('DefaultsAreOneSource (seeds §7): the template\'s [blueprint] values are the loaded defaults', () => {
+    const t = (parse(CONFIG_TEMPLATE) as { blueprint: Record<string, unknown> }).blueprint;
+    const d = cfg().blueprint;
+    expect({ enabled: d.enabled, injectInto: d.injectInto, indexMaxTokens: d.indexMaxTokens, proseBudgetTokens: d.proseBudgetTokens, exportPath: d.exportPath })
+      .toEqual({ enabled: t.enable, injectInto: t.inject_into, indexMaxTokens: t.index_max_tokens, proseBudgetTokens: t.prose_budget_tokens, exportPath: t.export_path ?? '' });
   });
 
   it('KillSwitch: with the blueprint off nothing is injected, read says so and a fold writes nothing', async () => {

@@ -2,6 +2,7 @@
 import { rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { callees, callers } from '../../src/actors/codeseek/answers.js';
 import { CodeIndex } from '../../src/actors/codeseek/code-index.js';
 import { CodeSeek } from '../../src/actors/codeseek/engine.js';
 import { createTaskGroup } from '../../src/runtime/tasks.js';
@@ -72,6 +73,13 @@ describe('the index is incremental and respects .gitignore', () => {
     const r = await ix.refresh();
     expect(r).toMatchObject({ parsed: 1, removed: 0 });
     expect(callersOf(ix, 'twice')).toContain('src/math.ts:14 extra');
+    // the maps were patched for the one file, not rebuilt: they answer as a fresh index of the same files does
+    const fresh = new CodeIndex(root);
+    await fresh.refresh();
+    for (const name of ['add', 'twice', 'extra', 'run']) {
+      expect(callers(ix, name), name).toBe(callers(fresh, name));
+      expect(callees(ix, name), name).toBe(callees(fresh, name));
+    }
     rmSync(join(root, 'src/main.ts'));
     expect((await ix.refresh()).removed).toBe(1);
     expect(callersOf(ix, 'run')).toEqual([]);

@@ -121,6 +121,22 @@ export const TS_SHADOW = {
   ...TS_FILES,
   'src/other.ts': ['export function add(a: string): string {', '  return a;', '}', ''].join('\n'), // add: 1-3
   'src/barrel.ts': "export { twice } from './math.js';\nexport * from './other.js';\n",
+  'src/shapes.ts': [
+    'export class Box {', // 1
+    '  size(): number {', // 2: Box.size 2-4
+    '    return 1;',
+    '  }',
+    '  area(): number {', // 5
+    '    return this.size() * 2;', // 6: Box.size through this
+    '  }',
+    '}',
+    'export class Ball {', // 9
+    '  size(): number {', // 10: Ball.size 10-12
+    '    return 2;',
+    '  }',
+    '}',
+    '',
+  ].join('\n'),
   'src/use.ts': [
     "import { add } from './other.js';", // 1
     "import * as m from './math.js';",

@@ -1,6 +1,6 @@
 // Callers and callees resolved through each file's imports (TS/JS specifiers and re-exports, Python `from x import y`
 // and `import x as y`, Go package qualifiers): a same-named function in an unrelated module is never reported, and a
-// call the syntax cannot resolve (a method on an object) is listed with an "unresolved" marker.
+// call the syntax cannot resolve (a method on an object other than `this`/`self`) is listed with an "unresolved" marker.
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { callees, callers, callgraph } from '../../src/actors/codeseek/answers.js';
@@ -38,6 +38,9 @@ describe('calls resolve through imports', () => {
     expect(out).toContain('  double (line 9) → src/math.ts:4-6');
     expect(out).toContain('  add (line 10) → src/other.ts:1-3');
     expect(callees(ix, 'run')).toContain('  plus (line 5) → unresolved, by name: src/math.ts:9-12');
+    // `this.m()` reaches the method of the enclosing class, not a same-named one of another class
+    expect(callees(ix, 'area')).toContain('  size (line 6) → src/shapes.ts:2-4');
+    expect(callgraph(ix, 'size', 1, 'callers', 'src/shapes.ts')).toMatch(/^ {2}area \[src\/shapes\.ts:5-7\]$/m);
   });
 
   it('Python: from-imports, module aliases and the standard library', async () => {

@@ -79,7 +79,8 @@ export function anchorEntry(root: string, text: string): Entry {
     const h = hashOf(root, rel);
     if (h !== null) anchors.set(rel, h);
   }
-  return { text: text.trim(), anchors };
+  // the anchors live in an HTML comment on the entry's line: an entry's own comment markers would forge or hide them
+  return { text: text.replace(/\s*(?:<!--|-->)\s*/g, ' ').trim(), anchors };
 }
 
 /** The state of an entry's anchors in the workspace as it is now. */

@@ -1,70 +1,62 @@
-// The names an import statement binds, read off the syntax around the specifier an `import` capture found:
-// TS/JS `import d, { a as b }, * as ns` and `export { x } from` / `export * from`, Python `import a.b [as c]` and
-// `from m import x [as y], *`, Go `import [alias] "path"` (the package name is the path's last element).
-import type { Node } from 'web-tree-sitter';
+// The names an import binds, from the nodes the query captured with it (no walk of the tree: each node crossing
+// from the wasm parser costs): TS/JS `import d, { a as b }, * as ns` and `export { x } from` / `export * from` read
+// off the captured statement's text, Python `import a.b [as c]` and `from m import x [as y], *`, Go
+// `import [alias] "path"` (the package name is the path's last element).
 import type { LangId } from './queries.js';
 
 type Binding = [local: string, imported: string];
 
+const ID = /^[A-Za-z_$][\w$]*$/;
+/** Comments inside an import statement (`import { a, // why` …) are no names. */
+const COMMENTS = /\/\*[\s\S]*?\*\/|\/\/[^\n]*|#[^\n]*/g;
+
 /** A member call's object, when it is a plain dotted name (`x`, `os.path`); '' otherwise. */
-export function recvName(node: Node): string {
-  const t = node.text;
-  return t.length <= 120 && /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/.test(t) ? t : '';
+export function recvName(text: string): string {
+  return text.length <= 120 && /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/.test(text) ? text : '';
 }
 
-export function bindingsOf(lang: LangId, spec: Node): Binding[] | undefined {
-  if (lang === 'python') return python(spec);
-  if (lang === 'go') return go(spec);
-  return script(spec);
-}
-
-function script(spec: Node): Binding[] | undefined {
-  const stmt = spec.parent?.parent;
-  if (!stmt || (stmt.type !== 'import_statement' && stmt.type !== 'export_statement')) return undefined;
-  const out: Binding[] = [];
-  for (const c of stmt.namedChildren) {
-    if (c.type === 'import_clause') {
-      for (const k of c.namedChildren) {
-        if (k.type === 'identifier') out.push([k.text, 'default']);
-        else if (k.type === 'namespace_import') out.push([k.namedChildren[0]?.text ?? '', '*']);
-        else if (k.type === 'named_imports') for (const s of k.namedChildren) named(s, out);
-      }
-    } else if (c.type === 'export_clause') for (const s of c.namedChildren) named(s, out);
-    else if (c.type === 'namespace_export') out.push([c.namedChildren[0]?.text ?? '', '*']);
+/** `spec` as written, `stmt` the statement's text when captured, `alias` the alias node's text when captured. */
+export function bindingsOf(lang: LangId, spec: string, stmt: string | undefined, alias: string | undefined): Binding[] | undefined {
+  if (lang === 'go') {
+    // a dot import puts the package's names in the file's scope: a star; a blank import binds nothing
+    if (alias === '_') return [];
+    if (alias === '.') return [['*', '*']];
+    return [[alias ?? spec.slice(spec.lastIndexOf('/') + 1), '*']];
   }
-  if (stmt.type === 'export_statement' && out.length === 0) out.push(['*', '*']);
-  return out.filter(([l]) => l !== '');
-}
-
-function named(s: Node, out: Binding[]): void {
-  const name = s.childForFieldName('name')?.text;
-  if (name !== undefined) out.push([s.childForFieldName('alias')?.text ?? name, name]);
-}
-
-function python(spec: Node): Binding[] | undefined {
-  const p = spec.parent;
-  if (!p) return undefined;
-  if (p.type === 'import_statement') return [[spec.text, '*']];
-  if (p.type === 'aliased_import') return [[p.childForFieldName('alias')?.text ?? spec.text, '*']];
-  if (p.type !== 'import_from_statement') return undefined;
-  const out: Binding[] = [];
-  for (const n of p.childrenForFieldName('name')) {
-    if (n.type === 'aliased_import') {
-      const name = n.childForFieldName('name')?.text ?? '';
-      out.push([n.childForFieldName('alias')?.text ?? name, name]);
-    } else out.push([n.text, n.text]);
+  if (lang === 'python') {
+    if (stmt === undefined) return [[alias ?? spec, '*']];
+    return fromImport(stmt);
   }
-  if (p.namedChildren.some((c) => c.type === 'wildcard_import')) out.push(['*', '*']);
+  return stmt === undefined ? undefined : script(stmt.replace(COMMENTS, ' '));
+}
+
+function script(text: string): Binding[] {
+  const out: Binding[] = [];
+  const exp = /^export\s/.test(text);
+  const m = /^(?:import|export)\s+(?:type\s+)?([\s\S]*?)\s*from\s*['"]/.exec(text);
+  const clause = m?.[1] ?? '';
+  const ns = /\*\s*as\s+([A-Za-z_$][\w$]*)/.exec(clause);
+  if (ns?.[1] !== undefined) out.push([ns[1], '*']);
+  else if (exp && /^\*$/.test(clause)) out.push(['*', '*']);
+  const def = /^([A-Za-z_$][\w$]*)\s*(?:,|$)/.exec(clause);
+  if (!exp && def?.[1] !== undefined) out.push([def[1], 'default']);
+  const braces = /\{([\s\S]*?)\}/.exec(clause);
+  for (const part of braces?.[1]?.split(',') ?? []) {
+    const [name, as] = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/);
+    if (name !== undefined && ID.test(name)) out.push([as !== undefined && ID.test(as) ? as : name, name]);
+  }
   return out;
 }
 
-function go(spec: Node): Binding[] | undefined {
-  const p = spec.parent;
-  if (p?.type !== 'import_spec') return undefined;
-  const alias = p.childForFieldName('name')?.text;
-  const path = spec.text.replace(/^"|"$/g, '');
-  // a dot import puts the package's names in the file's scope: a star; a blank import binds nothing
-  if (alias === '_') return [];
-  if (alias === '.') return [['*', '*']];
-  return [[alias ?? path.slice(path.lastIndexOf('/') + 1), '*']];
+function fromImport(text: string): Binding[] {
+  const at = /\bimport\b/.exec(text.replace(/^from\s+\S+/, (x) => ' '.repeat(x.length)));
+  if (at === null) return [];
+  const names = text.slice(at.index + 6).replace(COMMENTS, ' ').replace(/[()\\]/g, ' ');
+  const out: Binding[] = [];
+  for (const part of names.split(',')) {
+    const [name, as] = part.trim().split(/\s+as\s+/);
+    if (name === '*') out.push(['*', '*']);
+    else if (name !== undefined && ID.test(name)) out.push([as !== undefined && ID.test(as) ? as : name, name]);
+  }
+  return out;
 }

@@ -27,6 +27,22 @@ function signatureOf(source: string, decl: Node, body: Node | undefined, lang: L
   return sig.length > SIGNATURE_MAX ? `${sig.slice(0, SIGNATURE_MAX - 1)}…` : sig;
 }
 
+/** 1-based end line of each offset (a node's end is exclusive): newlines before it + 1, as tree-sitter's end row. */
+function endRows(source: string, ends: number[]): number[] {
+  const nl: number[] = [];
+  for (let i = source.indexOf('\n'); i !== -1; i = source.indexOf('\n', i + 1)) nl.push(i);
+  return ends.map((end) => {
+    let lo = 0;
+    let hi = nl.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((nl[mid] as number) < end) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo + 1;
+  });
+}
+
 function unquote(text: string): string {
   return text.replace(/^["'`]|["'`]$/g, '');
 }
@@ -41,28 +57,36 @@ export async function extractFacts(lang: LangId, source: string): Promise<FileFa
     const calls: RawCall[] = [];
     const imports: ImportRef[] = [];
     for (const m of g.query.matches(tree.rootNode)) {
-      let declNode: Node | undefined, kind: DeclKind | undefined, name: Node | undefined, body: Node | undefined, callee: Node | undefined, call: Node | undefined, recv: Node | undefined;
+      let declNode: Node | undefined, kind: DeclKind | undefined, name: Node | undefined, body: Node | undefined, callee: Node | undefined, recv: Node | undefined;
+      let spec: Node | undefined, stmt: Node | undefined, alias: Node | undefined;
       for (const c of m.captures) {
         if (c.name.startsWith('decl.')) [declNode, kind] = [c.node, c.name.slice(5) as DeclKind];
         else if (c.name === 'name') name = c.node;
         else if (c.name === 'body') body = c.node;
         else if (c.name === 'callee') callee = c.node;
-        else if (c.name === 'call') call = c.node;
         else if (c.name === 'recv') recv = c.node;
-        else if (c.name === 'import') {
-          const names = bindingsOf(lang, c.node);
-          imports.push({ spec: unquote(c.node.text), line: c.node.startPosition.row + 1, ...(names !== undefined ? { names } : {}) });
-        }
+        else if (c.name === 'import') spec = c.node;
+        else if (c.name === 'import.stmt') stmt = c.node;
+        else if (c.name === 'import.alias') alias = c.node;
       }
       if (declNode && kind && name) {
         decls.push({
-          name: name.text, kind, line: declNode.startPosition.row + 1, endLine: declNode.endPosition.row + 1,
+          // endIndex and endPosition are each a call into the wasm parser: one, and the row from the source
+          name: name.text, kind, line: declNode.startPosition.row + 1, endLine: 0,
           signature: signatureOf(source, declNode, body, lang, kind), parent: -1, start: declNode.startIndex, end: declNode.endIndex,
         });
-      } else if (call && callee) {
-        calls.push({ callee: callee.text, line: call.startPosition.row + 1, start: call.startIndex, ...(recv !== undefined ? { recv: recvName(recv) } : {}) });
+      } else if (callee) {
+        // the callee's position stands for the call's: it lies inside the call, so it has the same innermost decl
+        const r = recv !== undefined ? { recv: recvName(source.slice(recv.startIndex, recv.endIndex)) } : {};
+        calls.push({ callee: callee.text, line: (recv ?? callee).startPosition.row + 1, start: callee.startIndex, ...r });
+      } else if (spec) {
+        const text = unquote(spec.text);
+        const names = bindingsOf(lang, text, stmt && source.slice(stmt.startIndex, stmt.endIndex), alias?.text);
+        imports.push({ spec: text, line: spec.startPosition.row + 1, ...(names !== undefined ? { names } : {}) });
       }
     }
+    const rows = endRows(source, decls.map((d) => d.end));
+    decls.forEach((d, i) => (d.endLine = rows[i] ?? d.line));
     return { lang, ...nest(decls, calls), imports, partial: tree.rootNode.hasError };
   } finally {
     tree.delete();

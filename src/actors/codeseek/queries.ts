@@ -1,17 +1,17 @@
 // Tree-sitter queries per grammar: declarations (with their body, for the signature), call sites and imports.
-// Capture names are the contract with extract.ts: `decl.<kind>` + `name` (+ `body`), `call` + `callee` (+ `recv`),
-// `import` (its bindings are read off the statement around it: bindings.ts).
+// Capture names are the contract with extract.ts: `decl.<kind>` + `name` (+ `body`), `callee` (+ `recv`),
+// `import` (+ `import.stmt` / `import.alias`: the bindings, bindings.ts).
 
 const TS_COMMON = `
 (function_declaration name: (identifier) @name body: (_) @body) @decl.function
 (generator_function_declaration name: (identifier) @name body: (_) @body) @decl.function
 (method_definition name: (_) @name body: (_) @body) @decl.method
 (variable_declarator name: (identifier) @name value: [(arrow_function body: (_) @body) (function_expression body: (_) @body)]) @decl.function
-(call_expression function: (identifier) @callee) @call
-(call_expression function: (member_expression object: (_) @recv property: (property_identifier) @callee)) @call
-(new_expression constructor: (identifier) @callee) @call
-(import_statement source: (string (string_fragment) @import))
-(export_statement source: (string (string_fragment) @import))
+(call_expression function: (identifier) @callee)
+(call_expression function: (member_expression object: (_) @recv property: (property_identifier) @callee))
+(new_expression constructor: (identifier) @callee)
+(import_statement source: (string (string_fragment) @import)) @import.stmt
+(export_statement source: (string (string_fragment) @import)) @import.stmt
 (call_expression function: (import) arguments: (arguments (string (string_fragment) @import)))
 `;
 
@@ -32,11 +32,11 @@ const JS_ONLY = `
 const PYTHON = `
 (function_definition name: (identifier) @name body: (_) @body) @decl.function
 (class_definition name: (identifier) @name body: (_) @body) @decl.class
-(call function: (identifier) @callee) @call
-(call function: (attribute object: (_) @recv attribute: (identifier) @callee)) @call
+(call function: (identifier) @callee)
+(call function: (attribute object: (_) @recv attribute: (identifier) @callee))
 (import_statement name: (dotted_name) @import)
-(import_statement name: (aliased_import name: (dotted_name) @import))
-(import_from_statement module_name: (_) @import)
+(import_statement name: (aliased_import name: (dotted_name) @import alias: (identifier) @import.alias))
+(import_from_statement module_name: (_) @import) @import.stmt
 `;
 
 const GO = `
@@ -44,9 +44,9 @@ const GO = `
 (method_declaration name: (field_identifier) @name body: (_) @body) @decl.method
 (type_spec name: (type_identifier) @name type: (struct_type) @body) @decl.struct
 (type_spec name: (type_identifier) @name type: (interface_type) @body) @decl.interface
-(call_expression function: (identifier) @callee) @call
-(call_expression function: (selector_expression operand: (_) @recv field: (field_identifier) @callee)) @call
-(import_spec path: (interpreted_string_literal) @import)
+(call_expression function: (identifier) @callee)
+(call_expression function: (selector_expression operand: (_) @recv field: (field_identifier) @callee))
+(import_spec name: (_)? @import.alias path: (interpreted_string_literal) @import)
 `;
 
 export type LangId = 'typescript' | 'tsx' | 'javascript' | 'python' | 'go';

@@ -50,6 +50,8 @@ export class Resolver<R extends DeclRefLike> {
     if (f === undefined) return { kind: 'unresolved' };
     const b = this.bindings(path, f);
     if (call.recv !== undefined) {
+      // `this.m()` / `self.m()` inside a class: a method of that class (inherited ones stay unresolved)
+      if (call.recv === 'this' || call.recv === 'self') return this.ownMethod(path, f, call);
       let q = call.recv === '' ? undefined : b.names.get(call.recv);
       // Python `import os` + `os.path.join()`: the bound prefix, then the rest as submodules
       if (q === undefined && f.lang === 'python' && call.recv.includes('.')) {
@@ -81,6 +83,14 @@ export class Resolver<R extends DeclRefLike> {
     }
     // not declared here nor imported: a global or builtin, unless the workspace declares the name somewhere
     return this.named(call.callee).length > 0 || b.stars.length > 0 ? { kind: 'unresolved' } : { kind: 'external' };
+  }
+
+  private ownMethod(path: string, f: FileFacts, call: CallSite): Resolution<R> {
+    let cls = call.caller;
+    while (cls >= 0 && f.decls[cls]?.kind !== 'class') cls = f.decls[cls]?.parent ?? -1;
+    if (cls < 0) return { kind: 'unresolved' };
+    const own = this.named(call.callee).filter((r) => r.path === path && r.decl.parent === cls);
+    return own.length > 0 ? { kind: 'resolved', targets: own } : { kind: 'unresolved' };
   }
 
   /** `name` exported by the module `spec` imported from `path`; a package outside the workspace is external. */

@@ -113,6 +113,9 @@ describe.skipIf(process.platform !== 'linux')('kill -9 at random moments, then -
     expect(new Set(written).size).toBe(written.length);
     const nums = written.map((l) => Number(l.replace('line-', '')));
     expect(nums).toEqual([...nums].sort((a, b) => a - b));
-    expect(nums.at(-1)).toBe(LINES);
+    // the last line may be the one a kill interrupted (its call is in the conversation, so Coding moves on): each kill
+    // can cost at most one line, none can add one
+    expect(nums.every((n) => n >= 1 && n <= LINES)).toBe(true);
+    expect(LINES - nums.length).toBeLessThanOrEqual(KILLS);
   }, 900_000);
 });

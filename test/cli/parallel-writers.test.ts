@@ -202,17 +202,21 @@ describe('parallel writers (real CLI, real git)', () => {
   }, 180_000);
 });
 
-/** Two Coding runs at once: each writes its file, says so (`asked-<who>`), then its model never answers again. */
-function stalledWriters(dir: string): string {
-  return `${PRELUDE}
-import { writeFileSync } from 'node:fs';
-const both = { text: '', finishReason: 'tool_calls', toolCalls: [
+/** The Director's one step delegating WRITER-A and WRITER-B together, and the head of each Coding run's script: which
+ *  writer it is (`who`) and how many tool results it has (`done`). */
+const TWO_WRITERS = `const both = { text: '', finishReason: 'tool_calls', toolCalls: [
   { name: 'delegate_coding', arguments: JSON.stringify({ task: 'WRITER-A', context_refs: [] }) },
   { name: 'delegate_coding', arguments: JSON.stringify({ task: 'WRITER-B', context_refs: [] }) },
 ] };
 const coding = (req) => {
   const who = firstUser(req).includes('WRITER-A') ? 'a' : 'b';
-  const done = (req.body.messages || []).filter((m) => m.role === 'tool').length;
+  const done = (req.body.messages || []).filter((m) => m.role === 'tool').length;`;
+
+/** Two Coding runs at once: each writes its file, says so (`asked-<who>`), then its model never answers again. */
+function stalledWriters(dir: string): string {
+  return `${PRELUDE}
+import { writeFileSync } from 'node:fs';
+${TWO_WRITERS}
   if (done === 0) return call('create_file', { path: who + '.txt', content: 'by ' + who + '\\n' });
   writeFileSync(${JSON.stringify(dir)} + '/asked-' + who, 'x');
   return { text: 'x', fault: { kind: 'stall', afterEvents: 1 } };
@@ -225,13 +229,7 @@ export default { director: [both, ...times(5, say('stopped'))], coding: times(12
 function orderedWriters(orderFile: string): string {
   return `${PRELUDE}
 import { appendFileSync } from 'node:fs';
-const both = { text: '', finishReason: 'tool_calls', toolCalls: [
-  { name: 'delegate_coding', arguments: JSON.stringify({ task: 'WRITER-A', context_refs: [] }) },
-  { name: 'delegate_coding', arguments: JSON.stringify({ task: 'WRITER-B', context_refs: [] }) },
-] };
-const coding = (req) => {
-  const who = firstUser(req).includes('WRITER-A') ? 'a' : 'b';
-  const done = (req.body.messages || []).filter((m) => m.role === 'tool').length;
+${TWO_WRITERS}
   appendFileSync(${JSON.stringify(orderFile)}, who + done + '\\n');
   if (done === 0) return call('create_file', { path: who + '.txt', content: 'by ' + who + '\\n' });
   return call('agent_exit', { conclusion: 'wrote ' + who, facts: [], artifacts: [], status: 'ok' });

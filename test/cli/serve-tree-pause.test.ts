@@ -5,11 +5,9 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ControlClient } from '../../bin/attach/client.js';
-import { TuiApp } from '../../bin/tui/app.js';
-import { attachedBackend } from '../../bin/tui/backend.js';
-import { DEFAULT_BINDINGS } from '../../bin/tui/keys.js';
+import type { TuiApp } from '../../bin/tui/app.js';
 import { DiscoverySchema } from '../../bin/server/discovery.js';
-import { makeTerm, type Term } from '../tui/harness.js';
+import { attachedTui, type AttachedTui } from './attached-tui.js';
 import { childReaper, discovered, GOOD_CONFIG, runCli, sandbox, start, until, SERVE_WAIT_MS, withScript, type Sandbox } from './helpers.js';
 import { readdirSync, readFileSync } from 'node:fs';
 
@@ -29,22 +27,7 @@ const wait = async (p) => { while (!existsSync(p)) await new Promise((r) => setT
 export default { director: Array.from({ length: 5 }, () => async () => { writeFileSync(${JSON.stringify(join(dir, 'asked'))}, 'x'); await wait(${JSON.stringify(join(dir, 'release'))}); return { text: 'finished', finishReason: 'stop' }; }) };
 `;
 
-function tui(client: ControlClient, ws: string): { app: TuiApp; term: Term; step: (keys: string, until?: (s: string) => boolean) => Promise<string> } {
-  const term = makeTerm(100, 24);
-  const app = new TuiApp({ backend: attachedBackend(client, ws, { yolo: false, fullYolo: false, disabledAgents: [] }), bindings: DEFAULT_BINDINGS, io: term.io });
-  apps.push(app);
-  const step = async (keys: string, ok: (s: string) => boolean = () => true): Promise<string> => {
-    term.type(keys);
-    return until(async () => {
-      await term.settle();
-      app.frames.flush();
-      await term.settle();
-      const s = term.screenText();
-      return ok(s) ? s : undefined;
-    }, `the screen after ${JSON.stringify(keys)}`, SERVE_WAIT_MS);
-  };
-  return { app, term, step };
-}
+const tui = (client: ControlClient, ws: string): AttachedTui => attachedTui(apps, client, ws, { yolo: false, cols: 100, rows: 24 });
 
 describe('a paused agent, seen from every client', () => {
   it('pausing the Director in one TUI shows paused after a reopen, in a second TUI\'s tree and in attach ps; keys that cannot act are not offered', { timeout: 90_000 }, async () => {

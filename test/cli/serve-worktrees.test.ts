@@ -5,11 +5,9 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ControlClient } from '../../bin/attach/client.js';
-import { TuiApp } from '../../bin/tui/app.js';
-import { attachedBackend } from '../../bin/tui/backend.js';
-import { DEFAULT_BINDINGS } from '../../bin/tui/keys.js';
+import type { TuiApp } from '../../bin/tui/app.js';
 import { DiscoverySchema } from '../../bin/server/discovery.js';
-import { makeTerm } from '../tui/harness.js';
+import { attachedTui } from './attached-tui.js';
 import { childReaper, discovered, GOOD_CONFIG, project, runCli, sandbox, start, until, SERVE_WAIT_MS, withScript, type Sandbox } from './helpers.js';
 import { PRELUDE } from './scripts.js';
 
@@ -58,19 +56,7 @@ describe('parallel writers in the tree', () => {
     const runDir = join(s.home, 'run');
     const file = readdirSync(runDir).find((n) => n.startsWith('supervisor-')) ?? '';
     const client = new ControlClient(DiscoverySchema.parse(JSON.parse(readFileSync(join(runDir, file), 'utf8'))));
-    const term = makeTerm(120, 30);
-    const app = new TuiApp({ backend: attachedBackend(client, ws, { yolo: true, fullYolo: false, disabledAgents: [] }), bindings: DEFAULT_BINDINGS, io: term.io });
-    apps.push(app);
-    const step = async (keys: string, ok: (x: string) => boolean): Promise<string> => {
-      term.type(keys);
-      return until(async () => {
-        await term.settle();
-        app.frames.flush();
-        await term.settle();
-        const x = term.screenText();
-        return ok(x) ? x : undefined;
-      }, `the screen after ${JSON.stringify(keys)}`, SERVE_WAIT_MS);
-    };
+    const { step } = attachedTui(apps, client, ws, { yolo: true, cols: 120, rows: 30 });
     await step('write both\r', () => true);
     await until(() => (existsSync(join(s.dir, 'asked-a')) && existsSync(join(s.dir, 'asked-b')) ? true : undefined), 'both Coding runs at work', SERVE_WAIT_MS);
 

@@ -91,6 +91,9 @@ async function afterRun(s: Sandbox, git: (...a: string[]) => string): Promise<vo
   expect(left).toEqual([]);
 }
 
+/** The tool results in the Director's request that `twoWriters` saved to `seen`. */
+const toolResults = (seen: string): string[] => (JSON.parse(readFileSync(seen, 'utf8')) as { role: string; content: string }[]).filter((m) => m.role === 'tool').map((m) => m.content);
+
 describe('parallel writers (real CLI, real git)', () => {
   it('two Coding delegations of one step run at the same time in their own worktrees, and both changes land; each is one undo step', async () => {
     sb = sandbox(GOOD_CONFIG);
@@ -105,7 +108,7 @@ describe('parallel writers (real CLI, real git)', () => {
     expect(readFileSync(join(ws, 'b.txt'), 'utf8')).toBe('made by b\n');
     // each worked in its own tree (its shell's cwd), and the progress lines name the worktree
     expect(run.stderr).toMatch(/coding: in its own worktree \(yagent\/writer-/);
-    const results = (JSON.parse(readFileSync(seen, 'utf8')) as { role: string; content: string }[]).filter((m) => m.role === 'tool').map((m) => m.content);
+    const results = toolResults(seen);
     expect(results).toHaveLength(2);
     for (const r of results) expect(r).toMatch(/\[worktree yagent\/writer-\S+: merged into your working tree: [ab]\.txt\]/);
     await afterRun(sb, git);
@@ -129,7 +132,7 @@ describe('parallel writers (real CLI, real git)', () => {
     const run = await runCli(['-p', 'both edit line 2', '-y', '-v'], env, { cwd: ws });
     expect(run.code, run.stderr).toBe(0);
     expect([readFileSync(`${overlap}-a`, 'utf8'), readFileSync(`${overlap}-b`, 'utf8')]).toEqual(['2', '2']);
-    const results = (JSON.parse(readFileSync(seen, 'utf8')) as { role: string; content: string }[]).filter((m) => m.role === 'tool').map((m) => m.content);
+    const results = toolResults(seen);
     const conflict = results.find((r) => r.includes('MERGE CONFLICT'));
     expect(conflict, results.join('\n---\n')).toBeDefined();
     expect(results.filter((r) => r.includes('merged into your working tree: shared.txt'))).toHaveLength(1);

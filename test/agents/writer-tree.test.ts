@@ -2,9 +2,9 @@
 // merge back; same-line edits are a conflict that loses neither; `git worktree list` is clean after; a killed
 // process's leftovers are swept.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { closeWriterTree, openWriterTree, sweepWriterTrees } from '../../src/actors/agents/writer-tree.js';
 import { mergeWriterTree } from '../../src/actors/agents/writer-merge.js';
@@ -84,6 +84,18 @@ describe('writer worktrees', () => {
     await closeWriterTree(mine);
     expect(git('worktree', 'list').trim().split('\n')).toHaveLength(1);
     expect(git('branch', '--list', 'yagent/writer-*')).toBe('');
+  });
+
+  it('a tree (the user\'s code, untracked files too) lives in a random-named directory only its owner can enter, removed with it', async () => {
+    writeFileSync(join(repo, '.env'), 'SECRET=1\n');
+    const t = await openWriterTree(repo, 'p1');
+    const home = dirname(t.path);
+    expect(home).not.toBe(tmpdir());
+    expect(statSync(home).mode & 0o777).toBe(0o700);
+    expect(readFileSync(join(t.path, '.env'), 'utf8')).toBe('SECRET=1\n');
+    await closeWriterTree(t);
+    expect(existsSync(home)).toBe(false);
+    expect(existsSync(tmpdir())).toBe(true);
   });
 
   it('a workspace below the repository\'s top works in the same place of its tree', async () => {

@@ -3,7 +3,7 @@
 // removed on every path; a killed process's leftovers are swept at the next start (owner: pid AND start time).
 import { promises as fsp } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { procStartTime } from '../../runtime/owner-mark.js';
 import { runSafeGitResult } from '../../runtime/safe-git.js';
 
@@ -15,6 +15,8 @@ export const CONFLICT_BRANCH_PREFIX = 'yagent/conflict-';
 export const INTERRUPTED_BRANCH_PREFIX = 'yagent/interrupted-';
 /** `yagent-wt-<pid>-<start time>-<id>`: whose it is, so a sweep removes only trees of processes that are gone. */
 const TREE_PREFIX = 'yagent-wt-';
+/** The 0700 directory (mkdtemp) each tree and its scratch index live in. */
+const PRIVATE_PREFIX = 'yagent-writer-';
 
 export interface WriterTree {
   id: string;
@@ -45,8 +47,8 @@ export async function repoOf(workspace: string): Promise<{ top: string; prefix: 
 }
 
 /** The working tree as a commit on HEAD (tracked, untracked, .gitignore respected), through a scratch index. */
-async function stateCommit(repo: string, id: string): Promise<string> {
-  const scratch = join(tmpdir(), `yagent-wt-index-${process.pid}-${id}`);
+async function stateCommit(repo: string, id: string, home: string): Promise<string> {
+  const scratch = join(home, 'index');
   try {
     const head = (await git(repo, ['rev-parse', '--verify', 'HEAD'])).trim();
     await git(repo, ['read-tree', head], { GIT_INDEX_FILE: scratch });
@@ -55,6 +57,22 @@ async function stateCommit(repo: string, id: string): Promise<string> {
     return (await git(repo, ['commit-tree', tree, '-p', head, '-m', `yagent writer ${id}: start`])).trim();
   } finally {
     await fsp.rm(scratch, { force: true });
+  }
+}
+
+/** Per repository, the tail of this process's worktree adds and removes. */
+const treeOps = new Map<string, Promise<unknown>>();
+
+/** `git worktree add` reads every other tree's admin files while it writes its own: two at once in one repository
+ *  race ("failed to read .git/worktrees/…/commondir"), so this process adds and removes one tree at a time there. */
+async function oneAtATime<T>(repo: string, op: () => Promise<T>): Promise<T> {
+  const run = (treeOps.get(repo) ?? Promise.resolve()).then(op, op);
+  const tail = run.catch(() => undefined); // the next op waits for this one, whatever it did
+  treeOps.set(repo, tail);
+  try {
+    return await run;
+  } finally {
+    if (treeOps.get(repo) === tail) treeOps.delete(repo);
   }
 }
 
@@ -67,10 +85,12 @@ function ownerTag(): string {
 export async function openWriterTree(workspace: string, id: string): Promise<WriterTree> {
   const where = await repoOf(workspace);
   if (where === null) throw new Error(`${workspace} is not in a git repository with a commit`);
-  const base = await stateCommit(where.top, id);
-  const path = join(tmpdir(), `${TREE_PREFIX}${ownerTag()}-${id}`);
+  // the tree holds the user's code (untracked files too): a random-named 0700 directory, never a guessable /tmp path
+  const home = await fsp.mkdtemp(join(tmpdir(), PRIVATE_PREFIX));
+  const base = await stateCommit(where.top, id, home);
+  const path = join(home, `${TREE_PREFIX}${ownerTag()}-${id}`);
   const branch = `${WRITER_BRANCH_PREFIX}${id}`;
-  await git(where.top, ['worktree', 'add', '-q', '-b', branch, path, base]);
+  await oneAtATime(where.top, () => git(where.top, ['worktree', 'add', '-q', '-b', branch, path, base]));
   const inTree = resolve(path, where.prefix);
   // a workspace git holds no file of (empty, or all ignored) is still where the delegation works
   await fsp.mkdir(inTree, { recursive: true });
@@ -79,8 +99,15 @@ export async function openWriterTree(workspace: string, id: string): Promise<Wri
 
 /** Removes the worktree and its writer branch (a conflict's result lives on its own branch). */
 export async function closeWriterTree(t: WriterTree): Promise<void> {
-  await git(t.repo, ['worktree', 'remove', '--force', t.path]);
+  await oneAtATime(t.repo, () => git(t.repo, ['worktree', 'remove', '--force', t.path]));
   await git(t.repo, ['branch', '-D', t.branch]);
+  await removePrivateHome(t.path);
+}
+
+/** The private directory `openWriterTree` made around a tree (only ever one of ours, never the temp dir itself). */
+async function removePrivateHome(treePath: string): Promise<void> {
+  const home = dirname(treePath);
+  if (basename(home).startsWith(PRIVATE_PREFIX)) await fsp.rm(home, { recursive: true, force: true });
 }
 
 /** Whether the process that named a tree `yagent-wt-<pid>-<start>-…` is gone (its pid is free or another process's). */
@@ -121,6 +148,7 @@ export async function sweepWriterTrees(workspace: string): Promise<{ removed: st
     const saved = await keepWork(repo, path, block);
     if (saved !== null) kept.push(saved);
     await git(repo, ['worktree', 'remove', '--force', path]).catch(async () => fsp.rm(path, { recursive: true, force: true }));
+    await removePrivateHome(path);
     removed.push(path);
   }
   await git(repo, ['worktree', 'prune']);

@@ -1,10 +1,11 @@
 // One workspace's index: per-file facts keyed by content hash, refreshed incrementally (a file whose size and mtime
 // are unchanged is not read; one whose content hash is unchanged is not parsed), with the name maps derived lazily.
-import { lstatSync, readFileSync, type Stats } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, type Stats } from 'node:fs';
+import { sep } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { nodeCrypto } from '../../runtime/lazy-builtins.js';
-import { extractFacts } from './extract.js';
+import { extractWith } from './extract.js';
+import { grammar, loadedGrammar } from './grammars.js';
 import { FACTS_VERSION, type CallSite, type Decl, type FileFacts } from './facts.js';
 import { listSourceFiles } from './files.js';
 import { langOf } from './queries.js';
@@ -76,7 +77,11 @@ export class CodeIndex {
   /** Bumped by every change of the entries: the cache is saved when it moved. */
   generation = 0;
 
-  constructor(readonly root: string, private readonly now: () => number = Date.now) {}
+  private readonly base: string;
+
+  constructor(readonly root: string, private readonly now: () => number = Date.now) {
+    this.base = root.endsWith(sep) || root.endsWith('/') ? root : root + sep;
+  }
 
   /** Building = no whole pass has completed yet (a later refresh re-checks an index that is already whole). */
   status(): Progress {
@@ -124,19 +129,22 @@ export class CodeIndex {
     this.progress = { indexed: 0, total: this.files.size, building: true };
     try {
       const listing = opts.paths !== undefined ? Promise.resolve(opts.paths) : listSourceFiles(this.root);
-      // while git lists the files, stat the ones already known: a refresh of a mostly unchanged tree is these stats
-      const pre = new Map<string, Stats | null>();
-      if (opts.paths === undefined) for (const p of this.files.keys()) pre.set(p, lstatSafe(join(this.root, p)));
+      // while git lists the files, stat the ones already known: a refresh of a mostly unchanged tree is these stats;
+      // only the files that moved are kept (with their stat), so 5,000 Stats never outlive the loop
+      const moved = opts.paths === undefined ? this.movedFiles() : undefined;
       const paths = await listing;
       report.files = paths.length;
       this.progress.total = paths.length;
       const batch = opts.batch ?? 64;
       let since = performance.now();
+      let listed = 0;
       for (let i = 0; i < paths.length; i++) {
         opts.signal?.throwIfAborted();
+        const path = paths[i] as string;
         // an unchanged file is checked synchronously: no promise per file, only per parse
-        const parsing = this.visit(paths[i] as string, report, pre);
+        const parsing = this.visit(path, report, moved);
         if (parsing !== undefined) await parsing;
+        if (this.files.has(path)) listed++;
         this.progress.indexed = i + 1;
         // questions are answered between batches: every `batch` files, or sooner when they took YIELD_MS
         if ((i + 1) % batch === 0 && (report.parsed > 0 || performance.now() - since > YIELD_MS)) {
@@ -144,7 +152,8 @@ export class CodeIndex {
           since = performance.now();
         }
       }
-      if (opts.paths === undefined) {
+      // the listing has no duplicates: when every entry is a listed file, none was removed (no set of 5,000 paths)
+      if (opts.paths === undefined && listed < this.files.size) {
         const keep = new Set(paths);
         for (const path of [...this.files.keys()]) {
           if (!keep.has(path)) {
@@ -152,6 +161,8 @@ export class CodeIndex {
             report.removed++;
           }
         }
+      }
+      if (opts.paths === undefined) {
         this.built = true;
         this.maps(); // the name maps are built with the index, never by the first question after it
       }
@@ -162,40 +173,71 @@ export class CodeIndex {
     return report;
   }
 
-  /** Brings one file in line; returns a promise only when the file must be parsed. */
-  private visit(path: string, report: RefreshReport, pre: ReadonlyMap<string, Stats | null>): Promise<void> | undefined {
+  /** The known files whose stat moved since they were read (null: gone or no longer a regular file within the limit).
+   *  Synchronous on purpose: the index runs in its own worker, and 5,000 stats through the libuv pool cost ~10× more. */
+  private movedFiles(): Map<string, Stats | null> {
+    const moved = new Map<string, Stats | null>();
+    for (const [path, e] of this.files) {
+      const st = lstatSafe(this.abs(path));
+      if (st === null || !indexable(st) || !unchanged(e, st)) moved.set(path, st);
+    }
+    return moved;
+  }
+
+  /** Brings one file in line; returns a promise only when the file must be parsed and its grammar is not loaded yet.
+   *  `moved`: the known files were stat'ed before the listing, and these moved (undefined: stat each known file now). */
+  private visit(path: string, report: RefreshReport, moved: ReadonlyMap<string, Stats | null> | undefined): Promise<void> | undefined {
     const lang = langOf(path);
-    // synchronous on purpose: the index runs in its own worker, and 5,000 stats through the libuv pool cost ~10× more
-    const st = pre.has(path) ? (pre.get(path) ?? null) : lstatSafe(join(this.root, path));
     const old = this.files.get(path);
-    if (lang === null || st === null || !st.isFile() || st.size > MAX_FILE_BYTES) {
+    if (lang === null) {
       if (old) this.drop(path);
       return;
     }
-    if (old && old.size === st.size && old.mtimeMs === st.mtimeMs && !(old.readAt > 0 && old.readAt - st.mtimeMs < RACY_MS)) {
-      report.reused++;
-      return;
+    if (old !== undefined) {
+      if (moved !== undefined && !moved.has(path)) {
+        report.reused++;
+        return;
+      }
+      const st = moved !== undefined ? (moved.get(path) ?? null) : lstatSafe(this.abs(path));
+      if (st === null || !indexable(st)) {
+        this.drop(path);
+        return;
+      }
+      if (unchanged(old, st)) {
+        report.reused++;
+        return;
+      }
     }
-    const source = readSafe(join(this.root, path));
-    if (source === null) {
+    // a new file is not stat'ed by path first: the stat comes from the open file (one path lookup, as a bare read)
+    const read = readFileAt(this.abs(path));
+    if (read === null) {
       if (old) this.drop(path);
       return;
     }
+    const { source, st } = read;
     const hash = contentHash(source);
     const readAt = this.now();
     report.hashed++;
-    const known = old?.hash === hash ? old.facts : this.cachedFacts.get(hash);
-    if (known !== undefined) {
-      if (known !== old?.facts) this.changed(path, old?.facts);
-      this.files.set(path, { path, hash, size: st.size, mtimeMs: st.mtimeMs, readAt, facts: known });
+    const cached = old?.hash === hash ? old.facts : this.cachedFacts.get(hash);
+    if (cached !== undefined) {
+      if (cached !== old?.facts) this.changed(path, old?.facts);
+      this.files.set(path, { path, hash, size: st.size, mtimeMs: st.mtimeMs, readAt, facts: cached });
       return;
     }
-    return extractFacts(lang, source).then((facts) => {
+    const keep = (facts: FileFacts): void => {
       this.cachedFacts.set(hash, facts);
       this.changed(path, old?.facts);
       this.files.set(path, { path, hash, size: st.size, mtimeMs: st.mtimeMs, readAt, facts });
       report.parsed++;
-    });
+    };
+    const g = loadedGrammar(lang);
+    if (g !== undefined) keep(extractWith(g, lang, source));
+    else return grammar(lang).then((loaded) => keep(extractWith(loaded, lang, source)));
+  }
+
+  /** A listed path on disk (listings are relative with forward slashes: no `join` per file, a tenth of a stat). */
+  private abs(path: string): string {
+    return this.base + path;
   }
 
   private drop(path: string): void {
@@ -249,7 +291,7 @@ export class CodeIndex {
   }
 
   private resolver(names: Map<string, DeclRef[]>): Resolver<DeclRef> {
-    return new Resolver<DeclRef>(this.root, (p) => this.files.get(p)?.facts, this.files.keys(), (n) => names.get(n) ?? []);
+    return new Resolver<DeclRef>(this.root, (p) => this.files.get(p)?.facts, this.files, (n) => names.get(n) ?? []);
   }
 
   /** Takes the pending files' old facts out of the maps and puts their new ones in. */
@@ -299,11 +341,35 @@ function lstatSafe(abs: string): Stats | null {
   }
 }
 
-function readSafe(abs: string): string | null {
+/** The file is as it was read: same size and mtime, and not changed within RACY_MS of its read (git's racy rule: a
+ *  change in the same mtime tick would otherwise go unseen). */
+function unchanged(e: FileEntry, st: Stats): boolean {
+  return e.size === st.size && e.mtimeMs === st.mtimeMs && !(e.readAt > 0 && e.readAt - st.mtimeMs < RACY_MS);
+}
+
+/** A regular file within the size limit (a symlink, a directory, a device is never indexed). */
+function indexable(st: Stats): boolean {
+  return st.isFile() && st.size <= MAX_FILE_BYTES;
+}
+
+/** Never follows a symlink (as lstat did) and never waits on a FIFO (non-blocking open; fstat then refuses it). */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+/** The text of an indexable file and the stat of what was read; null when it is not one (or unreadable, or gone). */
+function readFileAt(abs: string): { source: string; st: Stats } | null {
+  let fd: number;
   try {
-    return readFileSync(abs, 'utf8');
+    fd = openSync(abs, OPEN_FLAGS);
   } catch {
-    return null; // unreadable or gone: dropped from the index
+    return null; // gone since the listing, unreadable, or a symlink (ELOOP): dropped from the index
+  }
+  try {
+    const st = fstatSync(fd);
+    return indexable(st) ? { source: readFileSync(fd, 'utf8'), st } : null;
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
   }
 }
 

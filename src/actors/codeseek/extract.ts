@@ -3,44 +3,36 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import type { CallSite, Decl, DeclKind, FileFacts, ImportRef } from './facts.js';
 import { bindingsOf, recvName } from './bindings.js';
-import { grammar } from './grammars.js';
+import { grammar, type Grammar } from './grammars.js';
 import type { LangId } from './queries.js';
 
 const SIGNATURE_MAX = 240;
-
-interface RawCall {
-  callee: string;
-  recv?: string;
-  line: number;
-  start: number;
-}
 
 interface RawDecl extends Decl {
   start: number;
   end: number;
 }
 
-function signatureOf(source: string, decl: Node, body: Node | undefined, lang: LangId, kind: DeclKind): string {
-  const head = body !== undefined ? source.slice(decl.startIndex, body.startIndex) : (decl.text.split('\n')[0] ?? '');
-  let sig = head.replace(/\s+/g, ' ').trim();
+/** Whitespace that collapsing would change: a run of two, or one that is not a plain space. */
+const LOOSE_SPACE = /\s\s|[^\S ]/;
+
+function signatureOf(source: string, start: number, end: number, body: Node | undefined, lang: LangId, kind: DeclKind): string {
+  let stop = body !== undefined ? body.startIndex : source.indexOf('\n', start);
+  if (stop === -1 || stop > end) stop = end;
+  let sig = source.slice(start, stop).trim();
+  if (LOOSE_SPACE.test(sig)) sig = sig.replace(/\s+/g, ' ');
   if (lang === 'go' && (kind === 'struct' || kind === 'interface')) sig = `type ${sig} ${kind}`;
   return sig.length > SIGNATURE_MAX ? `${sig.slice(0, SIGNATURE_MAX - 1)}…` : sig;
 }
 
-/** 1-based end line of each offset (a node's end is exclusive): newlines before it + 1, as tree-sitter's end row. */
-function endRows(source: string, ends: number[]): number[] {
-  const nl: number[] = [];
-  for (let i = source.indexOf('\n'); i !== -1; i = source.indexOf('\n', i + 1)) nl.push(i);
-  return ends.map((end) => {
-    let lo = 0;
-    let hi = nl.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((nl[mid] as number) < end) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo + 1;
-  });
+/** Sets each declaration's 1-based end line (its end is exclusive): newlines before the end + 1, as tree-sitter's
+ *  end row, counted from the start line (asking the node for its end position is a call into wasm per decl). */
+function setEndLines(source: string, decls: RawDecl[]): void {
+  for (const d of decls) {
+    let line = d.line;
+    for (let i = source.indexOf('\n', d.start); i !== -1 && i < d.end; i = source.indexOf('\n', i + 1)) line++;
+    d.endLine = line;
+  }
 }
 
 function unquote(text: string): string {
@@ -49,12 +41,18 @@ function unquote(text: string): string {
 
 /** Parses `source` as `lang` and extracts its facts (the tree is freed before returning). */
 export async function extractFacts(lang: LangId, source: string): Promise<FileFacts> {
-  const g = await grammar(lang);
+  return extractWith(await grammar(lang), lang, source);
+}
+
+/** `extractFacts` with the grammar at hand: no promise per file. */
+export function extractWith(g: Grammar, lang: LangId, source: string): FileFacts {
   const tree: Tree | null = g.parser.parse(source);
   if (tree === null) throw new Error(`the ${lang} parser returned no tree`);
   try {
     const decls: RawDecl[] = [];
-    const calls: RawCall[] = [];
+    const calls: CallSite[] = [];
+    // each call's offset, for its enclosing declaration (not kept in the facts)
+    const starts: number[] = [];
     const imports: ImportRef[] = [];
     for (const m of g.query.matches(tree.rootNode)) {
       let declNode: Node | undefined, kind: DeclKind | undefined, name: Node | undefined, body: Node | undefined, callee: Node | undefined, recv: Node | undefined;
@@ -70,52 +68,71 @@ export async function extractFacts(lang: LangId, source: string): Promise<FileFa
         else if (c.name === 'import.alias') alias = c.node;
       }
       if (declNode && kind && name) {
+        const start = declNode.startIndex;
+        const end = declNode.endIndex;
         decls.push({
-          // endIndex and endPosition are each a call into the wasm parser: one, and the row from the source
-          name: name.text, kind, line: declNode.startPosition.row + 1, endLine: 0,
-          signature: signatureOf(source, declNode, body, lang, kind), parent: -1, start: declNode.startIndex, end: declNode.endIndex,
+          name: source.slice(name.startIndex, name.endIndex), kind, line: declNode.startPosition.row + 1, endLine: 0,
+          signature: signatureOf(source, start, end, body, lang, kind), parent: -1, start, end,
         });
       } else if (callee) {
         // the callee's position stands for the call's: it lies inside the call, so it has the same innermost decl
-        const r = recv !== undefined ? { recv: recvName(source.slice(recv.startIndex, recv.endIndex)) } : {};
-        calls.push({ callee: callee.text, line: (recv ?? callee).startPosition.row + 1, start: callee.startIndex, ...r });
+        const text = source.slice(callee.startIndex, callee.endIndex);
+        const line = (recv ?? callee).startPosition.row + 1;
+        calls.push(recv !== undefined ? { callee: text, recv: recvName(source.slice(recv.startIndex, recv.endIndex)), line, caller: -1 } : { callee: text, line, caller: -1 });
+        starts.push(callee.startIndex);
       } else if (spec) {
-        const text = unquote(spec.text);
-        const names = bindingsOf(lang, text, stmt && source.slice(stmt.startIndex, stmt.endIndex), alias?.text);
+        const text = unquote(source.slice(spec.startIndex, spec.endIndex));
+        const names = bindingsOf(lang, text, stmt && source.slice(stmt.startIndex, stmt.endIndex), alias && source.slice(alias.startIndex, alias.endIndex));
         imports.push({ spec: text, line: spec.startPosition.row + 1, ...(names !== undefined ? { names } : {}) });
       }
     }
-    const rows = endRows(source, decls.map((d) => d.end));
-    decls.forEach((d, i) => (d.endLine = rows[i] ?? d.line));
-    return { lang, ...nest(decls, calls), imports, partial: tree.rootNode.hasError };
+    setEndLines(source, decls);
+    const sorted = nest(decls);
+    return { lang, decls: sorted, calls: attribute(decls, calls, starts), imports, partial: tree.rootNode.hasError };
   } finally {
     tree.delete();
   }
 }
 
-/** Orders declarations by position, links each to its container, and attributes every call to its innermost decl. */
-function nest(raw: RawDecl[], rawCalls: RawCall[]): { decls: Decl[]; calls: CallSite[] } {
-  raw.sort((a, b) => a.start - b.start || b.end - a.end);
-  // python: a function directly inside a class is a method
+/** Orders declarations by position (in place) and links each to its container (a Python function in a class is a
+ *  method); returns them without their offsets. */
+function nest(raw: RawDecl[]): Decl[] {
+  if (!inOrder(raw, (a, b) => a.start - b.start || b.end - a.end)) raw.sort((a, b) => a.start - b.start || b.end - a.end);
   const stack: number[] = [];
-  const decls: Decl[] = raw.map((d, i) => {
+  return raw.map((d, i) => {
     while (stack.length > 0 && (raw[stack[stack.length - 1] as number] as RawDecl).end <= d.start) stack.pop();
     const parent = stack.length > 0 ? (stack[stack.length - 1] as number) : -1;
     stack.push(i);
     const kind = d.kind === 'function' && parent >= 0 && (raw[parent] as RawDecl).kind === 'class' ? 'method' : d.kind;
     return { name: d.name, kind, line: d.line, endLine: d.endLine, signature: d.signature, parent };
   });
-  rawCalls.sort((a, b) => a.start - b.start);
-  const calls: CallSite[] = [];
+}
+
+/** Orders the calls by position and sets each one's innermost enclosing declaration (`raw` is in position order). */
+function attribute(raw: RawDecl[], calls: CallSite[], starts: number[]): CallSite[] {
+  let order: number[] | null = null;
+  for (let i = 1; i < starts.length; i++) {
+    if ((starts[i] as number) < (starts[i - 1] as number)) {
+      order = starts.map((_, k) => k).sort((a, b) => (starts[a] as number) - (starts[b] as number));
+      break;
+    }
+  }
   const open: number[] = [];
   let next = 0;
-  for (const c of rawCalls) {
-    while (next < raw.length && (raw[next] as RawDecl).start <= c.start) open.push(next++);
-    while (open.length > 0 && (raw[open[open.length - 1] as number] as RawDecl).end <= c.start) open.pop();
-    // a decl that ended before c may hide under a later-opened, still-open one: drop every closed one on top
-    calls.push({ callee: c.callee, ...(c.recv !== undefined ? { recv: c.recv } : {}), line: c.line, caller: innermostOpen(open, raw, c.start) });
+  const out = order === null ? calls : order.map((k) => calls[k] as CallSite);
+  for (let i = 0; i < out.length; i++) {
+    const at = starts[order === null ? i : (order[i] as number)] as number;
+    while (next < raw.length && (raw[next] as RawDecl).start <= at) open.push(next++);
+    // a decl that ended before the call may hide under a later-opened, still-open one: drop every closed one on top
+    while (open.length > 0 && (raw[open[open.length - 1] as number] as RawDecl).end <= at) open.pop();
+    (out[i] as CallSite).caller = innermostOpen(open, raw, at);
   }
-  return { decls, calls };
+  return out;
+}
+
+function inOrder<T>(list: T[], cmp: (a: T, b: T) => number): boolean {
+  for (let i = 1; i < list.length; i++) if (cmp(list[i - 1] as T, list[i] as T) > 0) return false;
+  return true;
 }
 
 function innermostOpen(open: number[], raw: RawDecl[], at: number): number {

@@ -15,6 +15,8 @@ export interface Grammar {
 type TreeSitter = typeof WebTreeSitter;
 let runtime: Promise<TreeSitter> | undefined;
 const grammars = new Map<LangId, Promise<Grammar>>();
+/** The grammars loaded so far: a parse then needs no promise (one per file was a tenth of a small file's cost). */
+const loaded = new Map<LangId, Grammar>();
 
 function packageFile(spec: string): string {
   return createRequire(join(packageRoot(), 'package.json')).resolve(spec);
@@ -45,11 +47,19 @@ async function loadGrammar(lang: LangId): Promise<Grammar> {
 /** The thread's parser and query for `lang` (a failed load is the caller's error; the next call loads again). */
 export async function grammar(lang: LangId): Promise<Grammar> {
   let g = grammars.get(lang);
-  if (!g) grammars.set(lang, (g = loadGrammar(lang)));
+  if (!g) grammars.set(lang, (g = loadGrammar(lang).then((done) => {
+    loaded.set(lang, done);
+    return done;
+  })));
   try {
     return await g;
   } catch (e) {
     grammars.delete(lang);
     throw e;
   }
+}
+
+/** The thread's grammar for `lang` when it is loaded already (undefined: `grammar` loads it). */
+export function loadedGrammar(lang: LangId): Grammar | undefined {
+  return loaded.get(lang);
 }

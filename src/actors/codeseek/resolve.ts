@@ -4,7 +4,7 @@
 // no imported module) cannot be told without types: it stays "unresolved" and is matched by name, and says so.
 import { posix } from 'node:path';
 import type { CallSite, FileFacts } from './facts.js';
-import { goModuleOf, resolveImport } from './resolve-import.js';
+import { goModuleOf, resolveImport, type PathSet } from './resolve-import.js';
 
 export interface DeclRefLike {
   path: string;
@@ -26,23 +26,31 @@ interface Bound {
 const RE_EXPORT_DEPTH = 4;
 
 export class Resolver<R extends DeclRefLike> {
-  private readonly paths: Set<string>;
-  private readonly goModule: string | null;
-  private readonly goDirs = new Map<string, string[]>();
+  private goIndex: { module: string | null; dirs: Map<string, string[]> } | undefined;
   private readonly bound = new Map<string, { names: Map<string, Bound>; stars: string[] }>();
 
-  constructor(root: string, private readonly facts: (path: string) => FileFacts | undefined, allPaths: Iterable<string>, private readonly named: (name: string) => R[]) {
-    this.paths = new Set(allPaths);
-    let anyGo = false;
-    for (const p of this.paths) {
+  /** Cheap to make (a refresh makes one): the Go packages are gathered at the first Go question. */
+  constructor(private readonly root: string, private readonly facts: (path: string) => FileFacts | undefined, private readonly paths: PathSet, private readonly named: (name: string) => R[]) {}
+
+  private get goModule(): string | null {
+    return this.go().module;
+  }
+
+  private get goDirs(): Map<string, string[]> {
+    return this.go().dirs;
+  }
+
+  private go(): { module: string | null; dirs: Map<string, string[]> } {
+    if (this.goIndex !== undefined) return this.goIndex;
+    const dirs = new Map<string, string[]>();
+    for (const p of this.paths.keys()) {
       if (!p.endsWith('.go')) continue;
-      anyGo = true;
       const dir = posix.dirname(p);
-      const list = this.goDirs.get(dir);
+      const list = dirs.get(dir);
       if (list) list.push(p);
-      else this.goDirs.set(dir, [p]);
+      else dirs.set(dir, [p]);
     }
-    this.goModule = anyGo ? goModuleOf(root) : null;
+    return (this.goIndex = { module: dirs.size > 0 ? goModuleOf(this.root) : null, dirs });
   }
 
   resolve(path: string, call: CallSite): Resolution<R> {

@@ -1,9 +1,10 @@
 // The code index on hand-checked repositories (TS, Python, Go), on generated ones and on this repository itself.
-import { rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { callees, callers } from '../../src/actors/codeseek/answers.js';
-import { CodeIndex } from '../../src/actors/codeseek/code-index.js';
+import { CodeIndex, MAX_FILE_BYTES } from '../../src/actors/codeseek/code-index.js';
 import { CodeSeek } from '../../src/actors/codeseek/engine.js';
 import { createTaskGroup } from '../../src/runtime/tasks.js';
 import { realClock } from '../../src/runtime/clock.js';
@@ -92,6 +93,20 @@ describe('the index is incremental and respects .gitignore', () => {
       await ix.refresh();
       expect([...ix.entries()].map((e) => e.path).sort(), `git=${git}`).toEqual(['src/main.ts', 'src/math.ts']);
     }
+  });
+
+  it('a symlink, a FIFO and a file over 1 MB are never read (a new file is opened without following links or blocking)', async () => {
+    // in git, which lists a symlink as a file (a walk never sees it)
+    const r = repo(TS_FILES);
+    const outside = repo({ 'secret.ts': 'export function leaked() {}\n' }, false);
+    symlinkSync(join(outside, 'secret.ts'), join(r, 'src/link.ts'));
+    execFileSync('mkfifo', [join(r, 'src/pipe.ts')]);
+    writeFileSync(join(r, 'src/big.ts'), `export function big() {}\n${'//'.padEnd(MAX_FILE_BYTES, 'x')}\n`);
+    const ix = new CodeIndex(r);
+    const report = await ix.refresh();
+    expect([...ix.entries()].map((e) => e.path).sort()).toEqual(['src/main.ts', 'src/math.ts']);
+    expect(ix.declsNamed('leaked')).toEqual([]);
+    expect(report.parsed).toBe(2);
   });
 });
 

@@ -35,6 +35,9 @@ export interface ToolRunner {
   runBatch(calls: readonly ToolCall[], opts: BatchOptions): Promise<{ outcomes: ToolCallOutcome[]; fatal: string | null }>;
   /** True when the named tool can change anything (tag `mutates`); absent = every tool may. */
   mutates?(name: string): boolean;
+  /** True when every named tool only reads the workspace (effect `read`): such a batch writes no note, starts no
+   *  delegation and changes no tool list, so the next call's context can be asked while it runs. Absent = never. */
+  readsOnly?(names: readonly string[]): boolean;
 }
 
 /** The rollout through the store actor: append returns at once, drain makes it durable. */
@@ -43,6 +46,8 @@ export interface Recorder {
   drain(): Promise<void>;
   /** drain(), and rejects when a record appended since the last call was lost: what is appended is durable. */
   writeAhead?(): Promise<void>;
+  /** The step's request has been handed to the engine: bookkeeping that can wait (task memory) goes after its send. */
+  afterSend?(): void;
 }
 
 export type Publish = (event: Event) => void;

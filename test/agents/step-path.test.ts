@@ -1,106 +1,26 @@
-// Issue 29 (gap per step): what a step does between a tool result and the next request. The next call's context (the
-// note index, a store round trip) is asked beside a read-only batch, and asked again after one that took too long or
-// could write; the task-memory snapshot leaves after the step's request, never before it.
+// Issue 29 (gap per step): what a step does between a tool result and the next request. The note index costs a store
+// round trip only when the board may have changed (the store's own directory signatures, checked in the agent's
+// thread); the task-memory snapshot leaves after the step's request, never before it.
 import { describe, expect, it } from 'vitest';
-import { EARLY_CONTEXT_MAX_MS, runLoop, type LoopDeps } from '../../src/actors/agents/loop.js';
+import { readdirSync, rmSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
+import { runLoop } from '../../src/actors/agents/loop.js';
 import { flagsFor } from '../../src/actors/agents/profiles.js';
 import { TaskMemorySaver } from '../../src/actors/agents/task-memory-saver.js';
-import type { BatchOptions, Recorder, ToolCallOutcome, ToolRunner } from '../../src/actors/agents/loop-contract.js';
+import type { Recorder, ToolRunner } from '../../src/actors/agents/loop-contract.js';
 import type { ChatMessage, ToolCall } from '../../src/actors/agents/wire-types.js';
-import type { Clock } from '../../src/runtime/actor.js';
 import { realClock } from '../../src/runtime/clock.js';
 import { PauseController } from '../../src/runtime/pause.js';
-import type { LlmEngine, LlmRequest, LlmResponse } from '../../src/actors/llm/types.js';
-import { SurfaceToolRunner, type ToolRunnerDeps } from '../../src/actors/agents/tool-runner.js';
-import { surfaceFor } from '../../src/actors/tools/profiles.js';
+import type { LlmEngine, LlmResponse } from '../../src/actors/llm/types.js';
+import { runAgent } from '../../src/actors/agents/run-agent.js';
+import { boardIndexReader } from '../../src/store/client.js';
+import { StoreService } from '../../src/store/service.js';
+import { exitCall, makeHarness, ScriptedModel, THOUGHT } from './harness.js';
 
 const usage = { inputTokens: 1, outputTokens: 1, cachedInputTokens: 0, reasoningTokens: 0 };
 const reply = (text: string, toolCalls: ToolCall[]): LlmResponse => ({ text, toolCalls, reasoning: [], usage, finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop', provider: 'p', model: 'm' });
 const read = (i: number): ToolCall => ({ id: `c${i}`, name: 'read_file', arguments: JSON.stringify({ path: 'hello.txt' }) });
 const initial: ChatMessage[] = [{ role: 'system', content: 's' }, { role: 'user', content: 'u' }];
-
-/** A two-read run whose every act lands in `log`; the context message names the ask it came from. */
-function scripted(opts: { readsOnly: boolean; batchMs?: number }) {
-  const log: string[] = [];
-  const requests: LlmRequest[] = [];
-  let skew = 0;
-  const clock: Clock = { now: () => realClock.now() + skew, setTimeout: (fn, ms) => realClock.setTimeout(fn, ms) };
-  let asks = 0;
-  const tools: ToolRunner = {
-    defs: () => [],
-    readsOnly: () => opts.readsOnly,
-    async runBatch(cs: readonly ToolCall[], b: BatchOptions) {
-      log.push('batch');
-      skew += opts.batchMs ?? 0; // the batch took this long
-      const outcomes: ToolCallOutcome[] = cs.map((c) => ({ callId: c.id, name: c.name, content: 'hello', ok: true }));
-      for (const o of outcomes) b.onOutcome?.(o);
-      return Promise.resolve({ outcomes, fatal: null });
-    },
-  };
-  let n = 0;
-  const engine: LlmEngine = {
-    describe: () => ({ provider: 'p', model: 'm' }),
-    call: (req) => {
-      log.push('call');
-      requests.push(req);
-      n++;
-      return Promise.resolve(n <= 2 ? reply('', [read(n)]) : reply('done', []));
-    },
-  };
-  const recorder: Recorder = { append: () => undefined, drain: () => Promise.resolve() };
-  const deps: LoopDeps = {
-    agent: 'chat',
-    cwd: '/',
-    engine,
-    tools,
-    flags: { ...flagsFor('chat', {}), requireThought: false },
-    recorder,
-    publish: () => undefined,
-    pause: new PauseController(),
-    signal: new AbortController().signal,
-    clock,
-    transient: () => {
-      log.push('ask');
-      return Promise.resolve([{ role: 'user', content: `[blackboard index] ask ${++asks}` }]);
-    },
-  };
-  const contextOf = (req: LlmRequest): string => req.messages.filter((m) => m.content.startsWith('[blackboard index]')).map((m) => m.content).join('|');
-  return { log, requests, deps, contextOf };
-}
-
-describe('the next call\'s context', () => {
-  it('is asked as a read-only batch starts, once per call, and that answer goes with the next call', async () => {
-    const s = scripted({ readsOnly: true });
-    const out = await runLoop(s.deps, initial);
-    expect(out.stopReason).toBe('plain_text');
-    expect(s.log).toEqual(['ask', 'call', 'ask', 'batch', 'call', 'ask', 'batch', 'call']);
-    expect(s.requests.map(s.contextOf)).toEqual(['[blackboard index] ask 1', '[blackboard index] ask 2', '[blackboard index] ask 3']);
-  });
-
-  it('is asked after a batch that can write (a note it wrote is in the next call)', async () => {
-    const s = scripted({ readsOnly: false });
-    await runLoop(s.deps, initial);
-    expect(s.log).toEqual(['ask', 'call', 'batch', 'ask', 'call', 'batch', 'ask', 'call']);
-  });
-
-  it(`is asked again after a read-only batch that took longer than ${EARLY_CONTEXT_MAX_MS} ms; the later answer is sent`, async () => {
-    const s = scripted({ readsOnly: true, batchMs: EARLY_CONTEXT_MAX_MS + 1 });
-    await runLoop(s.deps, initial);
-    expect(s.log).toEqual(['ask', 'call', 'ask', 'batch', 'ask', 'call', 'ask', 'batch', 'ask', 'call']);
-    expect(s.requests.map(s.contextOf)).toEqual(['[blackboard index] ask 1', '[blackboard index] ask 3', '[blackboard index] ask 5']);
-  });
-
-  it('a read-only batch is one of tools whose effect is read: a write, a shell, a delegation or a note tool is not', () => {
-    const runner = (agent: 'director' | 'coding'): SurfaceToolRunner =>
-      new SurfaceToolRunner({ agent, surface: surfaceFor(agent), hooks: { customAgents: () => [] } } as unknown as ToolRunnerDeps);
-    expect(runner('director').readsOnly(['read_file', 'grep', 'glob', 'list_dir', 'codeseek_search'])).toBe(true);
-    expect(runner('director').readsOnly(['read_file', 'delegate_repo'])).toBe(false);
-    expect(runner('director').readsOnly(['read_file', 'list_notes'])).toBe(false);
-    expect(runner('director').readsOnly(['read_file', 'no_such_tool'])).toBe(false);
-    expect(runner('coding').readsOnly(['read_file', 'edit_file'])).toBe(false);
-    expect(runner('coding').readsOnly(['run_bash'])).toBe(false);
-  });
-});
 
 describe('task memory', () => {
   it('the step\'s snapshot is posted once the request has gone through the engine\'s send path, not before it', async () => {
@@ -129,5 +49,77 @@ describe('task memory', () => {
     expect(out.stopReason).toBe('plain_text');
     // one snapshot per step, each after its request left; the end of the run saves the last state
     expect(log).toEqual(['call', 'on the wire', 'save 2', 'call', 'on the wire', 'save 4', 'save 5']);
+  });
+});
+
+/** A note from "another process": a second store over the same data root (its writes never pass through ours). */
+const sibling = (home: string) => new StoreService({ env: { YAGENT_HOME: home } });
+const note = (boardId: string, conclusion: string) => ({ boardId, agent: 'devops', body: `${conclusion} in full`, handoff: { version: 2 as const, agent: 'devops', status: 'ok' as const, conclusion, facts: [], artifacts: [], mentions: [] } });
+
+/** Every directory under the board gets an mtime an hour old: the store trusts a listing only past the clock's granularity. */
+function age(dir: string): void {
+  const old = new Date(Date.now() - 3_600_000);
+  for (const e of readdirSync(dir, { withFileTypes: true })) if (e.isDirectory()) age(join(dir, e.name));
+  utimesSync(dir, old, old);
+}
+
+describe('the note index before each call', () => {
+  it('is the store\'s answer while the board\'s directories keep their signatures; any note added or removed is asked again', async () => {
+    const h = makeHarness();
+    const home = join(h.root, 'home');
+    let asked = 0;
+    const store = { buildIndex: (...a: Parameters<StoreService['buildIndex']>) => (asked++, h.store.buildIndex(...a)) };
+    const reader = boardIndexReader(store);
+    const board = h.settings.boardId;
+    const opts = { maxNotes: 12, maxLineChars: 200 };
+    // no board yet: asked once, then its absence stands
+    expect((await reader.buildIndex(board, opts)).text).toBe('');
+    expect((await reader.buildIndex(board, opts)).text).toBe('');
+    expect(asked).toBe(1);
+    // another process writes a note: the next call asks, and the note is in it
+    const other = sibling(home);
+    await other.writeNote(note(board, 'first finding'));
+    expect((await reader.buildIndex(board, opts)).text).toContain('first finding');
+    expect(asked).toBe(2);
+    // a listing as young as the directory clock's granularity is never reused
+    await reader.buildIndex(board, opts);
+    expect(asked).toBe(3);
+    // once the directories are older than that, the answer stands while nothing changes
+    age(join(home));
+    await reader.buildIndex(board, opts);
+    const settled = asked;
+    expect((await reader.buildIndex(board, opts)).text).toContain('first finding');
+    expect(asked).toBe(settled);
+    // a second note moves its directory's mtime: asked again, both listed
+    await other.writeNote(note(board, 'second finding'));
+    const both = await reader.buildIndex(board, opts);
+    expect(asked).toBe(settled + 1);
+    expect(both.text).toContain('second finding');
+    expect(both.text).toContain('first finding');
+    // a note removed (GC, another process) is asked again too
+    age(join(home));
+    await reader.buildIndex(board, opts);
+    const before = asked;
+    const agentDirs = readdirSync(home, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.md') && e.parentPath.includes(board));
+    rmSync(join(agentDirs[0]?.parentPath ?? '', agentDirs[0]?.name ?? ''));
+    const after = await reader.buildIndex(board, opts);
+    expect(asked).toBe(before + 1);
+    expect(after.total).toBe(1);
+    await other.shutdown();
+    await h.store.shutdown();
+  });
+
+  it('a run whose board does not change asks the store for its index once, not at every step', async () => {
+    const h = makeHarness();
+    let asked = 0;
+    const index = h.store.buildIndex.bind(h.store);
+    h.store.buildIndex = (...a) => (asked++, index(...a));
+    const readHello = { text: `${THOUGHT}\nread it`, calls: [{ name: 'read_file', args: { path: 'hello.txt' } }] };
+    const model = new ScriptedModel({ repo: [readHello, readHello, readHello, readHello, exitCall('done')] });
+    const out = await runAgent(h.env(model), { agent: 'repo', role: 'repo', brief: 'look', settings: h.settings, delegationId: null, parentSessionId: null });
+    expect(out.stopReason).not.toBe('panic');
+    expect(model.byAgent('repo').length).toBe(5);
+    expect(asked).toBe(1);
+    await h.store.shutdown();
   });
 });

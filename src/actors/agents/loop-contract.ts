@@ -35,9 +35,6 @@ export interface ToolRunner {
   runBatch(calls: readonly ToolCall[], opts: BatchOptions): Promise<{ outcomes: ToolCallOutcome[]; fatal: string | null }>;
   /** True when the named tool can change anything (tag `mutates`); absent = every tool may. */
   mutates?(name: string): boolean;
-  /** True when every named tool only reads the workspace (effect `read`): such a batch writes no note, starts no
-   *  delegation and changes no tool list, so the next call's context can be asked while it runs. Absent = never. */
-  readsOnly?(names: readonly string[]): boolean;
 }
 
 /** The rollout through the store actor: append returns at once, drain makes it durable. */

@@ -55,10 +55,6 @@ export interface LoopDeps {
 /** The `source` of the warning for a missing or malformed <thought>: clients say it once, and only with -v. */
 export const THOUGHT_LOG_SOURCE = 'thought';
 
-/** A context asked while a read-only batch ran is used by the next call only when the batch took at most this long:
- *  a note written while a long read (a grep over a big tree) ran is never missed by more than this. */
-export const EARLY_CONTEXT_MAX_MS = 10;
-
 export const CLOSING_REMINDER =
   'You replied without calling a tool. If your work is done, call `agent_exit` now with `conclusion` set to your full deliverable, plus facts, artifacts and status. Otherwise continue with the next tool call.';
 
@@ -75,8 +71,6 @@ export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): 
   let reminded: ChatMessage[] = [];
   let thoughtFailures = 0;
   let step = 0;
-  // the next call's context, asked when a read-only batch started (it cannot change the board): with its ask time
-  let ahead: { at: number; asked: Promise<ChatMessage[]> } | null = null;
   const ts = (): number => deps.clock.now();
   const push = (m: ChatMessage): void => {
     messages.push(m);
@@ -95,11 +89,8 @@ export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): 
       if (deps.signal.aborted) return stop(abortStopReason(deps.signal), '');
       if (deps.inbox) for (const m of await deps.inbox()) push(m);
       step++;
-      // the per-call context (a store round trip) is asked first, so the step's records and the fit go while it travels;
-      // one asked beside a read-only batch that ended within EARLY_CONTEXT_MAX_MS is that ask
-      const fresh = ahead !== null && ts() - ahead.at <= EARLY_CONTEXT_MAX_MS ? ahead.asked : null;
-      ahead = null;
-      const asked = fresh ?? (deps.transient ? deps.transient() : Promise.resolve([]));
+      // the per-call context (at worst a store round trip) is asked first, so the step's records and the fit go meanwhile
+      const asked = deps.transient ? deps.transient() : Promise.resolve([]);
       asked.catch(() => undefined); // awaited below: a rejection surfaces there, after the fit
       const described = deps.engine.describe();
       recorder.append([{ type: 'turn_context', ts: ts(), payload: { ...described, cwd: deps.cwd, step } }]);
@@ -156,10 +147,6 @@ export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): 
       // results reach the rollout in call order as soon as they are in, so an effect's record carries those before it
       const beforeEffect = (): Promise<void> => (recorder.writeAhead ?? recorder.drain).call(recorder);
       const early = new InOrderResults(res.toolCalls.map((c) => c.id), (o) => recorder.append([{ type: 'response_item', ts: ts(), payload: toolMessage(o) }]));
-      if (deps.transient && deps.tools.readsOnly?.(res.toolCalls.map((c) => c.name)) === true) {
-        ahead = { at: ts(), asked: deps.transient() };
-        ahead.asked.catch(() => undefined); // awaited by the next step, or dropped when it comes too late
-      }
       const { outcomes, fatal } = await deps.tools.runBatch(res.toolCalls, { signal: deps.signal, maxParallel: flags.maxParallelReadOnlyTools, beforeEffect, onOutcome: (o) => early.add(o) });
       let exit: ExitHandoff | undefined;
       outcomes.forEach((o, i) => {

@@ -120,14 +120,6 @@ export class SurfaceToolRunner implements ToolRunner {
     return this.current().get(name)?.tags.mutates ?? true;
   }
 
-  readsOnly(names: readonly string[]): boolean {
-    const surface = this.current();
-    return names.every((n) => {
-      const tags = surface.get(n)?.tags;
-      return tags !== undefined && tags.effect === 'read' && !tags.mutates;
-    });
-  }
-
   contextSections(): string[] {
     return [this.current().catalogueSection(), ...(this.deps.sections ?? [])].filter((s) => s !== '');
   }

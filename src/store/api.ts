@@ -144,6 +144,16 @@ export interface BoardIndex {
   total: number;
   /** Notes among the newest N that could not be decoded: visible, never silent. */
   skipped: number;
+  /** The board's directories as this index listed them (inode 0: the board had none), absent when the listing was
+   *  too recent to trust: while each still has this inode and mtime the index is the same (client-index.ts). */
+  dirs?: readonly BoardDirSignature[];
+}
+
+/** One directory of a board listing: decimal inode and mtime in ns (strings: they cross every transport). */
+export interface BoardDirSignature {
+  path: string;
+  ino: string;
+  mtimeNs: string;
 }
 
 export interface IndexOptions {

@@ -12,6 +12,7 @@ export { projectIdFor } from './data-paths.js';
 export { dataRoot } from './data-paths.js';
 
 export const STORE_ACTOR = 'store';
+export { boardIndexReader } from './client-index.js';
 export { TASK_INBOX_SHARED_KEY, bumpInbox, createInboxSignal, inboxWatcher } from './inbox-signal.js';
 export { STORE_MODULE } from './store-module.js';
 

@@ -43,6 +43,8 @@ export interface Recorder {
   drain(): Promise<void>;
   /** drain(), and rejects when a record appended since the last call was lost: what is appended is durable. */
   writeAhead?(): Promise<void>;
+  /** The step's request has been handed to the engine: bookkeeping that can wait (task memory) goes after its send. */
+  afterSend?(): void;
 }
 
 export type Publish = (event: Event) => void;

@@ -89,10 +89,13 @@ export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): 
       if (deps.signal.aborted) return stop(abortStopReason(deps.signal), '');
       if (deps.inbox) for (const m of await deps.inbox()) push(m);
       step++;
+      // the per-call context (at worst a store round trip) is asked first, so the step's records and the fit go meanwhile
+      const asked = deps.transient ? deps.transient() : Promise.resolve([]);
+      asked.catch(() => undefined); // awaited below: a rejection surfaces there, after the fit
       const described = deps.engine.describe();
       recorder.append([{ type: 'turn_context', ts: ts(), payload: { ...described, cwd: deps.cwd, step } }]);
-      const extras = deps.transient ? await deps.transient() : [];
       let tier: Tier | 0 = deps.compressor ? await deps.compressor.fit(messages) : 0;
+      const extras = await asked;
       const sent = (): readonly ChatMessage[] => [...injectTransient(messages, extras), ...reminded];
       let call = await callWithRetries(deps, sent(), step, account);
       // a context-length error is answered by the next tier and one retry, never by a blind retry
@@ -218,7 +221,7 @@ async function callWithRetries(deps: LoopDeps, messages: readonly ChatMessage[],
     let reported = false;
     const tools = deps.tools.defs();
     try {
-      const res = await deps.engine.call({
+      const pending = deps.engine.call({
         messages,
         tools,
         maxTokens: deps.maxTokens,
@@ -236,6 +239,8 @@ async function callWithRetries(deps: LoopDeps, messages: readonly ChatMessage[],
           account(u);
         },
       });
+      deps.recorder.afterSend?.();
+      const res = await pending;
       // an engine without the reliability layer (a test double) reports nothing: its response is the one call
       if (!reported) account({ provider: res.provider, model: res.model, usage: res.usage });
       // what the provider counted for exactly this prompt: later estimates for its model are scaled by it (Claude)

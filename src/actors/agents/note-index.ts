@@ -1,5 +1,6 @@
 // The transient note index: rebuilt from the board for every LLM call, never stored (pitfall 11).
-// No cache here: the store revalidates its board listing per call, so a note written before the call is in it.
+// Asked per call through boardIndexReader: the store's answer is reused only while its directory signatures hold,
+// so a note written before the call is in it.
 import type { StoreApi } from '../../store/api.js';
 import { publishWarning } from '../../runtime/log-event.js';
 import type { ChatMessage } from './wire-types.js';

@@ -1,5 +1,5 @@
 // One agent run, wired from injected dependencies: rollout, prompt, tools, delegations, the loop, the result.
-import { inboxWatcher } from '../../store/client.js';
+import { boardIndexReader, inboxWatcher } from '../../store/client.js';
 import type { Clock, PauseGate } from '../../runtime/actor.js';
 import { ActivityClock, PauseController } from '../../runtime/pause.js';
 import { LLM_USAGE_KIND, type StoreApi } from '../../store/api.js';
@@ -101,8 +101,10 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
   );
   const rolloutPath = opening.then((h) => h.path);
   rolloutPath.catch(() => undefined); // handled from the first tick: the run's abort (below) and its result carry it
+  // the board's index is asked before every call; the store answers it only when the board may have changed
+  const boardIndex = boardIndexReader(env.store);
   // the first step's note index is asked for with it; a new task's board is empty, so its Director asks nothing
-  let firstIndex: Promise<ChatMessage[]> | null = input.role === 'meta' || input.freshBoard === true ? Promise.resolve([]) : noteIndexMessage(env.store, s, env.publish);
+  let firstIndex: Promise<ChatMessage[]> | null = input.role === 'meta' || input.freshBoard === true ? Promise.resolve([]) : noteIndexMessage(boardIndex, s, env.publish);
   // the blueprint is derived once per run, beside the start-up work, and re-sent with every call (never stored); the
   // Director never waits for it (its first request waits for nothing), a sub-agent at most BLUEPRINT_WAIT_MS
   let bpMessages: ChatMessage[] | null = env.blueprint ? null : [];
@@ -236,7 +238,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
         signal: ctl.signal,
         clock: env.clock,
         transient: async () => {
-          const idx = await (firstIndex ?? noteIndexMessage(env.store, s, env.publish));
+          const idx = await (firstIndex ?? noteIndexMessage(boardIndex, s, env.publish));
           firstIndex = null;
           const m = isDirector ? manager.mentions.message() : null;
           const bp = await blueprintNow();

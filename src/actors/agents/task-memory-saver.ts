@@ -1,6 +1,8 @@
 // The Director's conversation memory saved as task memory (`/api/memory`, `load_task`, attach): a recorder wrapper
 // that folds the records it forwards exactly like the replay reader, and hands the store one snapshot per step.
 // The store debounces (5 s, named task `task-memory:<id>`, injectable clock); runTask flushes at the end.
+// The step's snapshot is taken and posted once its request is sent (`afterSend`): never on the path to the request.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { MemoryJson, RolloutRecord, StoreApi } from '../../store/api.js';
 import { ConversationMemory } from '../../store/types-memory.js';
 import type { Publish, Recorder } from './loop-contract.js';
@@ -8,6 +10,8 @@ import type { Publish, Recorder } from './loop-contract.js';
 export class TaskMemorySaver implements Recorder {
   private readonly memory = new ConversationMemory(0);
   private dirty = false;
+  /** A step boundary passed since the last snapshot: one is due once the step's request is on its way. */
+  private due = false;
   /** The last save RPC (settles, never rejects): drain awaits it, so no save is left in flight. */
   private saving: Promise<void> = Promise.resolve();
 
@@ -29,20 +33,26 @@ export class TaskMemorySaver implements Recorder {
         this.memory.replace([...r.payload.messages, ...this.memory.snapshot().slice(r.payload.replacesCount)]);
         this.dirty = true;
       } else if (r.type === 'turn_context') {
-        this.save(); // a step boundary: at most one snapshot per step crosses to the store
+        this.due = true; // a step boundary: at most one snapshot per step crosses to the store, after its request
       }
     }
   }
 
-  private save(): void {
+  /** The request's send path runs to the socket first (the engine's microtasks); the snapshot goes on the next turn. */
+  afterSend(): void {
+    if (!this.due) return;
+    this.due = false;
+    this.saving = this.saving.then(() => nextTurn()).then(() => this.post());
+  }
+
+  /** The memory as it is now, to the store; settles, never rejects. */
+  private async post(): Promise<void> {
     if (!this.dirty) return;
     this.dirty = false;
     const snapshot: MemoryJson = this.memory.toJSON();
-    this.saving = this.saving.then(() =>
-      this.store.saveTaskMemory(this.taskId, snapshot).catch((e: unknown) => {
-        this.publish({ type: 'log', level: 'warn', message: `task memory not saved for ${this.taskId}: ${String(e)}` });
-      }),
-    );
+    await this.store.saveTaskMemory(this.taskId, snapshot).catch((e: unknown) => {
+      this.publish({ type: 'log', level: 'warn', message: `task memory not saved for ${this.taskId}: ${String(e)}` });
+    });
   }
 
   /** The write-ahead record before an effect: the rollout only (task memory is no ledger). */
@@ -51,7 +61,8 @@ export class TaskMemorySaver implements Recorder {
   }
 
   async drain(): Promise<void> {
-    this.save();
+    this.due = false;
+    this.saving = this.saving.then(() => this.post());
     await this.saving;
     await this.inner.drain();
   }

@@ -83,6 +83,14 @@ export class ListingCache {
     return fresh?.files ?? [];
   }
 
+  /** The directories the last `files(boardDir)` listed, as a reader may check them itself (the same revalidation:
+   *  `boardSignatureHolds`); null when that listing is racy. An absent board is its directory with inode 0. */
+  trustedDirs(boardDir: string): readonly DirSig[] | null {
+    const hit = this.boards.get(boardDir);
+    if (!hit) return statDir(boardDir) ? null : [{ path: boardDir, ino: 0n, mtimeNs: 0n }];
+    return hit.racy ? null : hit.dirs;
+  }
+
   cachedMeta(path: string): NoteMeta | undefined {
     return this.boards.get(dirname(dirname(path)))?.metas.get(path);
   }

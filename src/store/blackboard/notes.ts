@@ -87,6 +87,11 @@ export class NoteBoard {
     return agent === undefined ? all : all.filter((f) => f.agent === agent);
   }
 
+  /** The directory signatures behind the board's current listing, when they can be trusted (ListingCache). */
+  trustedDirs(boardId: string): readonly { path: string; ino: bigint; mtimeNs: bigint }[] | null {
+    return this.listings.trustedDirs(boardDir(this.root, this.board(boardId)));
+  }
+
   /** Another component (GC) removed notes under the root. */
   invalidate(): void {
     this.listings.invalidate();

@@ -1,0 +1,125 @@
+// Issue 29 (gap per step): what a step does between a tool result and the next request. The note index costs a store
+// round trip only when the board may have changed (the store's own directory signatures, checked in the agent's
+// thread); the task-memory snapshot leaves after the step's request, never before it.
+import { describe, expect, it } from 'vitest';
+import { readdirSync, rmSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
+import { runLoop } from '../../src/actors/agents/loop.js';
+import { flagsFor } from '../../src/actors/agents/profiles.js';
+import { TaskMemorySaver } from '../../src/actors/agents/task-memory-saver.js';
+import type { Recorder, ToolRunner } from '../../src/actors/agents/loop-contract.js';
+import type { ChatMessage, ToolCall } from '../../src/actors/agents/wire-types.js';
+import { realClock } from '../../src/runtime/clock.js';
+import { PauseController } from '../../src/runtime/pause.js';
+import type { LlmEngine, LlmResponse } from '../../src/actors/llm/types.js';
+import { runAgent } from '../../src/actors/agents/run-agent.js';
+import { boardIndexReader } from '../../src/store/client.js';
+import { StoreService } from '../../src/store/service.js';
+import { exitCall, makeHarness, ScriptedModel, THOUGHT } from './harness.js';
+
+const usage = { inputTokens: 1, outputTokens: 1, cachedInputTokens: 0, reasoningTokens: 0 };
+const reply = (text: string, toolCalls: ToolCall[]): LlmResponse => ({ text, toolCalls, reasoning: [], usage, finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop', provider: 'p', model: 'm' });
+const read = (i: number): ToolCall => ({ id: `c${i}`, name: 'read_file', arguments: JSON.stringify({ path: 'hello.txt' }) });
+const initial: ChatMessage[] = [{ role: 'system', content: 's' }, { role: 'user', content: 'u' }];
+
+describe('task memory', () => {
+  it('the step\'s snapshot is posted once the request has gone through the engine\'s send path, not before it', async () => {
+    const log: string[] = [];
+    const inner: Recorder = { append: () => undefined, drain: () => Promise.resolve() };
+    const store = { saveTaskMemory: (_id: string, m: { messages: unknown[] }) => (log.push(`save ${m.messages.length}`), Promise.resolve()) };
+    const saver = new TaskMemorySaver(inner, 't', store, () => undefined);
+    let n = 0;
+    const engine: LlmEngine = {
+      describe: () => ({ provider: 'p', model: 'm' }),
+      call: async () => {
+        log.push('call');
+        // the SDK's send path: microtasks down to the socket write
+        for (let i = 0; i < 20; i++) await Promise.resolve();
+        log.push('on the wire');
+        await new Promise((r) => setTimeout(r, 5)); // the model thinks
+        return n++ === 0 ? reply('', [read(1)]) : reply('done', []);
+      },
+    };
+    const tools: ToolRunner = {
+      defs: () => [],
+      runBatch: (cs) => Promise.resolve({ outcomes: cs.map((c) => ({ callId: c.id, name: c.name, content: 'hello', ok: true })), fatal: null }),
+    };
+    const out = await runLoop({ agent: 'director', cwd: '/', engine, tools, flags: { ...flagsFor('director', {}), requireThought: false, noActionRetryLimit: 0 }, recorder: saver, publish: () => undefined, pause: new PauseController(), signal: new AbortController().signal, clock: realClock }, initial);
+    await saver.drain();
+    expect(out.stopReason).toBe('plain_text');
+    // one snapshot per step, each after its request left; the end of the run saves the last state
+    expect(log).toEqual(['call', 'on the wire', 'save 2', 'call', 'on the wire', 'save 4', 'save 5']);
+  });
+});
+
+/** A note from "another process": a second store over the same data root (its writes never pass through ours). */
+const sibling = (home: string) => new StoreService({ env: { YAGENT_HOME: home } });
+const note = (boardId: string, conclusion: string) => ({ boardId, agent: 'devops', body: `${conclusion} in full`, handoff: { version: 2 as const, agent: 'devops', status: 'ok' as const, conclusion, facts: [], artifacts: [], mentions: [] } });
+
+/** Every directory under the board gets an mtime an hour old: the store trusts a listing only past the clock's granularity. */
+function age(dir: string): void {
+  const old = new Date(Date.now() - 3_600_000);
+  for (const e of readdirSync(dir, { withFileTypes: true })) if (e.isDirectory()) age(join(dir, e.name));
+  utimesSync(dir, old, old);
+}
+
+describe('the note index before each call', () => {
+  it('is the store\'s answer while the board\'s directories keep their signatures; any note added or removed is asked again', async () => {
+    const h = makeHarness();
+    const home = join(h.root, 'home');
+    let asked = 0;
+    const store = { buildIndex: (...a: Parameters<StoreService['buildIndex']>) => (asked++, h.store.buildIndex(...a)) };
+    const reader = boardIndexReader(store);
+    const board = h.settings.boardId;
+    const opts = { maxNotes: 12, maxLineChars: 200 };
+    // no board yet: asked once, then its absence stands
+    expect((await reader.buildIndex(board, opts)).text).toBe('');
+    expect((await reader.buildIndex(board, opts)).text).toBe('');
+    expect(asked).toBe(1);
+    // another process writes a note: the next call asks, and the note is in it
+    const other = sibling(home);
+    await other.writeNote(note(board, 'first finding'));
+    expect((await reader.buildIndex(board, opts)).text).toContain('first finding');
+    expect(asked).toBe(2);
+    // a listing as young as the directory clock's granularity is never reused
+    await reader.buildIndex(board, opts);
+    expect(asked).toBe(3);
+    // once the directories are older than that, the answer stands while nothing changes
+    age(join(home));
+    await reader.buildIndex(board, opts);
+    const settled = asked;
+    expect((await reader.buildIndex(board, opts)).text).toContain('first finding');
+    expect(asked).toBe(settled);
+    // a second note moves its directory's mtime: asked again, both listed
+    await other.writeNote(note(board, 'second finding'));
+    const both = await reader.buildIndex(board, opts);
+    expect(asked).toBe(settled + 1);
+    expect(both.text).toContain('second finding');
+    expect(both.text).toContain('first finding');
+    // a note removed (GC, another process) is asked again too
+    age(join(home));
+    await reader.buildIndex(board, opts);
+    const before = asked;
+    const agentDirs = readdirSync(home, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.md') && e.parentPath.includes(board));
+    rmSync(join(agentDirs[0]?.parentPath ?? '', agentDirs[0]?.name ?? ''));
+    const after = await reader.buildIndex(board, opts);
+    expect(asked).toBe(before + 1);
+    expect(after.total).toBe(1);
+    await other.shutdown();
+    await h.store.shutdown();
+  });
+
+  it('a run whose board does not change asks the store for its index once, not at every step', async () => {
+    const h = makeHarness();
+    let asked = 0;
+    const index = h.store.buildIndex.bind(h.store);
+    h.store.buildIndex = (...a) => (asked++, index(...a));
+    const readHello = { text: `${THOUGHT}\nread it`, calls: [{ name: 'read_file', args: { path: 'hello.txt' } }] };
+    const model = new ScriptedModel({ repo: [readHello, readHello, readHello, readHello, exitCall('done')] });
+    const out = await runAgent(h.env(model), { agent: 'repo', role: 'repo', brief: 'look', settings: h.settings, delegationId: null, parentSessionId: null });
+    expect(out.stopReason).not.toBe('panic');
+    expect(model.byAgent('repo').length).toBe(5);
+    expect(asked).toBe(1);
+    await h.store.shutdown();
+  });
+});

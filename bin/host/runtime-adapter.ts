@@ -5,7 +5,7 @@ import type { YagentConfig } from '../../src/runtime/config/types.js';
 import { serializeError } from '../../src/runtime/protocol/index.js';
 import type { StoreApi } from '../../src/store/api.js';
 import { STORE_ACTOR, STORE_MODULE, TASK_INBOX_SHARED_KEY, bumpInbox, createInboxSignal, storeInputFromConfig } from '../../src/store/client.js';
-import { SPARE_PLAN, STORE_PRELOAD, THREADS, canDelegate, delegationPreload } from './boot-plan.js';
+import { SPARE_PLAN, STORE_PRELOAD, THREADS, WORKER_LIMITS, canDelegate, delegationPreload } from './boot-plan.js';
 import { claimNewTaskId } from './ids.js';
 import { trace } from './trace.js';
 import { createMcpShared, MCP_SHARED_KEY, mcpInputFromConfig, mcpServiceSpec } from '../../src/actors/mcp/client.js';
@@ -54,7 +54,7 @@ export function startRuntime(canAsk: boolean, config: Pick<YagentConfig, 'llm'>)
   // one buffer for the process: max_in_flight_requests and the circuit breakers hold across every agent worker
   const shared = { [LLM_SHARED_KEY]: createSharedLlmState({ maxInFlightRequests: config.llm.maxInFlightRequests }), [MCP_SHARED_KEY]: createMcpShared(), [TASK_INBOX_SHARED_KEY]: inboxSignal };
   // guardOrphans: no process of ours outlives this one, however it dies (kill -9, OOM: watchdog.ts)
-  return Runtime.start({ hasResponder: canAsk, preload: [...SPARE_PLAN.preload], spares: SPARE_PLAN.count, deferRefill: true, shared, threads: THREADS, guardOrphans: true });
+  return Runtime.start({ hasResponder: canAsk, preload: [...SPARE_PLAN.preload], spares: SPARE_PLAN.count, deferRefill: true, shared, threads: THREADS, resourceLimits: WORKER_LIMITS, guardOrphans: true });
 }
 
 /** The loaded config, or the file re-read when it names a provider the loaded one does not have. */

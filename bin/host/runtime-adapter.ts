@@ -9,7 +9,7 @@ import { SPARE_PLAN, STORE_PRELOAD, THREADS, WORKER_LIMITS, canDelegate, delegat
 import { claimNewTaskId } from './ids.js';
 import { trace } from './trace.js';
 import { createMcpShared, MCP_SHARED_KEY, mcpInputFromConfig, mcpServiceSpec } from '../../src/actors/mcp/client.js';
-import { CODESEEK_ACTOR, codeseekServiceSpec, type CodeSeekApi } from '../../src/actors/codeseek/client.js';
+import { wireCodeIndex } from './code-index.js';
 import { estimateCost } from '../../src/actors/llm/catalogue/prices.js';
 import { startLogSink } from './log-sink.js';
 import { checkChoice, modelChoices } from './model-choices.js';
@@ -89,22 +89,8 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
     trace('first model call under way: booting the delegation spare');
     return runtime.tasks.go('warm-spares', () => runtime.warm({ preload: delegationPreload(opts.config) }));
   });
-  // the code index: its worker boots once a model call is under way (never before the first request), then indexes the
-  // run's workspace in the background; agents' codeseek_* tools answer from what is indexed so far
-  const codeWorkspaces = new Set<string>();
-  let codeReady: Promise<void> | null = null;
-  const codeWarmer = runtime.dispatcher.consume({ name: 'codeseek-warmer', filter: { types: ['ai_stream_start', 'llm_call_start'] } }, () => {
-    if (codeWorkspaces.size === 0) return;
-    codeReady ??= runtime.startService(codeseekServiceSpec());
-    const spaces = [...codeWorkspaces];
-    codeWorkspaces.clear();
-    const ready = codeReady;
-    return runtime.tasks.go('codeseek-warm', async () => {
-      await ready;
-      const code = runtime.connect<CodeSeekApi>(CODESEEK_ACTOR);
-      for (const ws of spaces) await code.warm(ws);
-    });
-  });
+  // the code index: its worker boots at the first model call for a workspace that may hold code, else at its first use
+  const codeIndex = wireCodeIndex(runtime);
   // loads while the workers boot (light: AGENT_MODULE comes from the leaf agent-module.ts, not the agent graph)
   const { runTask } = await import('../../src/actors/agents/run-task.js');
   const store = runtime.connect<StoreApi>(STORE_ACTOR);
@@ -129,7 +115,7 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
       return outcome;
     },
     async runTurn(spec, taskId, signal) {
-      if (!codeWarmer.mailbox.closed) codeWorkspaces.add(spec.workspace);
+      codeIndex.add(spec.workspace);
       if (canDelegate(spec.options.disabledAgents)) delegating = true;
       try {
         const [r] = await Promise.all([runTask(runtime, {

@@ -6,6 +6,7 @@ import type { YagentConfig } from '../../runtime/config/types.js';
 import { publishWarning } from '../../runtime/log-event.js';
 import type { BlueprintDoc, StoreApi } from '../../store/api.js';
 import type { CodeSeekApi } from '../codeseek/client.js';
+import { mayHoldCode } from '../codeseek/presence.js';
 import type { Publish } from '../agents/loop-contract.js';
 import type { ChatMessage } from '../agents/wire-types.js';
 import { age, anchorEntry, formatEntry, parseEntry, renderEntry, stateOf, type Entry, type EntryView } from './anchors.js';
@@ -47,6 +48,8 @@ export class Blueprint {
 
   async derived(workspace: string): Promise<DerivedView | null> {
     if (!this.o.code) return null;
+    // no file the index could cover: its answer would be no files, so its worker is not booted for it
+    if (!(await mayHoldCode(workspace))) return { d: derive(workspace, []), partial: false };
     const { status, files } = await this.o.code.imports(workspace);
     return { d: derive(workspace, files), partial: status.building };
   }

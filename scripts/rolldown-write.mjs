@@ -30,7 +30,7 @@ export function writeCjs(input, file) {
 export function writeStampedCjs(input, out) {
   return withBundle(input, async (bundle) => {
     const single = typeof out === 'string';
-    const { output } = await bundle.generate({ format: 'cjs', dynamicImportInCjs: false, exports: 'named', ...(single ? { codeSplitting: false } : out.output) });
+    const { output } = await bundle.generate({ format: 'cjs', dynamicImportInCjs: false, exports: 'named', charset: 'ascii', comments: false, ...(single ? { codeSplitting: false } : out.output) });
     const chunks = output.filter((o) => o.type === 'chunk');
     if (single && chunks.length !== 1) throw new Error(`${out}: expected exactly one chunk`);
     for (const chunk of chunks) {

@@ -26,7 +26,8 @@ export function writeCjs(input, file) {
 
 /** CommonJS for src/runtime/code-cache.ts, one file (`out.file`) or an entry with chunks (`out.dir`, file names):
  *  dynamic imports become `require` with none left (node:vm could not run them), and each file's last line names
- *  its build (a hash of its text), which keys its code cache. */
+ *  its build (a hash of its text), which keys its code cache. ASCII without comments: every thread keeps the text as a
+ *  V8 string, two bytes a character once a single non-ASCII one is in it (strings are escaped, their values the same). */
 export function writeStampedCjs(input, out) {
   return withBundle(input, async (bundle) => {
     const single = typeof out === 'string';

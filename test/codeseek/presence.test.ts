@@ -80,5 +80,8 @@ describe('the blueprint of a workspace with no code', () => {
     expect(asked).toBe(0);
     await bp(counted).derived(repo({ ...NO_CODE, 'src/a.ts': 'export const a = 1;\n' }));
     expect(asked).toBe(1);
+    // no code, no manifest: an empty derived layer is no message (a manifest alone still is one, as above)
+    expect((await bp(counted).injection('director', ws, 'p'))[0]?.content).toContain('Manifests: package.json');
+    expect(await bp(counted).injection('director', repo({ 'notes.md': '# notes\n' }), 'p')).toEqual([]);
   });
 });

@@ -88,7 +88,9 @@ export class Blueprint {
     });
     const doc = await this.prose(projectId, view, workspace);
     const parts: string[] = [];
-    if (view) parts.push(`${renderDerived(view.d, this.o.config.indexMaxTokens * CHARS_PER_TOKEN)}${view.partial ? '\n(the code index is still building: partial)' : ''}`);
+    // a workspace with no code and no manifest has an empty derived layer: nothing worth a message on every call
+    const empty = view !== null && !view.partial && view.d.modules.length === 0 && view.d.manifests.length === 0 && view.d.entries.length === 0;
+    if (view && !empty) parts.push(`${renderDerived(view.d, this.o.config.indexMaxTokens * CHARS_PER_TOKEN)}${view.partial ? '\n(the code index is still building: partial)' : ''}`);
     if (doc && doc.prose.trim() !== '') parts.push(proseSection(doc, this.o.config.proseBudgetTokens * CHARS_PER_TOKEN, workspace));
     if (parts.length === 0) return [];
     return [{ role: 'user', content: `${BLUEPRINT_HEADER} repository blueprint (derived from the code this run; read_blueprint for all of it):\n${parts.join('\n\n')}` }];

@@ -26,11 +26,12 @@ export function writeCjs(input, file) {
 
 /** CommonJS for src/runtime/code-cache.ts, one file (`out.file`) or an entry with chunks (`out.dir`, file names):
  *  dynamic imports become `require` with none left (node:vm could not run them), and each file's last line names
- *  its build (a hash of its text), which keys its code cache. */
+ *  its build (a hash of its text), which keys its code cache. ASCII without comments (bundler annotations aside): every thread keeps the text as a
+ *  V8 string, two bytes a character once a single non-ASCII one is in it (strings are escaped, their values the same). */
 export function writeStampedCjs(input, out) {
   return withBundle(input, async (bundle) => {
     const single = typeof out === 'string';
-    const { output } = await bundle.generate({ format: 'cjs', dynamicImportInCjs: false, exports: 'named', ...(single ? { codeSplitting: false } : out.output) });
+    const { output } = await bundle.generate({ format: 'cjs', dynamicImportInCjs: false, exports: 'named', charset: 'ascii', comments: { legal: false, annotation: true, jsdoc: false }, ...(single ? { codeSplitting: false } : out.output) });
     const chunks = output.filter((o) => o.type === 'chunk');
     if (single && chunks.length !== 1) throw new Error(`${out}: expected exactly one chunk`);
     for (const chunk of chunks) {

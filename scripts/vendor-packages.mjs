@@ -18,7 +18,7 @@ const VENDORED = ['zod', 'openai', '@anthropic-ai/sdk', 'smol-toml', 'tinyglobby
 /** Also written as one code-cached CommonJS file (index.cjs): what the agent's thread bundle requires (AGENT_THREAD). */
 const CJS_TOO = new Set(['openai', '@anthropic-ai/sdk']);
 // Bumped when what a vendored file contains changes for the same package version (so old builds are redone).
-const RECIPE = 6;
+const RECIPE = 7;
 
 /** The SDKs' free `Headers`, `FormData` and `Response` name our shims (src/actors/llm/transport/web-shims.ts): Node
  *  defines the globals by loading undici (~45 ms of CPU per thread), which our node:http transport never needs. */

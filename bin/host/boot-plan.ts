@@ -1,6 +1,7 @@
 // What the CLI boots first and with which preload: shared by main.ts (prestart) and the runtime adapter.
 import { AGENT_MODULE, AGENT_THREAD } from '../../src/actors/agents/agent-module.js';
 import { DELEGATE_TARGETS, resolveDisabledAgents } from '../../src/actors/agents/profiles.js';
+import type { ResourceLimits } from '../../src/runtime/actor.js';
 import type { YagentConfig } from '../../src/runtime/config/types.js';
 import { prestart, type ThreadBundle } from '../../src/runtime/spare-boot.js';
 import { STORE_MODULE, STORE_THREAD } from '../../src/store/store-module.js';
@@ -15,6 +16,11 @@ export const THREADS: readonly ThreadBundle[] = [AGENT_THREAD, STORE_THREAD];
 
 /** One spare that preloads the agent actor itself: the Director starts on it with nothing left to import. */
 export const SPARE_PLAN = { preload: [AGENT_ACTOR_MODULE], count: 1 } as const;
+
+/** Every worker the CLI starts (spares, services, delegations): the young generation capped at 3 MB (1 MB
+ *  semi-spaces). Uncapped, V8 grew each agent and store thread's to 7-11 MB; capped, a 20-step run's peak RSS fell
+ *  ~14 MB with no more CPU before the first request and no slower step (bench/AGENTS.md, issue 29). */
+export const WORKER_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 3 };
 
 /** The store service's worker preloads its module (the runtime adapter starts the store with this preload). */
 export const STORE_PRELOAD = [STORE_MODULE];
@@ -45,8 +51,8 @@ export function readsStoreFirst(cmd: Command): boolean {
 export function prestartDirector(withStore = false): void {
   if (prestarted) return;
   prestarted = true;
-  prestart({ preload: SPARE_PLAN.preload, count: SPARE_PLAN.count, threads: THREADS });
-  if (withStore) prestart({ preload: STORE_PRELOAD, count: 1, threads: THREADS });
+  prestart({ preload: SPARE_PLAN.preload, count: SPARE_PLAN.count, threads: THREADS, resourceLimits: WORKER_LIMITS });
+  if (withStore) prestart({ preload: STORE_PRELOAD, count: 1, threads: THREADS, resourceLimits: WORKER_LIMITS });
   trace(`workers prestarted (${withStore ? 'Director, store' : 'Director'})`);
 }
 

@@ -5,11 +5,11 @@ import type { YagentConfig } from '../../src/runtime/config/types.js';
 import { serializeError } from '../../src/runtime/protocol/index.js';
 import type { StoreApi } from '../../src/store/api.js';
 import { STORE_ACTOR, STORE_MODULE, TASK_INBOX_SHARED_KEY, bumpInbox, createInboxSignal, storeInputFromConfig } from '../../src/store/client.js';
-import { SPARE_PLAN, STORE_PRELOAD, THREADS, canDelegate, delegationPreload } from './boot-plan.js';
+import { SPARE_PLAN, STORE_PRELOAD, THREADS, WORKER_LIMITS, canDelegate, delegationPreload } from './boot-plan.js';
 import { claimNewTaskId } from './ids.js';
 import { trace } from './trace.js';
 import { createMcpShared, MCP_SHARED_KEY, mcpInputFromConfig, mcpServiceSpec } from '../../src/actors/mcp/client.js';
-import { CODESEEK_ACTOR, codeseekServiceSpec, type CodeSeekApi } from '../../src/actors/codeseek/client.js';
+import { wireCodeIndex } from './code-index.js';
 import { estimateCost } from '../../src/actors/llm/catalogue/prices.js';
 import { startLogSink } from './log-sink.js';
 import { checkChoice, modelChoices } from './model-choices.js';
@@ -54,7 +54,7 @@ export function startRuntime(canAsk: boolean, config: Pick<YagentConfig, 'llm'>)
   // one buffer for the process: max_in_flight_requests and the circuit breakers hold across every agent worker
   const shared = { [LLM_SHARED_KEY]: createSharedLlmState({ maxInFlightRequests: config.llm.maxInFlightRequests }), [MCP_SHARED_KEY]: createMcpShared(), [TASK_INBOX_SHARED_KEY]: inboxSignal };
   // guardOrphans: no process of ours outlives this one, however it dies (kill -9, OOM: watchdog.ts)
-  return Runtime.start({ hasResponder: canAsk, preload: [...SPARE_PLAN.preload], spares: SPARE_PLAN.count, deferRefill: true, shared, threads: THREADS, guardOrphans: true });
+  return Runtime.start({ hasResponder: canAsk, preload: [...SPARE_PLAN.preload], spares: SPARE_PLAN.count, deferRefill: true, shared, threads: THREADS, resourceLimits: WORKER_LIMITS, guardOrphans: true });
 }
 
 /** The loaded config, or the file re-read when it names a provider the loaded one does not have. */
@@ -89,22 +89,8 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
     trace('first model call under way: booting the delegation spare');
     return runtime.tasks.go('warm-spares', () => runtime.warm({ preload: delegationPreload(opts.config) }));
   });
-  // the code index: its worker boots once a model call is under way (never before the first request), then indexes the
-  // run's workspace in the background; agents' codeseek_* tools answer from what is indexed so far
-  const codeWorkspaces = new Set<string>();
-  let codeReady: Promise<void> | null = null;
-  const codeWarmer = runtime.dispatcher.consume({ name: 'codeseek-warmer', filter: { types: ['ai_stream_start', 'llm_call_start'] } }, () => {
-    if (codeWorkspaces.size === 0) return;
-    codeReady ??= runtime.startService(codeseekServiceSpec());
-    const spaces = [...codeWorkspaces];
-    codeWorkspaces.clear();
-    const ready = codeReady;
-    return runtime.tasks.go('codeseek-warm', async () => {
-      await ready;
-      const code = runtime.connect<CodeSeekApi>(CODESEEK_ACTOR);
-      for (const ws of spaces) await code.warm(ws);
-    });
-  });
+  // the code index: its worker boots at the first model call for a workspace that may hold code, else at its first use
+  const codeIndex = wireCodeIndex(runtime);
   // loads while the workers boot (light: AGENT_MODULE comes from the leaf agent-module.ts, not the agent graph)
   const { runTask } = await import('../../src/actors/agents/run-task.js');
   const store = runtime.connect<StoreApi>(STORE_ACTOR);
@@ -129,7 +115,7 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
       return outcome;
     },
     async runTurn(spec, taskId, signal) {
-      if (!codeWarmer.mailbox.closed) codeWorkspaces.add(spec.workspace);
+      codeIndex.add(spec.workspace);
       if (canDelegate(spec.options.disabledAgents)) delegating = true;
       try {
         const [r] = await Promise.all([runTask(runtime, {

@@ -168,6 +168,12 @@ export class Runtime {
     await this.tree.addService(spec.name, child, spec.isolate);
   }
 
+  /** Starts a service at its first connect instead of now: `start` (e.g. a startService) runs once, when an actor or
+   *  this thread first connects to `name` and finds it not served. */
+  onDemand(name: string, start: () => void): void {
+    this.broker.onDemand(name, start);
+  }
+
   /** Creates the task's supervisor (task:<id>) with its pause gate; children are spawned into it. */
   startTask(taskId: string, opts: { strategy?: Strategy } = {}): Promise<TaskHandle> {
     return this.registry.start(taskId, opts);

@@ -8,6 +8,8 @@ export class ServiceBroker {
   private readonly served = new Map<string, ActorHandle>();
   /** Brokers waiting for a served actor to (re)appear, woken when it registers. */
   private readonly waiters = new Map<string, Set<() => void>>();
+  /** Services started by their first connect (once each): a worker nobody asks for is never booted. */
+  private readonly demand = new Map<string, () => void>();
 
   constructor(
     private readonly clock: Clock,
@@ -17,13 +19,24 @@ export class ServiceBroker {
   /** A served actor is up: connects to it go through from now on (until its worker exits). */
   register(h: ActorHandle): void {
     this.served.set(h.name, h);
+    this.demand.delete(h.name); // started (on demand or not): a later absence is a restart or a stop, never a first use
     for (const wake of this.waiters.get(h.name) ?? []) wake();
     void h.exited.then(() => this.served.get(h.name) === h && this.served.delete(h.name));
+  }
+
+  /** `start` runs at the first connect to `name` that finds it not served (then the connect waits as for any start). */
+  onDemand(name: string, start: () => void): void {
+    this.demand.set(name, start);
   }
 
   /** A worker↔worker (or main↔worker) channel to a served actor, waiting while it (re)starts. */
   async port(target: string): Promise<MessagePort> {
     const deadline = this.clock.now() + this.waitMs;
+    const start = this.served.has(target) ? undefined : this.demand.get(target);
+    if (start) {
+      this.demand.delete(target);
+      start();
+    }
     for (;;) {
       const h = this.served.get(target);
       if (h) {

@@ -57,4 +57,26 @@ describe('spare pool', () => {
     await starting;
     await rt.shutdown(2000);
   });
+
+  it('a service on demand starts at its first connect, once; one started before that is not started again', async () => {
+    const { rt } = await startRuntime({ spares: 0 });
+    let starts = 0;
+    const start = (name: string) => () => {
+      starts++;
+      void rt.tasks.go(`start-${name}`, () => rt.startService({ name, module: SERVICE, input: { label: name } }));
+    };
+    rt.onDemand('lazy', start('lazy'));
+    expect(starts).toBe(0);
+    expect(rt.liveActors()).not.toContain('lazy');
+    const svc = rt.connect<{ echo(v: unknown): { v: unknown; label: string } }>('lazy');
+    expect(await svc.echo('hi')).toMatchObject({ v: 'hi', label: 'lazy' });
+    expect(await rt.connect<{ echo(v: unknown): { v: unknown } }>('lazy').echo('again')).toMatchObject({ v: 'again' });
+    expect(starts).toBe(1);
+    // started before its first connect (the CLI's warm-up for a workspace with code): the connect just uses it
+    rt.onDemand('eager', start('eager'));
+    await rt.startService({ name: 'eager', module: SERVICE, input: { label: 'eager' } });
+    expect(await rt.connect<{ echo(v: unknown): { v: unknown } }>('eager').echo(1)).toMatchObject({ v: 1 });
+    expect(starts).toBe(1);
+    await rt.shutdown(2000);
+  });
 });

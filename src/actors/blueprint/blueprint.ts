@@ -6,6 +6,7 @@ import type { YagentConfig } from '../../runtime/config/types.js';
 import { publishWarning } from '../../runtime/log-event.js';
 import type { BlueprintDoc, StoreApi } from '../../store/api.js';
 import type { CodeSeekApi } from '../codeseek/client.js';
+import { mayHoldCode } from '../codeseek/presence.js';
 import type { Publish } from '../agents/loop-contract.js';
 import type { ChatMessage } from '../agents/wire-types.js';
 import { age, anchorEntry, formatEntry, parseEntry, renderEntry, stateOf, type Entry, type EntryView } from './anchors.js';
@@ -47,6 +48,8 @@ export class Blueprint {
 
   async derived(workspace: string): Promise<DerivedView | null> {
     if (!this.o.code) return null;
+    // no file the index could cover: its answer would be no files, so its worker is not booted for it
+    if (!(await mayHoldCode(workspace))) return { d: derive(workspace, []), partial: false };
     const { status, files } = await this.o.code.imports(workspace);
     return { d: derive(workspace, files), partial: status.building };
   }
@@ -85,7 +88,9 @@ export class Blueprint {
     });
     const doc = await this.prose(projectId, view, workspace);
     const parts: string[] = [];
-    if (view) parts.push(`${renderDerived(view.d, this.o.config.indexMaxTokens * CHARS_PER_TOKEN)}${view.partial ? '\n(the code index is still building: partial)' : ''}`);
+    // a workspace with no code and no manifest has an empty derived layer: nothing worth a message on every call
+    const empty = view !== null && !view.partial && view.d.modules.length === 0 && view.d.manifests.length === 0 && view.d.entries.length === 0;
+    if (view && !empty) parts.push(`${renderDerived(view.d, this.o.config.indexMaxTokens * CHARS_PER_TOKEN)}${view.partial ? '\n(the code index is still building: partial)' : ''}`);
     if (doc && doc.prose.trim() !== '') parts.push(proseSection(doc, this.o.config.proseBudgetTokens * CHARS_PER_TOKEN, workspace));
     if (parts.length === 0) return [];
     return [{ role: 'user', content: `${BLUEPRINT_HEADER} repository blueprint (derived from the code this run; read_blueprint for all of it):\n${parts.join('\n\n')}` }];

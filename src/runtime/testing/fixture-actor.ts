@@ -1,4 +1,5 @@
 // Test fixture actor (compiled to dist/ so real workers can load it): behaviour chosen by input.mode.
+import { resourceLimits } from 'node:worker_threads';
 import { defineActor, type ActorContext } from '../actor.js';
 
 export type FixtureInput =
@@ -15,7 +16,8 @@ export type FixtureInput =
   | { mode: 'steps'; steps: number; stepMs: number }
   | { mode: 'spawn_child'; child: { name: string; input: FixtureInput; restart?: 'permanent' | 'transient' | 'temporary' }; watchChildPause?: boolean }
   | { mode: 'ask_help'; question: string }
-  | { mode: 'call_service'; service: string; method: string; args: unknown[] };
+  | { mode: 'call_service'; service: string; method: string; args: unknown[] }
+  | { mode: 'limits' };
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -131,6 +133,8 @@ export default defineActor<FixtureInput, unknown>({
         if (!fn) throw new Error('no method');
         return fn(...input.args);
       }
+      case 'limits':
+        return { ...resourceLimits };
     }
   },
 });

@@ -1,12 +1,13 @@
 // The critical lane jumps a backlog of normal events on both sides: the sender posts it ahead of a saturated
 // buffer, the receiver publishes it before the rest of a backlog it is still working through.
 import { describe, expect, it } from 'vitest';
-import type { ActorHandle } from '../../src/runtime/actor-host.js';
+import { ActorHost, type ActorHandle, type ActorRequests } from '../../src/runtime/actor-host.js';
 import { Dispatcher } from '../../src/runtime/dispatcher.js';
 import { EventIngress, INGRESS_SLICE } from '../../src/runtime/event-ingress.js';
 import { CRITICAL_OVERTAKES_AT, LanePublisher, type PublishBatch } from '../../src/runtime/publisher.js';
 import { ManualClock } from '../../src/runtime/clock.js';
 import type { Envelope, Event } from '../../src/runtime/protocol/index.js';
+import { FIXTURE } from './helpers.js';
 
 const chunk = (i: number): Event => ({ type: 'ai_chunk', agent: 'a', text: String(i) });
 const critical = (i: number): Event => ({ type: 'delegation_start', agent: 'a', callId: String(i), child: 'c', task: 't' });
@@ -98,5 +99,31 @@ describe('receiver: a backlog is handled a slice per turn, a critical event arri
     expect(all.depth).toBe(1000);
     ing.events(actor, [chunk(1000)], {}); // no backlog: handled at once, as before
     expect(all.depth).toBe(1001);
+  });
+});
+
+describe('an actor\'s end waits for its events', () => {
+  it('the host settles the ingress for an actor before its exit resolves (a real worker)', async () => {
+    const calls: string[] = [];
+    const refuse = (): Promise<never> => Promise.reject(new Error('not in this test'));
+    const requests: ActorRequests = {
+      publish: (a, events) => (calls.push('publish'), a.credit(events.length)),
+      settle: () => void calls.push('settle'),
+      connect: refuse,
+      spawn: refuse,
+      spawnCancel: () => undefined,
+      help: refuse,
+      helpCancel: () => undefined,
+    };
+    const host = new ActorHost({ requests, spares: 0, preload: [] });
+    try {
+      const h = await host.start({ name: 'f', module: FIXTURE, input: { mode: 'flood', normal: 10, criticalEvery: 5 }, taskId: 't', delegationId: null });
+      const exit = await h.exited;
+      expect(exit.normal).toBe(true);
+      expect(calls.at(-1)).toBe('settle'); // after its last batch, before anyone hears it ended
+      expect(calls).toContain('publish');
+    } finally {
+      await host.close();
+    }
   });
 });

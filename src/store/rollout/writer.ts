@@ -105,8 +105,13 @@ export class RolloutWriter {
     return this.buf.length > this.policy.maxQueuedRecords || this.bufBytes > this.policy.maxQueuedBytes;
   }
 
-  /** Resolves when the buffer is back under the queue bound (the caller's backpressure). */
-  async waitForSpace(): Promise<void> {
+  /** The caller's backpressure: a promise of the buffer back under the queue bound, none when it is under. */
+  waitForSpace(): Promise<void> | undefined {
+    if (!this.failure && !this.overBound()) return undefined;
+    return this.spaceFreed();
+  }
+
+  private async spaceFreed(): Promise<void> {
     while (this.overBound() && !this.failure) {
       await new Promise<void>((resolve) => this.spaceWaiters.push(resolve));
     }

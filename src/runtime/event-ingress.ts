@@ -1,15 +1,15 @@
 // What reaches the dispatcher from actors: worker event batches (validated, one stamp per batch, invalid ones
-// counted as source drops, credits returned). A backlog of normal events is handled a slice per event-loop turn,
-// so a critical event that arrives meanwhile is published before the rest of it.
+// counted as source drops, credits returned). A backlog is handled a slice per event-loop turn, in order; only a
+// saturated sender's critical events (its batch reports source drops) are published ahead of it.
 import type { Clock } from './actor.js';
 import type { ActorHandle } from './actor-host.js';
 import type { Dispatcher } from './dispatcher.js';
 import { CRITICAL_EVENT_TYPES, EventSchema, type Event } from './protocol/index.js';
 
-/** Normal events handled in one turn; a longer batch (a saturated sender's window) waits its turn in slices. */
+/** Events handled in one turn; a longer batch (a saturated sender's window) waits its turn in slices. */
 export const INGRESS_SLICE = 128;
 
-/** A batch's normal events not handled yet, from `at` on. */
+/** A batch's events not handled yet, from `at` on. */
 interface Backlog {
   actor: ActorHandle;
   events: unknown[];
@@ -20,7 +20,7 @@ interface Backlog {
 const isCritical = (raw: unknown): boolean => CRITICAL_EVENT_TYPES.has((raw as { type?: unknown } | null)?.type as Event['type']);
 
 export class EventIngress {
-  /** FIFO across actors (each actor's normal events stay in the order it sent them). */
+  /** FIFO across actors (each actor's events stay in the order it sent them). */
   private backlog: Backlog[] = [];
   private armed = false;
 
@@ -33,12 +33,16 @@ export class EventIngress {
   /** A worker's batch: each event checked with EventSchema on this thread (~0.3 µs of its ~2.4 µs cost). */
   events(a: ActorHandle, events: unknown[], dropped: Record<string, number>): void {
     const ts = this.clock.now(); // one stamp per batch: the batch arrived at one instant
-    if (Object.keys(dropped).length > 0) this.dispatcher.recordSourceDrops(a.source, dropped);
+    const saturated = Object.keys(dropped).length > 0;
+    if (saturated) this.dispatcher.recordSourceDrops(a.source, dropped);
     if (this.backlog.length === 0 && events.length <= INGRESS_SLICE) return this.handle(a, events, ts);
-    // Behind a backlog, or one itself: its critical events go now, its normal ones queue in order.
-    const normal = events.filter((raw) => !isCritical(raw));
-    if (normal.length < events.length) this.handle(a, events.filter(isCritical), ts);
-    if (normal.length > 0) this.backlog.push({ actor: a, events: normal, at: 0, ts });
+    let queued = events;
+    if (saturated && events.some(isCritical)) {
+      // the normal lane is dropping at its source: its critical events do not wait behind what is queued
+      this.handle(a, events.filter(isCritical), ts);
+      queued = events.filter((raw) => !isCritical(raw));
+    }
+    if (queued.length > 0) this.backlog.push({ actor: a, events: queued, at: 0, ts });
     if (this.backlog.length > 0 && !this.armed) this.pump();
   }
 

@@ -7,10 +7,6 @@ export interface PublishBatch {
   dropped: Record<string, number>;
 }
 
-/** Buffered normal events a critical one overtakes: fewer go with it, in order (the receiver handles one in ~1 µs);
- *  from this many on (a saturated tick: up to the whole credit window) it is sent alone, first, then they follow. */
-export const CRITICAL_OVERTAKES_AT = 64;
-
 export class LanePublisher {
   private credits: number;
   private buf: Event[] = [];
@@ -29,9 +25,12 @@ export class LanePublisher {
 
   publish(event: Event): void {
     if (CRITICAL_EVENT_TYPES.has(event.type)) {
-      // Critical is rare and latency-bound: flush now, with what was buffered before it, or ahead of a backlog
-      if (this.buf.length >= CRITICAL_OVERTAKES_AT) this.send({ events: [event], dropped: {} });
-      else this.buf.push(event);
+      // Critical is rare and latency-bound: flush now, in order with what was buffered before it, unless the normal
+      // lane is saturated (window empty): then it goes first, with the drop counts that tell the receiver so
+      if (this.credits <= 0 && this.buf.length > 0) {
+        this.send({ events: [event], dropped: this.dropped });
+        this.dropped = {};
+      } else this.buf.push(event);
       this.flush();
       return;
     }

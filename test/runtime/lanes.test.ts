@@ -1,10 +1,11 @@
-// The critical lane jumps a backlog of normal events on both sides: the sender posts it ahead of a saturated
-// buffer, the receiver publishes it before the rest of a backlog it is still working through.
+// The critical lane jumps a saturated normal lane on both sides: the sender posts it ahead of its buffer once the
+// credit window is empty, the receiver publishes a saturated sender's critical events before the rest of a backlog
+// it is still working through. Without saturation both keep the order published.
 import { describe, expect, it } from 'vitest';
 import { ActorHost, type ActorHandle, type ActorRequests } from '../../src/runtime/actor-host.js';
 import { Dispatcher } from '../../src/runtime/dispatcher.js';
 import { EventIngress, INGRESS_SLICE } from '../../src/runtime/event-ingress.js';
-import { CRITICAL_OVERTAKES_AT, LanePublisher, type PublishBatch } from '../../src/runtime/publisher.js';
+import { LanePublisher, type PublishBatch } from '../../src/runtime/publisher.js';
 import { ManualClock } from '../../src/runtime/clock.js';
 import type { Envelope, Event } from '../../src/runtime/protocol/index.js';
 import { FIXTURE } from './helpers.js';
@@ -25,15 +26,15 @@ function publisher(window: number): { pub: LanePublisher; sent: PublishBatch[]; 
 }
 
 describe('sender: a critical event and the normal events buffered before it', () => {
-  it('a few buffered normal events go with it, before it, in one batch', () => {
+  it('with credits left, the buffered normal events (a whole burst) go with it, before it, in one batch', () => {
     const { pub, sent } = publisher(1024);
-    for (let i = 0; i < CRITICAL_OVERTAKES_AT - 1; i++) pub.publish(chunk(i));
+    for (let i = 0; i < 1000; i++) pub.publish(chunk(i));
     pub.publish(critical(0));
     expect(sent).toHaveLength(1);
-    expect(sent[0]?.events.map(label)).toEqual([...Array(CRITICAL_OVERTAKES_AT - 1).keys()].map(String).concat('C0'));
+    expect(sent[0]?.events.map(label)).toEqual([...Array(1000).keys()].map(String).concat('C0'));
   });
 
-  it('a saturated buffer is overtaken: the critical event is posted alone first, the backlog right after in its order', () => {
+  it('a saturated buffer is overtaken: the critical event is posted alone first with the drops, the backlog right after in its order', () => {
     const { pub, sent, tick } = publisher(1024);
     for (let i = 0; i < 2000; i++) pub.publish(chunk(i)); // the window (1024) fills, the rest drop
     pub.publish(critical(0));
@@ -41,8 +42,9 @@ describe('sender: a critical event and the normal events buffered before it', ()
     tick();
     expect(sent.map((b) => b.events.length)).toEqual([1, 1024, 1]);
     expect(sent[0]?.events.map(label)).toEqual(['C0']);
+    expect(sent[0]?.dropped).toEqual({ ai_chunk: 2000 - 1024 }); // tells the receiver the lane is saturated
     expect(sent[1]?.events.map(label)).toEqual([...Array(1024).keys()].map(String));
-    expect(sent[1]?.dropped).toEqual({ ai_chunk: 2000 - 1024 });
+    expect(sent[1]?.dropped).toEqual({});
     expect(sent[2]?.events.map(label)).toEqual(['C1']);
     expect(pub.stats()).toEqual({ inFlight: 1024, sentNormal: 1024, dropped: 2000 - 1024 });
   });
@@ -64,14 +66,14 @@ function ingress(): { ing: EventIngress; d: Dispatcher; actor: ActorHandle; cred
   return { ing, d, actor, credited: () => credits, turn };
 }
 
-describe('receiver: a backlog is handled a slice per turn, a critical event arriving meanwhile goes first', () => {
+describe('receiver: a backlog is handled a slice per turn, a saturated sender\'s critical event goes first', () => {
   it('publishes the critical event before the rest of the backlog, every event once, seq in delivery order', () => {
     const { ing, d, actor, credited, turn } = ingress();
     const all = d.subscribe({ name: 'all', capacity: 100_000 });
     const probe = d.subscribe({ name: 'probe', filter: { types: ['delegation_start'] } });
     ing.events(actor, [...Array(1024).keys()].map(chunk), {});
     expect(all.depth).toBe(INGRESS_SLICE); // one slice now, the rest on later turns
-    ing.events(actor, [critical(0)], {}); // the next port message, before the next turn
+    ing.events(actor, [critical(0)], { ai_chunk: 976 }); // the next port message, before the next turn
     expect(probe.poll()?.payload).toEqual(critical(0));
     ing.events(actor, [chunk(1024), critical(1)], { ai_chunk: 5 }); // behind the backlog: its critical goes now too
     expect(probe.poll()?.payload).toEqual(critical(1));
@@ -85,7 +87,19 @@ describe('receiver: a backlog is handled a slice per turn, a critical event arri
     expect(normals).toEqual([...Array(1025).keys()].map(String)); // the normal lane keeps its order
     expect(seen.map((e) => label(e.payload)).indexOf('C0')).toBe(INGRESS_SLICE);
     expect(credited()).toBe(1025); // a credit per normal event handled, none for the critical ones
-    expect(d.dropped().bySource.t).toEqual({ ai_chunk: 5 });
+    expect(d.dropped().bySource.t).toEqual({ ai_chunk: 981 });
+  });
+
+  it('without drops reported a critical event waits its turn: the order between lanes is the order published', () => {
+    const { ing, d, actor, turn } = ingress();
+    const all = d.subscribe({ name: 'all', capacity: 100_000 });
+    ing.events(actor, [...Array(300).keys()].map(chunk).concat(critical(0)), {}); // a burst, then the critical, one batch
+    ing.events(actor, [critical(1)], {}); // the next message, before the next turn
+    ing.events(actor, [chunk(300)], {});
+    while (turn());
+    const order: string[] = [];
+    for (let e = all.poll(); e; e = all.poll()) order.push(label(e.payload));
+    expect(order).toEqual([...[...Array(300).keys()].map(String), 'C0', 'C1', '300']);
   });
 
   it('settle hands over every queued event of the actor at once (before its exit is reported)', () => {

@@ -8,7 +8,8 @@ for (const m of preload) await import(m);
 const mark = (): void => port.postMessage({ type: 'mark', t: performance.timeOrigin + performance.now() });
 type Flood = { type: 'flood'; normal: number; criticalEvery: number; rounds: number; window: number };
 /** Ours' flood shape over a bare port: each round a window of normal events, a timestamped mark every
- *  criticalEvery events posted at once with what was buffered before it (as the publisher flushes a critical). */
+ *  criticalEvery events posted at once with what was buffered before it, or alone ahead of it once the window
+ *  is empty (as the publisher flushes a critical). */
 async function flood(m: Flood): Promise<void> {
   let sent = 0;
   for (let r = 0; r < m.rounds; r++) {
@@ -21,7 +22,9 @@ async function flood(m: Flood): Promise<void> {
       }
       sent++;
       if (i % m.criticalEvery === 0) {
-        buf.push({ type: 'mark', t: performance.timeOrigin + performance.now() });
+        const mark = { type: 'mark', t: performance.timeOrigin + performance.now() };
+        if (credits <= 0 && buf.length > 0) port?.postMessage([mark]);
+        else buf.push(mark);
         port?.postMessage(buf);
         buf = [];
       }

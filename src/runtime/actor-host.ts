@@ -13,6 +13,8 @@ export const DEFAULT_PRELOAD = ['zod', 'openai', '@anthropic-ai/sdk'];
 
 export interface ActorRequests {
   publish(actor: ActorHandle, events: unknown[], dropped: Record<string, number>): void;
+  /** Every event the actor published is dispatched now (called before its exit is reported). */
+  settle?(actor: ActorHandle): void;
   connect(actor: ActorHandle, target: string): Promise<MessagePort>;
   spawn(actor: ActorHandle, requestId: string, spec: unknown): Promise<unknown>;
   spawnCancel(actor: ActorHandle, requestId: string): void;
@@ -223,6 +225,7 @@ export class ActorHandle implements ChildHandle {
         // Whatever ended the worker (stop, terminate, crash, OOM), no process group it started outlives it.
         this.gone = true;
         processGroups.killOwner(this.groupOwner);
+        this.req.settle?.(this);
         const exit =
           this.stopping !== undefined ? this.shutdownExit()
           : this.outcome ?? this.fault ?? { normal: false, reason: `exited with code ${code}`, error: { name: 'ActorExited', message: `worker exited with code ${code}`, code: 'ACTOR_EXITED' } };

@@ -60,6 +60,8 @@ export class Dispatcher {
   private readonly ledger: DropLedger = { total: 0, byConsumer: {}, bySource: {} };
   private readonly taskDrops = new Map<string, Record<string, number>>();
   private readonly lastWarn = new Map<string, number>();
+  /** By consumer name (no key string built per drop). */
+  private readonly lastBoxWarn = new Map<string, number>();
   private readonly clock: Clock;
   private readonly loops = new NamedTasks();
   published = 0;
@@ -99,7 +101,7 @@ export class Dispatcher {
       bump(this.ledger.bySource, scope, type, n);
       this.countTask(scope, `source/${type}`, n);
     }
-    this.warn(`source:${source.name}`, () => `${source.name} dropped ${Object.values(dropped).reduce((a, b) => a + b, 0)} normal-lane events (credit window empty)`);
+    if (this.warnDue(this.lastWarn, `source:${source.name}`)) this.sink(`${source.name} dropped ${Object.values(dropped).reduce((a, b) => a + b, 0)} normal-lane events (credit window empty)`);
   }
 
   subscribe(opts: SubscribeOptions): Mailbox {
@@ -189,19 +191,25 @@ export class Dispatcher {
     d[key] = (d[key] ?? 0) + n;
   }
 
+  /** Runs once per drop under a flood: no string or closure is built unless a warning is due. */
   private onDrop(box: Mailbox, env: Envelope): void {
     this.ledger.total++;
     bump(this.ledger.byConsumer, box.name, env.type);
-    this.countTask(env.taskId, `${box.name}/${env.type}`, 1);
-    this.warn(`consumer:${box.name}`, () => `mailbox ${box.name} full (capacity ${box.capacity}): dropped ${box.droppedTotal} normal-lane events so far`);
+    this.countTask(env.taskId, box.dropKey(env.type), 1);
+    if (this.warnDue(this.lastBoxWarn, box.name)) this.sink(`mailbox ${box.name} full (capacity ${box.capacity}): dropped ${box.droppedTotal} normal-lane events so far`);
   }
 
-  private warn(key: string, message: () => string): void {
+  /** Rate limit of the drop warning, per source or consumer, on the injected clock. */
+  private warnDue(last: Map<string, number>, key: string): boolean {
     const now = this.clock.now();
-    const last = this.lastWarn.get(key);
-    if (last !== undefined && now - last < (this.opts.warnIntervalMs ?? 5000)) return;
-    this.lastWarn.set(key, now);
-    const sink = this.opts.onWarn ?? ((m: string) => process.emitWarning(m, { code: 'YAGENT_DROPS' }));
-    sink(message());
+    const at = last.get(key);
+    if (at !== undefined && now - at < (this.opts.warnIntervalMs ?? 5000)) return false;
+    last.set(key, now);
+    return true;
+  }
+
+  private sink(message: string): void {
+    if (this.opts.onWarn) this.opts.onWarn(message);
+    else process.emitWarning(message, { code: 'YAGENT_DROPS' });
   }
 }

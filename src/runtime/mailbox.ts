@@ -23,6 +23,7 @@ export class Mailbox implements AsyncIterable<Envelope> {
   private waiter: ((v: IteratorResult<Envelope>) => void) | undefined;
   private closedFlag = false;
   private readonly types: ReadonlySet<string> | undefined;
+  private readonly dropKeys = new Map<string, string>();
   accepted = 0;
   delivered = 0;
   droppedTotal = 0;
@@ -52,6 +53,13 @@ export class Mailbox implements AsyncIterable<Envelope> {
     if (f.taskId !== undefined && env.taskId !== f.taskId) return false;
     if (f.delegationId !== undefined && env.delegationId !== f.delegationId) return false;
     return !this.types || this.types.has(env.type);
+  }
+
+  /** `<name>/<type>`, the drop ledger's key for this consumer, built once per type. */
+  dropKey(type: string): string {
+    let k = this.dropKeys.get(type);
+    if (k === undefined) this.dropKeys.set(type, (k = `${this.name}/${type}`));
+    return k;
   }
 
   /** Offers an envelope that matched the filter. */

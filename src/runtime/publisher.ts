@@ -25,8 +25,12 @@ export class LanePublisher {
 
   publish(event: Event): void {
     if (CRITICAL_EVENT_TYPES.has(event.type)) {
-      // Critical is rare and latency-bound: flush now, in order with what was buffered before it.
-      this.buf.push(event);
+      // Critical is rare and latency-bound: flush now, in order with what was buffered before it, unless the normal
+      // lane is saturated (window empty): then it goes first, with the drop counts that tell the receiver so
+      if (this.credits <= 0 && this.buf.length > 0) {
+        this.send({ events: [event], dropped: this.dropped });
+        this.dropped = {};
+      } else this.buf.push(event);
       this.flush();
       return;
     }

@@ -37,23 +37,26 @@ export function makeRedactor(secrets: readonly string[], env: NodeJS.ProcessEnv 
   };
   const value = <T>(v: T, field?: string): T => {
     if (typeof v === 'string') return (field !== undefined && CREDENTIAL_FIELD.test(field) && v !== '' ? REDACTED : text(v)) as T;
+    if (typeof v !== 'object' || v === null) return v;
+    // plain loops, no entry arrays or closures: every record the store writes passes here (issue 29)
     if (Array.isArray(v)) {
       let copy: unknown[] | undefined;
-      v.forEach((x: unknown, i) => {
+      for (let i = 0; i < v.length; i++) {
+        const x: unknown = v[i];
         const r = value(x);
         if (r !== x) (copy ??= [...v])[i] = r;
-      });
-      return (copy ?? v) as T;
-    }
-    if (typeof v === 'object' && v !== null) {
-      let copy: Record<string, unknown> | undefined;
-      for (const [k, x] of Object.entries(v)) {
-        const r = value(x, k);
-        if (r !== x) (copy ??= { ...(v as Record<string, unknown>) })[k] = r;
       }
       return (copy ?? v) as T;
     }
-    return v;
+    const o = v as Record<string, unknown>;
+    let copy: Record<string, unknown> | undefined;
+    for (const k in o) {
+      if (!Object.hasOwn(o, k)) continue;
+      const x = o[k];
+      const r = value(x, k);
+      if (r !== x) (copy ??= { ...o })[k] = r;
+    }
+    return (copy ?? v) as T;
   };
   return { text, value: (v) => value(v), size: values.length };
 }

@@ -124,6 +124,7 @@ export class Runtime {
       ...(opts.threads ? { threads: opts.threads } : {}),
       requests: {
         publish: (a, events, dropped) => rt.ingress.events(a, events, dropped),
+        settle: (a) => rt.ingress.settle(a),
         connect: (_a, target) => rt.brokerPort(target),
         spawn: (a, requestId, spec) => rt.spawner.request(a, requestId, spec),
         spawnCancel: (_a, requestId) => rt.spawner.cancel(requestId),

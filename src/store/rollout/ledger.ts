@@ -19,6 +19,8 @@ export const POOL_FINGERPRINT_MIN_BYTES = 256 << 10;
 
 export class RolloutLedger {
   private writers = new Map<string, Promise<RolloutWriter>>();
+  /** Open writers by the exact path a caller appended to (checked and awaited once): the append hot path. */
+  private hot = new Map<string, RolloutWriter>();
 
   constructor(
     private readonly root: string,
@@ -72,9 +74,18 @@ export class RolloutLedger {
     w.catch(() => this.writers.delete(path));
   }
 
-  /** Enqueues and returns once the records are buffered (waits only when the queue is over its bound). */
-  async append(path: string, records: RolloutRecord[]): Promise<void> {
+  /** Enqueues; a promise only when the caller must wait (first append to a path, or the queue over its bound). */
+  append(path: string, records: RolloutRecord[]): Promise<void> | undefined {
+    const w = this.hot.get(path);
+    if (w === undefined) return this.appendFirst(path, records);
+    w.enqueue(records);
+    return w.waitForSpace();
+  }
+
+  private async appendFirst(path: string, records: RolloutRecord[]): Promise<void> {
     const w = await this.writer(this.checkPath(path));
+    // the writer promise a path maps to resolves after its session_meta is queued: later appends stay behind it
+    if (this.writers.has(resolve(path))) this.hot.set(path, w);
     w.enqueue(records);
     await w.waitForSpace();
   }
@@ -127,6 +138,7 @@ export class RolloutLedger {
   async close(): Promise<void> {
     const all = [...this.writers.values()];
     this.writers.clear();
+    this.hot.clear();
     const results = await Promise.allSettled(all.map(async (w) => (await w).close()));
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;

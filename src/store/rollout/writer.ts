@@ -13,8 +13,11 @@ interface Waiter {
 /** fh.write may write less than asked (a file-size limit, a full disk): loop until every byte is written or a
  *  write throws — a short write is never a silent torn tail. */
 async function writeAll(fh: fsp.FileHandle, data: string): Promise<void> {
+  // the string as it is (no Buffer copy of a whole commit); only a short write needs the bytes to go on from
+  const { bytesWritten: first } = await fh.write(data);
+  if (first >= Buffer.byteLength(data)) return;
   const buf = Buffer.from(data);
-  for (let off = 0; off < buf.length; ) {
+  for (let off = first; off < buf.length; ) {
     const { bytesWritten } = await fh.write(buf, off, buf.length - off);
     if (bytesWritten <= 0) throw Object.assign(new Error('rollout write made no progress'), { code: 'EIO' });
     off += bytesWritten;
@@ -105,8 +108,13 @@ export class RolloutWriter {
     return this.buf.length > this.policy.maxQueuedRecords || this.bufBytes > this.policy.maxQueuedBytes;
   }
 
-  /** Resolves when the buffer is back under the queue bound (the caller's backpressure). */
-  async waitForSpace(): Promise<void> {
+  /** The caller's backpressure: a promise of the buffer back under the queue bound, none when it is under. */
+  waitForSpace(): Promise<void> | undefined {
+    if (!this.failure && !this.overBound()) return undefined;
+    return this.spaceFreed();
+  }
+
+  private async spaceFreed(): Promise<void> {
     while (this.overBound() && !this.failure) {
       await new Promise<void>((resolve) => this.spaceWaiters.push(resolve));
     }

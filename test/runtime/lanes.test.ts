@@ -1,0 +1,143 @@
+// The critical lane jumps a saturated normal lane on both sides: the sender posts it ahead of its buffer once the
+// credit window is empty, the receiver publishes a saturated sender's critical events before the rest of a backlog
+// it is still working through. Without saturation both keep the order published.
+import { describe, expect, it } from 'vitest';
+import { ActorHost, type ActorHandle, type ActorRequests } from '../../src/runtime/actor-host.js';
+import { Dispatcher } from '../../src/runtime/dispatcher.js';
+import { EventIngress, INGRESS_SLICE } from '../../src/runtime/event-ingress.js';
+import { LanePublisher, type PublishBatch } from '../../src/runtime/publisher.js';
+import { ManualClock } from '../../src/runtime/clock.js';
+import type { Envelope, Event } from '../../src/runtime/protocol/index.js';
+import { FIXTURE } from './helpers.js';
+
+const chunk = (i: number): Event => ({ type: 'ai_chunk', agent: 'a', text: String(i) });
+const critical = (i: number): Event => ({ type: 'delegation_start', agent: 'a', callId: String(i), child: 'c', task: 't' });
+const label = (e: unknown): string => {
+  const ev = e as Event;
+  return ev.type === 'ai_chunk' ? ev.text : ev.type === 'delegation_start' ? `C${ev.callId}` : ev.type;
+};
+
+/** A publisher whose ticks run only when the test says so. */
+function publisher(window: number): { pub: LanePublisher; sent: PublishBatch[]; tick: () => void } {
+  const sent: PublishBatch[] = [];
+  let due: (() => void) | undefined;
+  const pub = new LanePublisher((b) => sent.push(b), window, (fn) => (due = fn));
+  return { pub, sent, tick: () => (due?.(), (due = undefined)) };
+}
+
+describe('sender: a critical event and the normal events buffered before it', () => {
+  it('with credits left, the buffered normal events (a whole burst) go with it, before it, in one batch', () => {
+    const { pub, sent } = publisher(1024);
+    for (let i = 0; i < 1000; i++) pub.publish(chunk(i));
+    pub.publish(critical(0));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.events.map(label)).toEqual([...Array(1000).keys()].map(String).concat('C0'));
+  });
+
+  it('a saturated buffer is overtaken: the critical event is posted alone first with the drops, the backlog right after in its order', () => {
+    const { pub, sent, tick } = publisher(1024);
+    for (let i = 0; i < 2000; i++) pub.publish(chunk(i)); // the window (1024) fills, the rest drop
+    pub.publish(critical(0));
+    pub.publish(critical(1));
+    tick();
+    expect(sent.map((b) => b.events.length)).toEqual([1, 1024, 1]);
+    expect(sent[0]?.events.map(label)).toEqual(['C0']);
+    expect(sent[0]?.dropped).toEqual({ ai_chunk: 2000 - 1024 }); // tells the receiver the lane is saturated
+    expect(sent[1]?.events.map(label)).toEqual([...Array(1024).keys()].map(String));
+    expect(sent[1]?.dropped).toEqual({});
+    expect(sent[2]?.events.map(label)).toEqual(['C1']);
+    expect(pub.stats()).toEqual({ inFlight: 1024, sentNormal: 1024, dropped: 2000 - 1024 });
+  });
+});
+
+/** An ingress on a dispatcher, fed as a worker's port would, with its turns run by the test. */
+function ingress(): { ing: EventIngress; d: Dispatcher; actor: ActorHandle; credited: () => number; turn: () => boolean } {
+  const d = new Dispatcher({ onWarn: () => undefined, clock: new ManualClock(0) });
+  let credits = 0;
+  const actor = { source: { name: 'flooder', taskId: 't', delegationId: null }, credit: (n: number) => void (credits += n) } as unknown as ActorHandle;
+  let due: (() => void) | undefined;
+  const ing = new EventIngress(d, new ManualClock(0), (fn) => (due = fn));
+  const turn = (): boolean => {
+    const fn = due;
+    due = undefined;
+    fn?.();
+    return fn !== undefined;
+  };
+  return { ing, d, actor, credited: () => credits, turn };
+}
+
+describe('receiver: a backlog is handled a slice per turn, a saturated sender\'s critical event goes first', () => {
+  it('publishes the critical event before the rest of the backlog, every event once, seq in delivery order', () => {
+    const { ing, d, actor, credited, turn } = ingress();
+    const all = d.subscribe({ name: 'all', capacity: 100_000 });
+    const probe = d.subscribe({ name: 'probe', filter: { types: ['delegation_start'] } });
+    ing.events(actor, [...Array(1024).keys()].map(chunk), {});
+    expect(all.depth).toBe(INGRESS_SLICE); // one slice now, the rest on later turns
+    ing.events(actor, [critical(0)], { ai_chunk: 976 }); // the next port message, before the next turn
+    expect(probe.poll()?.payload).toEqual(critical(0));
+    ing.events(actor, [chunk(1024), critical(1)], { ai_chunk: 5 }); // behind the backlog: its critical goes now too
+    expect(probe.poll()?.payload).toEqual(critical(1));
+    let turns = 0;
+    while (turn()) turns++;
+    expect(turns).toBe(Math.ceil(1025 / INGRESS_SLICE) - 1);
+    const seen: Envelope[] = [];
+    for (let e = all.poll(); e; e = all.poll()) seen.push(e);
+    expect(seen.map((e) => e.seq)).toEqual([...Array(1027).keys()].map((i) => i + 1));
+    const normals = seen.filter((e) => e.type === 'ai_chunk').map((e) => label(e.payload));
+    expect(normals).toEqual([...Array(1025).keys()].map(String)); // the normal lane keeps its order
+    expect(seen.map((e) => label(e.payload)).indexOf('C0')).toBe(INGRESS_SLICE);
+    expect(credited()).toBe(1025); // a credit per normal event handled, none for the critical ones
+    expect(d.dropped().bySource.t).toEqual({ ai_chunk: 981 });
+  });
+
+  it('without drops reported a critical event waits its turn: the order between lanes is the order published', () => {
+    const { ing, d, actor, turn } = ingress();
+    const all = d.subscribe({ name: 'all', capacity: 100_000 });
+    ing.events(actor, [...Array(300).keys()].map(chunk).concat(critical(0)), {}); // a burst, then the critical, one batch
+    ing.events(actor, [critical(1)], {}); // the next message, before the next turn
+    ing.events(actor, [chunk(300)], {});
+    while (turn());
+    const order: string[] = [];
+    for (let e = all.poll(); e; e = all.poll()) order.push(label(e.payload));
+    expect(order).toEqual([...[...Array(300).keys()].map(String), 'C0', 'C1', '300']);
+  });
+
+  it('settle hands over every queued event of the actor at once (before its exit is reported)', () => {
+    const { ing, d, actor, credited, turn } = ingress();
+    const all = d.subscribe({ name: 'all', capacity: 100_000 });
+    ing.events(actor, [...Array(1000).keys()].map(chunk), {});
+    ing.settle(actor);
+    expect(all.depth).toBe(1000);
+    expect(credited()).toBe(1000);
+    turn(); // the turn that was armed finds nothing left
+    expect(all.depth).toBe(1000);
+    ing.events(actor, [chunk(1000)], {}); // no backlog: handled at once, as before
+    expect(all.depth).toBe(1001);
+  });
+});
+
+describe('an actor\'s end waits for its events', () => {
+  it('the host settles the ingress for an actor before its exit resolves (a real worker)', async () => {
+    const calls: string[] = [];
+    const refuse = (): Promise<never> => Promise.reject(new Error('not in this test'));
+    const requests: ActorRequests = {
+      publish: (a, events) => (calls.push('publish'), a.credit(events.length)),
+      settle: () => void calls.push('settle'),
+      connect: refuse,
+      spawn: refuse,
+      spawnCancel: () => undefined,
+      help: refuse,
+      helpCancel: () => undefined,
+    };
+    const host = new ActorHost({ requests, spares: 0, preload: [] });
+    try {
+      const h = await host.start({ name: 'f', module: FIXTURE, input: { mode: 'flood', normal: 10, criticalEvery: 5 }, taskId: 't', delegationId: null });
+      const exit = await h.exited;
+      expect(exit.normal).toBe(true);
+      expect(calls.at(-1)).toBe('settle'); // after its last batch, before anyone hears it ended
+      expect(calls).toContain('publish');
+    } finally {
+      await host.close();
+    }
+  });
+});

@@ -176,6 +176,8 @@ async function bare(): Promise<number[]> {
         drawn = true;
         tokBox.setContent(k);
         screen.render();
+        // the same sending as ours: the frame leaves now, not at blessed's next setImmediate
+        (screen.program as Blessed.BlessedProgram & { flush(): void }).flush();
       });
       while (!seen.shown.has(k)) await new Promise((r) => setImmediate(r));
     }

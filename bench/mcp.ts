@@ -16,7 +16,7 @@ import { MCP_DEFAULT_STARTUP_MS, MCP_DEFAULT_TOOL_MS } from '../src/runtime/conf
 import { createTaskGroup } from '../src/runtime/index.js';
 import { Runtime } from '../src/runtime/runtime.js';
 import type { ToolContext } from '../src/actors/tools/types.js';
-import { figure, ms, pairedFigure, stats, type Figure, type Suite } from './lib.js';
+import { figure, ms, pairedFigure, round, stats, type Figure, type Suite } from './lib.js';
 
 const SERVER = resolve(import.meta.dirname, '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const CALLS = 200;
@@ -76,11 +76,13 @@ function toolCtx(callId: string, signal: AbortSignal): ToolContext {
   };
 }
 
-/** Ours, the bare client and the raw worker floor, each round running all three (order rotating), after a warm-up. */
+/** Ours, the bare client, the raw worker floor and its twin, each round running all four (order rotating), after a warm-up. */
 async function callOverhead(): Promise<Figure[]> {
   const rt = await Runtime.start({ preload: [], spares: 0 });
   const bare = await bareClient();
   const floor = await floorWorker();
+  // the same floor twice: how far two identical sides drift apart in one run (the noise any ratio here carries)
+  const twin = await floorWorker();
   try {
     await rt.startService({ name: MCP_ACTOR, module: MCP_MODULE, input: { servers: [spec('every')] }, restart: 'permanent', preload: [] });
     const mcp = rt.connect<McpApi>(MCP_ACTOR);
@@ -94,6 +96,7 @@ async function callOverhead(): Promise<Figure[]> {
       (i) => echo.execute({ message: `m${i}` }, toolCtx(`c${seq++}`, signal)),
       (i) => bare.callTool({ name: 'echo', arguments: { message: `m${i}` } }),
       (i) => floor.call(`m${i}`),
+      (i) => twin.call(`m${i}`),
     ];
     const out: number[][] = sides.map(() => []);
     for (let r = -1; r < ROUNDS; r++) {
@@ -103,7 +106,10 @@ async function callOverhead(): Promise<Figure[]> {
         if (r >= 0) out[k]?.push(sample);
       }
     }
-    const [ours = [], base = [], raw = []] = out;
+    const [ours = [], base = [], raw = [], raw2 = []] = out;
+    const ratios = (a: number[], b: number[]): number[] => a.map((v, i) => v / (b[i] ?? v)).sort((x, y) => x - y);
+    const spread = ratios(raw2, raw);
+    process.stderr.write(`mcp: identical floor / floor per round ${round(spread[0] ?? 1)}-${round(spread.at(-1) ?? 1)}x (median ${round(stats(spread).median)}x); ours / floor per round ${ratios(ours, raw).map(round).join(' ')}\n`);
     return [
       pairedFigure('mcp_call_ms', 'ms', ours, base, '<= 1.3x a bare SDK client calling the same server', (v, b) => v <= 1.3 * b,
         'bare @modelcontextprotocol/sdk Client over stdio in the calling thread, same echo call, same server binary (same round; pair with the median ratio)'),
@@ -115,6 +121,7 @@ async function callOverhead(): Promise<Figure[]> {
     ];
   } finally {
     await floor.close();
+    await twin.close();
     await bare.close();
     await rt.shutdown();
   }

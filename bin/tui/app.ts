@@ -359,20 +359,24 @@ export class TuiApp implements CommandHost, TreeHost, SetupHost, FrameSource, Qu
   }
 
   /** The Activity list: the supervision tree while a turn runs (≤ 2 fetches/s, and at least one a second while
-   *  nothing else paints), empty between turns. */
-  refreshTree(): void {
+   *  nothing else paints), empty between turns. True when a fetch is due (`fetchTree`, after the frame is out). */
+  refreshTree(): boolean {
     if (this.run === 'idle') {
       this.treeTimer?.cancel();
       this.treeTimer = null;
       if (this.side.setActivity(null)) this.frames.mark();
-      return;
+      return false;
     }
     this.treeTimer ??= this.clock.setTimeout(() => {
       this.treeTimer = null;
       this.frames.mark();
     }, 1000);
-    if (this.clock.now() - this.lastTree < 500) return;
+    if (this.clock.now() - this.lastTree < 500) return false;
     this.lastTree = this.clock.now();
+    return true;
+  }
+
+  private fetchTree(): void {
     this.tasks.go('tui-tree', async () => {
       if (this.side.setActivity(await this.opts.backend.tree())) this.frames.mark();
     });
@@ -380,9 +384,11 @@ export class TuiApp implements CommandHost, TreeHost, SetupHost, FrameSource, Qu
 
   paint(): void {
     if (this.closed && this.notice !== 'quitting…') return;
-    this.refreshTree();
+    const fetch = this.refreshTree();
     this.info?.refresh?.();
     this.screen.paint(this.frame());
+    // a local host builds the tree synchronously: never between a first token and its frame
+    if (fetch) this.fetchTree();
   }
 
   /** The frame the current state shows: every region's lines, sized by the layout (`frame-of.ts`). */

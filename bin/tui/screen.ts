@@ -124,6 +124,9 @@ export class TuiScreen {
     } else this.hide('dialog');
     this.screen.render();
     this.placeCursor(f.cursor);
+    // the frame is whole: send it now (blessed buffers its output until the next setImmediate, an event-loop turn
+    // that a busy loop — a parallel stream's events — stretches; first token → screen pays it)
+    (this.screen.program as blessed.BlessedProgram & { flush(): void }).flush();
   }
 
   /** blessed saves and restores the cursor around each draw: it stays where it was put until it moves. */

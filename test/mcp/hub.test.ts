@@ -9,6 +9,7 @@ import type { McpServerSpec } from '../../src/runtime/config/mcp-servers.js';
 import { EVERYTHING, everythingStdio, filesystemStdio, spec, tapLog, tappedEverything } from './servers.js';
 import { until } from '../runtime/helpers.js';
 import { groupAlive } from '../../src/runtime/process-groups.js';
+import { mcpFacade } from '../../src/actors/mcp/mcp-actor.js';
 
 const hubs: McpHub[] = [];
 const cleanups: (() => void)[] = [];
@@ -217,5 +218,23 @@ describe('McpHub with real servers', () => {
     await h.close();
     await until(() => !groupAlive(pgid), 5000, 'the whole group to exit');
     expect(groupAlive(pgid)).toBe(false);
+  });
+
+  it('the facade long-polls a call longer than its wait: not done, then done for every poll waiting; an unknown id is an error result', async () => {
+    const h = hub([everythingStdio()]);
+    await h.start();
+    const api = mcpFacade(h);
+    // the tool sleeps 0.4 s: a 1 ms wait cannot see it done
+    const first = await api.startCall('slow', 'every', 'trigger-long-running-operation', { duration: 0.4, steps: 1 }, 1);
+    expect(first).toEqual({ done: false });
+    // two polls waiting at once (a retried RPC): the call's end wakes both (their wait is past the test's timeout)
+    const [a, b] = await Promise.all([api.awaitCall('slow', 120_000), api.awaitCall('slow', 120_000)]);
+    expect(a).toMatchObject({ done: true, result: { isError: false } });
+    expect(b).toEqual(a);
+    expect(JSON.stringify(a)).toMatch(/completed/i);
+    // answered: the call is forgotten
+    expect(await api.awaitCall('slow', 1)).toMatchObject({ done: true, result: { isError: true, text: 'no MCP call slow is running' } });
+    // a quick call is answered by its first poll
+    expect(await api.startCall('quick', 'every', 'echo', { message: 'hi' }, 10_000)).toMatchObject({ done: true, result: { isError: false, text: expect.stringContaining('hi') as unknown } });
   });
 });

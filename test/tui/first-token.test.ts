@@ -14,7 +14,7 @@ afterEach(async () => {
   for (const a of apps.splice(0)) await a.quit();
 });
 
-async function open(): Promise<{ app: TuiApp; screen: () => Promise<string>; deliver: (p: Envelope['payload'], delegationId?: string | null) => void }> {
+async function open(tree: TuiBackend['tree'] = () => Promise.resolve(null)): Promise<{ app: TuiApp; clock: ManualClock; screen: () => Promise<string>; deliver: (p: Envelope['payload'], delegationId?: string | null) => void; written: () => string }> {
   let on: (env: Envelope) => void = () => undefined;
   let seq = 0;
   let end: () => void = () => undefined;
@@ -27,18 +27,23 @@ async function open(): Promise<{ app: TuiApp; screen: () => Promise<string>; del
     pauseActor: () => Promise.resolve([]),
     respond: () => Promise.resolve(),
     subscribe: (fn) => ((on = fn), () => undefined),
-    tree: () => Promise.resolve(null),
+    tree: () => tree(),
     timeline: () => Promise.resolve([]),
   };
   const term = makeTerm(100, 30);
-  const app = new TuiApp({ backend, bindings: DEFAULT_BINDINGS, io: term.io, clock: new ManualClock(1_000) });
+  // every byte handed to the terminal, as it is handed (what a real terminal would receive by then)
+  let out = '';
+  const write = term.io.output.write.bind(term.io.output) as (chunk: string | Uint8Array) => boolean;
+  Object.assign(term.io.output, { write: (chunk: string | Uint8Array) => ((out += String(chunk)), write(chunk)) });
+  const clock = new ManualClock(1_000);
+  const app = new TuiApp({ backend, bindings: DEFAULT_BINDINGS, io: term.io, clock });
   apps.push(app);
   app.submit('go');
   await new Promise((r) => setImmediate(r)); // the turn has its task id
   const deliver = (payload: Envelope['payload'], delegationId: string | null = null): void =>
     on({ seq: ++seq, taskId: 't', delegationId, source: 'agent' in payload ? payload.agent : 'director', type: payload.type, lane: 'normal', ts: 0, payload });
   const screen = async (): Promise<string> => (await term.settle(), term.screenText());
-  return { app, screen, deliver };
+  return { app, clock, screen, deliver, written: () => out };
 }
 
 describe('first token → screen', () => {
@@ -69,5 +74,29 @@ describe('first token → screen', () => {
     deliver({ type: 'ai_chunk', agent: 'repo', text: 'QX02Z' }, 'd2');
     expect(app.frames.frames).toBe(frames + 2);
     expect(await screen()).toContain('QX02Z');
+  });
+
+  it('the first text leaves for the terminal before its event handler returns (no event-loop turn in between)', async () => {
+    const { deliver, written } = await open();
+    deliver({ type: 'delegation_start', agent: 'director', callId: 'd1', child: 'repo', task: 'short steps' });
+    deliver({ type: 'ai_stream_start', agent: 'repo', step: 1 }, 'd1');
+    deliver({ type: 'ai_chunk', agent: 'repo', text: 'QX03Z' }, 'd1');
+    // synchronously: blessed's own buffering would send it only at the next setImmediate
+    expect(written()).toContain('QX03Z');
+  });
+
+  it("the supervision tree (a local host builds it synchronously) is fetched after the first token's frame is out", async () => {
+    let out = (): string => '';
+    const seen: string[] = [];
+    const { clock, deliver, written } = await open(() => (seen.push(out()), Promise.resolve(null)));
+    out = written;
+    deliver({ type: 'delegation_start', agent: 'director', callId: 'd1', child: 'repo', task: 'short steps' });
+    deliver({ type: 'ai_stream_start', agent: 'repo', step: 1 }, 'd1');
+    // a fetch is due (≤ 2/s): the first token's paint is the one that asks
+    clock.advance(600);
+    const before = seen.length;
+    deliver({ type: 'ai_chunk', agent: 'repo', text: 'QX04Z' }, 'd1');
+    expect(seen.length).toBe(before + 1);
+    expect(seen.at(-1)).toContain('QX04Z');
   });
 });

@@ -37,25 +37,41 @@ export interface McpActorInput {
 }
 
 interface Running {
-  done: Promise<RenderedResult>;
   result?: RenderedResult;
+  /** Settles (never rejects) when the call has its result. */
+  done?: Promise<void>;
   ctl: AbortController;
+  /** Polls waiting for this call now (the caller polls again only after an answer: at most one, in practice). */
+  waiters: (() => void)[];
 }
 
 /** The served surface over a hub (also used in-process by the CLI and tests). */
 export function mcpFacade(hub: McpHub): McpApi {
   const calls = new Map<string, Running>();
-  const poll = async (id: string, waitMs: number): Promise<CallPoll> => {
-    const run = calls.get(id);
-    if (!run) return { done: true, result: { isError: true, text: `no MCP call ${id} is running` } };
-    if (run.result === undefined) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([run.done, new Promise<void>((r) => (timer = setTimeout(r, waitMs)))]);
-      clearTimeout(timer);
-    }
+  const answer = (id: string, run: Running): CallPoll => {
     if (run.result === undefined) return { done: false };
     calls.delete(id);
     return { done: true, result: run.result };
+  };
+  // one promise and one timer per wait, settled by the call's end or the timer (no race of two promises per call)
+  const poll = (id: string, waitMs: number): Promise<CallPoll> => {
+    const run = calls.get(id);
+    if (!run) return Promise.resolve({ done: true, result: { isError: true, text: `no MCP call ${id} is running` } });
+    if (run.result !== undefined) return Promise.resolve(answer(id, run));
+    return new Promise<CallPoll>((resolve) => {
+      const wake = (): void => {
+        clearTimeout(timer);
+        const i = run.waiters.indexOf(wake);
+        if (i >= 0) run.waiters.splice(i, 1);
+        resolve(answer(id, run));
+      };
+      const timer = setTimeout(wake, waitMs);
+      run.waiters.push(wake);
+    });
+  };
+  const settle = (run: Running, r: RenderedResult): void => {
+    run.result = r;
+    for (const wake of run.waiters.slice()) wake();
   };
   return {
     status: () => hub.status(),
@@ -64,10 +80,13 @@ export function mcpFacade(hub: McpHub): McpApi {
     settled: (ms) => hub.settled(ms),
     startCall(id, server, tool, args, waitMs) {
       if (calls.has(id)) throw new Error(`MCP call id ${id} is already running`);
-      const ctl = new AbortController();
-      const run: Running = { ctl, done: hub.call(server, tool, args, ctl.signal) };
-      run.done = run.done.then((r) => (run.result = r));
+      const run: Running = { ctl: new AbortController(), waiters: [] };
       calls.set(id, run);
+      // every outcome of hub.call is a result; anything thrown still reaches the caller as one
+      run.done = hub.call(server, tool, args, run.ctl.signal).then(
+        (r) => settle(run, r),
+        (err: unknown) => settle(run, { isError: true, text: `MCP call ${server}/${tool} failed: ${err instanceof Error ? err.message : String(err)}` }),
+      );
       return poll(id, waitMs);
     },
     awaitCall: poll,

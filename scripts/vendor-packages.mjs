@@ -8,6 +8,7 @@
 // Compiled files are not rewritten, so a plain `tsc` build still runs (on the installed packages); a bundle is
 // rebuilt whenever its package's version differs. Only the root entry is vendored: src and bin import nothing
 // else at run time (type-only deep imports are erased by tsc; a deep value import would fail loudly here).
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,12 +63,14 @@ for (const name of VENDORED) {
   const target = join(root, 'dist', 'node_modules', name);
   const manifest = join(target, 'package.json');
   const old = existsSync(manifest) ? JSON.parse(readFileSync(manifest, 'utf8')) : {};
-  if (old.version === version && old.vendorRecipe === RECIPE && existsSync(join(target, 'index.js'))) continue;
+  // the SDK bundles carry a copy of the shims: a changed shim rebuilds them as a new package version would
+  const shims = SDKS.has(name) ? createHash('sha256').update(readFileSync(SHIMS)).digest('hex').slice(0, 16) : undefined;
+  if (old.version === version && old.vendorRecipe === RECIPE && old.shims === shims && existsSync(join(target, 'index.js'))) continue;
   mkdirSync(target, { recursive: true });
   // the package's own `exports` pick its ESM entry; its dynamic imports are inlined (one file, nothing else to find)
   const plugins = name === 'zod' ? [jitlessZod, noZodLocales] : name === 'tinyglobby' ? [fdirNoOptionalPicomatch] : [];
   const input = { input: name, cwd: root, plugins, ...(SDKS.has(name) ? { transform: NO_UNDICI } : {}) };
   await writeBundle(input, { file: join(target, 'index.js'), codeSplitting: false });
   if (CJS_TOO.has(name)) await writeStampedCjs(input, join(target, 'index.cjs'));
-  writeFileSync(manifest, `${JSON.stringify({ name, version, vendorRecipe: RECIPE, private: true, type: 'module', exports: { '.': './index.js' } }, null, 2)}\n`);
+  writeFileSync(manifest, `${JSON.stringify({ name, version, vendorRecipe: RECIPE, shims, private: true, type: 'module', exports: { '.': './index.js' } }, null, 2)}\n`);
 }

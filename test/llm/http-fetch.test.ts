@@ -164,6 +164,37 @@ describe('http transport (fetch on node:http)', () => {
     await closed;
   });
 
+  it('touching `body` builds no web stream (~20 µs each in Node 20): the stand-in makes one only when read, and reads as one', async () => {
+    routes.set('/lazy', (_r, _b, res) => res.end('abc'));
+    const Real = globalThis.ReadableStream;
+    let made = 0;
+    globalThis.ReadableStream = class extends Real<Uint8Array> {
+      constructor(...args: ConstructorParameters<typeof Real<Uint8Array>>) {
+        super(...args);
+        made++;
+      }
+    } as typeof Real;
+    try {
+      // what Anthropic's SDK does to every answer (its abandonment backstop keys a FinalizationRegistry on the body)
+      const touched = await httpFetch(`${base}/lazy`);
+      expect(touched.body).not.toBeNull();
+      expect([made, touched.bodyUsed, touched.body?.locked]).toEqual([0, false, false]);
+      let text = '';
+      for await (const chunk of touched.body as unknown as AsyncIterable<Uint8Array>) text += Buffer.from(chunk).toString();
+      expect([text, made > 0, touched.bodyUsed]).toEqual(['abc', true, false]);
+      const read = await httpFetch(`${base}/lazy`);
+      const reader = (read.body as ReadableStream<Uint8Array>).getReader();
+      expect([read.bodyUsed, read.body?.locked]).toEqual([true, true]);
+      let got = '';
+      for (let r = await reader.read(); !r.done; r = await reader.read()) got += Buffer.from(r.value).toString();
+      expect(got).toBe('abc');
+      const cancelled = await httpFetch(`${base}/lazy`);
+      await expect(cancelled.body?.cancel()).resolves.toBeUndefined();
+    } finally {
+      globalThis.ReadableStream = Real;
+    }
+  });
+
   it('a refused connection is a TypeError whose cause is the socket error, classified CONNECTION with its errno', async () => {
     const probe = createServer();
     const free = await listen(probe);

@@ -6,6 +6,10 @@ import { FakeProvider } from '../../src/actors/llm/fake/server.js';
 import { OpenAiEngine } from '../../src/actors/llm/engines/openai.js';
 import { AnthropicEngine } from '../../src/actors/llm/engines/anthropic.js';
 import { LlmError } from '../../src/actors/llm/errors.js';
+import { linkedSignal } from '../../src/actors/llm/engines/sse-decode.js';
+import { isPerCallSignal, perCallSignal } from '../../src/actors/llm/call-signal.js';
+import { ReliableEngine } from '../../src/actors/llm/reliability/reliable.js';
+import { realClock } from '../../src/runtime/clock.js';
 import { providerFor, request } from './helpers.js';
 
 let fake: FakeProvider;
@@ -145,6 +149,24 @@ describe('signals', () => {
     const engine = format === 'openai' ? new OpenAiEngine(providerFor(fake, format)) : new AnthropicEngine(providerFor(fake, format));
     for (let i = 0; i < 5; i++) await engine.call(request(`sig-${format}`, { signal: ac.signal }));
     expect(getEventListeners(ac.signal, 'abort')).toHaveLength(0);
+  });
+
+  it.each(['openai', 'anthropic'] as const)('%s: the reliability layer’s per-attempt signal goes to the SDK as it is (no linked copy: an AbortSignal and two listener changes per call)', async (format) => {
+    const raw = format === 'openai' ? new OpenAiEngine(providerFor(fake, format)) : new AnthropicEngine(providerFor(fake, format));
+    const seen: AbortSignal[] = [];
+    const inner = { describe: () => raw.describe(), call: (req: Parameters<typeof raw.call>[0]) => (seen.push(req.signal), raw.call(req)) };
+    const caller = new AbortController();
+    const reliable = new ReliableEngine(inner, { maxRetries: 0, timeoutMs: 60_000 }, { clock: realClock, gate: null, breaker: null });
+    const res = await reliable.call(request(`per-call-${format}`, { signal: caller.signal }));
+    expect(res.text).toBe('ab');
+    const [attempt] = seen;
+    expect([seen.length, attempt !== caller.signal, attempt !== undefined && isPerCallSignal(attempt)]).toEqual([1, true, true]);
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
+    // the linked copy is skipped for such a signal only: any other caller signal still gets one
+    const own = perCallSignal(new AbortController().signal);
+    expect(linkedSignal(own).signal).toBe(own);
+    const longLived = new AbortController().signal;
+    expect(linkedSignal(longLived).signal).not.toBe(longLived);
   });
 
   it.each(['openai', 'anthropic'] as const)('%s: an abort mid-body rejects with the caller’s reason', async (format) => {

@@ -8,6 +8,9 @@ import { errorRecord, isKvCacheFull, messageOf, readOverflow } from '../server-a
 import type { LlmRequest } from '../types.js';
 import { traceOnce } from '../../../runtime/trace.js';
 import { AGENT_HEADER } from './common.js';
+import { isPerCallSignal } from '../call-signal.js';
+
+const noRelease = (): void => undefined;
 
 /** One decoded SSE event; `event` is undefined for the default "message" type. */
 export interface SseEvent {
@@ -99,8 +102,11 @@ function readNode(src: Readable, feed: ReturnType<typeof sseFeed>, onBytes: (() 
         settle(e);
       }
     });
-    // a body closed without its end and without an error of its own (fetch's body would error the same way)
-    src.once('close', () => settle(Object.assign(new Error('the answer ended before its end'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })));
+    // a body closed without its end and without an error of its own (fetch's body would error the same way); the error
+    // is made only then: every body closes after its end, and an Error's stack costs ~10 µs
+    src.once('close', () => {
+      if (!settled) settle(Object.assign(new Error('the answer ended before its end'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+    });
   });
 }
 
@@ -164,10 +170,12 @@ export function streamError(payload: unknown): LlmError {
  * always remove it, so they get this short-lived one and a long-lived caller signal stays clean.
  */
 export function linkedSignal(outer: AbortSignal): { signal: AbortSignal; release(): void } {
+  // a signal made for this call alone (the reliability layer's per attempt) collects nothing across calls
+  if (isPerCallSignal(outer)) return { signal: outer, release: noRelease };
   const ctl = new AbortController();
   if (outer.aborted) {
     ctl.abort(outer.reason);
-    return { signal: ctl.signal, release: () => undefined };
+    return { signal: ctl.signal, release: noRelease };
   }
   const onAbort = (): void => ctl.abort(outer.reason);
   outer.addEventListener('abort', onAbort, { once: true });

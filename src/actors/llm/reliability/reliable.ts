@@ -8,6 +8,7 @@ import type { CircuitBreaker } from './breaker.js';
 import { finalError, isLoopbackRefused, type CallTarget, type GiveUpReason } from './final-error.js';
 import type { InFlightGate } from './gate.js';
 import { SilenceWatch } from './silence-watch.js';
+import { perCallSignal } from '../call-signal.js';
 
 export const BACKOFF_BASE_MS = 1000;
 export const BACKOFF_CAP_MS = 30_000;
@@ -189,6 +190,8 @@ export class ReliableEngine implements LlmEngine {
     // the attempt's own signal: the caller's cancel or this attempt's timeout (a listener, not AbortSignal.any, which
     // costs a weak-ref registry per call and keeps the caller's signal tracking every attempt's)
     const ctl = new AbortController();
+    // made for this attempt alone: the engine hands it to the SDK as it is (no linked copy per call)
+    perCallSignal(ctl.signal);
     const onCallerAbort = (): void => ctl.abort(req.signal.reason);
     req.signal.addEventListener('abort', onCallerAbort, { once: true });
     if (req.signal.aborted) onCallerAbort(); // a cancel while the slot was being handed over

@@ -41,13 +41,21 @@ function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
 }
 
-async function bodyBytes(body: unknown): Promise<{ bytes: Buffer | null; type?: string }> {
+/** What is sent: bytes, or text node:http encodes as UTF-8 as it writes it (no copy of every request body). */
+type Payload = Buffer | string;
+
+function payloadLength(p: Payload): number {
+  return typeof p === 'string' ? Buffer.byteLength(p, 'utf8') : p.byteLength;
+}
+
+/** The body to send and its default content type; a Blob only is read asynchronously (the SDKs send text). */
+function bodyBytes(body: unknown): { bytes: Payload | null; type?: string } | Promise<{ bytes: Payload | null; type?: string }> {
   if (body === undefined || body === null) return { bytes: null };
-  if (typeof body === 'string') return { bytes: Buffer.from(body, 'utf8'), type: 'text/plain;charset=UTF-8' };
+  if (typeof body === 'string') return { bytes: body, type: 'text/plain;charset=UTF-8' };
   if (body instanceof URLSearchParams) return { bytes: Buffer.from(body.toString(), 'utf8'), type: 'application/x-www-form-urlencoded;charset=UTF-8' };
   if (body instanceof ArrayBuffer) return { bytes: Buffer.from(body) };
   if (ArrayBuffer.isView(body)) return { bytes: Buffer.from(body.buffer, body.byteOffset, body.byteLength) };
-  if (body instanceof Blob) return { bytes: Buffer.from(await body.arrayBuffer()), ...(body.type !== '' ? { type: body.type } : {}) };
+  if (body instanceof Blob) return body.arrayBuffer().then((b) => ({ bytes: Buffer.from(b), ...(body.type !== '' ? { type: body.type } : {}) }));
   // streams and form data: nothing the engines send (uploads are not a model call)
   throw new TypeError('this transport sends text and byte bodies only (no streams or form data)');
 }
@@ -83,7 +91,7 @@ interface Sent {
 /** One request/response exchange; the abort listener stays until the body is finished, so an abort mid-body errors it.
  *  A request that fails before any answer on a reused socket the server had closed goes again at once, once, on a
  *  fresh one (socket-reuse.ts): no backoff, no retry counted above. */
-function exchange(url: URL, method: string, headers: Record<string, string>, bytes: Buffer | null, signal: AbortSignal | null, agent: Http.Agent, reuse: SocketReuse): Promise<Sent> {
+function exchange(url: URL, method: string, headers: Record<string, string>, bytes: Payload | null, signal: AbortSignal | null, agent: Http.Agent, reuse: SocketReuse): Promise<Sent> {
   return new Promise((resolve, reject) => {
     // the signal may have fired while the body was read or a redirect was drained
     if (signal?.aborted) {
@@ -159,14 +167,15 @@ export function createHttpFetch(opts: HttpFetchOptions = {}): typeof fetch {
 
     let method = (init.method ?? 'GET').toUpperCase();
     const headers = new FetchHeaders(init.headers);
-    const given = await bodyBytes(init.body);
+    const pending = bodyBytes(init.body);
+    const given = pending instanceof Promise ? await pending : pending;
     let bytes = given.bytes;
     const type = given.type;
     if (bytes !== null && type !== undefined && !headers.has('content-type')) headers.set('content-type', type);
     if (!headers.has('accept')) headers.set('accept', '*/*');
     for (let hop = 0; ; hop++) {
-      const wire = Object.fromEntries(headers.entries());
-      if (bytes !== null) wire['content-length'] = String(bytes.byteLength);
+      const wire = headers.record();
+      if (bytes !== null) wire['content-length'] = String(payloadLength(bytes));
       const { res, done } = await exchange(url, method, wire, bytes, signal, agentFor(url), reuse);
       const status = res.statusCode ?? 0;
       const location = res.headers.location;
@@ -188,8 +197,7 @@ export function createHttpFetch(opts: HttpFetchOptions = {}): typeof fetch {
         url = next;
         continue;
       }
-      const answer = new FetchHeaders();
-      for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) answer.append(res.rawHeaders[i] ?? '', res.rawHeaders[i + 1] ?? '');
+      const answer = FetchHeaders.fromRaw(res.rawHeaders);
       const body = answerBody(res, method);
       if (status < 400 || body === null) return new HttpResponse(status, res.statusMessage ?? '', answer, url.href, hop > 0, body);
       // an error answer is read here whole (the SDK reads it whole anyway) and kept for errors.ts (error-bodies.ts)

@@ -12,8 +12,15 @@ function headerName(name: string): string {
   return n.toLowerCase();
 }
 
+/** Tab, LF, CR or space: what fetch trims off a header value. */
+function httpSpace(code: number): boolean {
+  return code === 9 || code === 10 || code === 13 || code === 32;
+}
+
 function headerValue(value: unknown): string {
-  const v = String(value).replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
+  let v = String(value);
+  // the trim's regex runs only when an end is whitespace (rarely): ~10 headers a request, two a model call
+  if (v !== '' && (httpSpace(v.charCodeAt(0)) || httpSpace(v.charCodeAt(v.length - 1)))) v = v.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
   if (BAD_VALUE.test(v)) throw new TypeError(`Headers: invalid header value for a header (${JSON.stringify(v.slice(0, 40))})`);
   return v;
 }
@@ -33,7 +40,12 @@ export class FetchHeaders {
 
   constructor(init?: HeadersLike | null) {
     if (init === undefined || init === null) return;
-    if (isHeaders(init) || Symbol.iterator in Object(init)) {
+    if (isHeaders(init)) {
+      // a Headers checked its names and values when they went in, and iterates them lower-cased: copied as they are
+      for (const [name, value] of init) this.put(name, value);
+      return;
+    }
+    if (Symbol.iterator in Object(init)) {
       for (const pair of init as Iterable<readonly string[]>) {
         if (pair.length !== 2) throw new TypeError('Headers: each header pair must be [name, value]');
         this.append(pair[0] ?? '', pair[1] ?? '');
@@ -43,6 +55,14 @@ export class FetchHeaders {
     for (const [name, value] of Object.entries(init as Record<string, string | readonly string[]>)) {
       this.append(name, Array.isArray(value) ? value.join(', ') : (value as string));
     }
+  }
+
+  /** An answer's head as node:http parsed it (`rawHeaders`: name, value, name, value…): its parser has refused bad names
+   *  and values and trimmed the values already, so they go in unchecked. */
+  static fromRaw(raw: readonly string[]): FetchHeaders {
+    const h = new FetchHeaders();
+    for (let i = 0; i + 1 < raw.length; i += 2) h.put((raw[i] ?? '').toLowerCase(), raw[i + 1] ?? '');
+    return h;
   }
 
   /** `instanceof Headers` in the SDKs holds for undici's Headers too (a caller may pass either). */
@@ -55,8 +75,11 @@ export class FetchHeaders {
   }
 
   append(name: string, value: string): void {
-    const n = headerName(name);
-    const v = headerValue(value);
+    this.put(headerName(name), headerValue(value));
+  }
+
+  /** append() of a lower-cased name and a checked value. */
+  private put(n: string, v: string): void {
     if (n === 'set-cookie') this.cookies.push(v);
     const cur = this.map.get(n);
     this.map.set(n, cur === undefined ? v : `${cur}, ${v}`);
@@ -87,23 +110,40 @@ export class FetchHeaders {
     return [...this.cookies];
   }
 
-  *entries(): IterableIterator<[string, string]> {
+  /** The pairs in name order, as a list (an array's iterator costs less than a generator: both SDKs iterate every
+   *  request's and answer's headers, the transport too). */
+  private pairs(): [string, string][] {
+    const out: [string, string][] = [];
     for (const name of [...this.map.keys()].sort()) {
-      if (name === 'set-cookie') for (const c of this.cookies) yield [name, c];
-      else yield [name, this.map.get(name) ?? ''];
+      if (name === 'set-cookie') for (const c of this.cookies) out.push([name, c]);
+      else out.push([name, this.map.get(name) ?? '']);
     }
+    return out;
   }
 
-  *keys(): IterableIterator<string> {
-    for (const [name] of this.entries()) yield name;
+  entries(): IterableIterator<[string, string]> {
+    return this.pairs()[Symbol.iterator]();
   }
 
-  *values(): IterableIterator<string> {
-    for (const [, value] of this.entries()) yield value;
+  keys(): IterableIterator<string> {
+    return this.pairs()
+      .map(([name]) => name)
+      [Symbol.iterator]();
+  }
+
+  values(): IterableIterator<string> {
+    return this.pairs()
+      .map(([, value]) => value)
+      [Symbol.iterator]();
+  }
+
+  /** The pairs as a plain record, in name order (what node:http sends). */
+  record(): Record<string, string> {
+    return Object.fromEntries(this.pairs());
   }
 
   forEach(cb: (value: string, name: string, headers: FetchHeaders) => void, thisArg?: unknown): void {
-    for (const [name, value] of this.entries()) cb.call(thisArg, value, name, this);
+    for (const [name, value] of this.pairs()) cb.call(thisArg, value, name, this);
   }
 
   [Symbol.iterator](): IterableIterator<[string, string]> {

@@ -5,7 +5,7 @@ import type { YagentConfig } from '../../src/runtime/config/types.js';
 import { serializeError } from '../../src/runtime/protocol/index.js';
 import type { StoreApi } from '../../src/store/api.js';
 import { STORE_ACTOR, STORE_MODULE, TASK_INBOX_SHARED_KEY, bumpInbox, createInboxSignal, storeInputFromConfig } from '../../src/store/client.js';
-import { SPARE_PLAN, STORE_PRELOAD, THREADS, canDelegate, delegationPreload } from './boot-plan.js';
+import { SPARE_PLAN, STORE_PRELOAD, THREADS, canDelegate, delegationPreload, storeBootAfter } from './boot-plan.js';
 import { claimNewTaskId } from './ids.js';
 import { trace } from './trace.js';
 import { createMcpShared, MCP_SHARED_KEY, mcpInputFromConfig, mcpServiceSpec } from '../../src/actors/mcp/client.js';
@@ -65,10 +65,13 @@ async function configNaming(opts: AdapterOptions, provider: string | undefined):
 
 export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeAdapter> {
   const runtime = await startRuntime(opts.canAsk, opts.config);
-  // the store needs no SDK: its own light worker, booted here, after the Director's (boot-plan); nobody waits for it
-  // here (actors' connect waits until it serves, the Director's first request needs no answer of it), failures
-  // surface in runTask and shutdown
-  const storeReady = runtime.startService({ name: STORE_ACTOR, module: STORE_MODULE, input: storeInputFromConfig(opts.config), restart: 'permanent', preload: STORE_PRELOAD });
+  // the store needs no SDK: its own light worker, booted once the prestarted Director's is ready (boot-plan
+  // storeBootAfter); nobody waits for it here (actors' connect waits until it serves, the Director's first request
+  // needs no answer of it), failures surface in runTask and shutdown
+  const storeReady = storeBootAfter().then(() => {
+    trace('store: worker booting');
+    return runtime.startService({ name: STORE_ACTOR, module: STORE_MODULE, input: storeInputFromConfig(opts.config), restart: 'permanent', preload: STORE_PRELOAD });
+  });
   storeReady.catch(() => undefined); // marks it handled: see the line above
   const storeUp = (): Promise<boolean> => storeReady.then(() => true, () => false);
   // MCP servers connect in the background: nobody waits for them; their tools reach agents when ready (MCP_SHARED_KEY)

@@ -53,7 +53,7 @@ export async function withLocalHost<T>(opts: SessionOptions, fn: (host: Host) =>
     // probed while the runtime starts (one short bwrap run): its one line comes before the task's first output
     const notice = sandboxNotice(config.security.sandbox, process.env);
     const host = await LocalHost.start({ config, configPath, canAsk: opts.canAsk ?? false, stderr: opts.io.stderr, verbose: opts.verbose });
-    trace('runtime started (Director spare and store worker booting)');
+    trace('runtime started (Director spare booting; the store once it is ready)');
     // test-only crash injection: exists only with the scripted model (the loopback fake), never with a real provider
     if (fake) fake.onCrashWorker = (agent) => host.crashActors(agent);
     const line = await notice;

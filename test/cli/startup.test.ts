@@ -138,6 +138,32 @@ describe('start-up plan', () => {
     expect(at(/sdk prefetch done/)).toBeLessThan(at(/first model request sent/));
   });
 
+  it("the store's worker starts booting once the prestarted Director's is ready: the two boots never share the cores the first request waits on", async () => {
+    const { adoptPrestarted, startKey } = await import('../../src/runtime/spare-boot.js');
+    const { prestartDirector, storeBootAfter } = await import('../../bin/host/boot-plan.js');
+    prestartDirector(false);
+    const spare = adoptPrestarted(startKey(undefined, SPARE_PLAN.preload));
+    expect(spare).toBeDefined();
+    let ready = false;
+    void spare?.ready.then(() => (ready = true));
+    let after = false;
+    const gate = storeBootAfter().then(() => (after = true));
+    await new Promise((r) => setImmediate(r));
+    expect(after).toBe(false); // a worker cannot be ready one turn after it was created
+    await gate;
+    expect(ready).toBe(true);
+    await spare?.worker.terminate();
+    // the adapter starts the store behind that gate (the trace order below alone is a race a fast main thread can win)
+    expect(readFileSync(resolve('bin/host/runtime-adapter.ts'), 'utf8')).toMatch(/const storeReady = storeBootAfter\(\)\.then\(/);
+    // the real CLI: the main thread's "store: worker booting" comes after the Director's worker said ready
+    const run = await tracedHello();
+    expect(run.code).toBe(0);
+    const lines = run.stderr.split('\n');
+    const at = (re: RegExp): number => lines.findIndex((l) => re.test(l));
+    expect(at(/\) store: worker booting$/)).toBeGreaterThan(at(/thread \d+: worker ready \(preload src\/actors\/agents\/agent-actor\.js/));
+    expect(at(/thread \d+: worker ready \(preload src\/actors\/agents\/agent-actor\.js/)).toBeGreaterThan(0);
+  });
+
   it("the Director's first request leaves on node:http through the vendored SDK without loading undici (its ~85 ms of first-use CPU)", async () => {
     const run = await tracedHello();
     expect(run.code).toBe(0);

@@ -1,7 +1,7 @@
 // Start-up plan of the CLI: the spare it boots first preloads exactly the module the Director runs in.
 import { afterEach, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { STORE_MODULE, STORE_THREAD } from '../../src/store/store-module.js';
@@ -162,6 +162,25 @@ describe('start-up plan', () => {
     const at = (re: RegExp): number => lines.findIndex((l) => re.test(l));
     expect(at(/\) store: worker booting$/)).toBeGreaterThan(at(/thread \d+: worker ready \(preload src\/actors\/agents\/agent-actor\.js/));
     expect(at(/thread \d+: worker ready \(preload src\/actors\/agents\/agent-actor\.js/)).toBeGreaterThan(0);
+  });
+
+  it('-p: the first model request does not wait for the sandbox probe, and the probe\'s line still comes before any of the task\'s output', async () => {
+    sb = sandbox(GOOD_CONFIG);
+    const ws = join(sb.dir, 'ws');
+    mkdirSync(ws);
+    const asked = join(sb.dir, 'asked');
+    const bin = join(sb.dir, 'slow-bin');
+    mkdirSync(bin);
+    // a bwrap that answers only once the model has been asked: a start that waited for it sat out the probe's 5 s kill
+    writeFileSync(join(bin, 'bwrap'), `#!/bin/sh\nwhile [ ! -e '${asked}' ]; do sleep 0.01; done\necho 'bwrap: slow probe refused' >&2\nexit 1\n`, { mode: 0o755 });
+    const script = `import { writeFileSync } from 'node:fs';\nexport default { director: [() => (writeFileSync(${JSON.stringify(asked)}, ''), { text: '<thought>\\ngoal: hi\\n</thought>hello', finishReason: 'stop' })] };\n`;
+    const run = await runCli(['-d', 'all', '-p', 'hi?'], { ...withScript(sb, script), PATH: `${bin}:${process.env.PATH ?? ''}` }, { cwd: ws });
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toBe('hello');
+    const lines = run.stderr.split('\n').filter((l) => l !== '');
+    expect(lines[0]).toMatch(/^yagent: no OS sandbox for run_bash: bwrap cannot make its namespaces here \(bwrap: slow probe refused\)/);
+    expect(lines.filter((l) => l.includes('no OS sandbox'))).toHaveLength(1);
+    expect(lines.length).toBeGreaterThan(1); // the task's own lines came, after it
   });
 
   it("the Director's first request leaves on node:http through the vendored SDK without loading undici (its ~85 ms of first-use CPU)", async () => {

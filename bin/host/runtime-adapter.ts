@@ -50,11 +50,11 @@ let subscribers = 0;
 /** The process's task-inbox signal (shared with every actor through ctx.shared; bumped after each post). */
 const inboxSignal = createInboxSignal();
 
-export function startRuntime(canAsk: boolean, config: Pick<YagentConfig, 'llm'>): Promise<Runtime> {
+export function startRuntime(canAsk: boolean, config: Pick<YagentConfig, 'llm'>, sweepOrphansAfter?: Promise<unknown>): Promise<Runtime> {
   // one buffer for the process: max_in_flight_requests and the circuit breakers hold across every agent worker
   const shared = { [LLM_SHARED_KEY]: createSharedLlmState({ maxInFlightRequests: config.llm.maxInFlightRequests }), [MCP_SHARED_KEY]: createMcpShared(), [TASK_INBOX_SHARED_KEY]: inboxSignal };
   // guardOrphans: no process of ours outlives this one, however it dies (kill -9, OOM: watchdog.ts)
-  return Runtime.start({ hasResponder: canAsk, preload: [...SPARE_PLAN.preload], spares: SPARE_PLAN.count, deferRefill: true, shared, threads: THREADS, guardOrphans: true });
+  return Runtime.start({ hasResponder: canAsk, preload: [...SPARE_PLAN.preload], spares: SPARE_PLAN.count, deferRefill: true, shared, threads: THREADS, guardOrphans: true, ...(sweepOrphansAfter ? { sweepOrphansAfter } : {}) });
 }
 
 /** The loaded config, or the file re-read when it names a provider the loaded one does not have. */
@@ -64,7 +64,15 @@ async function configNaming(opts: AdapterOptions, provider: string | undefined):
 }
 
 export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeAdapter> {
-  const runtime = await startRuntime(opts.canAsk, opts.config);
+  // the sweep of an earlier yagent's orphans reads every process's environ: a run's waits for its first model call,
+  // a host that asks (serve, TUI: no task may come for a while) sweeps at once
+  let callUnderWay = (): void => undefined;
+  const firstCall = new Promise<void>((resolve) => (callUnderWay = resolve));
+  const runtime = await startRuntime(opts.canAsk, opts.config, opts.canAsk ? undefined : firstCall);
+  const sweepGate = runtime.dispatcher.consume({ name: 'orphan-sweep-gate', filter: { types: ['ai_stream_start', 'llm_call_start'] } }, () => {
+    sweepGate.mailbox.close();
+    callUnderWay();
+  });
   // the store needs no SDK: its own light worker, booted once the prestarted Director's is ready (boot-plan
   // storeBootAfter); nobody waits for it here (actors' connect waits until it serves, the Director's first request
   // needs no answer of it), failures surface in runTask and shutdown

@@ -183,6 +183,15 @@ describe('start-up plan', () => {
     expect(lines.length).toBeGreaterThan(1); // the task's own lines came, after it
   });
 
+  it("-p: the sweep of an earlier yagent's orphans (every process's environ read) waits until the Director's first model call is under way", async () => {
+    const run = await tracedHello();
+    expect(run.code).toBe(0);
+    const lines = run.stderr.split('\n');
+    const at = (re: RegExp): number => lines.findIndex((l) => re.test(l));
+    expect(at(/orphan sweep: started/)).toBeGreaterThan(at(/thread \d+: start director/));
+    expect(at(/thread \d+: start director/)).toBeGreaterThan(0);
+  });
+
   it("the Director's first request leaves on node:http through the vendored SDK without loading undici (its ~85 ms of first-use CPU)", async () => {
     const run = await tracedHello();
     expect(run.code).toBe(0);

@@ -8,6 +8,7 @@ import { figure, pairedFigure, round, stats, type Figure, type Suite } from './l
 import { prepare, runReference, runYagent, ScriptedModel, type RunSample } from './side-by-side.js';
 import { prefixFigures } from './cli-prefix.js';
 import { tuiTokenFigures } from './cli-tui-token.js';
+import { startFloors } from './cli-start-floor.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 
@@ -205,6 +206,8 @@ const suite: Suite = {
       const gapOf = (xs: RunSample[]): number[] => xs.map((s) => stats(s.gaps).median);
       process.stderr.write(`cli: yagent start ${pick(ours, 'startMs').map(round).join(' ')} | reference ${pick(ref, 'startMs').map(round).join(' ')}\n`);
       process.stderr.write(`cli: yagent gap ${gapOf(ours).map(round).join(' ')} | reference ${gapOf(ref).map(round).join(' ')}\n`);
+      const floor = await startFloors(model, dir, p, RUNS);
+      process.stderr.write(`cli: start floor (spawn -> message, medians): reference ${round(floor.reference)} ms, bare worker ${round(floor.bareWorker)} ms = ${round(floor.bareWorker / floor.reference)}x, the Director's agent bundle booted ${round(floor.agentWorker)} ms = ${round(floor.agentWorker / floor.reference)}x\n`);
       return [
         pairedFigure('start_to_first_model_request', 'ms', pick(ours, 'startMs'), pick(ref, 'startMs'), '<= 1.6x the reference agent loop (issue 29)', (v, b) => v <= 1.6 * b, 'reference agent loop: spawn -> first model request (pair with the median ratio)'),
         pairedFigure('peak_rss_20_step_run', 'MB', pick(ours, 'rssMb'), pick(ref, 'rssMb'), '<= 1.4x the reference agent loop (issue 29)', (v, b) => v <= 1.4 * b, 'reference agent loop: peak RSS of the process, maxRSS at exit (pair with the median ratio)'),

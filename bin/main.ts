@@ -92,7 +92,7 @@ async function run(cmd: Command): Promise<ExitCode> {
       }
       const run = { spec, format: cmd.format, forceQuit: cmd.flags.forceQuit, io, ...(continues !== undefined ? { continues } : {}) };
       if (cmd.attach) return runHeadlessAttached((await import('./attach/client.js')).ControlClient.discover(), run);
-      return withLocalHost({ configPath: cmd.flags.config, io, verbose: cmd.flags.verbose }, async (host) => {
+      return withLocalHost({ configPath: cmd.flags.config, io, verbose: cmd.flags.verbose, startBeforeNotice: true }, async (host) => {
         (await import('./host/providers.js')).checkProviderFlag(host.providers(), cmd.model?.provider, cmd.flags.config);
         return runHeadlessLocal(host, run);
       });

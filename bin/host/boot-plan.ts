@@ -35,6 +35,9 @@ export function delegationPreload(config: Pick<YagentConfig, 'providers'>): stri
 }
 
 let prestarted = false;
+/** Settles once the prestarted Director's worker is ready (or failed); at once when nothing was prestarted or the
+ *  store's worker was prestarted too (its turn reads the store first). */
+let directorBooted: Promise<void> = Promise.resolve();
 
 /** A turn that continues a session reads the store before its Director starts (`prepareTurn`: the session, its last
  *  rollout's replay): for it the store's worker boots early too. */
@@ -46,13 +49,14 @@ export function readsStoreFirst(cmd: Command): boolean {
  *  Director's worker boots while the main thread is still loading the CLI, the config and the runtime. Once per
  *  process. The store's worker is prestarted only for a turn that reads it first (`readsStoreFirst`): a new task's
  *  Director sends its first request without any store answer (its rollout's opening is pipelined, its board needs no
- *  index), so there the store boots with the runtime and leaves the two cores to the Director's boot and the CLI's
- *  (A/B in bench/AGENTS.md). */
+ *  index), so there the store boots once the Director's worker is ready (`storeBootAfter`) and leaves the two cores
+ *  to the Director's boot and the CLI's (A/B in bench/AGENTS.md). */
 export function prestartDirector(withStore = false): void {
   if (prestarted) return;
   prestarted = true;
-  prestart({ preload: SPARE_PLAN.preload, count: SPARE_PLAN.count, threads: THREADS, resourceLimits: WORKER_LIMITS });
+  const director = prestart({ preload: SPARE_PLAN.preload, count: SPARE_PLAN.count, threads: THREADS, resourceLimits: WORKER_LIMITS });
   if (withStore) prestart({ preload: STORE_PRELOAD, count: 1, threads: THREADS, resourceLimits: WORKER_LIMITS });
+  else directorBooted = Promise.all(director.map((b) => b.ready.catch(() => undefined))).then(() => undefined);
   trace(`workers prestarted (${withStore ? 'Director, store' : 'Director'})`);
 }
 
@@ -63,4 +67,11 @@ export function canDelegate(disabledAgents: readonly string[]): boolean {
   } catch {
     return true; // an unknown name fails the run itself, with its own message
   }
+}
+
+/** When the store's worker may start booting (`openRuntimeAdapter`): after the prestarted Director's worker is ready,
+ *  so the two boots do not share the cores the first model request waits on (the Director's first request needs no
+ *  store answer; whoever calls the store waits until it serves). */
+export function storeBootAfter(): Promise<void> {
+  return directorBooted;
 }

@@ -5,7 +5,7 @@ import type { YagentConfig } from '../../src/runtime/config/types.js';
 import { serializeError } from '../../src/runtime/protocol/index.js';
 import type { StoreApi } from '../../src/store/api.js';
 import { STORE_ACTOR, STORE_MODULE, TASK_INBOX_SHARED_KEY, bumpInbox, createInboxSignal, storeInputFromConfig } from '../../src/store/client.js';
-import { SPARE_PLAN, STORE_PRELOAD, THREADS, WORKER_LIMITS, canDelegate, delegationPreload } from './boot-plan.js';
+import { SPARE_PLAN, STORE_PRELOAD, THREADS, WORKER_LIMITS, canDelegate, delegationPreload, storeBootAfter } from './boot-plan.js';
 import { claimNewTaskId } from './ids.js';
 import { trace } from './trace.js';
 import { createMcpShared, MCP_SHARED_KEY, mcpInputFromConfig, mcpServiceSpec } from '../../src/actors/mcp/client.js';
@@ -50,11 +50,11 @@ let subscribers = 0;
 /** The process's task-inbox signal (shared with every actor through ctx.shared; bumped after each post). */
 const inboxSignal = createInboxSignal();
 
-export function startRuntime(canAsk: boolean, config: Pick<YagentConfig, 'llm'>): Promise<Runtime> {
+export function startRuntime(canAsk: boolean, config: Pick<YagentConfig, 'llm'>, sweepOrphansAfter?: Promise<unknown>): Promise<Runtime> {
   // one buffer for the process: max_in_flight_requests and the circuit breakers hold across every agent worker
   const shared = { [LLM_SHARED_KEY]: createSharedLlmState({ maxInFlightRequests: config.llm.maxInFlightRequests }), [MCP_SHARED_KEY]: createMcpShared(), [TASK_INBOX_SHARED_KEY]: inboxSignal };
   // guardOrphans: no process of ours outlives this one, however it dies (kill -9, OOM: watchdog.ts)
-  return Runtime.start({ hasResponder: canAsk, preload: [...SPARE_PLAN.preload], spares: SPARE_PLAN.count, deferRefill: true, shared, threads: THREADS, resourceLimits: WORKER_LIMITS, guardOrphans: true });
+  return Runtime.start({ hasResponder: canAsk, preload: [...SPARE_PLAN.preload], spares: SPARE_PLAN.count, deferRefill: true, shared, threads: THREADS, resourceLimits: WORKER_LIMITS, guardOrphans: true, ...(sweepOrphansAfter ? { sweepOrphansAfter } : {}) });
 }
 
 /** The loaded config, or the file re-read when it names a provider the loaded one does not have. */
@@ -64,11 +64,22 @@ async function configNaming(opts: AdapterOptions, provider: string | undefined):
 }
 
 export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeAdapter> {
-  const runtime = await startRuntime(opts.canAsk, opts.config);
-  // the store needs no SDK: its own light worker, booted here, after the Director's (boot-plan); nobody waits for it
-  // here (actors' connect waits until it serves, the Director's first request needs no answer of it), failures
-  // surface in runTask and shutdown
-  const storeReady = runtime.startService({ name: STORE_ACTOR, module: STORE_MODULE, input: storeInputFromConfig(opts.config), restart: 'permanent', preload: STORE_PRELOAD });
+  // the sweep of an earlier yagent's orphans reads every process's environ: a run's waits for its first model call,
+  // a host that asks (serve, TUI: no task may come for a while) sweeps at once
+  let callUnderWay = (): void => undefined;
+  const firstCall = new Promise<void>((resolve) => (callUnderWay = resolve));
+  const runtime = await startRuntime(opts.canAsk, opts.config, opts.canAsk ? undefined : firstCall);
+  const sweepGate = runtime.dispatcher.consume({ name: 'orphan-sweep-gate', filter: { types: ['ai_stream_start', 'llm_call_start'] } }, () => {
+    sweepGate.mailbox.close();
+    callUnderWay();
+  });
+  // the store needs no SDK: its own light worker, booted once the prestarted Director's is ready (boot-plan
+  // storeBootAfter); nobody waits for it here (actors' connect waits until it serves, the Director's first request
+  // needs no answer of it), failures surface in runTask and shutdown
+  const storeReady = storeBootAfter().then(() => {
+    trace('store: worker booting');
+    return runtime.startService({ name: STORE_ACTOR, module: STORE_MODULE, input: storeInputFromConfig(opts.config), restart: 'permanent', preload: STORE_PRELOAD });
+  });
   storeReady.catch(() => undefined); // marks it handled: see the line above
   const storeUp = (): Promise<boolean> => storeReady.then(() => true, () => false);
   // MCP servers connect in the background: nobody waits for them; their tools reach agents when ready (MCP_SHARED_KEY)

@@ -13,6 +13,7 @@ import type { ModelScript } from './scripted-model.js';
 import { makeTempDir, type TempDir } from './temp-dir.js';
 import { trace } from './trace.js';
 import type { Host } from './types.js';
+import { noticeFirst } from './notice-first.js';
 
 export interface SessionOptions {
   configPath: string | undefined;
@@ -25,6 +26,8 @@ export interface SessionOptions {
   baseConfig?: 'user' | 'template';
   /** `--verbose`: warn and error log lines are mirrored to stderr. */
   verbose?: boolean;
+  /** `-p`: the task starts before the sandbox probe answers; its events and its end wait for the notice line. */
+  startBeforeNotice?: boolean;
 }
 
 export async function withLocalHost<T>(opts: SessionOptions, fn: (host: Host) => Promise<T>): Promise<T> {
@@ -53,13 +56,13 @@ export async function withLocalHost<T>(opts: SessionOptions, fn: (host: Host) =>
     // probed while the runtime starts (one short bwrap run): its one line comes before the task's first output
     const notice = sandboxNotice(config.security.sandbox, process.env);
     const host = await LocalHost.start({ config, configPath, canAsk: opts.canAsk ?? false, stderr: opts.io.stderr, verbose: opts.verbose });
-    trace('runtime started (Director spare and store worker booting)');
+    trace('runtime started (Director spare booting; the store once it is ready)');
     // test-only crash injection: exists only with the scripted model (the loopback fake), never with a real provider
     if (fake) fake.onCrashWorker = (agent) => host.crashActors(agent);
-    const line = await notice;
-    if (line !== null) opts.io.stderr(`${line}\n`);
+    const printed = notice.then((line) => void (line !== null && opts.io.stderr(`${line}\n`)), () => undefined);
+    if (opts.startBeforeNotice !== true) await printed;
     try {
-      return await fn(host);
+      return await fn(opts.startBeforeNotice === true ? noticeFirst(host, printed) : host);
     } finally {
       trace('client done; shutting down');
       await host.shutdown();

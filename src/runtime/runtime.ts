@@ -53,6 +53,8 @@ export interface RuntimeOptions {
   /** The CLI: a watchdog process that ends this process's groups when it dies by kill -9 / OOM, and a sweep of the
    *  groups an earlier yagent left behind (watchdog.ts). */
   guardOrphans?: boolean;
+  /** When that sweep starts (default: at once); the CLI's: once its first model call is under way. */
+  sweepOrphansAfter?: Promise<unknown>;
 }
 
 export interface ServiceSpec<I = unknown> {
@@ -112,7 +114,7 @@ export class Runtime {
 
   static async start(opts: RuntimeOptions = {}): Promise<Runtime> {
     const rt = new Runtime(opts);
-    if (opts.guardOrphans === true) guardOrphans(rt.tasks);
+    if (opts.guardOrphans === true) guardOrphans(rt.tasks, opts.sweepOrphansAfter);
     rt.host = new ActorHost({
       preload: opts.preload,
       spares: opts.spares,

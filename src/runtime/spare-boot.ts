@@ -68,8 +68,11 @@ const early: Booting[] = [];
 
 /** Boots spares before the runtime module graph is even loaded (a CLI's first lines); the next
  *  ActorHost whose pool has the same preload and limits adopts them instead of booting its own. */
-export function prestart(opts: { preload: readonly string[]; count?: number; resourceLimits?: ResourceLimits; threads?: readonly ThreadBundle[] }): void {
-  for (let i = 0; i < (opts.count ?? 1); i++) early.push(bootWorker(opts.resourceLimits, opts.preload, opts.threads));
+export function prestart(opts: { preload: readonly string[]; count?: number; resourceLimits?: ResourceLimits; threads?: readonly ThreadBundle[] }): Booting[] {
+  const booted: Booting[] = [];
+  for (let i = 0; i < (opts.count ?? 1); i++) booted.push(bootWorker(opts.resourceLimits, opts.preload, opts.threads));
+  early.push(...booted);
+  return booted;
 }
 
 /** Takes a prestarted spare with this key, if any. */

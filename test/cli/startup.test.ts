@@ -1,7 +1,7 @@
 // Start-up plan of the CLI: the spare it boots first preloads exactly the module the Director runs in.
 import { afterEach, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { STORE_MODULE, STORE_THREAD } from '../../src/store/store-module.js';
@@ -136,6 +136,60 @@ describe('start-up plan', () => {
     expect(own.slice(0, at(/first model request sent/)).filter((l) => /store\.buildIndex/.test(l))).toEqual([]);
     expect(at(/sdk prefetch: openai and the transport/)).toBeGreaterThan(at(/start director/));
     expect(at(/sdk prefetch done/)).toBeLessThan(at(/first model request sent/));
+  });
+
+  it("the store's worker starts booting once the prestarted Director's is ready: the two boots never share the cores the first request waits on", async () => {
+    const { adoptPrestarted, startKey } = await import('../../src/runtime/spare-boot.js');
+    const { prestartDirector, storeBootAfter } = await import('../../bin/host/boot-plan.js');
+    prestartDirector(false);
+    const spare = adoptPrestarted(startKey(undefined, SPARE_PLAN.preload));
+    expect(spare).toBeDefined();
+    let ready = false;
+    void spare?.ready.then(() => (ready = true));
+    let after = false;
+    const gate = storeBootAfter().then(() => (after = true));
+    await new Promise((r) => setImmediate(r));
+    expect(after).toBe(false); // a worker cannot be ready one turn after it was created
+    await gate;
+    expect(ready).toBe(true);
+    await spare?.worker.terminate();
+    // the adapter starts the store behind that gate (the trace order below alone is a race a fast main thread can win)
+    expect(readFileSync(resolve('bin/host/runtime-adapter.ts'), 'utf8')).toMatch(/const storeReady = storeBootAfter\(\)\.then\(/);
+    // the real CLI: the main thread's "store: worker booting" comes after the Director's worker said ready
+    const run = await tracedHello();
+    expect(run.code).toBe(0);
+    const lines = run.stderr.split('\n');
+    const at = (re: RegExp): number => lines.findIndex((l) => re.test(l));
+    expect(at(/\) store: worker booting$/)).toBeGreaterThan(at(/thread \d+: worker ready \(preload src\/actors\/agents\/agent-actor\.js/));
+    expect(at(/thread \d+: worker ready \(preload src\/actors\/agents\/agent-actor\.js/)).toBeGreaterThan(0);
+  });
+
+  it('-p: the first model request does not wait for the sandbox probe, and the probe\'s line still comes before any of the task\'s output', async () => {
+    sb = sandbox(GOOD_CONFIG);
+    const ws = join(sb.dir, 'ws');
+    mkdirSync(ws);
+    const asked = join(sb.dir, 'asked');
+    const bin = join(sb.dir, 'slow-bin');
+    mkdirSync(bin);
+    // a bwrap that answers only once the model has been asked: a start that waited for it sat out the probe's 5 s kill
+    writeFileSync(join(bin, 'bwrap'), `#!/bin/sh\nwhile [ ! -e '${asked}' ]; do sleep 0.01; done\necho 'bwrap: slow probe refused' >&2\nexit 1\n`, { mode: 0o755 });
+    const script = `import { writeFileSync } from 'node:fs';\nexport default { director: [() => (writeFileSync(${JSON.stringify(asked)}, ''), { text: '<thought>\\ngoal: hi\\n</thought>hello', finishReason: 'stop' })] };\n`;
+    const run = await runCli(['-d', 'all', '-p', 'hi?'], { ...withScript(sb, script), PATH: `${bin}:${process.env.PATH ?? ''}` }, { cwd: ws });
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toBe('hello');
+    const lines = run.stderr.split('\n').filter((l) => l !== '');
+    expect(lines[0]).toMatch(/^yagent: no OS sandbox for run_bash: bwrap cannot make its namespaces here \(bwrap: slow probe refused\)/);
+    expect(lines.filter((l) => l.includes('no OS sandbox'))).toHaveLength(1);
+    expect(lines.length).toBeGreaterThan(1); // the task's own lines came, after it
+  });
+
+  it("-p: the sweep of an earlier yagent's orphans (every process's environ read) waits until the Director's first model call is under way", async () => {
+    const run = await tracedHello();
+    expect(run.code).toBe(0);
+    const lines = run.stderr.split('\n');
+    const at = (re: RegExp): number => lines.findIndex((l) => re.test(l));
+    expect(at(/orphan sweep: started/)).toBeGreaterThan(at(/thread \d+: start director/));
+    expect(at(/thread \d+: start director/)).toBeGreaterThan(0);
   });
 
   it("the Director's first request leaves on node:http through the vendored SDK without loading undici (its ~85 ms of first-use CPU)", async () => {

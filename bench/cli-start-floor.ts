@@ -1,0 +1,43 @@
+// The floor under `start_to_first_model_request` (stderr only, beside the figure): a Director asks the model from a
+// worker, so no start can beat a process whose worker boots. Spawn → message read, alternating with the reference loop.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { AGENT_MODULE, AGENT_THREAD } from '../src/actors/agents/agent-module.js';
+import { THREAD_WORKER, distRoot } from '../src/runtime/dist-paths.js';
+import { stats } from './lib.js';
+import { runReference, type prepare, type ScriptedModel } from './side-by-side.js';
+
+const worker = (make: string): string =>
+  `const { Worker } = require('node:worker_threads'); const w = ${make}; w.on('message', (m) => { if (m === 1 || m.type === 'ready') { process.stdout.write('ready\\n'); process.exit(0); } });`;
+
+/** spawn → the first stdout byte of `node -e code`, ms. */
+function timed(code: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const c = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'ignore'] });
+    c.stdout.once('data', () => resolve(performance.now() - t0));
+    c.once('error', reject);
+  });
+}
+
+/** Medians of: the reference loop (spawn → first request), a bare worker's first message, and the Director's thread
+ *  bundle booted with its code cache (spawn → `ready`, nothing run yet); `runs` rounds, order rotating. */
+export async function startFloors(model: ScriptedModel, dir: string, p: ReturnType<typeof prepare>, runs: number): Promise<{ reference: number; bareWorker: number; agentWorker: number }> {
+  const root = distRoot();
+  const bare = worker(`new Worker("require('node:worker_threads').parentPort.postMessage(1)", { eval: true })`);
+  const data = JSON.stringify({ bundle: join(root, AGENT_THREAD.bundle), packages: {}, preload: [AGENT_MODULE] });
+  const agent = worker(`new Worker(${JSON.stringify(join(root, THREAD_WORKER))}, { workerData: ${data} })`);
+  const sides: Record<'reference' | 'bareWorker' | 'agentWorker', () => Promise<number>> = {
+    reference: async () => (await runReference(model, dir, p)).startMs,
+    bareWorker: () => timed(bare),
+    agentWorker: () => timed(agent),
+  };
+  const keys = Object.keys(sides) as (keyof typeof sides)[];
+  const out = { reference: [] as number[], bareWorker: [] as number[], agentWorker: [] as number[] };
+  for (const k of keys) await sides[k](); // warm the page cache
+  for (let i = 0; i < runs; i++) for (let j = 0; j < keys.length; j++) {
+    const k = keys[(i + j) % keys.length] as keyof typeof sides;
+    out[k].push(await sides[k]());
+  }
+  return { reference: stats(out.reference).median, bareWorker: stats(out.bareWorker).median, agentWorker: stats(out.agentWorker).median };
+}

@@ -140,9 +140,9 @@ describe('start-up plan', () => {
 
   it("the store's worker starts booting once the prestarted Director's is ready: the two boots never share the cores the first request waits on", async () => {
     const { adoptPrestarted, startKey } = await import('../../src/runtime/spare-boot.js');
-    const { prestartDirector, storeBootAfter } = await import('../../bin/host/boot-plan.js');
+    const { prestartDirector, storeBootAfter, WORKER_LIMITS } = await import('../../bin/host/boot-plan.js');
     prestartDirector(false);
-    const spare = adoptPrestarted(startKey(undefined, SPARE_PLAN.preload));
+    const spare = adoptPrestarted(startKey(WORKER_LIMITS, SPARE_PLAN.preload));
     expect(spare).toBeDefined();
     let ready = false;
     void spare?.ready.then(() => (ready = true));

@@ -57,13 +57,18 @@ export async function mcpToolsFor(
       }
       return lines;
     };
-    await failures();
+    // a server that failed before this agent started reaches its model at the first step, as a later failure does
+    let startFailed: string[] | null = await failures();
+    if (startFailed.length === 0) startFailed = null;
     const initial = await fetch();
     return {
       initial,
       async refresh() {
-        if (generation === null || Atomics.load(generation, 0) === seen) return null;
-        seen = Atomics.load(generation, 0);
+        const changed = generation !== null && Atomics.load(generation, 0) !== seen;
+        const unsaid = startFailed;
+        startFailed = null;
+        if (!changed) return unsaid !== null ? { tools: initial, failed: unsaid } : null;
+        seen = Atomics.load(generation as Int32Array, 0);
         try {
           return { tools: await fetch(), failed: await failures() };
         } catch (err) {

@@ -22,16 +22,20 @@ afterEach(() => {
   sb?.cleanup();
 });
 
-/** Coding reads the file first (as a model checks the workspace), then appends the line after the highest one its
- *  conversation mentions, one run_bash per step, until LINES; the Director delegates until the work is reported.
- *  Each Coding request adds a byte to \`asked\` (the fake model runs in the CLI process). */
+/** Coding reads the file first (as a model checks the workspace; again if a kill lost that read's result), then
+ *  appends the line after the highest one its conversation mentions, one run_bash per step, until LINES; the Director
+ *  delegates until the work is reported. Each Coding request adds a byte to \`asked\` (the fake model runs in the CLI
+ *  process). */
 function appender(file: string, asked: string): string {
   return `${PRELUDE}
 import { appendFileSync } from 'node:fs';
 const all = (req) => JSON.stringify(req.body.messages || []);
 const coding = (req) => {
   appendFileSync(${JSON.stringify(asked)}, '.');
-  if (!(req.body.messages || []).some((m) => m.role === 'tool')) return call('read_file', { path: 'lines.txt' });
+  // a read whose result was lost to a kill comes back as 'call it again if you still need its result': as a model
+  // would, it reads again (numbering from a conversation that never saw the file would repeat a line already there)
+  const known = (req.body.messages || []).some((m) => m.role === 'tool' && !/interrupted before its result was recorded/.test(JSON.stringify(m.content)));
+  if (!known) return call('read_file', { path: 'lines.txt' });
   const seen = [...all(req).matchAll(/line-(\\d+)/g)].map((m) => Number(m[1]));
   const next = Math.max(0, ...seen) + 1;
   if (next > ${LINES}) return call('agent_exit', { conclusion: 'all lines written', facts: [], artifacts: [], status: 'ok' });

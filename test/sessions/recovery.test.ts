@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runTask, type TaskResult } from '../../src/actors/agents/run-task.js';
 import type { StoreApi } from '../../src/store/api.js';
 import { STORE_ACTOR, projectIdFor } from '../../src/store/client.js';
-import { call, exit, until, world, type World } from './helpers.js';
+import { call, exit, THOUGHT, until, world, type World } from './helpers.js';
 
 let w: World;
 beforeEach(async () => {
@@ -154,6 +154,27 @@ describe('recovery', () => {
     const body = text(director ?? { body: {} });
     expect(body).toContain('side effect done once');
     expect(body).not.toContain('was cancelled before it finished'); // last wins: the abandoned result was replaced
+  });
+
+  it('a provider that numbers calls per answer (every call id the same): the interrupted delegation is continued once, from its own rollout', async () => {
+    // two delegations in one turn under one call id: the first finished, the second ran its side effect and was killed
+    const same = (name: string, args: Record<string, unknown>) => ({ text: THOUGHT, toolCalls: [{ id: 'call_0', name, arguments: JSON.stringify(args) }] });
+    w.fake.script('director', same('delegate_coding', { task: 'look first', context_refs: [] }), same('delegate_coding', { task: 'run the side effect, then finish', context_refs: [] }));
+    w.fake.script('coding', { ...exit('looked'), toolCalls: [{ id: 'call_0', name: 'agent_exit', arguments: JSON.stringify({ conclusion: 'looked', status: 'ok', facts: [], artifacts: [] }) }] }, same('run_bash', { command: SIDE, is_dangerous: false }), { text: 'x', fault: { kind: 'stall', afterEvents: 1 } });
+    const ctl = new AbortController();
+    const running = runTask(w.rt, { ...w.base, prompt: 'do the work', taskId: 'turn-1', yolo: true, signal: ctl.signal }).catch((e: Error) => e);
+    await until(() => w.fake.requestsFor('coding').length >= 3, "the second delegation's second model call");
+    ctl.abort(new Error('cancelled by the test'));
+    await running;
+    asIfKilled('turn-1');
+    w.fake.script('coding', exit('side effect done once'));
+    w.fake.script('director', say('all done'));
+    const r = await runTask(w.rt, { ...w.base, prompt: 'please continue', taskId: 'turn-2', yolo: true, session: { resume: 'turn-1' } });
+    expect(r.text).toBe('all done');
+    expect(readFileSync(join(w.base.workspace, 'side.txt'), 'utf8')).toBe('ran\n');
+    // one continuation (a second one would replay the same rollout and repeat whatever the first did), of the killed run
+    expect(w.fake.requestsFor('coding')).toHaveLength(4);
+    expect(text(w.fake.requestsFor('coding')[3] ?? { body: {} })).toContain(SIDE);
   });
 
   it('C: a commit since the checkpoint gives the degraded report with what changed, not a replay', async () => {

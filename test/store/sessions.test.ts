@@ -2,6 +2,7 @@
 import { appendFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/runtime/clock.js';
 import { sessionsDir } from '../../src/store/sessions.js';
 import { taskMemoryPath } from '../../src/store/task-memory.js';
 import { meta, storeIn, tempRoot } from './helpers.js';
@@ -56,6 +57,19 @@ describe('session ledger', () => {
     await s.openRollout(meta({ sessionId: 'c', taskId: 'T2', projectId: 'p' }));
     const heads = await s.taskRollouts('p', 'T1');
     expect(heads.map((h) => h.meta.delegationId).sort()).toEqual(['call-1', null].sort());
+    await s.shutdown();
+  });
+
+  it('taskRollouts lists a task\'s rollouts oldest first even within one second (file names tie there on a random id)', async () => {
+    t = tempRoot();
+    const clock = new ManualClock(Date.UTC(2026, 0, 1, 0, 0, 0, 100));
+    const s = storeIn(t.dir, { clock });
+    // a delegation and its restart, opened 300 ms apart in the same second: the restart's id sorts first by name
+    await s.openRollout(meta({ sessionId: 'zz-first', taskId: 'T1', projectId: 'p', agent: 'coding', delegationId: 'call-1' }), { agentSuffix: true });
+    clock.advance(300);
+    await s.openRollout(meta({ sessionId: 'aa-restart', taskId: 'T1', projectId: 'p', agent: 'coding', delegationId: 'call-1' }), { agentSuffix: true });
+    const heads = await s.taskRollouts('p', 'T1');
+    expect(heads.map((h) => h.meta.sessionId)).toEqual(['zz-first', 'aa-restart']);
     await s.shutdown();
   });
 

@@ -121,6 +121,8 @@ export async function interruptedDelegations(store: Pick<SessionStore, 'readStop
       if (!c.name.startsWith('delegate_')) continue;
       const child = heads.filter((h) => h.meta.delegationId === c.id).at(-1);
       if (!child) continue; // never started: the repaired conversation says so and the Director decides
+      // a provider that reuses call ids maps two calls to one child: continuing it twice would repeat its work
+      if (out.some((p) => p.rolloutPath === child.path)) continue;
       const stop = await store.readStopFacts(child.path);
       if (stop.found && stopState(stop.stopReason) !== 'resumable') continue;
       out.push({ callId: c.id, target: c.name.slice('delegate_'.length), task: taskOf(c.arguments), rolloutPath: child.path });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runTask, type TaskResult } from '../../src/actors/agents/run-task.js';
+import { pairsIntact } from '../../src/actors/agents/compression/turns.js';
 import type { StoreApi } from '../../src/store/api.js';
 import { STORE_ACTOR, projectIdFor } from '../../src/store/client.js';
 import { call, exit, THOUGHT, until, world, type World } from './helpers.js';
@@ -154,6 +155,24 @@ describe('recovery', () => {
     const body = text(director ?? { body: {} });
     expect(body).toContain('side effect done once');
     expect(body).not.toContain('was cancelled before it finished'); // last wins: the abandoned result was replaced
+  });
+
+  it("a recovered turn's rollout replays to its conversation: the earlier turns, the recovered result right after its call, the prompt", async () => {
+    await interruptedTurn();
+    asIfKilled('turn-1');
+    w.fake.script('coding', exit('side effect done once'));
+    w.fake.script('director', say('all done'));
+    const r = await runTask(w.rt, { ...w.base, prompt: 'please continue', taskId: 'turn-2', yolo: true, session: { resume: 'turn-1' } });
+    expect(r.text).toBe('all done');
+    const replay = await w.rt.connect<StoreApi>(STORE_ACTOR).readReplay(r.rolloutPath);
+    if (!replay.ok) throw new Error(`no replay: ${replay.reason}`);
+    const ms = replay.messages;
+    // written before recovery, the earlier turn; the recovered result lands right after its call (compacted record)
+    expect(ms[1]).toEqual({ role: 'user', content: 'do the work' });
+    expect(pairsIntact(ms)).toBe(true);
+    const results = ms.filter((m) => m.role === 'tool' && m.content.includes('side effect done once'));
+    expect(results).toHaveLength(1);
+    expect(ms.slice(-2)).toEqual([{ role: 'user', content: 'please continue' }, expect.objectContaining({ role: 'assistant', content: 'all done' })]);
   });
 
   it('a provider that numbers calls per answer (every call id the same): the interrupted delegation is continued once, from its own rollout', async () => {

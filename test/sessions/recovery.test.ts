@@ -84,6 +84,22 @@ describe('sessions', () => {
     expect(sessions[0]).toMatchObject({ sessionId: 't1', turns: 2, lastPrompt: 'second question', stopReason: 'plain_text' });
   });
 
+  it('a last turn killed before its Director recorded anything (header only): the next turn carries the turn before it', async () => {
+    w.fake.script('director', ...Array.from({ length: 4 }, () => say('answer one')));
+    await runTask(w.rt, { ...w.base, prompt: 'first question', taskId: 'h1' });
+    w.fake.script('director', ...Array.from({ length: 4 }, () => say('answer two')));
+    const r2 = await runTask(w.rt, { ...w.base, prompt: 'second question', taskId: 'h2', session: { resume: 'h1' } });
+    asIfKilled('h2');
+    writeFileSync(r2.rolloutPath, `${readFileSync(r2.rolloutPath, 'utf8').split('\n')[0] ?? ''}\n`); // its header alone
+    w.fake.script('director', ...Array.from({ length: 4 }, () => say('answer three')));
+    const r3 = await runTask(w.rt, { ...w.base, prompt: 'third question', taskId: 'h3', session: { resume: 'h1' } });
+    expect(r3.stopReason).toBe('plain_text');
+    const body = text(w.fake.requestsFor('director').find((q) => text(q).includes('third question')) ?? { body: {} });
+    expect(body).toContain('first question');
+    expect(body).toContain('answer one');
+    expect(body).toContain('(\\"second question\\") was interrupted'); // the empty turn is marked, by its prompt
+  });
+
   it('a resumed turn re-reads the project context: the system prompt is fresh, never the old turn\'s', async () => {
     const doc = join(w.base.workspace, 'AGENTS.md');
     writeFileSync(doc, '# rules\nRULE-OF-TURN-ONE\n');

@@ -191,6 +191,32 @@ describe('recovery', () => {
     expect(ms.slice(-2)).toEqual([{ role: 'user', content: 'please continue' }, expect.objectContaining({ role: 'assistant', content: 'all done' })]);
   });
 
+  it('a resumed turn killed before its Director recorded anything: the next turn continues the delegation from the newest rollout it left', async () => {
+    await interruptedTurn();
+    asIfKilled('turn-1');
+    // turn 2 continues the delegation, which runs one more command and stalls; then the process "dies"
+    w.fake.script('coding', call('run_bash', { command: 'echo two >> two.txt', is_dangerous: false }), { text: 'x', fault: { kind: 'stall', afterEvents: 1 } });
+    const ctl = new AbortController();
+    const running = runTask(w.rt, { ...w.base, prompt: 'please continue', taskId: 'turn-2', yolo: true, signal: ctl.signal, session: { resume: 'turn-1' } }).catch((e: Error) => e);
+    await until(() => w.fake.requestsFor('coding').length >= 4, "the continued Coding's second model call");
+    ctl.abort(new Error('cancelled by the test'));
+    await running;
+    asIfKilled('turn-2');
+    const store = w.rt.connect<StoreApi>(STORE_ACTOR);
+    const director2 = (await store.taskRollouts(projectIdFor(w.base.workspace), 'turn-2')).find((h) => h.meta.delegationId === null)?.path ?? '';
+    writeFileSync(director2, `${readFileSync(director2, 'utf8').split('\n')[0] ?? ''}\n`); // its header alone
+    w.fake.script('coding', exit('side effect done once'));
+    w.fake.script('director', say('all done'));
+    const r = await runTask(w.rt, { ...w.base, prompt: 'go on', taskId: 'turn-3', yolo: true, session: { resume: 'turn-1' } });
+    expect(r.text).toBe('all done');
+    expect(text(w.fake.requestsFor('coding')[4] ?? { body: {} })).toContain('echo two'); // from turn 2's Coding rollout
+    expect(readFileSync(join(w.base.workspace, 'side.txt'), 'utf8')).toBe('ran\n');
+    expect(readFileSync(join(w.base.workspace, 'two.txt'), 'utf8')).toBe('two\n');
+    const body = text(w.fake.requestsFor('director').at(-1) ?? { body: {} });
+    expect(body).toContain('do the work');
+    expect(body).toContain('side effect done once');
+  });
+
   it('a provider that numbers calls per answer (every call id the same): the interrupted delegation is continued once, from its own rollout', async () => {
     // two delegations in one turn under one call id: the first finished, the second ran its side effect and was killed
     const same = (name: string, args: Record<string, unknown>) => ({ text: THOUGHT, toolCalls: [{ id: 'call_0', name, arguments: JSON.stringify(args) }] });

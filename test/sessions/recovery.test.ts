@@ -6,7 +6,7 @@ import type { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runTask, type TaskResult } from '../../src/actors/agents/run-task.js';
 import { pairsIntact } from '../../src/actors/agents/compression/turns.js';
-import type { StoreApi } from '../../src/store/api.js';
+import type { SessionMeta, StoreApi } from '../../src/store/api.js';
 import { STORE_ACTOR, projectIdFor } from '../../src/store/client.js';
 import { call, exit, THOUGHT, until, world, type World } from './helpers.js';
 
@@ -215,6 +215,23 @@ describe('recovery', () => {
     const body = text(w.fake.requestsFor('director').at(-1) ?? { body: {} });
     expect(body).toContain('do the work');
     expect(body).toContain('side effect done once');
+  });
+
+  it("a delegation's newest rollout holding no message (killed before its first records) is passed over: the one before it continues", async () => {
+    await interruptedTurn();
+    asIfKilled('turn-1');
+    const store = w.rt.connect<StoreApi>(STORE_ACTOR);
+    const head = JSON.parse(readFileSync(codingRollout(), 'utf8').split('\n')[0] ?? '{}') as { payload: SessionMeta };
+    const { git: _git, ...meta } = head.payload;
+    const empty = await store.openRollout({ ...meta, sessionId: 'killed-at-its-start' }, { agentSuffix: true });
+    await store.drain(empty.path);
+    w.fake.script('coding', exit('side effect done once'));
+    w.fake.script('director', say('all done'));
+    const r = await runTask(w.rt, { ...w.base, prompt: 'please continue', taskId: 'turn-2', yolo: true, session: { resume: 'turn-1' } });
+    expect(r.text).toBe('all done');
+    expect(text(w.fake.requestsFor('coding')[2] ?? { body: {} })).toContain(SIDE.replace(/"/g, '\\"')); // replayed, not degraded
+    expect(text(w.fake.requestsFor('director').at(-1) ?? { body: {} })).toContain('side effect done once');
+    expect(readFileSync(join(w.base.workspace, 'side.txt'), 'utf8')).toBe('ran\n');
   });
 
   it('a provider that numbers calls per answer (every call id the same): the interrupted delegation is continued once, from its own rollout', async () => {

@@ -26,7 +26,8 @@ export async function initialMessages(input: AgentRunInputParsed, system: string
   if (input.resumeFrom) {
     // a call that started and left no result is not run again: its result says so, with the workspace as it is now
     const messages = await describeInterrupted(input.resumeFrom.messages, input.settings.workspace, mutates);
-    return recordedAround(messages, input.resumeFrom.pending, (recovered) => (recovered.length === 0 ? messages : repairToolPairs([...messages, ...recovered])), recovery, rec);
+    // a continued delegation's new rollout shadows its older one: it holds the replay, on disk, before any call
+    return recordedAround(messages, input.resumeFrom.pending, (recovered) => (recovered.length === 0 ? messages : repairToolPairs([...messages, ...recovered])), recovery, rec, true);
   }
   const [head, brief]: ChatMessage[] = [{ role: 'system', content: system }, { role: 'user', content: input.brief }];
   if (!input.session) return recordedAround([head, brief], [], () => [head, brief], recovery, rec);
@@ -35,22 +36,26 @@ export async function initialMessages(input: AgentRunInputParsed, system: string
   return recordedAround([head, ...history, brief], pending, (recovered) => [head, ...repairToolPairs([...history, ...recovered]), brief], recovery, rec);
 }
 
-/** Records `before` (durably when recovery follows), recovers `pending`, and records the change to `after(recovered)`. */
+/** Records `before` (durably when recovery follows, or when asked), recovers `pending`, and records the change to
+ *  `after(recovered)`. */
 async function recordedAround(
   before: ChatMessage[],
   pending: readonly PendingDelegation[],
   after: (recovered: ChatMessage[]) => ChatMessage[],
   recovery: RecoveryDeps,
   rec: InitialRecording,
+  durable = false,
 ): Promise<ChatMessage[]> {
   const items = (ms: readonly ChatMessage[]) => ms.map((m) => ({ type: 'response_item' as const, ts: rec.now(), payload: m }));
+  const drained = (): Promise<void> => rec.recorder.drain().catch((e: unknown) => publishWarning(rec.publish, 'rollout', `${rec.agent}: the conversation was not confirmed on disk`, e));
   if (pending.length === 0) {
     const messages = after([]);
     rec.recorder.append(items(messages));
+    if (durable) await drained();
     return messages;
   }
   rec.recorder.append(items(before));
-  await rec.recorder.drain().catch((e: unknown) => publishWarning(rec.publish, 'rollout', `${rec.agent}: the conversation was not confirmed on disk before recovery`, e));
+  await drained();
   const messages = after(await recoverDelegations(recovery, pending));
   rec.recorder.append([compactedRecord(before, messages, rec.now())]);
   return messages;

@@ -1,6 +1,6 @@
 // Sessions on the client thread: which session a turn belongs to, the earlier turns' conversation (from the last
 // Director rollout, the source of truth), and the delegations that turn left interrupted (recovery B/C candidates).
-import type { ReplayResult, RolloutHead, SessionSummary, StoreApi } from '../../store/api.js';
+import type { ReplayResult, RolloutHead, SessionSummary, StopFacts, StoreApi } from '../../store/api.js';
 import { stopState } from '../../store/client.js';
 import type { ChatMessage, StopReason } from './wire-types.js';
 import { cancelledReport } from './ledger-report.js';
@@ -130,22 +130,35 @@ async function findSession(store: Pick<SessionStore, 'readSession' | 'listSessio
 }
 
 /** delegate_* calls whose child rollout did not finish: paused, cancelled, or no terminal record at all (killed). */
-export async function interruptedDelegations(store: Pick<SessionStore, 'readStopFacts'>, history: readonly ChatMessage[], heads: readonly RolloutHead[]): Promise<PendingDelegation[]> {
+export async function interruptedDelegations(store: Pick<SessionStore, 'readStopFacts' | 'readReplay'>, history: readonly ChatMessage[], heads: readonly RolloutHead[]): Promise<PendingDelegation[]> {
   const out: PendingDelegation[] = [];
   for (const m of history) {
     if (m.role !== 'assistant') continue;
     for (const c of m.toolCalls ?? []) {
       if (!c.name.startsWith('delegate_')) continue;
-      const child = heads.filter((h) => h.meta.delegationId === c.id).at(-1);
-      if (!child) continue; // never started: the repaired conversation says so and the Director decides
+      const found = await newestRecorded(store, heads.filter((h) => h.meta.delegationId === c.id));
+      if (!found) continue; // never started: the repaired conversation says so and the Director decides
+      const { child, stop } = found;
       // a provider that reuses call ids maps two calls to one child: continuing it twice would repeat its work
       if (out.some((p) => p.rolloutPath === child.path)) continue;
-      const stop = await store.readStopFacts(child.path);
       if (stop.found && stopState(stop.stopReason) !== 'resumable') continue;
       out.push({ callId: c.id, target: c.name.slice('delegate_'.length), task: taskOf(c.arguments), rolloutPath: child.path });
     }
   }
   return out;
+}
+
+/** A delegation's newest rollout, passing over any that holds no message (killed before its first records were on
+ *  disk): the one before it holds the delegation's work. */
+async function newestRecorded(store: Pick<SessionStore, 'readStopFacts' | 'readReplay'>, children: readonly RolloutHead[]): Promise<{ child: RolloutHead; stop: StopFacts } | null> {
+  for (let i = children.length - 1; i >= 0; i--) {
+    const child = children[i] as RolloutHead;
+    const stop = await store.readStopFacts(child.path);
+    if (stop.found || i === 0) return { child, stop };
+    const r = await store.readReplay(child.path);
+    if (!r.ok || r.messages.length > 0) return { child, stop };
+  }
+  return null;
 }
 
 function taskOf(args: string): string {

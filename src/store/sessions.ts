@@ -112,6 +112,7 @@ export function summarise(projectId: string, sessionId: string, entries: readonl
     turns: starts.length,
     lastPrompt: last.prompt,
     lastTaskId: last.taskId,
+    taskIds: starts.map((e) => e.taskId),
     stopReason,
     lastRolloutPath: lastEnd?.rolloutPath ?? null,
     tokens: ends.reduce((t, e) => ({ input: t.input + e.usage.inputTokens, output: t.output + e.usage.outputTokens }), { input: 0, output: 0 }),

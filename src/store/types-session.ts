@@ -16,6 +16,8 @@ export interface SessionSummary {
   turns: number;
   lastPrompt: string;
   lastTaskId: string;
+  /** Every turn's task id, oldest first (a resume walks back over a last turn that recorded nothing). */
+  taskIds: string[];
   /** The last turn's stop reason; null = the turn never ended (the process died): "interrupted". */
   stopReason: StopReason | null;
   /** Director rollout of the last turn that ended (null when none did). */

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runTask, type TaskResult } from '../../src/actors/agents/run-task.js';
-import type { StoreApi } from '../../src/store/api.js';
+import { pairsIntact } from '../../src/actors/agents/compression/turns.js';
+import type { SessionMeta, StoreApi } from '../../src/store/api.js';
 import { STORE_ACTOR, projectIdFor } from '../../src/store/client.js';
 import { call, exit, THOUGHT, until, world, type World } from './helpers.js';
 
@@ -83,6 +84,22 @@ describe('sessions', () => {
     expect(sessions[0]).toMatchObject({ sessionId: 't1', turns: 2, lastPrompt: 'second question', stopReason: 'plain_text' });
   });
 
+  it('a last turn killed before its Director recorded anything (header only): the next turn carries the turn before it', async () => {
+    w.fake.script('director', ...Array.from({ length: 4 }, () => say('answer one')));
+    await runTask(w.rt, { ...w.base, prompt: 'first question', taskId: 'h1' });
+    w.fake.script('director', ...Array.from({ length: 4 }, () => say('answer two')));
+    const r2 = await runTask(w.rt, { ...w.base, prompt: 'second question', taskId: 'h2', session: { resume: 'h1' } });
+    asIfKilled('h2');
+    writeFileSync(r2.rolloutPath, `${readFileSync(r2.rolloutPath, 'utf8').split('\n')[0] ?? ''}\n`); // its header alone
+    w.fake.script('director', ...Array.from({ length: 4 }, () => say('answer three')));
+    const r3 = await runTask(w.rt, { ...w.base, prompt: 'third question', taskId: 'h3', session: { resume: 'h1' } });
+    expect(r3.stopReason).toBe('plain_text');
+    const body = text(w.fake.requestsFor('director').find((q) => text(q).includes('third question')) ?? { body: {} });
+    expect(body).toContain('first question');
+    expect(body).toContain('answer one');
+    expect(body).toContain('(\\"second question\\") was interrupted'); // the empty turn is marked, by its prompt
+  });
+
   it('a resumed turn re-reads the project context: the system prompt is fresh, never the old turn\'s', async () => {
     const doc = join(w.base.workspace, 'AGENTS.md');
     writeFileSync(doc, '# rules\nRULE-OF-TURN-ONE\n');
@@ -154,6 +171,67 @@ describe('recovery', () => {
     const body = text(director ?? { body: {} });
     expect(body).toContain('side effect done once');
     expect(body).not.toContain('was cancelled before it finished'); // last wins: the abandoned result was replaced
+  });
+
+  it("a recovered turn's rollout replays to its conversation: the earlier turns, the recovered result right after its call, the prompt", async () => {
+    await interruptedTurn();
+    asIfKilled('turn-1');
+    w.fake.script('coding', exit('side effect done once'));
+    w.fake.script('director', say('all done'));
+    const r = await runTask(w.rt, { ...w.base, prompt: 'please continue', taskId: 'turn-2', yolo: true, session: { resume: 'turn-1' } });
+    expect(r.text).toBe('all done');
+    const replay = await w.rt.connect<StoreApi>(STORE_ACTOR).readReplay(r.rolloutPath);
+    if (!replay.ok) throw new Error(`no replay: ${replay.reason}`);
+    const ms = replay.messages;
+    // written before recovery, the earlier turn; the recovered result lands right after its call (compacted record)
+    expect(ms[1]).toEqual({ role: 'user', content: 'do the work' });
+    expect(pairsIntact(ms)).toBe(true);
+    const results = ms.filter((m) => m.role === 'tool' && m.content.includes('side effect done once'));
+    expect(results).toHaveLength(1);
+    expect(ms.slice(-2)).toEqual([{ role: 'user', content: 'please continue' }, expect.objectContaining({ role: 'assistant', content: 'all done' })]);
+  });
+
+  it('a resumed turn killed before its Director recorded anything: the next turn continues the delegation from the newest rollout it left', async () => {
+    await interruptedTurn();
+    asIfKilled('turn-1');
+    // turn 2 continues the delegation, which runs one more command and stalls; then the process "dies"
+    w.fake.script('coding', call('run_bash', { command: 'echo two >> two.txt', is_dangerous: false }), { text: 'x', fault: { kind: 'stall', afterEvents: 1 } });
+    const ctl = new AbortController();
+    const running = runTask(w.rt, { ...w.base, prompt: 'please continue', taskId: 'turn-2', yolo: true, signal: ctl.signal, session: { resume: 'turn-1' } }).catch((e: Error) => e);
+    await until(() => w.fake.requestsFor('coding').length >= 4, "the continued Coding's second model call");
+    ctl.abort(new Error('cancelled by the test'));
+    await running;
+    asIfKilled('turn-2');
+    const store = w.rt.connect<StoreApi>(STORE_ACTOR);
+    const director2 = (await store.taskRollouts(projectIdFor(w.base.workspace), 'turn-2')).find((h) => h.meta.delegationId === null)?.path ?? '';
+    writeFileSync(director2, `${readFileSync(director2, 'utf8').split('\n')[0] ?? ''}\n`); // its header alone
+    w.fake.script('coding', exit('side effect done once'));
+    w.fake.script('director', say('all done'));
+    const r = await runTask(w.rt, { ...w.base, prompt: 'go on', taskId: 'turn-3', yolo: true, session: { resume: 'turn-1' } });
+    expect(r.text).toBe('all done');
+    expect(text(w.fake.requestsFor('coding')[4] ?? { body: {} })).toContain('echo two'); // from turn 2's Coding rollout
+    expect(readFileSync(join(w.base.workspace, 'side.txt'), 'utf8')).toBe('ran\n');
+    expect(readFileSync(join(w.base.workspace, 'two.txt'), 'utf8')).toBe('two\n');
+    const body = text(w.fake.requestsFor('director').at(-1) ?? { body: {} });
+    expect(body).toContain('do the work');
+    expect(body).toContain('side effect done once');
+  });
+
+  it("a delegation's newest rollout holding no message (killed before its first records) is passed over: the one before it continues", async () => {
+    await interruptedTurn();
+    asIfKilled('turn-1');
+    const store = w.rt.connect<StoreApi>(STORE_ACTOR);
+    const head = JSON.parse(readFileSync(codingRollout(), 'utf8').split('\n')[0] ?? '{}') as { payload: SessionMeta };
+    const { git: _git, ...meta } = head.payload;
+    const empty = await store.openRollout({ ...meta, sessionId: 'killed-at-its-start' }, { agentSuffix: true });
+    await store.drain(empty.path);
+    w.fake.script('coding', exit('side effect done once'));
+    w.fake.script('director', say('all done'));
+    const r = await runTask(w.rt, { ...w.base, prompt: 'please continue', taskId: 'turn-2', yolo: true, session: { resume: 'turn-1' } });
+    expect(r.text).toBe('all done');
+    expect(text(w.fake.requestsFor('coding')[2] ?? { body: {} })).toContain(SIDE.replace(/"/g, '\\"')); // replayed, not degraded
+    expect(text(w.fake.requestsFor('director').at(-1) ?? { body: {} })).toContain('side effect done once');
+    expect(readFileSync(join(w.base.workspace, 'side.txt'), 'utf8')).toBe('ran\n');
   });
 
   it('a provider that numbers calls per answer (every call id the same): the interrupted delegation is continued once, from its own rollout', async () => {

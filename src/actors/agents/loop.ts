@@ -21,6 +21,8 @@ export interface LoopDeps {
   tools: ToolRunner;
   flags: LoopFlags;
   recorder: Recorder;
+  /** The caller already recorded the initial messages (a resumed run writes them before its recovery: initial-messages.ts). */
+  initialRecorded?: boolean;
   publish: Publish;
   pause: PauseGate;
   signal: AbortSignal;
@@ -80,7 +82,7 @@ export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): 
     recorder.append([{ type: 'event_msg', ts: ts(), payload: { kind: 'stop', stopReason, detail: extra.error } }]);
     return { stopReason, text, steps: step, usage, thoughtFailures, messages, ...extra };
   };
-  recorder.append(initial.map((m) => ({ type: 'response_item' as const, ts: ts(), payload: m })));
+  if (deps.initialRecorded !== true) recorder.append(initial.map((m) => ({ type: 'response_item' as const, ts: ts(), payload: m })));
 
   try {
     while (step < flags.maxSteps) {

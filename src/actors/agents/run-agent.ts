@@ -21,11 +21,10 @@ import { DelegationBreaker, RunPool } from './pool.js';
 import { noteIndexMessage } from './note-index.js';
 import { metaBrief, runMeta } from './meta.js';
 import { AbortReason } from './abort-reason.js';
-import { crashRecovery, recoverDelegations, type RecoveryDeps } from './recovery.js';
-import { repairToolPairs } from './tool-pairs.js';
+import { crashRecovery } from './recovery.js';
+import { initialMessages } from './initial-messages.js';
 import { changedFiles } from './ledger-report.js';
 import { workspaceFacts } from './workspace-facts.js';
-import { describeInterrupted } from './interrupted-calls.js';
 import { Compressor } from './compression/compressor.js';
 import { thinklinkRecord } from './compression/thinklink.js';
 import { UsageLedger } from './usage-ledger.js';
@@ -217,14 +216,18 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
     // the deferred-tool catalogue (MCP) and the skills list follow the role prompt: stable for the whole run
     const withSections = [system.trimEnd(), ...(tools.contextSections?.() ?? [])].join('\n\n') + '\n';
     const mutates = (name: string): boolean => tools?.mutates?.(name) ?? true;
-    const initial = await initialMessages(input, withSections, mutates, {
-      manager, store: env.store, publish: env.publish, signal: ctl.signal, maxReplayMessages: s.maxReplayMessages, enabled: s.resume,
-      workspace: { cwd: s.workspace, degradeOnChange: s.degradeOnWorkspaceChange },
-    });
     // a resumed run's plans (session follow-up, continued delegation): its thinklink store starts from them, and this
     // rollout holds them again so the next resume finds them too (its replay, once compressed, does not)
     const plans = input.resumeFrom?.plans ?? input.session?.plans ?? [];
     if (plans.length > 0) recorder.append(plans.map((e) => thinklinkRecord(e, env.clock.now())));
+    // recorded here, the earlier conversation before any interrupted delegation is recovered (a kill meanwhile keeps it)
+    const initial = await initialMessages(
+      input,
+      withSections,
+      mutates,
+      { manager, store: env.store, publish: env.publish, signal: ctl.signal, maxReplayMessages: s.maxReplayMessages, enabled: s.resume, workspace: { cwd: s.workspace, degradeOnChange: s.degradeOnWorkspaceChange } },
+      { recorder, now: () => env.clock.now(), publish: env.publish, agent: input.agent },
+    );
     const result: LoopResult = await runLoop(
       {
         agent: input.agent,
@@ -233,6 +236,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
         tools,
         flags,
         recorder,
+        initialRecorded: true,
         publish: env.publish,
         pause: env.pause,
         signal: ctl.signal,
@@ -307,21 +311,6 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
     // the Browser agent's browser ends with its run, whatever ended the run
     await tools?.close?.().catch((e: unknown) => publishWarning(env.publish, 'tools.close', `${input.agent}: its tools did not close cleanly`, e));
   }
-}
-
-/** A fresh run: system + brief. A continued delegation: its repaired replay. A resumed Director turn: the fresh
- *  system prompt (project context re-injected), the earlier turns with interrupted delegations recovered, the prompt. */
-async function initialMessages(input: AgentRunInputParsed, system: string, mutates: (name: string) => boolean, recovery: RecoveryDeps): Promise<ChatMessage[]> {
-  if (input.resumeFrom) {
-    // a call that started and left no result is not run again: its result says so, with the workspace as it is now
-    const messages = await describeInterrupted(input.resumeFrom.messages, input.settings.workspace, mutates);
-    const { pending } = input.resumeFrom;
-    return pending.length === 0 ? messages : repairToolPairs([...messages, ...(await recoverDelegations(recovery, pending))]);
-  }
-  const fresh: ChatMessage[] = [{ role: 'system', content: system }, { role: 'user', content: input.brief }];
-  if (!input.session) return fresh;
-  const recovered = await recoverDelegations(recovery, input.session.pending);
-  return [fresh[0], ...repairToolPairs([...input.session.history, ...recovered]), fresh[1]];
 }
 
 /** The Director's verdict on what it just read: its thought's reason (else its step), or the start of its reply. */

@@ -1,6 +1,6 @@
 // Sessions on the client thread: which session a turn belongs to, the earlier turns' conversation (from the last
 // Director rollout, the source of truth), and the delegations that turn left interrupted (recovery B/C candidates).
-import type { RolloutHead, SessionSummary, StoreApi } from '../../store/api.js';
+import type { ReplayResult, RolloutHead, SessionSummary, StopFacts, StoreApi } from '../../store/api.js';
 import { stopState } from '../../store/client.js';
 import type { ChatMessage, StopReason } from './wire-types.js';
 import { cancelledReport } from './ledger-report.js';
@@ -52,18 +52,35 @@ export async function prepareTurn(store: SessionStore, projectId: string, taskId
   // the last turn left no Director rollout (its start failed): the earlier turns carry on, marked
   const unstarted = lastDirector === null && s.stopReason !== null && stopState(s.stopReason) !== 'finished' ? [marker(turnMarker(s.stopReason, s.lastPrompt, true))] : [];
   if (director === null) return { ...ids(s, taskId, req), resumed: true, history: unstarted, plans: [], pending: [] };
-  const replay = await store.readReplay(director);
+  const { replay, heads: walked } = lastDirector === null ? { replay: await store.readReplay(director), heads } : await recordedTurn(store, projectId, s, lastDirector, heads);
   if (!replay.ok) throw new SessionError(`session ${s.sessionId} cannot be resumed: its last rollout is ${replay.reason.replace('_', ' ')} (${director})`);
   const history = replay.messages.filter((m) => m.role !== 'system');
   const base = { ...ids(s, taskId, req), resumed: true, plans: thinklinkFromDetails(replay.thinklink) };
   if (lastDirector === null) return { ...base, history: [...history, ...unstarted], pending: [] };
   const stop = s.stopReason ?? (await directorStop(store, lastDirector));
   if (stop !== null && stopState(stop) === 'finished') return { ...base, history, pending: [] };
-  const interrupted = await interruptedDelegations(store, history, heads);
+  const interrupted = await interruptedDelegations(store, history, walked);
   const note = marker(turnMarker(stop, s.lastPrompt, false));
   // cancel means cancel: what the user stopped is reported to the Director, never resumed
   if (stop === 'cancelled') return { ...base, history: [...history, ...(await cancelledResults(store, interrupted)), note], pending: [] };
   return { ...base, history: [...history, note], pending: req.fork === true ? [] : interrupted };
+}
+
+/** The last turn's Director rollout, or, when it holds no message (the turn was killed before its first records were
+ *  on disk), the newest earlier turn's that does; the rollouts of every turn walked over follow `heads` in turn
+ *  order, so a delegation continued in one of them is found at its newest rollout. */
+async function recordedTurn(store: SessionStore, projectId: string, s: SessionSummary, path: string, heads: RolloutHead[]): Promise<{ replay: ReplayResult; heads: RolloutHead[] }> {
+  const replay = await store.readReplay(path);
+  if (!replay.ok || replay.messages.length > 0) return { replay, heads };
+  let later = heads;
+  for (const taskId of s.taskIds.slice(0, -1).reverse()) {
+    const own = await store.taskRollouts(projectId, taskId);
+    const director = own.filter((h) => h.meta.delegationId === null).at(-1)?.path;
+    const r = director === undefined ? null : await store.readReplay(director);
+    if (r !== null && (!r.ok || r.messages.length > 0)) return { replay: r, heads: [...own, ...later] };
+    later = [...own, ...later];
+  }
+  return { replay, heads: later };
 }
 
 /** The last turn's Director stop when the session ledger has none (the process ended before the turn's end was
@@ -113,22 +130,35 @@ async function findSession(store: Pick<SessionStore, 'readSession' | 'listSessio
 }
 
 /** delegate_* calls whose child rollout did not finish: paused, cancelled, or no terminal record at all (killed). */
-export async function interruptedDelegations(store: Pick<SessionStore, 'readStopFacts'>, history: readonly ChatMessage[], heads: readonly RolloutHead[]): Promise<PendingDelegation[]> {
+export async function interruptedDelegations(store: Pick<SessionStore, 'readStopFacts' | 'readReplay'>, history: readonly ChatMessage[], heads: readonly RolloutHead[]): Promise<PendingDelegation[]> {
   const out: PendingDelegation[] = [];
   for (const m of history) {
     if (m.role !== 'assistant') continue;
     for (const c of m.toolCalls ?? []) {
       if (!c.name.startsWith('delegate_')) continue;
-      const child = heads.filter((h) => h.meta.delegationId === c.id).at(-1);
-      if (!child) continue; // never started: the repaired conversation says so and the Director decides
+      const found = await newestRecorded(store, heads.filter((h) => h.meta.delegationId === c.id));
+      if (!found) continue; // never started: the repaired conversation says so and the Director decides
+      const { child, stop } = found;
       // a provider that reuses call ids maps two calls to one child: continuing it twice would repeat its work
       if (out.some((p) => p.rolloutPath === child.path)) continue;
-      const stop = await store.readStopFacts(child.path);
       if (stop.found && stopState(stop.stopReason) !== 'resumable') continue;
       out.push({ callId: c.id, target: c.name.slice('delegate_'.length), task: taskOf(c.arguments), rolloutPath: child.path });
     }
   }
   return out;
+}
+
+/** A delegation's newest rollout, passing over any that holds no message (killed before its first records were on
+ *  disk): the one before it holds the delegation's work. */
+async function newestRecorded(store: Pick<SessionStore, 'readStopFacts' | 'readReplay'>, children: readonly RolloutHead[]): Promise<{ child: RolloutHead; stop: StopFacts } | null> {
+  for (let i = children.length - 1; i >= 0; i--) {
+    const child = children[i] as RolloutHead;
+    const stop = await store.readStopFacts(child.path);
+    if (stop.found || i === 0) return { child, stop };
+    const r = await store.readReplay(child.path);
+    if (!r.ok || r.messages.length > 0) return { child, stop };
+  }
+  return null;
 }
 
 function taskOf(args: string): string {

@@ -3,14 +3,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { runSafeGit } from '../../runtime/safe-git.js';
-import { langOf } from './queries.js';
+import { NEVER_INDEXED as NEVER, hasIndexedExtension } from './indexed-names.js';
 
-/** Directories never indexed, whatever the ignore files say (dependencies, VCS, build output, caches). */
-const NEVER = new Set(['node_modules', '.git', '.hg', '.svn', 'dist', 'build', 'vendor', '__pycache__', '.venv', 'venv', '.next', 'coverage', '.cache']);
-
-/** Minified bundles carry no declarations worth a search. */
 function indexable(path: string): boolean {
-  return langOf(path) !== null && !/\.min\.[cm]?js$/.test(path) && !path.split('/').some((s) => NEVER.has(s));
+  return hasIndexedExtension(path) && !path.split('/').some((s) => NEVER.has(s));
 }
 
 /** Workspace-relative paths (forward slashes) of the files to index, sorted. */

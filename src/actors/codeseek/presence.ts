@@ -4,15 +4,10 @@
 // extension (git's listing and the walk both only ever drop files); past the bound it is true, as for a large tree.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { langOf } from './queries.js';
-
-/** The directories files.ts never indexes (its NEVER): a file under one of them never counts. */
-const NEVER = new Set(['node_modules', '.git', '.hg', '.svn', 'dist', 'build', 'vendor', '__pycache__', '.venv', 'venv', '.next', 'coverage', '.cache']);
+import { NEVER_INDEXED as NEVER, hasIndexedExtension as counts } from './indexed-names.js';
 
 /** Directories read before the walk stops and answers true (a tree this big is not worth walking twice). */
 export const PRESENCE_DIRS = 256;
-
-const counts = (name: string): boolean => langOf(name) !== null && !/\.min\.[cm]?js$/.test(name);
 
 /** True when `root` may hold a file the index covers (a file or link with an indexed extension; dot directories
  *  too, since git lists them), false when it holds none; true past PRESENCE_DIRS directories or when a directory

@@ -113,6 +113,7 @@ export function summarise(projectId: string, sessionId: string, entries: readonl
     lastPrompt: last.prompt,
     lastTaskId: last.taskId,
     taskIds: starts.map((e) => e.taskId),
+    turnStarts: starts.map((e) => e.ts),
     stopReason,
     lastRolloutPath: lastEnd?.rolloutPath ?? null,
     tokens: ends.reduce((t, e) => ({ input: t.input + e.usage.inputTokens, output: t.output + e.usage.outputTokens }), { input: 0, output: 0 }),

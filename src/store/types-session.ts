@@ -18,6 +18,8 @@ export interface SessionSummary {
   lastTaskId: string;
   /** Every turn's task id, oldest first (a resume walks back over a last turn that recorded nothing). */
   taskIds: string[];
+  /** When each of those turns started (its turn_start): a fork's walk-back stops at the parent's turns before the fork. */
+  turnStarts: number[];
   /** The last turn's stop reason; null = the turn never ended (the process died): "interrupted". */
   stopReason: StopReason | null;
   /** Director rollout of the last turn that ended (null when none did). */

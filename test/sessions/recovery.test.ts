@@ -100,6 +100,26 @@ describe('sessions', () => {
     expect(body).toContain('(\\"second question\\") was interrupted'); // the empty turn is marked, by its prompt
   });
 
+  it("a fork's first turn killed before its Director recorded anything: the fork's next turn carries the parent's turns up to the fork", async () => {
+    w.fake.script('director', ...Array.from({ length: 4 }, () => say('answer one')));
+    await runTask(w.rt, { ...w.base, prompt: 'first question', taskId: 'p1' });
+    w.fake.script('director', ...Array.from({ length: 4 }, () => say('forked answer')));
+    const f1 = await runTask(w.rt, { ...w.base, prompt: 'forked question', taskId: 'f1', session: { resume: 'p1', fork: true } });
+    expect(f1.session).toMatchObject({ id: 'f1', forkedFrom: 'p1' });
+    w.fake.script('director', ...Array.from({ length: 4 }, () => say('answer two')));
+    await runTask(w.rt, { ...w.base, prompt: 'parent after the fork', taskId: 'p2', session: { resume: 'p1' } });
+    asIfKilled('f1');
+    writeFileSync(f1.rolloutPath, `${readFileSync(f1.rolloutPath, 'utf8').split('\n')[0] ?? ''}\n`); // its header alone
+    w.fake.script('director', ...Array.from({ length: 4 }, () => say('answer three')));
+    const f2 = await runTask(w.rt, { ...w.base, prompt: 'fork again', taskId: 'f2', session: { resume: 'f1' } });
+    expect(f2.session).toMatchObject({ id: 'f1', resumed: true });
+    const body = text(w.fake.requestsFor('director').find((q) => text(q).includes('fork again')) ?? { body: {} });
+    expect(body).toContain('first question');
+    expect(body).toContain('answer one');
+    expect(body).toContain('(\\"forked question\\") was interrupted');
+    expect(body).not.toContain('parent after the fork'); // the parent's turns after the fork are not the fork's
+  });
+
   it('a resumed turn re-reads the project context: the system prompt is fresh, never the old turn\'s', async () => {
     const doc = join(w.base.workspace, 'AGENTS.md');
     writeFileSync(doc, '# rules\nRULE-OF-TURN-ONE\n');
@@ -152,6 +172,26 @@ describe('recovery', () => {
     expect(r.text).toBe('something else');
     expect(w.fake.requestsFor('coding')).toHaveLength(2);
     expect(text(w.fake.requestsFor('director').at(-1) ?? { body: {} })).toContain('[coding cancelled by the user]');
+  });
+
+  it("a fork walking back into its parent's turn continues none of the parent's delegations: they stay the parent's to resume", async () => {
+    await interruptedTurn();
+    asIfKilled('turn-1');
+    w.fake.script('director', say('forked answer'));
+    const f1 = await runTask(w.rt, { ...w.base, prompt: 'forked question', taskId: 'f1', yolo: true, session: { resume: 'turn-1', fork: true } });
+    asIfKilled('f1');
+    writeFileSync(f1.rolloutPath, `${readFileSync(f1.rolloutPath, 'utf8').split('\n')[0] ?? ''}\n`); // its header alone
+    w.fake.script('director', say('fork answer'));
+    const f2 = await runTask(w.rt, { ...w.base, prompt: 'fork again', taskId: 'f2', yolo: true, session: { resume: 'f1' } });
+    expect(f2.text).toBe('fork answer');
+    expect(text(w.fake.requestsFor('director').at(-1) ?? { body: {} })).toContain('do the work');
+    expect(w.fake.requestsFor('coding')).toHaveLength(2); // not continued by the fork
+    w.fake.script('coding', exit('side effect done once'));
+    w.fake.script('director', say('all done'));
+    const r = await runTask(w.rt, { ...w.base, prompt: 'please continue', taskId: 'turn-2', yolo: true, session: { resume: 'turn-1' } });
+    expect(r.text).toBe('all done');
+    expect(w.fake.requestsFor('coding')).toHaveLength(3); // the parent continues it, once
+    expect(readFileSync(join(w.base.workspace, 'side.txt'), 'utf8')).toBe('ran\n');
   });
 
   it('B: an interrupted Coding delegation continues from its rollout; the recorded tool call is not run again', async () => {
@@ -313,7 +353,7 @@ describe('recovery', () => {
   /** Coding runs the side effect, then its next model call stalls; its worker then dies under it: `terminate()`,
    *  with no stop message, ends it as an uncaught throw or an OOM does (no stop hook, no stop record, no checkpoint:
    *  the ledger holds only what reached the store), and the Director's spawn fails with a crash, not a cancel. */
-  async function crashingRun(maxRestarts: number): Promise<TaskResult> {
+  async function crashingRun(maxRestarts: number, beforeCrash?: () => Promise<void>): Promise<TaskResult> {
     w.fake.script('director', call('delegate_coding', { task: 'run the side effect, then finish', context_refs: [] }), say('done after the crash'));
     w.fake.script('coding', call('run_bash', { command: SIDE, is_dangerous: false }), { text: 'x', fault: { kind: 'stall', afterEvents: 1 } }, exit('finished after a restart'));
     const config = { ...w.base.config, resume: { ...w.base.config.resume, maxRestarts } };
@@ -323,6 +363,7 @@ describe('recovery', () => {
     expect(name).toBeDefined();
     const handle = w.rt.task('crash')?.supervisor.handleOf(name ?? '') as { worker?: Worker } | undefined;
     expect(handle?.worker).toBeDefined();
+    await beforeCrash?.();
     await handle?.worker?.terminate();
     return running;
   }
@@ -339,6 +380,22 @@ describe('recovery', () => {
     // the crashed run left no checkpoint: B replayed the rollout as the store had it
     const first = readFileSync(codingRollout(), 'utf8');
     expect(first).not.toContain('"agent_checkpoint"');
+    expect(text(w.fake.requestsFor('director').at(-1) ?? { body: {} })).toContain('finished after a restart');
+  });
+
+  it('a crashed delegation whose newest rollout holds nothing (a restart killed before its first records) continues from the one before it (B)', async () => {
+    const r = await crashingRun(2, async () => {
+      // what an incarnation leaves that opened its rollout and died before its first records were on disk
+      const store = w.rt.connect<StoreApi>(STORE_ACTOR);
+      const { git: _git, ...meta } = (JSON.parse(readFileSync(codingRollout(), 'utf8').split('\n')[0] ?? '{}') as { payload: SessionMeta }).payload;
+      const empty = await store.openRollout({ ...meta, sessionId: 'restarted-then-killed' }, { agentSuffix: true });
+      await store.drain(empty.path);
+    });
+    expect(r.text).toBe('done after the crash');
+    expect(r.notes.some((n) => n.handoff.status === 'degraded')).toBe(false);
+    expect(w.fake.requestsFor('coding')).toHaveLength(3); // replayed from the rollout that holds the work
+    expect(text(w.fake.requestsFor('coding')[2] ?? { body: {} })).toContain(SIDE);
+    expect(readFileSync(join(w.base.workspace, 'side.txt'), 'utf8')).toBe('ran\n');
     expect(text(w.fake.requestsFor('director').at(-1) ?? { body: {} })).toContain('finished after a restart');
   });
 

@@ -21,7 +21,7 @@ describe('session ledger', () => {
     await s.recordSessionTurn('p', 'S1', { kind: 'turn_end', ts: 4, taskId: 'T2', stopReason: 'plain_text', usage: U, rolloutPath: '/r2' });
     await s.recordSessionTurn('p', 'S0', { kind: 'turn_start', ts: 0, taskId: 'T0', prompt: 'old', workspace: '/w' });
     const s1 = await s.readSession('p', 'S1');
-    expect(s1).toMatchObject({ sessionId: 'S1', startedAt: 1, turns: 2, lastPrompt: 'second', lastTaskId: 'T2', taskIds: ['T1', 'T2'], stopReason: 'plain_text', lastRolloutPath: '/r2', tokens: { input: 20, output: 10 }, resumable: { ok: true } });
+    expect(s1).toMatchObject({ sessionId: 'S1', startedAt: 1, turns: 2, lastPrompt: 'second', lastTaskId: 'T2', taskIds: ['T1', 'T2'], turnStarts: [1, 3], stopReason: 'plain_text', lastRolloutPath: '/r2', tokens: { input: 20, output: 10 }, resumable: { ok: true } });
     expect((await s.listSessions('p')).map((x) => x.sessionId)).toEqual(['S1', 'S0']);
     expect(await s.listSessions('other')).toEqual([]);
     expect(await s.readSession('p', 'nope')).toBeNull();

@@ -4,7 +4,7 @@
 import type { StoreApi } from '../../store/api.js';
 import type { ChatMessage, Event } from './wire-types.js';
 import type { AgentRunInput, AgentRunOutput } from './run-types.js';
-import { assessReplay } from './replay-assessment.js';
+import { assessReplay, newestRecorded } from './replay-assessment.js';
 import { isCrash } from './recovery.js';
 import { ledgerLines } from './ledger-report.js';
 import { interruptedDelegations } from './session-turn.js';
@@ -49,12 +49,13 @@ export async function superviseDirector(deps: DirectorRestartDeps, input: AgentR
 type Next = { kind: 'restart'; input: AgentRunInput } | { kind: 'degraded'; reason: string; messages: ChatMessage[] };
 
 /** The input of the next incarnation: its last rollout's repaired replay and the delegations it left interrupted, or
- *  the first input again when it never opened a rollout (nothing of it ran). */
+ *  the first input again when it never opened a rollout or recorded nothing in one (nothing of it ran). */
 async function restartFrom(deps: DirectorRestartDeps, input: AgentRunInput): Promise<Next> {
   const heads = await deps.store.taskRollouts(deps.projectId, deps.taskId);
-  const head = heads.filter((h) => h.meta.delegationId === null).at(-1);
-  if (!head) return { kind: 'restart', input };
-  const a = assessReplay(await deps.store.readReplay(head.path), deps.maxReplayMessages);
+  // an incarnation that died before its first records were on disk is passed over for the one before it
+  const found = await newestRecorded(deps.store, heads.filter((h) => h.meta.delegationId === null));
+  if (!found || found.holdsNothing) return { kind: 'restart', input };
+  const a = assessReplay(await deps.store.readReplay(found.head.path), deps.maxReplayMessages);
   if (a.kind === 'degraded') return { kind: 'degraded', reason: `its ledger cannot be replayed: ${a.reason}`, messages: a.messages };
   const pending = await interruptedDelegations(deps.store, a.messages, heads);
   const { freshBoard: _fresh, session: _session, ...rest } = input;

@@ -9,7 +9,7 @@ import type { ToolOutcome } from '../tools/types.js';
 import type { ChatMessage } from './wire-types.js';
 import type { Publish } from './loop-contract.js';
 import type { ThinkEntry } from './compression/thinklink.js';
-import { assessReplay, type Assessment } from './replay-assessment.js';
+import { assessReplay, newestRecorded, type Assessment } from './replay-assessment.js';
 import { degradedReport } from './ledger-report.js';
 import { workspaceChanges, workspaceFacts } from './workspace-facts.js';
 
@@ -87,12 +87,13 @@ function outcomeText(o: ToolOutcome): string {
 }
 
 /** The restart hook of a run's delegations: the crashed call's latest rollout, assessed like a resumed one. */
-export function crashRecovery(store: Pick<StoreApi, 'taskRollouts' | 'readReplay'>, s: RunSettings): (callId: string) => Promise<Assessment> {
+export function crashRecovery(store: Pick<StoreApi, 'taskRollouts' | 'readReplay' | 'readStopFacts'>, s: RunSettings): (callId: string) => Promise<Assessment> {
   return async (callId) => {
     if (!s.resume) return { kind: 'degraded', reason: 'resume is disabled ([resume] enable = false)', messages: [] };
-    const head = (await store.taskRollouts(s.projectId, s.taskId)).filter((h) => h.meta.delegationId === callId).at(-1);
-    if (!head) return { kind: 'degraded', reason: 'it left no rollout', messages: [] };
-    return assessed(store, head.path, s.maxReplayMessages, { cwd: s.workspace, degradeOnChange: s.degradeOnWorkspaceChange });
+    // an earlier restart that died before its first records left an empty newest rollout: the one before it holds the work
+    const found = await newestRecorded(store, (await store.taskRollouts(s.projectId, s.taskId)).filter((h) => h.meta.delegationId === callId));
+    if (!found) return { kind: 'degraded', reason: 'it left no rollout', messages: [] };
+    return assessed(store, found.head.path, s.maxReplayMessages, { cwd: s.workspace, degradeOnChange: s.degradeOnWorkspaceChange });
   };
 }
 

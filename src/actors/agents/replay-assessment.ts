@@ -1,6 +1,6 @@
 // Whether a delegation's rollout can be continued (B) or must be handed over as a report (C): decided from the
 // replay alone, without running anything.
-import type { ReplayResult } from '../../store/api.js';
+import type { ReplayResult, RolloutHead, StopFacts, StoreApi } from '../../store/api.js';
 import type { ChatMessage } from './wire-types.js';
 import { repairToolPairs } from './tool-pairs.js';
 import { thinklinkFromDetails, type ThinkEntry } from './compression/thinklink.js';
@@ -19,4 +19,21 @@ export function assessReplay(r: ReplayResult, maxMessages: number): Assessment {
   if (maxMessages > 0 && r.messages.length > maxMessages) return degraded(`its replay has ${r.messages.length} messages, over [resume] max_replay_messages = ${maxMessages}`);
   if (r.messages[0]?.role !== 'system') return degraded('its replay does not start with the system prompt');
   return { kind: 'replay', messages: repairToolPairs(r.messages), plans: thinklinkFromDetails(r.thinklink) };
+}
+
+/** A run's rollout that holds what it did: `heads` (one run's incarnations, oldest first) newest first, passing over
+ *  any that holds no message and no stop (an incarnation killed or crashed before its first records were on disk) for
+ *  the one before it; the oldest is kept whatever it holds (`holdsNothing` then says whether it is empty too). THE
+ *  rule for a resumed turn's delegations and Directors (session-turn.ts) and a crashed delegation or Director's
+ *  restart (recovery.ts, director-restart.ts). */
+export async function newestRecorded(store: Pick<StoreApi, 'readStopFacts' | 'readReplay'>, heads: readonly RolloutHead[]): Promise<{ head: RolloutHead; stop: StopFacts; holdsNothing: boolean } | null> {
+  for (let i = heads.length - 1; i >= 0; i--) {
+    const head = heads[i] as RolloutHead;
+    const stop = await store.readStopFacts(head.path);
+    if (stop.found) return { head, stop, holdsNothing: false };
+    const r = await store.readReplay(head.path);
+    const holdsNothing = r.ok && r.messages.length === 0;
+    if (!holdsNothing || i === 0) return { head, stop, holdsNothing };
+  }
+  return null;
 }

@@ -35,7 +35,7 @@ import type { Blueprint } from '../blueprint/blueprint.js';
 export type AgentStore = Pick<
   StoreApi,
   | 'openRollout' | 'appendRollout' | 'drain' | 'buildIndex' | 'writeNote' | 'resolveRefs' | 'writeArtifact' | 'recordTimeline' | 'registerAgent'
-  | 'saveTaskMemory' | 'writeCheckpoint' | 'readReplay' | 'taskRollouts' | 'readUsage' | 'undoPoint' | 'undoEnd' | 'undoList' | 'undoRestore' | 'takeTaskInbox'
+  | 'saveTaskMemory' | 'writeCheckpoint' | 'readReplay' | 'readStopFacts' | 'taskRollouts' | 'readUsage' | 'undoPoint' | 'undoEnd' | 'undoList' | 'undoRestore' | 'takeTaskInbox'
 >;
 
 export interface ToolHooks {

@@ -1,9 +1,10 @@
 // Sessions on the client thread: which session a turn belongs to, the earlier turns' conversation (from the last
 // Director rollout, the source of truth), and the delegations that turn left interrupted (recovery B/C candidates).
-import type { ReplayResult, RolloutHead, SessionSummary, StopFacts, StoreApi } from '../../store/api.js';
+import type { ReplayResult, RolloutHead, SessionSummary, StoreApi } from '../../store/api.js';
 import { stopState } from '../../store/client.js';
 import type { ChatMessage, StopReason } from './wire-types.js';
 import { cancelledReport } from './ledger-report.js';
+import { newestRecorded } from './replay-assessment.js';
 import type { PendingDelegation } from './run-types.js';
 import { thinklinkFromDetails, type ThinkEntry } from './compression/thinklink.js';
 
@@ -67,20 +68,37 @@ export async function prepareTurn(store: SessionStore, projectId: string, taskId
 }
 
 /** The last turn's Director rollout, or, when it holds no message (the turn was killed before its first records were
- *  on disk), the newest earlier turn's that does; the rollouts of every turn walked over follow `heads` in turn
- *  order, so a delegation continued in one of them is found at its newest rollout. */
+ *  on disk), the newest earlier turn's that does (`newestRecorded` per turn: a restarted Director's incarnations too),
+ *  a fork's walk going on into the turns it was forked from. The rollouts of the session's own turns walked over
+ *  follow `heads` in turn order, so a delegation continued in one of them is found at its newest rollout; a parent
+ *  session's do not (a fork never continues its parent's delegations). */
 async function recordedTurn(store: SessionStore, projectId: string, s: SessionSummary, path: string, heads: RolloutHead[]): Promise<{ replay: ReplayResult; heads: RolloutHead[] }> {
   const replay = await store.readReplay(path);
   if (!replay.ok || replay.messages.length > 0) return { replay, heads };
-  let later = heads;
-  for (const taskId of s.taskIds.slice(0, -1).reverse()) {
-    const own = await store.taskRollouts(projectId, taskId);
-    const director = own.filter((h) => h.meta.delegationId === null).at(-1)?.path;
-    const r = director === undefined ? null : await store.readReplay(director);
-    if (r !== null && (!r.ok || r.messages.length > 0)) return { replay: r, heads: [...own, ...later] };
-    later = [...own, ...later];
+  let later: RolloutHead[] = [];
+  for await (const turn of turnsNewestFirst(store, projectId, s, heads)) {
+    if (turn.own) later = [...turn.heads, ...later];
+    const found = await newestRecorded(store, turn.heads.filter((h) => h.meta.delegationId === null));
+    if (found !== null && !found.holdsNothing) return { replay: await store.readReplay(found.head.path), heads: later };
   }
   return { replay, heads: later };
+}
+
+/** The rollouts of a session's turns, newest first; past its first turn, a fork's parent's turns that started before
+ *  the fork did (the conversation it was made from), and so on up the forks. */
+async function* turnsNewestFirst(store: SessionStore, projectId: string, s: SessionSummary, lastHeads: RolloutHead[]): AsyncGenerator<{ heads: RolloutHead[]; own: boolean }> {
+  yield { heads: lastHeads, own: true };
+  for (const taskId of s.taskIds.slice(0, -1).reverse()) yield { heads: await store.taskRollouts(projectId, taskId), own: true };
+  const seen = new Set([s.sessionId]);
+  for (let fork = s; fork.forkedFrom !== undefined && !seen.has(fork.forkedFrom); ) {
+    seen.add(fork.forkedFrom);
+    const parent = await store.readSession(projectId, fork.forkedFrom);
+    if (parent === null) return;
+    const upTo = fork.startedAt;
+    const before = parent.taskIds.filter((_, i) => (parent.turnStarts[i] ?? Infinity) <= upTo);
+    for (const taskId of before.reverse()) yield { heads: await store.taskRollouts(projectId, taskId), own: false };
+    fork = parent;
+  }
 }
 
 /** The last turn's Director stop when the session ledger has none (the process ended before the turn's end was
@@ -138,7 +156,7 @@ export async function interruptedDelegations(store: Pick<SessionStore, 'readStop
       if (!c.name.startsWith('delegate_')) continue;
       const found = await newestRecorded(store, heads.filter((h) => h.meta.delegationId === c.id));
       if (!found) continue; // never started: the repaired conversation says so and the Director decides
-      const { child, stop } = found;
+      const { head: child, stop } = found;
       // a provider that reuses call ids maps two calls to one child: continuing it twice would repeat its work
       if (out.some((p) => p.rolloutPath === child.path)) continue;
       if (stop.found && stopState(stop.stopReason) !== 'resumable') continue;
@@ -146,19 +164,6 @@ export async function interruptedDelegations(store: Pick<SessionStore, 'readStop
     }
   }
   return out;
-}
-
-/** A delegation's newest rollout, passing over any that holds no message (killed before its first records were on
- *  disk): the one before it holds the delegation's work. */
-async function newestRecorded(store: Pick<SessionStore, 'readStopFacts' | 'readReplay'>, children: readonly RolloutHead[]): Promise<{ child: RolloutHead; stop: StopFacts } | null> {
-  for (let i = children.length - 1; i >= 0; i--) {
-    const child = children[i] as RolloutHead;
-    const stop = await store.readStopFacts(child.path);
-    if (stop.found || i === 0) return { child, stop };
-    const r = await store.readReplay(child.path);
-    if (!r.ok || r.messages.length > 0) return { child, stop };
-  }
-  return null;
 }
 
 function taskOf(args: string): string {

@@ -4,7 +4,7 @@
 import type { StoreApi } from '../../store/api.js';
 import type { ChatMessage, Event } from './wire-types.js';
 import type { AgentRunInput, AgentRunOutput } from './run-types.js';
-import { assessReplay, newestRecorded } from './replay-assessment.js';
+import { assessReplay, holdsNothing, newestRecorded } from './replay-assessment.js';
 import { isCrash } from './recovery.js';
 import { ledgerLines } from './ledger-report.js';
 import { interruptedDelegations } from './session-turn.js';
@@ -54,8 +54,9 @@ async function restartFrom(deps: DirectorRestartDeps, input: AgentRunInput): Pro
   const heads = await deps.store.taskRollouts(deps.projectId, deps.taskId);
   // an incarnation that died before its first records were on disk is passed over for the one before it
   const found = await newestRecorded(deps.store, heads.filter((h) => h.meta.delegationId === null));
-  if (!found || found.holdsNothing) return { kind: 'restart', input };
-  const a = assessReplay(await deps.store.readReplay(found.head.path), deps.maxReplayMessages);
+  const r = found && (found.replay ?? (await deps.store.readReplay(found.head.path)));
+  if (!found || !r || holdsNothing(found.stop, r)) return { kind: 'restart', input };
+  const a = assessReplay(r, deps.maxReplayMessages);
   if (a.kind === 'degraded') return { kind: 'degraded', reason: `its ledger cannot be replayed: ${a.reason}`, messages: a.messages };
   const pending = await interruptedDelegations(deps.store, a.messages, heads);
   const { freshBoard: _fresh, session: _session, ...rest } = input;

@@ -93,7 +93,8 @@ export function crashRecovery(store: Pick<StoreApi, 'taskRollouts' | 'readReplay
     // an earlier restart that died before its first records left an empty newest rollout: the one before it holds the work
     const found = await newestRecorded(store, (await store.taskRollouts(s.projectId, s.taskId)).filter((h) => h.meta.delegationId === callId));
     if (!found) return { kind: 'degraded', reason: 'it left no rollout', messages: [] };
-    return assessed(store, found.head.path, s.maxReplayMessages, { cwd: s.workspace, degradeOnChange: s.degradeOnWorkspaceChange });
+    const r = found.replay ?? (await store.readReplay(found.head.path));
+    return checkWorkspace(assessReplay(r, s.maxReplayMessages), r, { cwd: s.workspace, degradeOnChange: s.degradeOnWorkspaceChange });
   };
 }
 

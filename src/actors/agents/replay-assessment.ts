@@ -21,19 +21,23 @@ export function assessReplay(r: ReplayResult, maxMessages: number): Assessment {
   return { kind: 'replay', messages: repairToolPairs(r.messages), plans: thinklinkFromDetails(r.thinklink) };
 }
 
+/** A rollout that holds nothing to continue: no stop and no message (its run was killed or crashed before its first
+ *  records were on disk). */
+export function holdsNothing(stop: StopFacts, r: ReplayResult): boolean {
+  return !stop.found && r.ok && r.messages.length === 0;
+}
+
 /** A run's rollout that holds what it did: `heads` (one run's incarnations, oldest first) newest first, passing over
- *  any that holds no message and no stop (an incarnation killed or crashed before its first records were on disk) for
- *  the one before it; the oldest is kept whatever it holds (`holdsNothing` then says whether it is empty too). THE
- *  rule for a resumed turn's delegations and Directors (session-turn.ts) and a crashed delegation or Director's
- *  restart (recovery.ts, director-restart.ts). */
-export async function newestRecorded(store: Pick<StoreApi, 'readStopFacts' | 'readReplay'>, heads: readonly RolloutHead[]): Promise<{ head: RolloutHead; stop: StopFacts; holdsNothing: boolean } | null> {
+ *  any that `holdsNothing` for the one before it; the oldest is returned unread (`replay` absent: whoever needs it
+ *  reads it, and `holdsNothing` says whether it is empty too). THE rule for a resumed turn's delegations and
+ *  Directors (session-turn.ts) and a crashed delegation's or Director's restart (recovery.ts, director-restart.ts). */
+export async function newestRecorded(store: Pick<StoreApi, 'readStopFacts' | 'readReplay'>, heads: readonly RolloutHead[]): Promise<{ head: RolloutHead; stop: StopFacts; replay?: ReplayResult } | null> {
   for (let i = heads.length - 1; i >= 0; i--) {
     const head = heads[i] as RolloutHead;
     const stop = await store.readStopFacts(head.path);
-    if (stop.found) return { head, stop, holdsNothing: false };
-    const r = await store.readReplay(head.path);
-    const holdsNothing = r.ok && r.messages.length === 0;
-    if (!holdsNothing || i === 0) return { head, stop, holdsNothing };
+    if (stop.found || i === 0) return { head, stop };
+    const replay = await store.readReplay(head.path);
+    if (!holdsNothing(stop, replay)) return { head, stop, replay };
   }
   return null;
 }

@@ -4,7 +4,7 @@ import type { ReplayResult, RolloutHead, SessionSummary, StoreApi } from '../../
 import { stopState } from '../../store/client.js';
 import type { ChatMessage, StopReason } from './wire-types.js';
 import { cancelledReport } from './ledger-report.js';
-import { newestRecorded } from './replay-assessment.js';
+import { holdsNothing, newestRecorded } from './replay-assessment.js';
 import type { PendingDelegation } from './run-types.js';
 import { thinklinkFromDetails, type ThinkEntry } from './compression/thinklink.js';
 
@@ -79,7 +79,8 @@ async function recordedTurn(store: SessionStore, projectId: string, s: SessionSu
   for await (const turn of turnsNewestFirst(store, projectId, s, heads)) {
     if (turn.own) later = [...turn.heads, ...later];
     const found = await newestRecorded(store, turn.heads.filter((h) => h.meta.delegationId === null));
-    if (found !== null && !found.holdsNothing) return { replay: await store.readReplay(found.head.path), heads: later };
+    const r = found && (found.replay ?? (await store.readReplay(found.head.path)));
+    if (found && r && !holdsNothing(found.stop, r)) return { replay: r, heads: later };
   }
   return { replay, heads: later };
 }

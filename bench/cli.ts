@@ -206,6 +206,9 @@ const suite: Suite = {
       const gapOf = (xs: RunSample[]): number[] => xs.map((s) => stats(s.gaps).median);
       process.stderr.write(`cli: yagent start ${pick(ours, 'startMs').map(round).join(' ')} | reference ${pick(ref, 'startMs').map(round).join(' ')}\n`);
       process.stderr.write(`cli: yagent gap ${gapOf(ours).map(round).join(' ')} | reference ${gapOf(ref).map(round).join(' ')}\n`);
+      // load-robust beside the gap: CPU of every thread of the process per step (requests 2 → 21), ms
+      const cpuOf = (xs: RunSample[]): string => xs.map((s) => round(s.cpuPerStepMs)).join(' ');
+      process.stderr.write(`cli: CPU ms/step (whole process, every thread) yagent ${cpuOf(ours)} | reference ${cpuOf(ref)}\n`);
       const floor = await startFloors(model, dir, p, RUNS);
       process.stderr.write(`cli: start floor (spawn -> message, medians): reference ${round(floor.reference)} ms, bare worker ${round(floor.bareWorker)} ms = ${round(floor.bareWorker / floor.reference)}x, the Director's agent bundle booted ${round(floor.agentWorker)} ms = ${round(floor.agentWorker / floor.reference)}x\n`);
       return [

@@ -1,7 +1,7 @@
 // `yagent -p` and the reference agent loop (bench/reference-agent.mjs) on one loopback fake model in this
 // process: the same 20-step script (20 small file reads, then a final answer), runs alternating A/B.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { FakeProvider } from '../src/actors/llm/fake/server.js';
 import type { FakeReply, RecordedRequest } from '../src/actors/llm/fake/script.js';
@@ -29,6 +29,27 @@ export interface RunSample {
   totalMs: number;
   /** Retry lines the run printed on stderr (a failed attempt that was tried again). */
   retries: number;
+  /** CPU time of the whole process (every thread, /proc schedstat) per step from request 2 to the last, ms; NaN
+   *  where /proc is missing. Load-robust beside the gap: what the process spends, not when it is scheduled. */
+  cpuPerStepMs: number;
+}
+
+/** Run time on a CPU of every live thread of `pid` (ns, /proc/<pid>/task/<tid>/schedstat), NaN without /proc. */
+function processCpuNs(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  try {
+    let ns = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+      } catch {
+        // a thread that ended between the listing and its read
+      }
+    }
+    return ns;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 const now = (): number => performance.now();
@@ -37,6 +58,9 @@ const now = (): number => performance.now();
 export class ScriptedModel {
   private arrivals: number[] = [];
   private sent: number[] = [];
+  /** The measured client's pid: its CPU is read when request 2 and the last request arrive. */
+  private pid: number | undefined;
+  private cpuAt: number[] = [];
 
   private constructor(readonly fake: FakeProvider) {}
 
@@ -51,6 +75,7 @@ export class ScriptedModel {
   private reply(req: RecordedRequest): FakeReply {
     const i = this.arrivals.length;
     this.arrivals.push(now());
+    if (i === 1 || i === STEPS) this.cpuAt[i] = processCpuNs(this.pid);
     // the fake writes the whole zero-latency reply synchronously once this returns; the check phase after it
     // is when the last byte has been handed to the socket
     setImmediate(() => this.sent.push(now()));
@@ -61,9 +86,16 @@ export class ScriptedModel {
     return { text: thought, toolCalls: [{ id: `call_${i}`, name: 'read_file', arguments: JSON.stringify({ path: `f${i % FILES}.txt` }) }], finishReason: 'tool_calls' };
   }
 
-  reset(): void {
+  reset(pid?: number): void {
     this.arrivals = [];
     this.sent = [];
+    this.cpuAt = [];
+    this.pid = pid;
+  }
+
+  /** Whole-process CPU per step between request 2 and the last request, ms. */
+  cpuPerStepMs(): number {
+    return ((this.cpuAt[STEPS] ?? Number.NaN) - (this.cpuAt[1] ?? Number.NaN)) / 1e6 / (STEPS - 1);
   }
 
   /** Gaps of the run so far: reply i written → request i+1 received. */
@@ -110,9 +142,10 @@ let seq = 0;
 
 async function measured(model: ScriptedModel, dir: string, hook: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<RunSample> {
   const rssOut = join(dir, `rss-${seq++}`);
-  model.reset();
   const t0 = now();
   const child = spawn(process.execPath, ['--import', hook, ...args], { env: { ...env, BENCH_RSS_OUT: rssOut }, cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+  // the spawn returns before its first request can arrive: the run's samples start here, its CPU read by pid
+  model.reset(child.pid);
   let err = '';
   child.stderr.on('data', (b: Buffer) => (err += b.toString()));
   const code = await new Promise<number | null>((r) => child.on('close', r));
@@ -120,7 +153,7 @@ async function measured(model: ScriptedModel, dir: string, hook: string, args: s
   if (code !== 0) throw new Error(`${args[0]} exited ${code}: ${err.slice(-2000)}`);
   if (model.requests !== STEPS + 1) throw new Error(`${args[0]} made ${model.requests} model requests, want ${STEPS + 1}`);
   const retries = err.split('\n').filter((l) => / failed, (retry|step retried) in /.test(l)).length;
-  return { startMs: model.firstArrival() - t0, rssMb: Number(readFileSync(rssOut, 'utf8')) / 1024, gaps: model.gaps(), totalMs, retries };
+  return { startMs: model.firstArrival() - t0, rssMb: Number(readFileSync(rssOut, 'utf8')) / 1024, gaps: model.gaps(), totalMs, retries, cpuPerStepMs: model.cpuPerStepMs() };
 }
 
 /** A single-agent run: the Director with every delegation disabled (-d all: no reminder, no delegation spare), auto-approve. */

@@ -6,10 +6,11 @@ import { readdirSync, rmSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { runLoop } from '../../src/actors/agents/loop.js';
 import { flagsFor } from '../../src/actors/agents/profiles.js';
-import { TaskMemorySaver } from '../../src/actors/agents/task-memory-saver.js';
+import { TaskMemorySaver, TASK_MEMORY_POST_MS } from '../../src/actors/agents/task-memory-saver.js';
+import { ROLLOUT_HOLD_MS, StoreRecorder } from '../../src/actors/agents/recorder.js';
 import type { Recorder, ToolRunner } from '../../src/actors/agents/loop-contract.js';
 import type { ChatMessage, ToolCall } from '../../src/actors/agents/wire-types.js';
-import { realClock } from '../../src/runtime/clock.js';
+import { ManualClock, realClock } from '../../src/runtime/clock.js';
 import { PauseController } from '../../src/runtime/pause.js';
 import type { LlmEngine, LlmResponse } from '../../src/actors/llm/types.js';
 import { runAgent } from '../../src/actors/agents/run-agent.js';
@@ -47,8 +48,80 @@ describe('task memory', () => {
     const out = await runLoop({ agent: 'director', cwd: '/', engine, tools, flags: { ...flagsFor('director', {}), requireThought: false, noActionRetryLimit: 0 }, recorder: saver, publish: () => undefined, pause: new PauseController(), signal: new AbortController().signal, clock: realClock }, initial);
     await saver.drain();
     expect(out.stopReason).toBe('plain_text');
-    // one snapshot per step, each after its request left; the end of the run saves the last state
-    expect(log).toEqual(['call', 'on the wire', 'save 2', 'call', 'on the wire', 'save 4', 'save 5']);
+    // the first step's snapshot after its request left; the second step is within TASK_MEMORY_POST_MS of it, so
+    // the end of the run saves the last state
+    expect(log).toEqual(['call', 'on the wire', 'save 2', 'call', 'on the wire', 'save 5']);
+  });
+
+  it('a run of quick steps posts one snapshot per TASK_MEMORY_POST_MS, not one per step, and none is lost', async () => {
+    const clock = new ManualClock();
+    const saved: number[] = [];
+    const inner: Recorder = { append: () => undefined, drain: () => Promise.resolve() };
+    const store = { saveTaskMemory: (_id: string, m: { messages: unknown[] }) => (saved.push(m.messages.length), Promise.resolve()) };
+    const saver = new TaskMemorySaver(inner, 't', store, () => undefined, { clock });
+    const step = async (i: number): Promise<void> => {
+      saver.append([{ type: 'turn_context', ts: 0, payload: { provider: 'p', model: 'm', cwd: '/', step: i } }]);
+      saver.append([{ type: 'response_item', ts: 0, payload: { role: 'user', content: `m${i}` } }]);
+      saver.afterSend();
+      await new Promise((r) => setImmediate(r));
+      await new Promise((r) => setImmediate(r));
+    };
+    for (let i = 1; i <= 20; i++) {
+      await step(i);
+      clock.advance(10); // 20 steps of 10 ms: all within one interval
+    }
+    expect(saved).toEqual([1]);
+    // the interval passes: the steps since the first snapshot go in one trailing snapshot
+    clock.advance(TASK_MEMORY_POST_MS);
+    await new Promise((r) => setImmediate(r));
+    expect(saved).toEqual([1, 20]);
+    await step(21);
+    await saver.drain();
+    expect(saved).toEqual([1, 20, 21]);
+  });
+});
+
+describe('the rollout append', () => {
+  it('a step\'s records cross to the store in one append once its request has left, and drain sends what is held', async () => {
+    const log: string[] = [];
+    const store = {
+      appendRollout: (_p: string, rs: { type: string }[]) => (log.push(`append ${rs.map((r) => r.type).join(',')}`), Promise.resolve()),
+      drain: () => (log.push('drain'), Promise.resolve()),
+    };
+    const recorder = new StoreRecorder(Promise.resolve('/r.jsonl'), store, () => undefined);
+    let n = 0;
+    const engine: LlmEngine = {
+      describe: () => ({ provider: 'p', model: 'm' }),
+      call: async () => {
+        log.push('call');
+        for (let i = 0; i < 20; i++) await Promise.resolve();
+        log.push('on the wire');
+        await new Promise((r) => setTimeout(r, 5));
+        return n++ === 0 ? reply('', [read(1)]) : reply('done', []);
+      },
+    };
+    const tools: ToolRunner = {
+      defs: () => [],
+      runBatch: (cs) => Promise.resolve({ outcomes: cs.map((c) => ({ callId: c.id, name: c.name, content: 'hello', ok: true })), fatal: null }),
+    };
+    const out = await runLoop({ agent: 'repo', cwd: '/', engine, tools, flags: { ...flagsFor('repo', {}), requireThought: false, noActionRetryLimit: 0 }, recorder, publish: () => undefined, pause: new PauseController(), signal: new AbortController().signal, clock: realClock }, initial);
+    await recorder.drain();
+    expect(out.stopReason).toBe('plain_text');
+    // nothing crosses before a request leaves; the answer, the tool result and the next step's context go together
+    expect(log).toEqual(['call', 'on the wire', 'append response_item,response_item,turn_context', 'call', 'on the wire', 'append response_item,response_item,turn_context', 'append response_item,event_msg', 'drain']);
+  });
+
+  it('records with no request after them go on their own within ROLLOUT_HOLD_MS', async () => {
+    const clock = new ManualClock();
+    const sent: number[] = [];
+    const store = { appendRollout: (_p: string, rs: unknown[]) => (sent.push(rs.length), Promise.resolve()), drain: () => Promise.resolve() };
+    const recorder = new StoreRecorder(Promise.resolve('/r.jsonl'), store, () => undefined, { clock });
+    recorder.append([{ type: 'event_msg', ts: 0, payload: { kind: 'stop', stopReason: 'plain_text' } }]);
+    await new Promise((r) => setImmediate(r));
+    expect(sent).toEqual([]);
+    clock.advance(ROLLOUT_HOLD_MS);
+    await new Promise((r) => setImmediate(r));
+    expect(sent).toEqual([1]);
   });
 });
 

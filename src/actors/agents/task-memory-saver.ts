@@ -1,11 +1,18 @@
 // The Director's conversation memory saved as task memory (`/api/memory`, `load_task`, attach): a recorder wrapper
 // that folds the records it forwards exactly like the replay reader, and hands the store one snapshot per step.
 // The store debounces (5 s, named task `task-memory:<id>`, injectable clock); runTask flushes at the end.
-// The step's snapshot is taken and posted once its request is sent (`afterSend`): never on the path to the request.
+// A snapshot is taken and posted once a step's request is sent (`afterSend`): never on the path to the request, and
+// at most one per TASK_MEMORY_POST_MS while the run goes on (each is the whole history: cloned here, cloned into the
+// store's thread and redacted there, per step that was O(history) work beside every request); drain posts the last.
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { Clock } from '../../runtime/actor.js';
+import { realClock } from '../../runtime/clock.js';
 import type { MemoryJson, RolloutRecord, StoreApi } from '../../store/api.js';
 import { ConversationMemory } from '../../store/types-memory.js';
 import type { Publish, Recorder } from './loop-contract.js';
+
+/** The most often a running Director's memory crosses to the store (what `/api/memory` shows lags by at most this). */
+export const TASK_MEMORY_POST_MS = 1000;
 
 export class TaskMemorySaver implements Recorder {
   private readonly memory = new ConversationMemory(0);
@@ -14,13 +21,22 @@ export class TaskMemorySaver implements Recorder {
   private due = false;
   /** The last save RPC (settles, never rejects): drain awaits it, so no save is left in flight. */
   private saving: Promise<void> = Promise.resolve();
+  /** When the last snapshot was posted (clock ms), and the trailing post armed meanwhile. */
+  private lastPost = Number.NEGATIVE_INFINITY;
+  private trailing: { cancel(): void } | null = null;
+  private readonly clock: Clock;
+  private readonly everyMs: number;
 
   constructor(
     private readonly inner: Recorder,
     private readonly taskId: string,
     private readonly store: Pick<StoreApi, 'saveTaskMemory'>,
     private readonly publish: Publish,
-  ) {}
+    opts: { clock?: Clock; everyMs?: number } = {},
+  ) {
+    this.clock = opts.clock ?? realClock;
+    this.everyMs = opts.everyMs ?? TASK_MEMORY_POST_MS;
+  }
 
   append(records: RolloutRecord[]): void {
     this.inner.append(records);
@@ -38,11 +54,24 @@ export class TaskMemorySaver implements Recorder {
     }
   }
 
-  /** The request's send path runs to the socket first (the engine's microtasks); the snapshot goes on the next turn. */
+  /** The request's send path runs to the socket first (the engine's microtasks); the snapshot goes on the next turn,
+   *  or, when one went less than `everyMs` ago, once that much time has passed (taking every step meanwhile). */
   afterSend(): void {
+    this.inner.afterSend?.();
     if (!this.due) return;
     this.due = false;
-    this.saving = this.saving.then(() => nextTurn()).then(() => this.post());
+    if (this.trailing !== null) return;
+    const wait = this.lastPost + this.everyMs - this.clock.now();
+    if (wait <= 0) {
+      this.lastPost = this.clock.now();
+      this.saving = this.saving.then(() => nextTurn()).then(() => this.post());
+      return;
+    }
+    this.trailing = this.clock.setTimeout(() => {
+      this.trailing = null;
+      this.lastPost = this.clock.now();
+      this.saving = this.saving.then(() => this.post());
+    }, wait);
   }
 
   /** The memory as it is now, to the store; settles, never rejects. */
@@ -62,6 +91,8 @@ export class TaskMemorySaver implements Recorder {
 
   async drain(): Promise<void> {
     this.due = false;
+    this.trailing?.cancel();
+    this.trailing = null;
     this.saving = this.saving.then(() => this.post());
     await this.saving;
     await this.inner.drain();

@@ -59,11 +59,11 @@ function latest(ms: number): Promise<void> {
 /** The process's task-inbox signal (shared with every actor through ctx.shared; bumped after each post). */
 const inboxSignal = createInboxSignal();
 
-export function startRuntime(canAsk: boolean, config: Pick<YagentConfig, 'llm'>, sweepOrphansAfter?: Promise<unknown>): Promise<Runtime> {
+export function startRuntime(canAsk: boolean, config: Pick<YagentConfig, 'llm'>, sweepOrphansAfter?: Promise<unknown>, watchdogAfter?: Promise<unknown>): Promise<Runtime> {
   // one buffer for the process: max_in_flight_requests and the circuit breakers hold across every agent worker
   const shared = { [LLM_SHARED_KEY]: createSharedLlmState({ maxInFlightRequests: config.llm.maxInFlightRequests }), [MCP_SHARED_KEY]: createMcpShared(), [TASK_INBOX_SHARED_KEY]: inboxSignal };
   // guardOrphans: no process of ours outlives this one, however it dies (kill -9, OOM: watchdog.ts)
-  return Runtime.start({ hasResponder: canAsk, preload: [...SPARE_PLAN.preload], spares: SPARE_PLAN.count, deferRefill: true, shared, threads: THREADS, resourceLimits: WORKER_LIMITS, guardOrphans: true, ...(sweepOrphansAfter ? { sweepOrphansAfter } : {}) });
+  return Runtime.start({ hasResponder: canAsk, preload: [...SPARE_PLAN.preload], spares: SPARE_PLAN.count, deferRefill: true, shared, threads: THREADS, resourceLimits: WORKER_LIMITS, guardOrphans: true, ...(sweepOrphansAfter ? { sweepOrphansAfter } : {}), ...(watchdogAfter ? { watchdogAfter } : {}) });
 }
 
 /** The loaded config, or the file re-read when it names a provider the loaded one does not have. */
@@ -77,7 +77,10 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
   // a host that asks (serve, TUI: no task may come for a while) sweeps at once
   let callUnderWay = (): void => undefined;
   const firstCall = new Promise<void>((resolve) => (callUnderWay = resolve));
-  const runtime = await startRuntime(opts.canAsk, opts.config, opts.canAsk ? undefined : firstCall);
+  // its watchdog (a /bin/sh spawn) once the first task's start is on its way (a host that asks starts it at once)
+  let taskStarted = (): void => undefined;
+  const firstTask = new Promise<void>((resolve) => (taskStarted = resolve));
+  const runtime = await startRuntime(opts.canAsk, opts.config, opts.canAsk ? undefined : firstCall, opts.canAsk ? undefined : firstTask);
   let called = false;
   const sweepGate = runtime.dispatcher.consume({ name: 'orphan-sweep-gate', filter: { types: ['ai_stream_start', 'llm_call_start'] } }, () => {
     sweepGate.mailbox.close();
@@ -143,7 +146,9 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
     async runTask(spec, taskId, signal) {
       runtime.reserveTask(taskId); // a pause given before the Director starts holds it at its first step
       statusLater(taskId, 'new', 'started');
-      const outcome = await adapter.runTurn(spec, taskId, signal);
+      const turn = adapter.runTurn(spec, taskId, signal);
+      setImmediate(taskStarted); // the turn after its Director's start message was posted (a ready spare)
+      const outcome = await turn;
       await status(taskId, 'running', outcome.stopReason === 'cancelled' ? 'cancelled' : outcome.error !== undefined || !['plain_text', 'agent_exit'].includes(outcome.stopReason) ? 'failed' : 'done');
       return outcome;
     },

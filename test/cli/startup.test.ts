@@ -175,13 +175,16 @@ describe('start-up plan', () => {
     expect(run.stdout.trim()).toBe('hello'); // and the run still ends with its store flushed
   });
 
-  it('-p: the sandbox probe is spawned once the task has started, not on the main thread\'s path to the Director\'s start', async () => {
+  it('-p: the sandbox probe and the orphan watchdog are spawned once the task has started, not on the main thread\'s path to the Director\'s start', async () => {
     const run = await tracedHello();
     expect(run.code).toBe(0);
     const lines = run.stderr.split('\n');
     const at = (re: RegExp): number => lines.findIndex((l) => re.test(l));
     expect(at(/\) runtime started/)).toBeGreaterThan(0);
     expect(at(/\) sandbox probe: started$/)).toBeGreaterThan(at(/\) runtime started/));
+    // the orphan watchdog (a /bin/sh spawn) too: once the task started, before any model call could start a tool
+    expect(at(/\) watchdog: started$/)).toBeGreaterThan(at(/\) runtime started/));
+    expect(at(/\) watchdog: started$/)).toBeLessThan(at(/\) first model call under way$/));
   });
 
   it('-p: the first model request does not wait for the sandbox probe, and the probe\'s line still comes before any of the task\'s output', async () => {

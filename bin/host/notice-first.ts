@@ -3,9 +3,14 @@
 import type { Envelope } from '../../src/runtime/protocol/index.js';
 import type { Host } from './types.js';
 
-/** `host` with its events held (in order) and every task's end delayed until `printed` settles. */
-export function noticeFirst(host: Host, printed: Promise<void>): Host {
+/** `host` with its events held (in order) and every task's end delayed until the notice is printed. `notice` prints it
+ *  (the sandbox probe): it begins on the turn after the first task starts, once the Director's start message is on its
+ *  way, so the probe's spawn is not on the main thread's path to it. */
+export function noticeFirst(host: Host, notice: () => Promise<void>): Host {
   let open = false;
+  let begin = (): void => undefined;
+  const printed = new Promise<void>((resolve) => (begin = () => resolve(notice())));
+  let begun = false;
   const settled = (): void => void (open = true);
   printed.then(settled, settled);
   const subscribe: Host['subscribe'] = (filter, onEnvelope) => {
@@ -26,6 +31,10 @@ export function noticeFirst(host: Host, printed: Promise<void>): Host {
   };
   const startTask: Host['startTask'] = (spec) => {
     const started = host.startTask(spec);
+    if (!begun) {
+      begun = true;
+      setImmediate(begin);
+    }
     return { taskId: started.taskId, done: started.done.then(async (outcome) => (await printed, outcome)) };
   };
   return new Proxy(host, {

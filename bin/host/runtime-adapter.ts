@@ -5,7 +5,7 @@ import type { YagentConfig } from '../../src/runtime/config/types.js';
 import { serializeError } from '../../src/runtime/protocol/index.js';
 import type { StoreApi } from '../../src/store/api.js';
 import { STORE_ACTOR, STORE_MODULE, TASK_INBOX_SHARED_KEY, bumpInbox, createInboxSignal, storeInputFromConfig } from '../../src/store/client.js';
-import { SPARE_PLAN, STORE_PRELOAD, THREADS, WORKER_LIMITS, canDelegate, delegationPreload, storeBootAfter } from './boot-plan.js';
+import { SPARE_PLAN, STORE_PRELOAD, THREADS, WORKER_LIMITS, canDelegate, delegationPreload, storeAfterFirstCall, storeBootAfter } from './boot-plan.js';
 import { claimNewTaskId } from './ids.js';
 import { trace } from './trace.js';
 import { createMcpShared, MCP_SHARED_KEY, mcpInputFromConfig, mcpServiceSpec } from '../../src/actors/mcp/client.js';
@@ -45,16 +45,25 @@ function durabilityError(failures: string[]): CliError {
 
 let subscribers = 0;
 
+/** The latest a store waiting for the first model call boots after the Director's worker is ready (a backstop: a
+ *  Director that needed a store answer before its first request would otherwise wait for ever). */
+const STORE_LATEST_MS = 1000;
+
+/** Resolves after `ms`; its timer keeps no process alive. */
+function latest(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
 /** Start-up order for the first model request: Director spare (agent graph preloaded, maybe prestarted) and
  *  a light store worker boot in parallel; the spare for delegations boots once a model call is under way. */
 /** The process's task-inbox signal (shared with every actor through ctx.shared; bumped after each post). */
 const inboxSignal = createInboxSignal();
 
-export function startRuntime(canAsk: boolean, config: Pick<YagentConfig, 'llm'>, sweepOrphansAfter?: Promise<unknown>): Promise<Runtime> {
+export function startRuntime(canAsk: boolean, config: Pick<YagentConfig, 'llm'>, sweepOrphansAfter?: Promise<unknown>, watchdogAfter?: Promise<unknown>): Promise<Runtime> {
   // one buffer for the process: max_in_flight_requests and the circuit breakers hold across every agent worker
   const shared = { [LLM_SHARED_KEY]: createSharedLlmState({ maxInFlightRequests: config.llm.maxInFlightRequests }), [MCP_SHARED_KEY]: createMcpShared(), [TASK_INBOX_SHARED_KEY]: inboxSignal };
   // guardOrphans: no process of ours outlives this one, however it dies (kill -9, OOM: watchdog.ts)
-  return Runtime.start({ hasResponder: canAsk, preload: [...SPARE_PLAN.preload], spares: SPARE_PLAN.count, deferRefill: true, shared, threads: THREADS, resourceLimits: WORKER_LIMITS, guardOrphans: true, ...(sweepOrphansAfter ? { sweepOrphansAfter } : {}) });
+  return Runtime.start({ hasResponder: canAsk, preload: [...SPARE_PLAN.preload], spares: SPARE_PLAN.count, deferRefill: true, shared, threads: THREADS, resourceLimits: WORKER_LIMITS, guardOrphans: true, ...(sweepOrphansAfter ? { sweepOrphansAfter } : {}), ...(watchdogAfter ? { watchdogAfter } : {}) });
 }
 
 /** The loaded config, or the file re-read when it names a provider the loaded one does not have. */
@@ -68,20 +77,36 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
   // a host that asks (serve, TUI: no task may come for a while) sweeps at once
   let callUnderWay = (): void => undefined;
   const firstCall = new Promise<void>((resolve) => (callUnderWay = resolve));
-  const runtime = await startRuntime(opts.canAsk, opts.config, opts.canAsk ? undefined : firstCall);
+  // its watchdog (a /bin/sh spawn) once the first task's start is on its way (a host that asks starts it at once)
+  let taskStarted = (): void => undefined;
+  const firstTask = new Promise<void>((resolve) => (taskStarted = resolve));
+  const runtime = await startRuntime(opts.canAsk, opts.config, opts.canAsk ? undefined : firstCall, opts.canAsk ? undefined : firstTask);
+  let called = false;
   const sweepGate = runtime.dispatcher.consume({ name: 'orphan-sweep-gate', filter: { types: ['ai_stream_start', 'llm_call_start'] } }, () => {
     sweepGate.mailbox.close();
+    if (called) return; // an event the mailbox had taken in before it closed
+    called = true;
+    trace('first model call under way');
     callUnderWay();
   });
   // the store needs no SDK: its own light worker, booted once the prestarted Director's is ready (boot-plan
-  // storeBootAfter); nobody waits for it here (actors' connect waits until it serves, the Director's first request
-  // needs no answer of it), failures surface in runTask and shutdown
-  const storeReady = storeBootAfter().then(() => {
+  // storeBootAfter) and, for a new task of a host that asks nobody, once its first model call is under way
+  // (storeAfterFirstCall) or something needs the store first (a turn that ends without a call, a host request,
+  // shutdown; a continued session's turn), at the latest STORE_LATEST_MS after the Director is ready; nobody waits for
+  // it here (actors' connect waits until it serves, the Director's first request needs no answer of it), failures
+  // surface in runTask and shutdown
+  let needStore = (): void => undefined;
+  const needed = new Promise<void>((resolve) => (needStore = resolve));
+  const afterCall = !opts.canAsk && storeAfterFirstCall();
+  const gate = afterCall ? storeBootAfter().then(() => Promise.race([firstCall, needed, latest(STORE_LATEST_MS)])) : storeBootAfter();
+  const storeReady = gate.then(() => {
     trace('store: worker booting');
     return runtime.startService({ name: STORE_ACTOR, module: STORE_MODULE, input: storeInputFromConfig(opts.config), restart: 'permanent', preload: STORE_PRELOAD });
   });
   storeReady.catch(() => undefined); // marks it handled: see the line above
-  const storeUp = (): Promise<boolean> => storeReady.then(() => true, () => false);
+  const storeUp = (): Promise<boolean> => storeNow().then(() => true, () => false);
+  /** The store, its boot begun now if it had not yet. */
+  const storeNow = (): Promise<void> => (needStore(), storeReady);
   // MCP servers connect in the background: nobody waits for them; their tools reach agents when ready (MCP_SHARED_KEY)
   const mcpInput = mcpInputFromConfig(opts.config);
   if (mcpInput !== null) {
@@ -109,7 +134,7 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
   const logs = startLogSink({ runtime, store, storeReady, mirror: opts.verbose === true ? stderr : undefined, onFailure: stderr });
   // status changes are timeline entries (what `attach timeline` and /timeline show beside notes and delegations)
   const status = async (taskId: string, from: string, to: string): Promise<void> => {
-    await storeReady;
+    await storeReady; // a status change waits for the store, never boots it
     await store.recordTimeline(taskId, { ts: new Date().toISOString(), type: 'status', from, to }).catch((e: unknown) =>
       runtime.publish({ name: 'host', taskId }, { type: 'log', level: 'warn', message: `timeline status ${to} not recorded: ${String(e)}`, source: 'recordTimeline' }),
     );
@@ -121,7 +146,9 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
     async runTask(spec, taskId, signal) {
       runtime.reserveTask(taskId); // a pause given before the Director starts holds it at its first step
       statusLater(taskId, 'new', 'started');
-      const outcome = await adapter.runTurn(spec, taskId, signal);
+      const turn = adapter.runTurn(spec, taskId, signal);
+      setImmediate(taskStarted); // the turn after its Director's start message was posted (a ready spare)
+      const outcome = await turn;
       await status(taskId, 'running', outcome.stopReason === 'cancelled' ? 'cancelled' : outcome.error !== undefined || !['plain_text', 'agent_exit'].includes(outcome.stopReason) ? 'failed' : 'done');
       return outcome;
     },
@@ -129,7 +156,8 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
       codeIndex.add(spec.workspace);
       if (canDelegate(spec.options.disabledAgents)) delegating = true;
       try {
-        const [r] = await Promise.all([runTask(runtime, {
+        if (spec.session) needStore(); // its turn reads the store before its Director starts
+        const turn = runTask(runtime, {
           taskId,
           newTask: claimNewTaskId(taskId), // made here for this run: its board is new
           prompt: spec.prompt,
@@ -144,7 +172,9 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
           ...(spec.options.model !== undefined ? { model: spec.options.model } : {}),
           ...(spec.session ? { session: spec.session } : {}),
           signal,
-        }), storeReady]);
+        });
+        turn.then(needStore, needStore); // a turn that ended before any model call still records its end
+        const [r] = await Promise.all([turn, storeReady]);
         const cost = estimateCost(r.usageByAgent, opts.config.llm.prices);
         return {
           taskId,
@@ -172,7 +202,7 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
     providers: () => Object.keys(opts.config.providers),
     models: () => modelChoices(opts.configPath, opts.config),
     async queueMessage(taskId, text) {
-      await storeReady;
+      await storeNow();
       // before the post: every client sees it queued before the Director's `user_message` takes it
       runtime.publish({ name: 'host', taskId }, { type: 'message_queued', text });
       await store.postToTask(taskId, { kind: 'message', text });
@@ -180,13 +210,13 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
       return true;
     },
     async takeQueued(taskId) {
-      await storeReady;
+      await storeNow();
       return (await store.takeTaskInbox(taskId, 'message')).flatMap((i) => (i.kind === 'message' ? [i.text] : []));
     },
     async switchModel(taskId, provider, model) {
       const refused = provider === null ? null : checkChoice(await modelChoices(opts.configPath, opts.config), provider, model);
       if (refused !== null) return refused;
-      await storeReady;
+      await storeNow();
       await store.postToTask(taskId, { kind: 'model', provider, ...(model !== undefined ? { model } : {}) });
       bumpInbox(inboxSignal);
       return null;
@@ -205,43 +235,44 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
     tree: () => worktrees.decorate(runtime.snapshot()),
     crashActors: (name) => runtime.crashActors(name),
     async timeline(taskId, limit) {
-      await storeReady;
+      await storeNow();
       return (await store.timeline(taskId, { limit })).entries;
     },
     async timelinePage(taskId, limit, offset) {
-      await storeReady;
+      await storeNow();
       const p = await store.timeline(taskId, { limit, offset });
       return { entries: p.entries, total: p.total, hasMore: p.hasMore };
     },
     async memory(taskId) {
-      await storeReady;
+      await storeNow();
       return store.loadTaskMemory(taskId);
     },
     async deleteMemory(taskId) {
-      await storeReady;
+      await storeNow();
       return store.deleteTaskMemory(taskId);
     },
     async undoList(workspace) {
-      await storeReady;
+      await storeNow();
       return store.undoList(workspace);
     },
     async undoRestore(workspace, id, dryRun) {
-      await storeReady;
+      await storeNow();
       return store.undoRestore(workspace, id, { dryRun });
     },
     async drain(timeoutMs) {
       return runtime.tasks.drain(timeoutMs);
     },
     async writeRunFile(name, content) {
-      await storeReady;
+      await storeNow();
       return store.writeRunFile(name, content);
     },
     async removeRunFile(name) {
-      await storeReady;
+      await storeNow();
       return store.removeRunFile(name);
     },
     async shutdown() {
       warmer.mailbox.close();
+      needStore();
       // the last lines reach the store before it flushes and stops
       await logs.close();
       // durability errors are reported, never swallowed: the final flush and every failing stop hook

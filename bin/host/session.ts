@@ -53,16 +53,21 @@ export async function withLocalHost<T>(opts: SessionOptions, fn: (host: Host) =>
     const config = await loadRunConfig(configPath, false);
     printConfigWarnings(config, opts.io);
     trace('config loaded');
-    // probed while the runtime starts (one short bwrap run): its one line comes before the task's first output
-    const notice = sandboxNotice(config.security.sandbox, process.env);
+    // the sandbox probe (one short bwrap run): its one line comes before the task's first output
+    const probe = (): Promise<void> => {
+      trace('sandbox probe: started');
+      return sandboxNotice(config.security.sandbox, process.env).then((line) => void (line !== null && opts.io.stderr(`${line}\n`)), () => undefined);
+    };
+    // -p: probed once the task has started (its spawn is ~5-10 ms of this thread's CPU the Director's start message
+    // would wait for); otherwise while the runtime starts, and before any client sees the host
+    const printed = opts.startBeforeNotice === true ? undefined : probe();
     const host = await LocalHost.start({ config, configPath, canAsk: opts.canAsk ?? false, stderr: opts.io.stderr, verbose: opts.verbose });
     trace('runtime started (Director spare booting; the store once it is ready)');
     // test-only crash injection: exists only with the scripted model (the loopback fake), never with a real provider
     if (fake) fake.onCrashWorker = (agent) => host.crashActors(agent);
-    const printed = notice.then((line) => void (line !== null && opts.io.stderr(`${line}\n`)), () => undefined);
-    if (opts.startBeforeNotice !== true) await printed;
+    if (printed !== undefined) await printed;
     try {
-      return await fn(opts.startBeforeNotice === true ? noticeFirst(host, printed) : host);
+      return await fn(printed === undefined ? noticeFirst(host, probe) : host);
     } finally {
       trace('client done; shutting down');
       await host.shutdown();

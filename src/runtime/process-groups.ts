@@ -63,8 +63,10 @@ export class ProcessGroupRegistry {
   /** The watchdog's feed (watchdog.ts): every group added or removed here. */
   private watcher: ((op: GroupOp, pgid: number) => void) | undefined;
 
+  /** Installs the feed; it is first told every group registered so far (a watchdog may start after some). */
   watch(fn: ((op: GroupOp, pgid: number) => void) | undefined): void {
     this.watcher = fn;
+    if (fn) for (const set of this.owners.values()) for (const pgid of set) fn('register', pgid);
   }
 
   /** withTable: the process's own registry, which also kills what workers wrote into the shared table. */

@@ -55,6 +55,8 @@ export interface RuntimeOptions {
   guardOrphans?: boolean;
   /** When that sweep starts (default: at once); the CLI's: once its first model call is under way. */
   sweepOrphansAfter?: Promise<unknown>;
+  /** When the watchdog process starts (default: at once); the CLI's -p: once its first task's start is posted. */
+  watchdogAfter?: Promise<unknown>;
 }
 
 export interface ServiceSpec<I = unknown> {
@@ -114,7 +116,7 @@ export class Runtime {
 
   static async start(opts: RuntimeOptions = {}): Promise<Runtime> {
     const rt = new Runtime(opts);
-    if (opts.guardOrphans === true) guardOrphans(rt.tasks, opts.sweepOrphansAfter);
+    if (opts.guardOrphans === true) guardOrphans(rt.tasks, opts.sweepOrphansAfter, opts.watchdogAfter);
     rt.host = new ActorHost({
       preload: opts.preload,
       spares: opts.spares,

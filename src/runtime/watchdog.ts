@@ -85,16 +85,22 @@ export function startWatchdog(): Watchdog | null {
  *  sweep of what an earlier yagent left behind (run in the background: start-up does not wait for it). The sweep
  *  (~25 ms of CPU: every process's environ read) starts once `after` settles; a shutdown before that skips it (the
  *  next start sweeps). */
-export function guardOrphans(tasks: NamedTasks, after: Promise<unknown> = Promise.resolve()): Watchdog | null {
-  const w = startWatchdog();
-  if (w !== null) processGroups.watch((op, pgid) => w.group(op, pgid));
+export function guardOrphans(tasks: NamedTasks, after: Promise<unknown> = Promise.resolve(), watchdogAfter?: Promise<unknown>): void {
+  const arm = (): void => {
+    const w = startWatchdog();
+    trace('watchdog: started');
+    // the groups registered before it started are handed to it first (ProcessGroupRegistry.watch)
+    if (w !== null) processGroups.watch((op, pgid) => w.group(op, pgid));
+  };
+  // its /bin/sh spawn is ~10 ms of main-thread CPU: a CLI may start it once its first task's start is posted
+  if (watchdogAfter === undefined) arm();
+  else void tasks.go('watchdog', async (signal) => void ((await settledBeforeAbort(watchdogAfter, signal)) && arm()));
   void tasks.go('orphan-sweep', async (signal) => {
     if (!(await settledBeforeAbort(after, signal))) return;
     trace('orphan sweep: started');
     const swept = await sweepOrphans();
     if (swept.length > 0) trace(`orphan sweep: killed ${swept.join(', ')} (their yagent was gone)`);
   });
-  return w;
 }
 
 /** True once `p` settles, false if `signal` aborts first (the listener is removed either way). */

@@ -154,7 +154,7 @@ describe('start-up plan', () => {
     expect(ready).toBe(true);
     await spare?.worker.terminate();
     // the adapter starts the store behind that gate (the trace order below alone is a race a fast main thread can win)
-    expect(readFileSync(resolve('bin/host/runtime-adapter.ts'), 'utf8')).toMatch(/const storeReady = storeBootAfter\(\)\.then\(/);
+    expect(readFileSync(resolve('bin/host/runtime-adapter.ts'), 'utf8')).toMatch(/const gate = afterCall \? storeBootAfter\(\)\.then\(.*\) : storeBootAfter\(\);/);
     // the real CLI: the main thread's "store: worker booting" comes after the Director's worker said ready
     const run = await tracedHello();
     expect(run.code).toBe(0);
@@ -162,6 +162,29 @@ describe('start-up plan', () => {
     const at = (re: RegExp): number => lines.findIndex((l) => re.test(l));
     expect(at(/\) store: worker booting$/)).toBeGreaterThan(at(/thread \d+: worker ready \(preload src\/actors\/agents\/agent-actor\.js/));
     expect(at(/thread \d+: worker ready \(preload src\/actors\/agents\/agent-actor\.js/)).toBeGreaterThan(0);
+  });
+
+  it("-p (a new task, a host that asks nobody): the store's worker boots once the Director's first model call is under way, out of its start → first request", async () => {
+    const run = await tracedHello();
+    expect(run.code).toBe(0);
+    const lines = run.stderr.split('\n');
+    const at = (re: RegExp): number => lines.findIndex((l) => re.test(l));
+    // both lines are the main thread's: the store's boot follows the first call's event (a 1 s backstop aside)
+    expect(at(/\) first model call under way$/)).toBeGreaterThan(0);
+    expect(at(/\) store: worker booting$/)).toBeGreaterThan(at(/\) first model call under way$/));
+    expect(run.stdout.trim()).toBe('hello'); // and the run still ends with its store flushed
+  });
+
+  it('-p: the sandbox probe and the orphan watchdog are spawned once the task has started, not on the main thread\'s path to the Director\'s start', async () => {
+    const run = await tracedHello();
+    expect(run.code).toBe(0);
+    const lines = run.stderr.split('\n');
+    const at = (re: RegExp): number => lines.findIndex((l) => re.test(l));
+    expect(at(/\) runtime started/)).toBeGreaterThan(0);
+    expect(at(/\) sandbox probe: started$/)).toBeGreaterThan(at(/\) runtime started/));
+    // the orphan watchdog (a /bin/sh spawn) too: once the task started, before any model call could start a tool
+    expect(at(/\) watchdog: started$/)).toBeGreaterThan(at(/\) runtime started/));
+    expect(at(/\) watchdog: started$/)).toBeLessThan(at(/\) first model call under way$/));
   });
 
   it('-p: the first model request does not wait for the sandbox probe, and the probe\'s line still comes before any of the task\'s output', async () => {

@@ -151,4 +151,15 @@ describe('the main-thread registry', () => {
     expect(reg.groups()).toEqual([]);
   });
 
+  it('a watcher installed after groups were registered (a watchdog started late) is told of each of them first', () => {
+    const reg = new ProcessGroupRegistry();
+    reg.add('actor#a', 4001);
+    reg.add('actor#b', 4002);
+    reg.remove('actor#b', 4002);
+    const seen: string[] = [];
+    reg.watch((op, pgid) => seen.push(`${op} ${pgid}`));
+    reg.add('actor#a', 4003);
+    expect(seen).toEqual(['register 4001', 'register 4003']);
+  });
+
 });

@@ -1,6 +1,6 @@
 // One workspace's index: per-file facts keyed by content hash, refreshed incrementally (a file whose size and mtime
 // are unchanged is not read; one whose content hash is unchanged is not parsed), with the name maps derived lazily.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { sep } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { nodeCrypto } from '../../runtime/lazy-builtins.js';
@@ -355,7 +355,11 @@ function indexable(st: Stats): boolean {
 /** Never follows a symlink (as lstat did) and never waits on a FIFO (non-blocking open; fstat then refuses it). */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
-/** The text of an indexable file and the stat of what was read; null when it is not one (or unreadable, or gone). */
+/** One read buffer per thread, grown to the largest file read (at most MAX_FILE_BYTES + 1): no buffer per file. */
+let readBuf: Buffer = Buffer.allocUnsafe(64 << 10);
+
+/** The text of an indexable file and the stat of what was read; null when it is not one (or unreadable, or gone).
+ *  One fstat and one read into the thread's buffer (`readFileSync(fd)` stats again and allocates a buffer a file). */
 function readFileAt(abs: string): { source: string; st: Stats } | null {
   let fd: number;
   try {
@@ -365,7 +369,21 @@ function readFileAt(abs: string): { source: string; st: Stats } | null {
   }
   try {
     const st = fstatSync(fd);
-    return indexable(st) ? { source: readFileSync(fd, 'utf8'), st } : null;
+    if (!indexable(st)) return null;
+    // read to the end: the file may have grown since the fstat; past the limit it is not indexed
+    let n = 0;
+    for (;;) {
+      if (n === readBuf.length) {
+        if (n > MAX_FILE_BYTES) return null;
+        const bigger = Buffer.allocUnsafe(Math.min(Math.max(readBuf.length * 2, st.size + 1), MAX_FILE_BYTES + 1));
+        readBuf.copy(bigger, 0, 0, n);
+        readBuf = bigger;
+      }
+      const got = readSync(fd, readBuf, n, readBuf.length - n, null);
+      if (got === 0) break;
+      n += got;
+    }
+    return n > MAX_FILE_BYTES ? null : { source: readBuf.toString('utf8', 0, n), st };
   } catch {
     return null;
   } finally {

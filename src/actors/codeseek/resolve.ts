@@ -131,7 +131,8 @@ export class Resolver<R extends DeclRefLike> {
       if (m === null || !(spec === m || spec.startsWith(`${m}/`))) return [];
       return this.goDirs.get(spec === m ? '.' : spec.slice(m.length + 1)) ?? [];
     }
-    const one = resolveImport({ path: from, lang, imports: [] }, spec, this.paths, this.goModule);
+    // not Go: the module path plays no part (asking for it would gather the Go packages of every indexed path)
+    const one = resolveImport({ path: from, lang, imports: [] }, spec, this.paths, null);
     return one === null ? [] : [one];
   }
 

@@ -1,9 +1,10 @@
 // One workspace's index: per-file facts keyed by content hash, refreshed incrementally (a file whose size and mtime
 // are unchanged is not read; one whose content hash is unchanged is not parsed), with the name maps derived lazily.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, type Stats } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { sep } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { nodeCrypto } from '../../runtime/lazy-builtins.js';
+import { indexable, lstatSafe, readFileAt } from './disk.js';
 import { extractWith } from './extract.js';
 import { grammar, loadedGrammar } from './grammars.js';
 import { FACTS_VERSION, type CallSite, type Decl, type FileFacts } from './facts.js';
@@ -11,8 +12,8 @@ import { listSourceFiles } from './files.js';
 import { langOf } from './queries.js';
 import { Resolver, type Resolution } from './resolve.js';
 
-/** Files over this size are skipped (generated code, data in source form). */
-export const MAX_FILE_BYTES = 1 << 20;
+export { MAX_FILE_BYTES } from './disk.js';
+
 /** A refresh that parses nothing yields to queries only after this long (a pass over unchanged files is ~20 ms). */
 const YIELD_MS = 10;
 /** Up to this many changed files patch the name maps; more rebuild them. */
@@ -333,62 +334,10 @@ interface Maps {
   resolver: Resolver<DeclRef>;
 }
 
-function lstatSafe(abs: string): Stats | null {
-  try {
-    return lstatSync(abs, { throwIfNoEntry: false }) ?? null;
-  } catch {
-    return null; // gone since the listing: dropped from the index
-  }
-}
-
 /** The file is as it was read: same size and mtime, and not changed within RACY_MS of its read (git's racy rule: a
  *  change in the same mtime tick would otherwise go unseen). */
 function unchanged(e: FileEntry, st: Stats): boolean {
   return e.size === st.size && e.mtimeMs === st.mtimeMs && !(e.readAt > 0 && e.readAt - st.mtimeMs < RACY_MS);
-}
-
-/** A regular file within the size limit (a symlink, a directory, a device is never indexed). */
-function indexable(st: Stats): boolean {
-  return st.isFile() && st.size <= MAX_FILE_BYTES;
-}
-
-/** Never follows a symlink (as lstat did) and never waits on a FIFO (non-blocking open; fstat then refuses it). */
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
-
-/** One read buffer per thread, grown to the largest file read (at most MAX_FILE_BYTES + 1): no buffer per file. */
-let readBuf: Buffer = Buffer.allocUnsafe(64 << 10);
-
-/** The text of an indexable file and the stat of what was read; null when it is not one (or unreadable, or gone).
- *  One fstat and one read into the thread's buffer (`readFileSync(fd)` stats again and allocates a buffer a file). */
-function readFileAt(abs: string): { source: string; st: Stats } | null {
-  let fd: number;
-  try {
-    fd = openSync(abs, OPEN_FLAGS);
-  } catch {
-    return null; // gone since the listing, unreadable, or a symlink (ELOOP): dropped from the index
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!indexable(st)) return null;
-    // read to the end: the file may have grown since the fstat; past the limit it is not indexed
-    let n = 0;
-    for (;;) {
-      if (n === readBuf.length) {
-        if (n > MAX_FILE_BYTES) return null;
-        const bigger = Buffer.allocUnsafe(Math.min(Math.max(readBuf.length * 2, st.size + 1), MAX_FILE_BYTES + 1));
-        readBuf.copy(bigger, 0, 0, n);
-        readBuf = bigger;
-      }
-      const got = readSync(fd, readBuf, n, readBuf.length - n, null);
-      if (got === 0) break;
-      n += got;
-    }
-    return n > MAX_FILE_BYTES ? null : { source: readBuf.toString('utf8', 0, n), st };
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
 }
 
 function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {

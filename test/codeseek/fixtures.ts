@@ -208,6 +208,10 @@ export const TS_TYPED = {
     '  const s = new Sub();',
     "  return s.get('d');", // 25
     '}',
+    'export function twoCallbacks(f: (g: (x: unknown) => string) => void): void {', // 27
+    "  f((x: Store) => x.get('e'));", // 28: two parameters x of two types in one declaration: no type
+    "  f((x: Cache) => x.get('f'));", // 29
+    '}',
     '',
   ].join('\n'),
 };

@@ -79,7 +79,8 @@ describe('method calls on an object of stated type resolve to that class\'s own 
   it('TypeScript: a field, a constructor parameter property, a typed parameter and `new C()`; inherited stays unresolved', async () => {
     const ix = await index(TS_TYPED);
     const store = callers(ix, 'get', 'src/store.ts');
-    expect(store).toContain(`4 call site(s) in 4 caller(s) (2 ${UNRESOLVED}):`);
+    expect(store).toContain(`6 call site(s) in 5 caller(s) (4 ${UNRESOLVED}):`);
+    expect(store).toContain('  src/app.ts:27-30 function twoCallbacks — unresolved call at line 28, 29');
     expect(store).toContain('  src/app.ts:8-10 method read — calls at line 9');
     expect(store).toContain('  src/app.ts:12-14 function viaParam — calls at line 13');
     expect(store).toContain('  src/app.ts:19-21 function unknown — unresolved call at line 20');

@@ -109,12 +109,15 @@ export class Resolver<R extends DeclRefLike> {
    *  when x has no stated type here or C is no class of the workspace, unresolved when C has no own m (inherited). */
   private typedMethod(path: string, f: FileFacts, call: CallSite, recv: string): Resolution<R> | undefined {
     if (recv === '' || f.typed.length === 0) return undefined;
-    let type: string | undefined;
-    for (let scope = call.caller; type === undefined; scope = f.decls[scope]?.parent ?? -1) {
-      type = f.typed.find((t) => t.name === recv && t.scope === scope)?.type;
+    // the innermost scope that states a type for the name; two different types there (two callbacks' parameters of
+    // one name, which are no declarations of their own) tell nothing
+    let types: string[] = [];
+    for (let scope = call.caller; types.length === 0; scope = f.decls[scope]?.parent ?? -1) {
+      types = f.typed.filter((t) => t.name === recv && t.scope === scope).map((t) => t.type);
       if (scope < 0) break;
     }
-    if (type === undefined) return undefined;
+    const type = types[0];
+    if (type === undefined || types.some((t) => t !== type)) return undefined;
     const cls = this.resolve(path, { callee: type, line: call.line, caller: call.caller });
     const classes = cls.kind === 'resolved' ? cls.targets.filter((r) => r.decl.kind === 'class' || r.decl.kind === 'struct') : [];
     if (classes.length === 0) return undefined;

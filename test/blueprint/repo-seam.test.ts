@@ -1,6 +1,6 @@
 // The Repo completion seam through the production agent env (in-process harness): agent_exit's blueprint[] is folded
 // into the stored prose, and the fold's account reaches the event stream and the note, never the conclusion (pitfall 43).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { makeHarness, ScriptedModel, THOUGHT, toolMessages } from '../agents/harness.js';
@@ -25,4 +25,19 @@ it('FoldAccountReachesEventAndNoteNeverConclusion: a Repo run keeps its checked 
   const stored = readFileSync(join(h.root, 'home', 'data', 'blueprint', h.settings.projectId, 'blueprint.md'), 'utf8');
   expect(stored).toMatch(/^- hello\.txt holds the greeting <!-- anchors hello\.txt=[0-9a-f]{12} -->$/m);
   expect(stored).not.toContain('nowhere');
+});
+
+it('OnlyTheRepoSeamFolds (seeds §6.4): a Coding run\'s agent_exit blueprint[] writes nothing and its note carries no account', async () => {
+  const h = makeHarness();
+  writeFileSync(join(h.workspace, 'package.json'), '{"name":"seam"}\n');
+  const model = new ScriptedModel({
+    director: [{ calls: [{ name: 'delegate_coding', args: { task: 'write it', context_refs: [] } }] }, { text: 'done' }],
+    coding: [{ text: THOUGHT, calls: [{ name: 'agent_exit', args: { conclusion: 'written', status: 'ok', facts: [], artifacts: [], blueprint: ['package.json names the package'] } }] }],
+  });
+  await h.run(model, 'write the file');
+  const [note] = await h.store.listNotes(h.settings.boardId);
+  expect(note?.handoff.conclusion).toBe('written');
+  expect((await h.store.readNote(h.settings.boardId, note?.ref ?? ''))?.body ?? '').not.toContain('blueprint:');
+  expect(h.events.some((e) => e.type === 'log' && /blueprint:/.test(e.message))).toBe(false);
+  expect(existsSync(join(h.root, 'home', 'data', 'blueprint'))).toBe(false);
 });

@@ -108,6 +108,17 @@ describe('the index is incremental and respects .gitignore', () => {
     expect(ix.declsNamed('leaked')).toEqual([]);
     expect(report.parsed).toBe(2);
   });
+  it('a file larger than the read buffer is read whole, its multi-byte text intact (the thread reuses one buffer)', async () => {
+    // 300 KB of comment between two declarations, with a 3-byte character on every line
+    const filler = Array.from({ length: 10_000 }, (_, i) => `// €${i} ${'x'.repeat(16)}`).join('\n');
+    const r = repo({ 'src/small.ts': 'export function tiny() { return 1; }\n', 'src/wide.ts': `export function head() {}\n${filler}\nexport function tail() { return head(); }\n` });
+    const ix = new CodeIndex(r);
+    await ix.refresh();
+    const [tail] = ix.declsNamed('tail');
+    expect(tail?.decl.line).toBe(10_002);
+    expect(callersOf(ix, 'head')).toEqual(['src/wide.ts:10002 tail']);
+    expect(ix.declsNamed('tiny')).toHaveLength(1);
+  });
 });
 
 describe('CodeSeek answers', () => {

@@ -174,3 +174,98 @@ export const GO_SHADOW = {
   'text/text.go': ['package text', '', 'func format(s string) string {', '\treturn s', '}', '', 'func Use() string {', '\treturn format("z")', '}', ''].join('\n'),
   'cmd/run.go': ['package main', '', 'import (', '\tt "example.com/greet/text"', ')', '', 'func Run() string {', '\treturn t.Use()', '}', ''].join('\n'),
 };
+
+/** Method calls on objects whose type the syntax states (resolved by hand: `new C()`, a typed parameter, a field, a
+ *  constructor parameter property, Python `self.f = C()`, a Go receiver, `x := T{}`, `var x T`); an inherited method
+ *  and an object of unstated type stay unresolved. */
+export const TS_TYPED = {
+  'src/store.ts': ['export class Store {', '  get(k: string): string {', '    return k;', '  }', '}', ''].join('\n'), // get: 2-4
+  'src/cache.ts': ['export class Cache {', '  get(k: string): string {', '    return k;', '  }', '}', ''].join('\n'), // get: 2-4
+  'src/app.ts': [
+    "import { Store } from './store.js';", // 1
+    "import { Cache } from './cache.js';", // 2
+    'export class App {', // 3
+    '  private cache: Cache;', // 4
+    '  constructor(private readonly store: Store) {', // 5
+    '    this.cache = new Cache();', // 6
+    '  }',
+    '  read(k: string): string {', // 8
+    '    return this.store.get(k) + this.cache.get(k);', // 9
+    '  }',
+    '}',
+    'export function viaParam(s: Store): string {', // 12
+    "  return s.get('a');", // 13
+    '}',
+    'export function viaNew(): string {', // 15
+    '  const c = new Cache();',
+    "  return c.get('b');", // 17
+    '}',
+    'export function unknown(x: any): string {', // 19
+    "  return x.get('c');", // 20
+    '}',
+    'export class Sub extends Store {}', // 22
+    'export function viaSub(): string {', // 23
+    '  const s = new Sub();',
+    "  return s.get('d');", // 25
+    '}',
+    'export function twoCallbacks(f: (g: (x: unknown) => string) => void): void {', // 27
+    "  f((x: Store) => x.get('e'));", // 28: two parameters x of two types in one declaration: no type
+    "  f((x: Cache) => x.get('f'));", // 29
+    '}',
+    '',
+  ].join('\n'),
+};
+
+export const PY_TYPED = {
+  'pkg/__init__.py': '',
+  'pkg/store.py': 'class Store:\n    def get(self, k):\n        return k\n', // get: 2-3
+  'pkg/cache.py': 'class Cache:\n    def get(self, k):\n        return k\n', // get: 2-3
+  'app.py': [
+    'from pkg.store import Store', // 1
+    'from pkg.cache import Cache', // 2
+    'class App:', // 3
+    '    def __init__(self):',
+    '        self.store = Store()', // 5
+    '    def read(self, k):', // 6
+    '        return self.store.get(k)', // 7
+    'def via_param(c: Cache):', // 8
+    '    return c.get("a")', // 9
+    'def via_new():', // 10
+    '    s = Store()',
+    '    return s.get("b")', // 12
+    '',
+  ].join('\n'),
+};
+
+export const GO_TYPED = {
+  'go.mod': 'module example.com/typed\n\ngo 1.21\n',
+  'store.go': ['package main', '', 'type Store struct{}', '', 'func (s *Store) Get(k string) string {', '\treturn k', '}', ''].join('\n'), // Get: 5-7
+  'cache.go': [
+    'package main',
+    '',
+    'type Cache struct{}',
+    '',
+    'func (c Cache) Get(k string) string {', // 5
+    '\treturn c.Put(k)', // 6
+    '}',
+    '',
+    'func (c Cache) Put(k string) string {', // 9
+    '\treturn k',
+    '}',
+    '',
+  ].join('\n'),
+  'main.go': [
+    'package main',
+    '',
+    'func viaParam(s *Store) string {', // 3
+    '\treturn s.Get("a")', // 4
+    '}',
+    '',
+    'func main() {', // 7
+    '\tc := Cache{}',
+    '\tvar s Store',
+    '\tprintln(c.Get("b"), s.Get("c"))', // 10
+    '}',
+    '',
+  ].join('\n'),
+};

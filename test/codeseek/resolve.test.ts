@@ -5,7 +5,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { callees, callers, callgraph } from '../../src/actors/codeseek/answers.js';
 import { CodeIndex } from '../../src/actors/codeseek/code-index.js';
-import { GO_SHADOW, PY_SHADOW, TS_SHADOW, tempRepo } from './fixtures.js';
+import { GO_SHADOW, GO_TYPED, PY_SHADOW, PY_TYPED, TS_SHADOW, TS_TYPED, tempRepo } from './fixtures.js';
 
 const made: string[] = [];
 afterAll(() => made.forEach((r) => rmSync(r, { recursive: true, force: true })));
@@ -67,9 +67,47 @@ describe('calls resolve through imports', () => {
     expect(callers(ix, 'format', 'text/text.go')).toContain('1 call site(s) in 1 caller(s):\n  text/text.go:7-9 function Use — calls at line 8');
     expect(callers(ix, 'Use')).toContain('  cmd/run.go:7-9 function Run — calls at line 8');
     const m = callees(ix, 'main');
-    expect(m).toContain('  Greet (line 20) → unresolved, by name: main.go:10-12');
+    expect(m).toContain('  Greet (line 20) → main.go:10-12'); // g := &Greeter{…}
     expect(m).toContain('  Println (line 20) → outside the workspace ("fmt")');
     expect(m).toContain('  format (line 20) → main.go:14-16');
     expect(callgraph(ix, 'Run', 2)).toMatch(/^ {2}Use \[text\/text\.go:7-9\]\n {4}format \[text\/text\.go:3-5\]$/m);
+  });
+});
+
+describe('method calls on an object of stated type resolve to that class\'s own method', () => {
+  const UNRESOLVED = 'unresolved: a method call on an object or a name not imported, so matched by name only';
+  it('TypeScript: a field, a constructor parameter property, a typed parameter and `new C()`; inherited stays unresolved', async () => {
+    const ix = await index(TS_TYPED);
+    const store = callers(ix, 'get', 'src/store.ts');
+    expect(store).toContain(`6 call site(s) in 5 caller(s) (4 ${UNRESOLVED}):`);
+    expect(store).toContain('  src/app.ts:27-30 function twoCallbacks — unresolved call at line 28, 29');
+    expect(store).toContain('  src/app.ts:8-10 method read — calls at line 9');
+    expect(store).toContain('  src/app.ts:12-14 function viaParam — calls at line 13');
+    expect(store).toContain('  src/app.ts:19-21 function unknown — unresolved call at line 20');
+    expect(store).toContain('  src/app.ts:23-26 function viaSub — unresolved call at line 25');
+    expect(store).toContain('(2 call(s) of another "get" — imported from elsewhere or a package — not counted)');
+    const cache = callers(ix, 'get', 'src/cache.ts');
+    expect(cache).toContain('  src/app.ts:8-10 method read — calls at line 9');
+    expect(cache).toContain('  src/app.ts:15-18 function viaNew — calls at line 17');
+    expect(cache).not.toContain('viaParam');
+    const read = callees(ix, 'read');
+    expect(read).toContain('  get (line 9) → src/store.ts:2-4');
+    expect(read).toContain('  get (line 9) → src/cache.ts:2-4');
+  });
+
+  it('Python: `self.f = C()` and `x = C()` and a typed parameter', async () => {
+    const ix = await index(PY_TYPED);
+    const store = callers(ix, 'get', 'pkg/store.py');
+    expect(store).toContain('2 call site(s) in 2 caller(s):\n  app.py:10-12 function via_new — calls at line 12\n  app.py:6-7 method read — calls at line 7');
+    expect(store).toContain('(1 call(s) of another "get"');
+    expect(callers(ix, 'get', 'pkg/cache.py')).toContain('1 call site(s) in 1 caller(s):\n  app.py:8-9 function via_param — calls at line 9');
+  });
+
+  it("Go: a method's receiver, a pointer parameter, `x := T{}` and `var x T`", async () => {
+    const ix = await index(GO_TYPED);
+    const store = callers(ix, 'Get', 'store.go');
+    expect(store).toContain('2 call site(s) in 2 caller(s):\n  main.go:3-5 function viaParam — calls at line 4\n  main.go:7-11 function main — calls at line 10');
+    expect(callers(ix, 'Get', 'cache.go')).toContain('1 call site(s) in 1 caller(s):\n  main.go:7-11 function main — calls at line 10');
+    expect(callees(ix, 'Get', 'cache.go')).toContain('  Put (line 6) → cache.go:9-11');
   });
 });

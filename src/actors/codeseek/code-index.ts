@@ -1,9 +1,10 @@
 // One workspace's index: per-file facts keyed by content hash, refreshed incrementally (a file whose size and mtime
 // are unchanged is not read; one whose content hash is unchanged is not parsed), with the name maps derived lazily.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, type Stats } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { sep } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { nodeCrypto } from '../../runtime/lazy-builtins.js';
+import { indexable, lstatSafe, readFileAt } from './disk.js';
 import { extractWith } from './extract.js';
 import { grammar, loadedGrammar } from './grammars.js';
 import { FACTS_VERSION, type CallSite, type Decl, type FileFacts } from './facts.js';
@@ -11,8 +12,8 @@ import { listSourceFiles } from './files.js';
 import { langOf } from './queries.js';
 import { Resolver, type Resolution } from './resolve.js';
 
-/** Files over this size are skipped (generated code, data in source form). */
-export const MAX_FILE_BYTES = 1 << 20;
+export { MAX_FILE_BYTES } from './disk.js';
+
 /** A refresh that parses nothing yields to queries only after this long (a pass over unchanged files is ~20 ms). */
 const YIELD_MS = 10;
 /** Up to this many changed files patch the name maps; more rebuild them. */
@@ -333,44 +334,10 @@ interface Maps {
   resolver: Resolver<DeclRef>;
 }
 
-function lstatSafe(abs: string): Stats | null {
-  try {
-    return lstatSync(abs, { throwIfNoEntry: false }) ?? null;
-  } catch {
-    return null; // gone since the listing: dropped from the index
-  }
-}
-
 /** The file is as it was read: same size and mtime, and not changed within RACY_MS of its read (git's racy rule: a
  *  change in the same mtime tick would otherwise go unseen). */
 function unchanged(e: FileEntry, st: Stats): boolean {
   return e.size === st.size && e.mtimeMs === st.mtimeMs && !(e.readAt > 0 && e.readAt - st.mtimeMs < RACY_MS);
-}
-
-/** A regular file within the size limit (a symlink, a directory, a device is never indexed). */
-function indexable(st: Stats): boolean {
-  return st.isFile() && st.size <= MAX_FILE_BYTES;
-}
-
-/** Never follows a symlink (as lstat did) and never waits on a FIFO (non-blocking open; fstat then refuses it). */
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
-
-/** The text of an indexable file and the stat of what was read; null when it is not one (or unreadable, or gone). */
-function readFileAt(abs: string): { source: string; st: Stats } | null {
-  let fd: number;
-  try {
-    fd = openSync(abs, OPEN_FLAGS);
-  } catch {
-    return null; // gone since the listing, unreadable, or a symlink (ELOOP): dropped from the index
-  }
-  try {
-    const st = fstatSync(fd);
-    return indexable(st) ? { source: readFileSync(fd, 'utf8'), st } : null;
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
 }
 
 function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {

@@ -1,7 +1,7 @@
 // One file's facts from its parse: declarations with signatures and line ranges, call sites attributed to the
 // innermost enclosing declaration, and import specifiers. Everything comes from syntax nodes, never a text match.
 import type { Node, Tree } from 'web-tree-sitter';
-import type { CallSite, Decl, DeclKind, FileFacts, ImportRef } from './facts.js';
+import type { CallSite, Decl, DeclKind, FileFacts, ImportRef, TypedName } from './facts.js';
 import { bindingsOf, recvName } from './bindings.js';
 import { grammar, type Grammar } from './grammars.js';
 import type { LangId } from './queries.js';
@@ -54,9 +54,13 @@ export function extractWith(g: Grammar, lang: LangId, source: string): FileFacts
     // each call's offset, for its enclosing declaration (not kept in the facts)
     const starts: number[] = [];
     const imports: ImportRef[] = [];
+    // typed names with their offsets (for their scope) and whether each is a field (its scope is then its class)
+    const typed: { caller: number; t: TypedName; field: boolean }[] = [];
+    const typedAt: number[] = [];
     for (const m of g.query.matches(tree.rootNode)) {
       let declNode: Node | undefined, kind: DeclKind | undefined, name: Node | undefined, body: Node | undefined, callee: Node | undefined, recv: Node | undefined;
       let spec: Node | undefined, stmt: Node | undefined, alias: Node | undefined;
+      let tvar: Node | undefined, tfield: Node | undefined, ttype: Node | undefined, tobj: Node | undefined;
       for (const c of m.captures) {
         if (c.name.startsWith('decl.')) [declNode, kind] = [c.node, c.name.slice(5) as DeclKind];
         else if (c.name === 'name') name = c.node;
@@ -66,6 +70,10 @@ export function extractWith(g: Grammar, lang: LangId, source: string): FileFacts
         else if (c.name === 'import') spec = c.node;
         else if (c.name === 'import.stmt') stmt = c.node;
         else if (c.name === 'import.alias') alias = c.node;
+        else if (c.name === 'ttype') ttype = c.node;
+        else if (c.name === 'tvar') tvar = c.node;
+        else if (c.name === 'tfield') tfield = c.node;
+        else if (c.name === 'tobj') tobj = c.node;
       }
       if (declNode && kind && name) {
         const start = declNode.startIndex;
@@ -84,11 +92,19 @@ export function extractWith(g: Grammar, lang: LangId, source: string): FileFacts
         const text = unquote(source.slice(spec.startIndex, spec.endIndex));
         const names = bindingsOf(lang, text, stmt && source.slice(stmt.startIndex, stmt.endIndex), alias && source.slice(alias.startIndex, alias.endIndex));
         imports.push({ spec: text, line: spec.startPosition.row + 1, ...(names !== undefined ? { names } : {}) });
+      } else if (ttype) {
+        const at = tvar ?? tfield;
+        // Python: only `self.f = C()` names a field
+        if (at === undefined || (tobj !== undefined && source.slice(tobj.startIndex, tobj.endIndex) !== 'self')) continue;
+        const own = source.slice(at.startIndex, at.endIndex);
+        const field = tvar === undefined;
+        typed.push({ caller: -1, field, t: { name: field ? `${lang === 'python' ? 'self' : 'this'}.${own}` : own, type: source.slice(ttype.startIndex, ttype.endIndex), scope: -1 } });
+        typedAt.push(at.startIndex);
       }
     }
     setEndLines(source, decls);
     const sorted = nest(decls);
-    return { lang, decls: sorted, calls: attribute(decls, calls, starts), imports, partial: tree.rootNode.hasError };
+    return { lang, decls: sorted, calls: attribute(decls, calls, starts), imports, typed: scoped(sorted, attribute(decls, typed, typedAt)), partial: tree.rootNode.hasError };
   } finally {
     tree.delete();
   }
@@ -108,8 +124,18 @@ function nest(raw: RawDecl[]): Decl[] {
   });
 }
 
+/** Each typed name with its scope: the innermost declaration around it, for a field the class around that. */
+function scoped(decls: Decl[], typed: { caller: number; t: TypedName; field: boolean }[]): TypedName[] {
+  return typed.map(({ caller, t, field }) => {
+    let scope = caller;
+    if (field) while (scope >= 0 && decls[scope]?.kind !== 'class') scope = decls[scope]?.parent ?? -1;
+    t.scope = scope;
+    return t;
+  });
+}
+
 /** Orders the calls by position and sets each one's innermost enclosing declaration (`raw` is in position order). */
-function attribute(raw: RawDecl[], calls: CallSite[], starts: number[]): CallSite[] {
+function attribute<T extends { caller: number }>(raw: RawDecl[], calls: T[], starts: number[]): T[] {
   let order: number[] | null = null;
   for (let i = 1; i < starts.length; i++) {
     if ((starts[i] as number) < (starts[i - 1] as number)) {
@@ -119,13 +145,13 @@ function attribute(raw: RawDecl[], calls: CallSite[], starts: number[]): CallSit
   }
   const open: number[] = [];
   let next = 0;
-  const out = order === null ? calls : order.map((k) => calls[k] as CallSite);
+  const out = order === null ? calls : order.map((k) => calls[k] as T);
   for (let i = 0; i < out.length; i++) {
     const at = starts[order === null ? i : (order[i] as number)] as number;
     while (next < raw.length && (raw[next] as RawDecl).start <= at) open.push(next++);
     // a decl that ended before the call may hide under a later-opened, still-open one: drop every closed one on top
     while (open.length > 0 && (raw[open[open.length - 1] as number] as RawDecl).end <= at) open.pop();
-    (out[i] as CallSite).caller = innermostOpen(open, raw, at);
+    (out[i] as T).caller = innermostOpen(open, raw, at);
   }
   return out;
 }

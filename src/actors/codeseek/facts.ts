@@ -35,14 +35,26 @@ export interface ImportRef {
   names?: [local: string, imported: string][];
 }
 
+/** A name whose type the syntax states: `const x = new C()`, `x: C` (a parameter, a variable), a field `f: C` /
+ *  `f = new C()` (named `this.f`; Python `self.f = C()`), a Go receiver or parameter `s *Store`, `s := &Store{}`. */
+export interface TypedName {
+  /** As a call's receiver names it: `x`, `this.f`, `self.f`. */
+  name: string;
+  /** The type's name as written (a plain identifier; generics, unions and qualified names are not kept). */
+  type: string;
+  /** The declaration it is visible in (a field: its class), -1 = the file's top level. */
+  scope: number;
+}
+
 export interface FileFacts {
   lang: LangId;
   decls: Decl[];
   calls: CallSite[];
   imports: ImportRef[];
+  typed: TypedName[];
   /** The parse has an ERROR node somewhere: facts are what the parser could recover. */
   partial: boolean;
 }
 
 /** Bumped when what extraction yields changes: cached facts of another version are parsed again. */
-export const FACTS_VERSION = 2;
+export const FACTS_VERSION = 3;

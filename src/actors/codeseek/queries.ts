@@ -1,6 +1,7 @@
 // Tree-sitter queries per grammar: declarations (with their body, for the signature), call sites and imports.
 // Capture names are the contract with extract.ts: `decl.<kind>` + `name` (+ `body`), `callee` (+ `recv`),
-// `import` (+ `import.stmt` / `import.alias`: the bindings, bindings.ts).
+// `import` (+ `import.stmt` / `import.alias`: the bindings, bindings.ts), `tvar` / `tfield` (+ `tobj`, Python's `self`)
+// with `ttype`: a name whose type the syntax states (facts.ts `TypedName`).
 
 const TS_COMMON = `
 (function_declaration name: (identifier) @name body: (_) @body) @decl.function
@@ -13,6 +14,7 @@ const TS_COMMON = `
 (import_statement source: (string (string_fragment) @import)) @import.stmt
 (export_statement source: (string (string_fragment) @import)) @import.stmt
 (call_expression function: (import) arguments: (arguments (string (string_fragment) @import)))
+(variable_declarator name: (identifier) @tvar value: (new_expression constructor: (identifier) @ttype))
 `;
 
 const TS_ONLY = `
@@ -23,6 +25,12 @@ const TS_ONLY = `
 (type_alias_declaration name: (type_identifier) @name) @decl.type
 (function_signature name: (identifier) @name) @decl.function
 (abstract_method_signature name: (_) @name) @decl.method
+(variable_declarator name: (identifier) @tvar type: (type_annotation (type_identifier) @ttype))
+(required_parameter pattern: (identifier) @tvar type: (type_annotation (type_identifier) @ttype))
+(optional_parameter pattern: (identifier) @tvar type: (type_annotation (type_identifier) @ttype))
+(required_parameter (accessibility_modifier) pattern: (identifier) @tfield type: (type_annotation (type_identifier) @ttype))
+(public_field_definition name: (property_identifier) @tfield type: (type_annotation (type_identifier) @ttype))
+(public_field_definition name: (property_identifier) @tfield value: (new_expression constructor: (identifier) @ttype))
 `;
 
 const JS_ONLY = `
@@ -37,6 +45,11 @@ const PYTHON = `
 (import_statement name: (dotted_name) @import)
 (import_statement name: (aliased_import name: (dotted_name) @import alias: (identifier) @import.alias))
 (import_from_statement module_name: (_) @import) @import.stmt
+(assignment left: (identifier) @tvar right: (call function: (identifier) @ttype))
+(assignment left: (identifier) @tvar type: (type (identifier) @ttype))
+(assignment left: (attribute object: (identifier) @tobj attribute: (identifier) @tfield) right: (call function: (identifier) @ttype))
+(typed_parameter (identifier) @tvar type: (type (identifier) @ttype))
+(typed_default_parameter name: (identifier) @tvar type: (type (identifier) @ttype))
 `;
 
 const GO = `
@@ -47,6 +60,9 @@ const GO = `
 (call_expression function: (identifier) @callee)
 (call_expression function: (selector_expression operand: (_) @recv field: (field_identifier) @callee))
 (import_spec name: (_)? @import.alias path: (interpreted_string_literal) @import)
+(parameter_declaration name: (identifier) @tvar type: [(type_identifier) @ttype (pointer_type (type_identifier) @ttype)])
+(var_spec name: (identifier) @tvar type: [(type_identifier) @ttype (pointer_type (type_identifier) @ttype)])
+(short_var_declaration left: (expression_list . (identifier) @tvar .) right: (expression_list . [(composite_literal type: (type_identifier) @ttype) (unary_expression operand: (composite_literal type: (type_identifier) @ttype))] .))
 `;
 
 export type LangId = 'typescript' | 'tsx' | 'javascript' | 'python' | 'go';

@@ -1,7 +1,9 @@
 // Which declaration a call site reaches, through what the language lets the syntax say: a name declared in the same
 // file (or, in Go, the same package), a name the file imports (TS/JS import specifiers and re-exports, Python
 // `from m import x`, `import m` + `m.x()`), a Go package qualifier. A method call on an object (`x.m()` where `x` is
-// no imported module) cannot be told without types: it stays "unresolved" and is matched by name, and says so.
+// no imported module) resolves when the syntax states x's type (`new C()`, `x: C`, a field, a Go receiver: facts.ts
+// `TypedName`) and C's own method m is indexed; otherwise (an inherited method, an inferred type) it stays
+// "unresolved", is matched by name, and says so.
 import { posix } from 'node:path';
 import type { CallSite, FileFacts } from './facts.js';
 import { goModuleOf, resolveImport, type PathSet } from './resolve-import.js';
@@ -9,7 +11,7 @@ import { goModuleOf, resolveImport, type PathSet } from './resolve-import.js';
 export interface DeclRefLike {
   path: string;
   index: number;
-  decl: { name: string; kind: string; parent: number };
+  decl: { name: string; kind: string; parent: number; signature: string };
 }
 
 export type Resolution<R extends DeclRefLike> =
@@ -60,6 +62,8 @@ export class Resolver<R extends DeclRefLike> {
     if (call.recv !== undefined) {
       // `this.m()` / `self.m()` inside a class: a method of that class (inherited ones stay unresolved)
       if (call.recv === 'this' || call.recv === 'self') return this.ownMethod(path, f, call);
+      const typed = this.typedMethod(path, f, call, call.recv);
+      if (typed !== undefined) return typed;
       let q = call.recv === '' ? undefined : b.names.get(call.recv);
       // Python `import os` + `os.path.join()`: the bound prefix, then the rest as submodules
       if (q === undefined && f.lang === 'python' && call.recv.includes('.')) {
@@ -101,6 +105,30 @@ export class Resolver<R extends DeclRefLike> {
     return own.length > 0 ? { kind: 'resolved', targets: own } : { kind: 'unresolved' };
   }
 
+  /** `x.m()` where the syntax states x's type C (in the call's scope or one around it): C's own method m; undefined
+   *  when x has no stated type here or C is no class of the workspace, unresolved when C has no own m (inherited). */
+  private typedMethod(path: string, f: FileFacts, call: CallSite, recv: string): Resolution<R> | undefined {
+    if (recv === '' || f.typed.length === 0) return undefined;
+    // the innermost scope that states a type for the name; two different types there (two callbacks' parameters of
+    // one name, which are no declarations of their own) tell nothing
+    let types: string[] = [];
+    for (let scope = call.caller; types.length === 0; scope = f.decls[scope]?.parent ?? -1) {
+      types = f.typed.filter((t) => t.name === recv && t.scope === scope).map((t) => t.type);
+      if (scope < 0) break;
+    }
+    const type = types[0];
+    if (type === undefined || types.some((t) => t !== type)) return undefined;
+    const cls = this.resolve(path, { callee: type, line: call.line, caller: call.caller });
+    const classes = cls.kind === 'resolved' ? cls.targets.filter((r) => r.decl.kind === 'class' || r.decl.kind === 'struct') : [];
+    if (classes.length === 0) return undefined;
+    const methods = this.named(call.callee).filter((m) =>
+      f.lang === 'go'
+        ? m.decl.kind === 'method' && classes.some((c) => posix.dirname(c.path) === posix.dirname(m.path) && goReceiverType(m.decl.signature) === c.decl.name)
+        : classes.some((c) => c.path === m.path && m.decl.parent === c.index),
+    );
+    return methods.length > 0 ? { kind: 'resolved', targets: methods } : { kind: 'unresolved' };
+  }
+
   /** `name` exported by the module `spec` imported from `path`; a package outside the workspace is external. */
   private inModule(path: string, f: FileFacts, spec: string, name: string, externalIfMissing: boolean): Resolution<R> {
     const files = this.moduleFiles(path, f.lang, spec);
@@ -131,7 +159,8 @@ export class Resolver<R extends DeclRefLike> {
       if (m === null || !(spec === m || spec.startsWith(`${m}/`))) return [];
       return this.goDirs.get(spec === m ? '.' : spec.slice(m.length + 1)) ?? [];
     }
-    const one = resolveImport({ path: from, lang, imports: [] }, spec, this.paths, this.goModule);
+    // not Go: the module path plays no part (asking for it would gather the Go packages of every indexed path)
+    const one = resolveImport({ path: from, lang, imports: [] }, spec, this.paths, null);
     return one === null ? [] : [one];
   }
 
@@ -156,4 +185,9 @@ export class Resolver<R extends DeclRefLike> {
     this.bound.set(path, b);
     return b;
   }
+}
+
+/** A Go method's receiver type from its signature: `func (s *Store) Get(…)` → Store. */
+function goReceiverType(signature: string): string | undefined {
+  return /^func\s*\(\s*(?:[A-Za-z_]\w*\s+)?\*?\s*([A-Za-z_]\w*)/.exec(signature)?.[1];
 }

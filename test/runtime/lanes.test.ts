@@ -30,8 +30,9 @@ describe('sender: a critical event and the normal events buffered before it', ()
     const { pub, sent } = publisher(1024);
     for (let i = 0; i < 1000; i++) pub.publish(chunk(i));
     pub.publish(critical(0));
-    expect(sent).toHaveLength(1);
-    expect(sent[0]?.events.map(label)).toEqual([...Array(1000).keys()].map(String).concat('C0'));
+    expect(sent).toHaveLength(2); // the turn's first event went at once, alone
+    expect(sent[0]?.events.map(label)).toEqual(['0']);
+    expect(sent[1]?.events.map(label)).toEqual([...Array(1000).keys()].slice(1).map(String).concat('C0'));
   });
 
   it('a saturated buffer is overtaken: the critical event is posted alone first with the drops, the backlog right after in its order', () => {
@@ -40,13 +41,32 @@ describe('sender: a critical event and the normal events buffered before it', ()
     pub.publish(critical(0));
     pub.publish(critical(1));
     tick();
-    expect(sent.map((b) => b.events.length)).toEqual([1, 1024, 1]);
-    expect(sent[0]?.events.map(label)).toEqual(['C0']);
-    expect(sent[0]?.dropped).toEqual({ ai_chunk: 2000 - 1024 }); // tells the receiver the lane is saturated
-    expect(sent[1]?.events.map(label)).toEqual([...Array(1024).keys()].map(String));
-    expect(sent[1]?.dropped).toEqual({});
-    expect(sent[2]?.events.map(label)).toEqual(['C1']);
+    expect(sent.map((b) => b.events.length)).toEqual([1, 1, 1023, 1]);
+    expect(sent[0]?.events.map(label)).toEqual(['0']); // the turn's first event, at once
+    expect(sent[1]?.events.map(label)).toEqual(['C0']);
+    expect(sent[1]?.dropped).toEqual({ ai_chunk: 2000 - 1024 }); // tells the receiver the lane is saturated
+    expect(sent[2]?.events.map(label)).toEqual([...Array(1024).keys()].slice(1).map(String));
+    expect(sent[2]?.dropped).toEqual({});
+    expect(sent[3]?.events.map(label)).toEqual(['C1']);
     expect(pub.stats()).toEqual({ inFlight: 1024, sentNormal: 1024, dropped: 2000 - 1024 });
+  });
+
+  it('the first event after an idle turn is posted at once; the rest of that turn waits for the tick, in order', () => {
+    // a first token must not wait for what its actor does next in the same turn (the rest of the reply, a tool batch)
+    const { pub, sent, tick } = publisher(1024);
+    pub.publish(chunk(0));
+    expect(sent.map((b) => b.events.map(label))).toEqual([['0']]);
+    pub.publish(chunk(1));
+    pub.publish(chunk(2));
+    expect(sent).toHaveLength(1); // batched behind the first
+    tick();
+    expect(sent.map((b) => b.events.map(label))).toEqual([['0'], ['1', '2']]);
+    tick(); // an idle turn: nothing pending
+    pub.publish(chunk(3));
+    expect(sent.map((b) => b.events.map(label))).toEqual([['0'], ['1', '2'], ['3']]);
+    tick();
+    expect(sent).toHaveLength(3); // the tick that followed found nothing to send
+    expect(pub.stats()).toEqual({ inFlight: 4, sentNormal: 4, dropped: 0 });
   });
 });
 

@@ -1,6 +1,7 @@
 // The critical lane jumps a saturated normal lane on both sides: the sender posts it ahead of its buffer once the
 // credit window is empty, the receiver publishes a saturated sender's critical events before the rest of a backlog
-// it is still working through. Without saturation both keep the order published.
+// it is still working through. Without saturation both keep the order published. Each actor's backlog is its own
+// (a quiet actor's event never waits behind a busy one's), and cause before effect holds at spawn and help requests.
 import { describe, expect, it } from 'vitest';
 import { ActorHost, type ActorHandle, type ActorRequests } from '../../src/runtime/actor-host.js';
 import { Dispatcher } from '../../src/runtime/dispatcher.js';
@@ -136,6 +137,49 @@ describe('receiver: a backlog is handled a slice per turn, a saturated sender\'s
   });
 });
 
+describe('receiver: each actor\'s backlog is its own', () => {
+  const actorOf = (name: string, credit: (n: number) => void = () => undefined): ActorHandle =>
+    ({ source: { name, taskId: 't', delegationId: null }, credit }) as unknown as ActorHandle;
+
+  it('a quiet actor\'s event is dispatched at once, before a busy actor\'s remaining backlog', () => {
+    const { ing, d, actor: busy, turn } = ingress();
+    const all = d.subscribe({ name: 'all', capacity: 100_000 });
+    ing.events(busy, [...Array(1024).keys()].map(chunk), {}); // one slice now, the rest on later turns
+    ing.events(actorOf('quiet'), [{ type: 'ai_chunk', agent: 'q', text: 'first token' }], {});
+    const now: string[] = [];
+    for (let e = all.poll(); e; e = all.poll()) now.push(`${e.source}:${label(e.payload)}`);
+    expect(now).toHaveLength(INGRESS_SLICE + 1);
+    expect(now.at(-1)).toBe('quiet:first token'); // not after the other 896 events
+    while (turn());
+    const rest: Envelope[] = [];
+    for (let e = all.poll(); e; e = all.poll()) rest.push(e);
+    expect(rest.map((e) => label(e.payload))).toEqual([...Array(1024).keys()].slice(INGRESS_SLICE).map(String));
+  });
+
+  it('actors with a backlog share each slice in turn, each in its own order, every event once', () => {
+    const { ing, d, turn } = ingress();
+    const all = d.subscribe({ name: 'all', capacity: 100_000 });
+    const seen: Envelope[] = [];
+    const take = (): Envelope[] => {
+      const now: Envelope[] = [];
+      for (let e = all.poll(); e; e = all.poll()) now.push(e);
+      seen.push(...now);
+      return now;
+    };
+    const from = (envs: Envelope[], src: string): number => envs.filter((e) => e.source === src).length;
+    ing.events(actorOf('a'), [...Array(600).keys()].map(chunk), {});
+    ing.events(actorOf('b'), [...Array(600).keys()].map(chunk), {});
+    expect(from(take(), 'a')).toBe(INGRESS_SLICE); // a's first slice went at its arrival
+    turn(); // the next slice is shared: b does not wait for all of a's batch
+    const second = take();
+    expect([from(second, 'a'), from(second, 'b')]).toEqual([INGRESS_SLICE / 2, INGRESS_SLICE / 2]);
+    while (turn());
+    take();
+    for (const src of ['a', 'b']) expect(seen.filter((e) => e.source === src).map((e) => label(e.payload))).toEqual([...Array(600).keys()].map(String));
+    expect(seen.map((e) => e.seq)).toEqual([...Array(1200).keys()].map((k) => k + 1)); // seq in delivery order
+  });
+});
+
 describe('an actor\'s end waits for its events', () => {
   it('the host settles the ingress for an actor before its exit resolves (a real worker)', async () => {
     const calls: string[] = [];
@@ -156,6 +200,32 @@ describe('an actor\'s end waits for its events', () => {
       expect(exit.normal).toBe(true);
       expect(calls.at(-1)).toBe('settle'); // after its last batch, before anyone hears it ended
       expect(calls).toContain('publish');
+    } finally {
+      await host.close();
+    }
+  });
+
+  // two events in one turn before the request: the first leaves at once, the second would wait in the publisher
+  it.each([
+    ['a child is dispatched before the spawn is served', { mode: 'spawn_child', child: { name: 'c', input: { mode: 'wait_stop' } }, announce: ['one', 'two'] }, 'spawn'],
+    ['help is dispatched before the help request is published', { mode: 'ask_help', question: 'q?', announce: ['one', 'two'] }, 'help'],
+  ] as const)('what an actor published before asking for %s (a real worker)', async (_what, input, request) => {
+    const calls: string[] = [];
+    const refuse = (name: string) => (): Promise<never> => (calls.push(name), Promise.reject(new Error('not in this test')));
+    const requests: ActorRequests = {
+      publish: (a, events) => (calls.push(...events.map((e) => `event:${(e as { text?: string }).text ?? ''}`)), a.credit(events.length)),
+      settle: () => void calls.push('settle'),
+      connect: refuse('connect'),
+      spawn: refuse('spawn'),
+      spawnCancel: () => undefined,
+      help: refuse('help'),
+      helpCancel: () => undefined,
+    };
+    const host = new ActorHost({ requests, spares: 0, preload: [] });
+    try {
+      const h = await host.start({ name: 'p', module: FIXTURE, input, taskId: 't', delegationId: null });
+      await h.exited;
+      expect(calls.slice(0, 4)).toEqual(['event:one', 'event:two', 'settle', request]);
     } finally {
       await host.close();
     }

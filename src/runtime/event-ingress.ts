@@ -1,7 +1,8 @@
 // What reaches the dispatcher from actors: worker event batches (validated, one stamp per batch, invalid ones
 // counted as source drops, credits returned). A backlog is kept per actor and handled a slice per event-loop turn,
-// the actors with one taking turns: a quiet actor's events never wait behind a busy actor's backlog. Only a
-// saturated sender's critical events (its batch reports source drops) are published ahead of its own backlog.
+// the actors with one taking turns: a quiet actor's events never wait behind a busy actor's backlog. A critical event
+// pulls its actor's backlog (and its own batch up to it) through at once, in order; only a saturated sender's critical
+// events (its batch reports source drops) are published ahead of its own backlog.
 import type { Clock } from './actor.js';
 import type { ActorHandle } from './actor-host.js';
 import type { Dispatcher } from './dispatcher.js';
@@ -19,6 +20,11 @@ interface Backlog {
 
 const isCritical = (raw: unknown): boolean => CRITICAL_EVENT_TYPES.has((raw as { type?: unknown } | null)?.type as Event['type']);
 
+function lastCritical(events: unknown[]): number {
+  for (let i = events.length - 1; i >= 0; i--) if (isCritical(events[i])) return i;
+  return -1;
+}
+
 export class EventIngress {
   /** Each actor's queued batches in the order it sent them; the map's order is whose turn comes next. */
   private readonly queues = new Map<ActorHandle, Backlog[]>();
@@ -35,14 +41,22 @@ export class EventIngress {
     const ts = this.clock.now(); // one stamp per batch: the batch arrived at one instant
     const saturated = Object.keys(dropped).length > 0;
     if (saturated) this.dispatcher.recordSourceDrops(a.source, dropped);
-    const mine = this.queues.get(a);
+    let mine = this.queues.get(a);
     // nothing of this actor queued: its batch goes now, whatever other actors still have queued
     if (mine === undefined && events.length <= INGRESS_SLICE) return this.handle(a, events, ts);
     let queued = events;
-    if (saturated && events.some(isCritical)) {
+    const last = lastCritical(events);
+    if (last >= 0 && saturated) {
       // the normal lane is dropping at its source: its critical events do not wait behind what is queued
       this.handle(a, events.filter(isCritical), ts);
       queued = events.filter((raw) => !isCritical(raw));
+    } else if (last >= 0) {
+      // a critical event keeps its place in its actor's order but waits for no turn: what is queued before it goes now
+      this.settle(a);
+      mine = undefined;
+      this.handle(a, events.slice(0, last + 1), ts);
+      queued = events.slice(last + 1);
+      if (queued.length <= INGRESS_SLICE) return queued.length > 0 ? this.handle(a, queued, ts) : undefined;
     }
     if (queued.length > 0) {
       if (mine) mine.push({ events: queued, at: 0, ts });

@@ -123,6 +123,23 @@ describe('receiver: a backlog is handled a slice per turn, a saturated sender\'s
     expect(order).toEqual([...[...Array(300).keys()].map(String), 'C0', 'C1', '300']);
   });
 
+  it('without drops a critical event pulls what its actor queued before it through at its arrival, in order', () => {
+    const { ing, d, actor, turn } = ingress();
+    const all = d.subscribe({ name: 'all', capacity: 100_000 });
+    const probe = d.subscribe({ name: 'probe', filter: { types: ['delegation_start'] } });
+    ing.events(actor, [...Array(1000).keys()].map(chunk), {}); // one slice now, the rest would take turns
+    ing.events(actor, [critical(0)], {});
+    expect(probe.poll()?.payload).toEqual(critical(0)); // no turn waited for
+    ing.events(actor, [...Array(500).keys()].map((i) => chunk(1000 + i)).concat(critical(1), chunk(1500)), {});
+    expect(probe.poll()?.payload).toEqual(critical(1)); // nor inside one batch
+    const depth = all.depth;
+    while (turn());
+    expect(all.depth).toBe(depth); // nothing was left queued for a later turn
+    const order: string[] = [];
+    for (let e = all.poll(); e; e = all.poll()) order.push(label(e.payload));
+    expect(order).toEqual([...[...Array(1000).keys()].map(String), 'C0', ...[...Array(500).keys()].map((i) => String(1000 + i)), 'C1', '1500']);
+  });
+
   it('settle hands over every queued event of the actor at once (before its exit is reported)', () => {
     const { ing, d, actor, credited, turn } = ingress();
     const all = d.subscribe({ name: 'all', capacity: 100_000 });

@@ -9,7 +9,7 @@ const mark = (): void => port.postMessage({ type: 'mark', t: performance.timeOri
 type Flood = { type: 'flood'; normal: number; criticalEvery: number; rounds: number; window: number };
 /** Ours' flood shape over a bare port: each round a window of normal events, a timestamped mark every
  *  criticalEvery events posted at once with what was buffered before it, or alone ahead of it once the window
- *  is empty (as the publisher flushes a critical). */
+ *  is empty (as the publisher flushes a critical); the round's first event alone (the first of a turn). */
 async function flood(m: Flood): Promise<void> {
   let sent = 0;
   for (let r = 0; r < m.rounds; r++) {
@@ -19,6 +19,8 @@ async function flood(m: Flood): Promise<void> {
       if (credits > 0) {
         credits--;
         buf.push({ type: 'ai_chunk', agent: 'fixture', text: `c${sent}` });
+        // the round's first event leaves at once, as the publisher posts the first event of a turn
+        if (i === 0) port?.postMessage(buf.splice(0));
       }
       sent++;
       if (i % m.criticalEvery === 0) {

@@ -13,7 +13,8 @@ export const DEFAULT_PRELOAD = ['zod', 'openai', '@anthropic-ai/sdk'];
 
 export interface ActorRequests {
   publish(actor: ActorHandle, events: unknown[], dropped: Record<string, number>): void;
-  /** Every event the actor published is dispatched now (called before its exit is reported). */
+  /** Every event the actor published is dispatched now (called before its exit is reported, before a spawn or help
+   *  request of it is served). */
   settle?(actor: ActorHandle): void;
   connect(actor: ActorHandle, target: string): Promise<MessagePort>;
   spawn(actor: ActorHandle, requestId: string, spec: unknown): Promise<unknown>;
@@ -289,6 +290,9 @@ export class ActorHandle implements ChildHandle {
         );
         return;
       case 'spawn':
+        // cause before effect across actors: what this actor published before asking (its delegation line) is
+        // dispatched before the child it asks for can publish anything
+        this.req.settle?.(this);
         this.track(m.requestId, this.req.spawn(this, m.requestId, m.spec), (ok, value, error) =>
           this.send({ type: 'spawn_result', requestId: m.requestId, ok, value, error }),
         );
@@ -297,6 +301,7 @@ export class ActorHandle implements ChildHandle {
         this.req.spawnCancel(this, m.requestId);
         return;
       case 'help':
+        this.req.settle?.(this); // its request is published on this thread: after what the actor published before it
         this.track(m.requestId, this.req.help(this, m.requestId, m.request), (ok, value, error) =>
           this.send({ type: 'help_result', requestId: m.requestId, ok, value, error }),
         );

@@ -1,6 +1,8 @@
 // What reaches the dispatcher from actors: worker event batches (validated, one stamp per batch, invalid ones
-// counted as source drops, credits returned). A backlog is handled a slice per event-loop turn, in order; only a
-// saturated sender's critical events (its batch reports source drops) are published ahead of it.
+// counted as source drops, credits returned). A backlog is kept per actor and handled a slice per event-loop turn,
+// the actors with one taking turns: a quiet actor's events never wait behind a busy actor's backlog. A critical event
+// pulls its actor's backlog (and its own batch up to it) through at once, in order; only a saturated sender's critical
+// events (its batch reports source drops) are published ahead of its own backlog.
 import type { Clock } from './actor.js';
 import type { ActorHandle } from './actor-host.js';
 import type { Dispatcher } from './dispatcher.js';
@@ -11,7 +13,6 @@ export const INGRESS_SLICE = 128;
 
 /** A batch's events not handled yet, from `at` on. */
 interface Backlog {
-  actor: ActorHandle;
   events: unknown[];
   at: number;
   ts: number;
@@ -19,9 +20,14 @@ interface Backlog {
 
 const isCritical = (raw: unknown): boolean => CRITICAL_EVENT_TYPES.has((raw as { type?: unknown } | null)?.type as Event['type']);
 
+function lastCritical(events: unknown[]): number {
+  for (let i = events.length - 1; i >= 0; i--) if (isCritical(events[i])) return i;
+  return -1;
+}
+
 export class EventIngress {
-  /** FIFO across actors (each actor's events stay in the order it sent them). */
-  private backlog: Backlog[] = [];
+  /** Each actor's queued batches in the order it sent them; the map's order is whose turn comes next. */
+  private readonly queues = new Map<ActorHandle, Backlog[]>();
   private armed = false;
 
   constructor(
@@ -35,38 +41,68 @@ export class EventIngress {
     const ts = this.clock.now(); // one stamp per batch: the batch arrived at one instant
     const saturated = Object.keys(dropped).length > 0;
     if (saturated) this.dispatcher.recordSourceDrops(a.source, dropped);
-    if (this.backlog.length === 0 && events.length <= INGRESS_SLICE) return this.handle(a, events, ts);
+    let mine = this.queues.get(a);
+    // nothing of this actor queued: its batch goes now, whatever other actors still have queued
+    if (mine === undefined && events.length <= INGRESS_SLICE) return this.handle(a, events, ts);
     let queued = events;
-    if (saturated && events.some(isCritical)) {
+    const last = lastCritical(events);
+    if (last >= 0 && saturated) {
       // the normal lane is dropping at its source: its critical events do not wait behind what is queued
       this.handle(a, events.filter(isCritical), ts);
       queued = events.filter((raw) => !isCritical(raw));
+    } else if (last >= 0) {
+      // a critical event keeps its place in its actor's order but waits for no turn: what is queued before it goes now
+      this.settle(a);
+      mine = undefined;
+      this.handle(a, events.slice(0, last + 1), ts);
+      queued = events.slice(last + 1);
+      if (queued.length <= INGRESS_SLICE) return queued.length > 0 ? this.handle(a, queued, ts) : undefined;
     }
-    if (queued.length > 0) this.backlog.push({ actor: a, events: queued, at: 0, ts });
-    if (this.backlog.length > 0 && !this.armed) this.pump();
+    if (queued.length > 0) {
+      if (mine) mine.push({ events: queued, at: 0, ts });
+      else this.queues.set(a, [{ events: queued, at: 0, ts }]);
+    }
+    if (this.queues.size > 0 && !this.armed) this.pump();
   }
 
-  /** Handles every queued event of one actor now (its end is reported after all it sent). */
+  /** Handles every queued event of one actor now (before its exit is reported, before a child it asked for runs). */
   settle(a: ActorHandle): void {
-    const mine = this.backlog.filter((b) => b.actor === a);
-    if (mine.length === 0) return;
-    this.backlog = this.backlog.filter((b) => b.actor !== a);
+    const mine = this.queues.get(a);
+    if (mine === undefined) return;
+    this.queues.delete(a);
     for (const b of mine) this.handle(a, b.events.slice(b.at), b.ts);
   }
 
-  /** One slice of the backlog now, the next one a turn later (port messages queued meanwhile go first). */
+  /** One slice of the backlogs now, shared by the actors in turn; the next slice a turn later (port messages queued
+   *  meanwhile go first). */
   private pump(): void {
     let left = INGRESS_SLICE;
-    while (left > 0 && this.backlog.length > 0) {
-      const b = this.backlog[0] as Backlog;
-      const end = Math.min(b.events.length, b.at + left);
-      this.handle(b.actor, b.events.slice(b.at, end), b.ts);
-      left -= end - b.at;
-      b.at = end;
-      if (b.at >= b.events.length) this.backlog.shift();
+    while (left > 0 && this.queues.size > 0) {
+      const share = Math.ceil(left / this.queues.size);
+      for (const [a, mine] of [...this.queues]) {
+        if (left <= 0) break;
+        left -= this.take(a, mine, Math.min(share, left));
+        // served: to the back of the line (or out of it)
+        this.queues.delete(a);
+        if (mine.length > 0) this.queues.set(a, mine);
+      }
     }
-    this.armed = this.backlog.length > 0;
+    this.armed = this.queues.size > 0;
     if (this.armed) this.schedule(() => this.pump());
+  }
+
+  /** Up to n of an actor's queued events, in order; returns how many. */
+  private take(a: ActorHandle, mine: Backlog[], n: number): number {
+    let done = 0;
+    while (done < n && mine.length > 0) {
+      const b = mine[0] as Backlog;
+      const end = Math.min(b.events.length, b.at + n - done);
+      this.handle(a, b.events.slice(b.at, end), b.ts);
+      done += end - b.at;
+      b.at = end;
+      if (b.at >= b.events.length) mine.shift();
+    }
+    return done;
   }
 
   private handle(a: ActorHandle, events: unknown[], ts: number): void {

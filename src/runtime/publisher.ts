@@ -1,4 +1,5 @@
-// Sender side of the dispatcher: batches per tick, a credit window on the normal lane, critical bypasses it.
+// Sender side of the dispatcher: the first event of a turn goes at once, the rest batched per tick; a credit window on
+// the normal lane, critical bypasses it.
 import { CRITICAL_EVENT_TYPES, type Event } from './protocol/index.js';
 
 export interface PublishBatch {
@@ -43,6 +44,10 @@ export class LanePublisher {
     this.credits--;
     this.sentNormal++;
     this.buf.push(event);
+    // The first event after an idle turn leaves now: what the actor does next in this turn (the rest of a parsed
+    // reply, a tool batch) runs before any setImmediate, so a batched first token would wait for all of it. Events
+    // after it in the same turn are batched as before (at most one more message a turn).
+    if (!this.scheduled && this.buf.length === 1) this.flush();
     this.arm();
   }
 

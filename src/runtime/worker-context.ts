@@ -260,12 +260,14 @@ export class WorkerActor {
         const checked = SpawnSpecSchema.safeParse(spec);
         if (!checked.success) throw runtimeError('INVALID_SPEC', `spawn ${spec.name}: ${checked.error.issues.map((i) => i.message).join('; ')}`);
         const sig = signal ? AbortSignal.any([signal, this.ctl.signal]) : this.ctl.signal;
+        publisher.flush(); // what it published before asking goes first: the host dispatches it before the child runs
         return (await this.request((requestId) => ({ type: 'spawn', requestId, spec }), sig, (requestId) =>
           this.post({ type: 'spawn_cancel', requestId }), true,
         )) as O;
       },
       requestUserHelp: async (request, signal) => {
         const sig = signal ? AbortSignal.any([signal, this.ctl.signal]) : this.ctl.signal;
+        publisher.flush(); // the request is published after what the actor published before it
         const raw = await this.request((requestId) => ({ type: 'help', requestId, request }), sig, (requestId) =>
           this.post({ type: 'help_cancel', requestId }),
         );

@@ -1,6 +1,7 @@
 // The critical lane jumps a saturated normal lane on both sides: the sender posts it ahead of its buffer once the
 // credit window is empty, the receiver publishes a saturated sender's critical events before the rest of a backlog
-// it is still working through. Without saturation both keep the order published.
+// it is still working through. Without saturation both keep the order published. Each actor's backlog is its own
+// (a quiet actor's event never waits behind a busy one's), and cause before effect holds at spawn and help requests.
 import { describe, expect, it } from 'vitest';
 import { ActorHost, type ActorHandle, type ActorRequests } from '../../src/runtime/actor-host.js';
 import { Dispatcher } from '../../src/runtime/dispatcher.js';
@@ -30,8 +31,9 @@ describe('sender: a critical event and the normal events buffered before it', ()
     const { pub, sent } = publisher(1024);
     for (let i = 0; i < 1000; i++) pub.publish(chunk(i));
     pub.publish(critical(0));
-    expect(sent).toHaveLength(1);
-    expect(sent[0]?.events.map(label)).toEqual([...Array(1000).keys()].map(String).concat('C0'));
+    expect(sent).toHaveLength(2); // the turn's first event went at once, alone
+    expect(sent[0]?.events.map(label)).toEqual(['0']);
+    expect(sent[1]?.events.map(label)).toEqual([...Array(1000).keys()].slice(1).map(String).concat('C0'));
   });
 
   it('a saturated buffer is overtaken: the critical event is posted alone first with the drops, the backlog right after in its order', () => {
@@ -40,13 +42,32 @@ describe('sender: a critical event and the normal events buffered before it', ()
     pub.publish(critical(0));
     pub.publish(critical(1));
     tick();
-    expect(sent.map((b) => b.events.length)).toEqual([1, 1024, 1]);
-    expect(sent[0]?.events.map(label)).toEqual(['C0']);
-    expect(sent[0]?.dropped).toEqual({ ai_chunk: 2000 - 1024 }); // tells the receiver the lane is saturated
-    expect(sent[1]?.events.map(label)).toEqual([...Array(1024).keys()].map(String));
-    expect(sent[1]?.dropped).toEqual({});
-    expect(sent[2]?.events.map(label)).toEqual(['C1']);
+    expect(sent.map((b) => b.events.length)).toEqual([1, 1, 1023, 1]);
+    expect(sent[0]?.events.map(label)).toEqual(['0']); // the turn's first event, at once
+    expect(sent[1]?.events.map(label)).toEqual(['C0']);
+    expect(sent[1]?.dropped).toEqual({ ai_chunk: 2000 - 1024 }); // tells the receiver the lane is saturated
+    expect(sent[2]?.events.map(label)).toEqual([...Array(1024).keys()].slice(1).map(String));
+    expect(sent[2]?.dropped).toEqual({});
+    expect(sent[3]?.events.map(label)).toEqual(['C1']);
     expect(pub.stats()).toEqual({ inFlight: 1024, sentNormal: 1024, dropped: 2000 - 1024 });
+  });
+
+  it('the first event after an idle turn is posted at once; the rest of that turn waits for the tick, in order', () => {
+    // a first token must not wait for what its actor does next in the same turn (the rest of the reply, a tool batch)
+    const { pub, sent, tick } = publisher(1024);
+    pub.publish(chunk(0));
+    expect(sent.map((b) => b.events.map(label))).toEqual([['0']]);
+    pub.publish(chunk(1));
+    pub.publish(chunk(2));
+    expect(sent).toHaveLength(1); // batched behind the first
+    tick();
+    expect(sent.map((b) => b.events.map(label))).toEqual([['0'], ['1', '2']]);
+    tick(); // an idle turn: nothing pending
+    pub.publish(chunk(3));
+    expect(sent.map((b) => b.events.map(label))).toEqual([['0'], ['1', '2'], ['3']]);
+    tick();
+    expect(sent).toHaveLength(3); // the tick that followed found nothing to send
+    expect(pub.stats()).toEqual({ inFlight: 4, sentNormal: 4, dropped: 0 });
   });
 });
 
@@ -102,6 +123,23 @@ describe('receiver: a backlog is handled a slice per turn, a saturated sender\'s
     expect(order).toEqual([...[...Array(300).keys()].map(String), 'C0', 'C1', '300']);
   });
 
+  it('without drops a critical event pulls what its actor queued before it through at its arrival, in order', () => {
+    const { ing, d, actor, turn } = ingress();
+    const all = d.subscribe({ name: 'all', capacity: 100_000 });
+    const probe = d.subscribe({ name: 'probe', filter: { types: ['delegation_start'] } });
+    ing.events(actor, [...Array(1000).keys()].map(chunk), {}); // one slice now, the rest would take turns
+    ing.events(actor, [critical(0)], {});
+    expect(probe.poll()?.payload).toEqual(critical(0)); // no turn waited for
+    ing.events(actor, [...Array(500).keys()].map((i) => chunk(1000 + i)).concat(critical(1), chunk(1500)), {});
+    expect(probe.poll()?.payload).toEqual(critical(1)); // nor inside one batch
+    const depth = all.depth;
+    while (turn());
+    expect(all.depth).toBe(depth); // nothing was left queued for a later turn
+    const order: string[] = [];
+    for (let e = all.poll(); e; e = all.poll()) order.push(label(e.payload));
+    expect(order).toEqual([...[...Array(1000).keys()].map(String), 'C0', ...[...Array(500).keys()].map((i) => String(1000 + i)), 'C1', '1500']);
+  });
+
   it('settle hands over every queued event of the actor at once (before its exit is reported)', () => {
     const { ing, d, actor, credited, turn } = ingress();
     const all = d.subscribe({ name: 'all', capacity: 100_000 });
@@ -113,6 +151,49 @@ describe('receiver: a backlog is handled a slice per turn, a saturated sender\'s
     expect(all.depth).toBe(1000);
     ing.events(actor, [chunk(1000)], {}); // no backlog: handled at once, as before
     expect(all.depth).toBe(1001);
+  });
+});
+
+describe('receiver: each actor\'s backlog is its own', () => {
+  const actorOf = (name: string, credit: (n: number) => void = () => undefined): ActorHandle =>
+    ({ source: { name, taskId: 't', delegationId: null }, credit }) as unknown as ActorHandle;
+
+  it('a quiet actor\'s event is dispatched at once, before a busy actor\'s remaining backlog', () => {
+    const { ing, d, actor: busy, turn } = ingress();
+    const all = d.subscribe({ name: 'all', capacity: 100_000 });
+    ing.events(busy, [...Array(1024).keys()].map(chunk), {}); // one slice now, the rest on later turns
+    ing.events(actorOf('quiet'), [{ type: 'ai_chunk', agent: 'q', text: 'first token' }], {});
+    const now: string[] = [];
+    for (let e = all.poll(); e; e = all.poll()) now.push(`${e.source}:${label(e.payload)}`);
+    expect(now).toHaveLength(INGRESS_SLICE + 1);
+    expect(now.at(-1)).toBe('quiet:first token'); // not after the other 896 events
+    while (turn());
+    const rest: Envelope[] = [];
+    for (let e = all.poll(); e; e = all.poll()) rest.push(e);
+    expect(rest.map((e) => label(e.payload))).toEqual([...Array(1024).keys()].slice(INGRESS_SLICE).map(String));
+  });
+
+  it('actors with a backlog share each slice in turn, each in its own order, every event once', () => {
+    const { ing, d, turn } = ingress();
+    const all = d.subscribe({ name: 'all', capacity: 100_000 });
+    const seen: Envelope[] = [];
+    const take = (): Envelope[] => {
+      const now: Envelope[] = [];
+      for (let e = all.poll(); e; e = all.poll()) now.push(e);
+      seen.push(...now);
+      return now;
+    };
+    const from = (envs: Envelope[], src: string): number => envs.filter((e) => e.source === src).length;
+    ing.events(actorOf('a'), [...Array(600).keys()].map(chunk), {});
+    ing.events(actorOf('b'), [...Array(600).keys()].map(chunk), {});
+    expect(from(take(), 'a')).toBe(INGRESS_SLICE); // a's first slice went at its arrival
+    turn(); // the next slice is shared: b does not wait for all of a's batch
+    const second = take();
+    expect([from(second, 'a'), from(second, 'b')]).toEqual([INGRESS_SLICE / 2, INGRESS_SLICE / 2]);
+    while (turn());
+    take();
+    for (const src of ['a', 'b']) expect(seen.filter((e) => e.source === src).map((e) => label(e.payload))).toEqual([...Array(600).keys()].map(String));
+    expect(seen.map((e) => e.seq)).toEqual([...Array(1200).keys()].map((k) => k + 1)); // seq in delivery order
   });
 });
 
@@ -136,6 +217,32 @@ describe('an actor\'s end waits for its events', () => {
       expect(exit.normal).toBe(true);
       expect(calls.at(-1)).toBe('settle'); // after its last batch, before anyone hears it ended
       expect(calls).toContain('publish');
+    } finally {
+      await host.close();
+    }
+  });
+
+  // two events in one turn before the request: the first leaves at once, the second would wait in the publisher
+  it.each([
+    ['a child is dispatched before the spawn is served', { mode: 'spawn_child', child: { name: 'c', input: { mode: 'wait_stop' } }, announce: ['one', 'two'] }, 'spawn'],
+    ['help is dispatched before the help request is published', { mode: 'ask_help', question: 'q?', announce: ['one', 'two'] }, 'help'],
+  ] as const)('what an actor published before asking for %s (a real worker)', async (_what, input, request) => {
+    const calls: string[] = [];
+    const refuse = (name: string) => (): Promise<never> => (calls.push(name), Promise.reject(new Error('not in this test')));
+    const requests: ActorRequests = {
+      publish: (a, events) => (calls.push(...events.map((e) => `event:${(e as { text?: string }).text ?? ''}`)), a.credit(events.length)),
+      settle: () => void calls.push('settle'),
+      connect: refuse('connect'),
+      spawn: refuse('spawn'),
+      spawnCancel: () => undefined,
+      help: refuse('help'),
+      helpCancel: () => undefined,
+    };
+    const host = new ActorHost({ requests, spares: 0, preload: [] });
+    try {
+      const h = await host.start({ name: 'p', module: FIXTURE, input, taskId: 't', delegationId: null });
+      await h.exited;
+      expect(calls.slice(0, 4)).toEqual(['event:one', 'event:two', 'settle', request]);
     } finally {
       await host.close();
     }

@@ -14,8 +14,8 @@ export type FixtureInput =
   | { mode: 'oom' }
   | { mode: 'flood'; normal: number; criticalEvery: number; rounds?: number }
   | { mode: 'steps'; steps: number; stepMs: number }
-  | { mode: 'spawn_child'; child: { name: string; input: FixtureInput; restart?: 'permanent' | 'transient' | 'temporary' }; watchChildPause?: boolean }
-  | { mode: 'ask_help'; question: string }
+  | { mode: 'spawn_child'; child: { name: string; input: FixtureInput; restart?: 'permanent' | 'transient' | 'temporary' }; watchChildPause?: boolean; announce?: string[] }
+  | { mode: 'ask_help'; question: string; announce?: string[] }
   | { mode: 'call_service'; service: string; method: string; args: unknown[] }
   | { mode: 'limits' };
 
@@ -121,11 +121,13 @@ export default defineActor<FixtureInput, unknown>({
         return { done, aborted: ctx.signal.aborted };
       }
       case 'spawn_child': {
+        for (const text of input.announce ?? []) ctx.publish({ type: 'sub_agent_activity', agent: 'fixture', text });
         const child = ctx.spawn({ name: input.child.name, module: 'src/runtime/testing/fixture-actor.js', input: input.child.input, restart: input.child.restart, delegationId: input.child.name });
         if (input.watchChildPause === true) void watchChildPause(ctx, input.child.name);
         return child;
       }
       case 'ask_help':
+        for (const text of input.announce ?? []) ctx.publish({ type: 'sub_agent_activity', agent: 'fixture', text });
         return ctx.requestUserHelp({ agent: 'fixture', kind: 'question', question: input.question });
       case 'call_service': {
         const svc = ctx.connect<Record<string, (...a: unknown[]) => unknown>>(input.service);

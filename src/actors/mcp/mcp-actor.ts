@@ -42,7 +42,7 @@ interface Running {
   done?: Promise<void>;
   ctl: AbortController;
   /** Polls waiting for this call now (the caller polls again only after an answer: at most one, in practice). */
-  waiters: Set<Waiter>;
+  waiters: Waiter[];
 }
 
 /** A poll waiting for its call's end or its deadline (Date.now() ms), whichever is first. */
@@ -69,7 +69,8 @@ export function mcpFacade(hub: McpHub): McpApi {
   let timerAt = Infinity;
   const wake = (w: Waiter): void => {
     waiting.delete(w);
-    w.run.waiters.delete(w);
+    const i = w.run.waiters.indexOf(w);
+    if (i >= 0) w.run.waiters.splice(i, 1);
     w.resolve(answer(w.id, w.run));
   };
   const arm = (at: number): void => {
@@ -97,13 +98,13 @@ export function mcpFacade(hub: McpHub): McpApi {
     return new Promise<CallPoll>((resolve) => {
       const w: Waiter = { id, run, at: Date.now() + waitMs, resolve };
       waiting.add(w);
-      run.waiters.add(w);
+      run.waiters.push(w);
       arm(w.at);
     });
   };
   const settle = (run: Running, r: RenderedResult): void => {
     run.result = r;
-    for (const w of run.waiters) wake(w);
+    for (const w of run.waiters.slice()) wake(w);
   };
   return {
     status: () => hub.status(),
@@ -112,7 +113,7 @@ export function mcpFacade(hub: McpHub): McpApi {
     settled: (ms) => hub.settled(ms),
     startCall(id, server, tool, args, waitMs) {
       if (calls.has(id)) throw new Error(`MCP call id ${id} is already running`);
-      const run: Running = { ctl: new AbortController(), waiters: new Set() };
+      const run: Running = { ctl: new AbortController(), waiters: [] };
       calls.set(id, run);
       // every outcome of hub.call is a result; anything thrown still reaches the caller as one
       run.done = hub.call(server, tool, args, run.ctl.signal).then(

@@ -2,6 +2,7 @@
 // the production path (tool declaration → RPC → mcp actor worker → hub → stdio server), the raw floor of that design
 // (the bare client behind one plain worker hop) and session start with 3 stdio servers (the hub connects in parallel).
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -35,10 +36,25 @@ async function bareClient(): Promise<Client> {
   return client;
 }
 
-/** Per-call ms of CALLS sequential echo calls (one sample). */
-async function perCall(call: (i: number) => Promise<unknown>): Promise<number> {
+/** This thread's CPU time so far in ns (Linux schedstat), 0 elsewhere. */
+function threadCpuNs(): number {
+  try {
+    return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]);
+  } catch {
+    return 0;
+  }
+}
+
+/** Per-call ms of CALLS sequential echo calls (one sample), with the CPU µs per call this process (every thread: the
+ *  calling one, the worker's, the runtime's; not the servers) and this thread alone spent meanwhile. */
+async function perCall(call: (i: number) => Promise<unknown>, cpu: { all: number[]; main: number[] }): Promise<number> {
   const t0 = process.hrtime.bigint();
+  const c0 = process.cpuUsage();
+  const m0 = threadCpuNs();
   for (let i = 0; i < CALLS; i++) await call(i);
+  const c = process.cpuUsage(c0);
+  cpu.main.push((threadCpuNs() - m0) / 1000 / CALLS);
+  cpu.all.push((c.user + c.system) / CALLS);
   return ms(t0) / CALLS;
 }
 
@@ -99,13 +115,19 @@ async function callOverhead(): Promise<Figure[]> {
       (i) => twin.call(`m${i}`),
     ];
     const out: number[][] = sides.map(() => []);
+    const cpu = sides.map(() => ({ all: [] as number[], main: [] as number[] }));
+    const scratch = { all: [] as number[], main: [] as number[] };
     for (let r = -1; r < ROUNDS; r++) {
       for (let j = 0; j < sides.length; j++) {
         const k = (j + Math.max(r, 0)) % sides.length;
-        const sample = await perCall(sides[k] as (i: number) => Promise<unknown>);
+        const sample = await perCall(sides[k] as (i: number) => Promise<unknown>, r >= 0 ? (cpu[k] ?? scratch) : scratch);
         if (r >= 0) out[k]?.push(sample);
       }
     }
+    // CPU per call is what load does not inflate much: the evidence when wall times drift (bench/AGENTS.md)
+    const med = (xs: number[]): number => Math.round(stats(xs).median);
+    const names = ['ours', 'bare', 'floor', 'twin'];
+    process.stderr.write(`mcp: CPU µs/call (medians; process = every thread of ours, servers excluded / calling thread) ${cpu.map((c, i) => `${names[i]} ${med(c.all)} / ${med(c.main)}`).join(', ')}\n`);
     const [ours = [], base = [], raw = [], raw2 = []] = out;
     const ratios = (a: number[], b: number[]): number[] => a.map((v, i) => v / (b[i] ?? v)).sort((x, y) => x - y);
     const spread = ratios(raw2, raw);

@@ -4,6 +4,9 @@ import { FakeProvider } from '../../src/actors/llm/fake/server.js';
 import { OpenAiEngine } from '../../src/actors/llm/engines/openai.js';
 import { AnthropicEngine, THINKING_BUDGETS } from '../../src/actors/llm/engines/anthropic.js';
 import { providerFor, request } from './helpers.js';
+import { CALL_HEADER } from '../../src/actors/llm/engines/common.js';
+import { httpFetch } from '../../src/actors/llm/transport/http-fetch.js';
+import { perCallSignal } from '../../src/actors/llm/call-signal.js';
 import type { ToolDef } from '../../src/runtime/protocol/index.js';
 
 let fake: FakeProvider;
@@ -84,6 +87,23 @@ describe.each(['openai', 'anthropic'] as const)('%s engine', (format) => {
     await expect(p).rejects.toThrow();
     // the server learns of the close asynchronously: poll instead of sleeping a fixed time
     await vi.waitFor(() => expect(fake.requestsFor(agent)[0]?.cancelled).toBe(true), { timeout: 20_000, interval: 10 });
+  });
+
+  it("the call's own signal reaches the transport, not through the SDK, and the header naming the call is never sent", async () => {
+    const agent = `${format}-signal`;
+    fake.script(agent, { text: 'ok' });
+    const seen: (AbortSignal | null | undefined)[] = [];
+    const recording = ((input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
+      seen.push(init?.signal);
+      return httpFetch(input, init);
+    }) as typeof fetch;
+    const provider = providerFor(fake, format);
+    const e = format === 'openai' ? new OpenAiEngine(provider, { fetch: recording }) : new AnthropicEngine(provider, { fetch: recording });
+    // a per-call signal goes as it is (no linked copy): the transport must get this very object
+    const signal = perCallSignal(new AbortController().signal);
+    expect((await e.call(request(agent, { signal }))).text).toBe('ok');
+    expect(seen).toEqual([signal]);
+    expect(Object.keys(fake.requestsFor(agent)[0]?.headers ?? {})).not.toContain(CALL_HEADER);
   });
 });
 

@@ -42,7 +42,15 @@ interface Running {
   done?: Promise<void>;
   ctl: AbortController;
   /** Polls waiting for this call now (the caller polls again only after an answer: at most one, in practice). */
-  waiters: (() => void)[];
+  waiters: Waiter[];
+}
+
+/** A poll waiting for its call's end or its deadline (Date.now() ms), whichever is first. */
+interface Waiter {
+  id: string;
+  run: Running;
+  at: number;
+  resolve(p: CallPoll): void;
 }
 
 /** The served surface over a hub (also used in-process by the CLI and tests). */
@@ -53,25 +61,50 @@ export function mcpFacade(hub: McpHub): McpApi {
     calls.delete(id);
     return { done: true, result: run.result };
   };
-  // one promise and one timer per wait, settled by the call's end or the timer (no race of two promises per call)
+  // Every waiting poll ends at its call's end or at its deadline; one timer, armed for the earliest deadline and
+  // left armed when a call ends first, serves them all (no timer per call: issue 29). Unref'd: a call in flight
+  // holds the worker (and the CLI) open through its server's connection.
+  const waiting = new Set<Waiter>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timerAt = Infinity;
+  const wake = (w: Waiter): void => {
+    waiting.delete(w);
+    const i = w.run.waiters.indexOf(w);
+    if (i >= 0) w.run.waiters.splice(i, 1);
+    w.resolve(answer(w.id, w.run));
+  };
+  const arm = (at: number): void => {
+    if (at >= timerAt) return;
+    if (timer !== undefined) clearTimeout(timer);
+    timerAt = at;
+    timer = setTimeout(sweep, Math.max(0, at - Date.now()));
+    timer.unref();
+  };
+  function sweep(): void {
+    timer = undefined;
+    timerAt = Infinity;
+    const now = Date.now();
+    let next = Infinity;
+    for (const w of waiting) {
+      if (w.at <= now) wake(w);
+      else if (w.at < next) next = w.at;
+    }
+    if (next !== Infinity) arm(next);
+  }
   const poll = (id: string, waitMs: number): Promise<CallPoll> => {
     const run = calls.get(id);
     if (!run) return Promise.resolve({ done: true, result: { isError: true, text: `no MCP call ${id} is running` } });
     if (run.result !== undefined) return Promise.resolve(answer(id, run));
     return new Promise<CallPoll>((resolve) => {
-      const wake = (): void => {
-        clearTimeout(timer);
-        const i = run.waiters.indexOf(wake);
-        if (i >= 0) run.waiters.splice(i, 1);
-        resolve(answer(id, run));
-      };
-      const timer = setTimeout(wake, waitMs);
-      run.waiters.push(wake);
+      const w: Waiter = { id, run, at: Date.now() + waitMs, resolve };
+      waiting.add(w);
+      run.waiters.push(w);
+      arm(w.at);
     });
   };
   const settle = (run: Running, r: RenderedResult): void => {
     run.result = r;
-    for (const wake of run.waiters.slice()) wake();
+    for (const w of run.waiters.slice()) wake(w);
   };
   return {
     status: () => hub.status(),

@@ -50,25 +50,34 @@ function tagsFor(t: McpToolInfo, name: string): CapabilityTags {
   };
 }
 
+/** The poll's answer, or null as soon as `signal` aborts (one promise and one listener per poll, no race). */
+function pollOrAbort(next: Promise<CallPoll>, signal: AbortSignal): Promise<CallPoll | null> {
+  if (signal.aborted) return Promise.resolve(null);
+  return new Promise<CallPoll | null>((resolve, reject) => {
+    const onAbort = (): void => resolve(null);
+    signal.addEventListener('abort', onAbort, { once: true });
+    next.then(
+      (poll) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(poll);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  });
+}
+
 /** Awaits a started call, polling below the RPC timeout; an abort cancels it on the server. */
 async function finish(mcp: Remote<McpApi>, id: string, first: Promise<CallPoll>, signal: AbortSignal): Promise<{ isError: boolean; text: string } | null> {
-  let onAbort = (): void => undefined;
-  const aborted = new Promise<null>((resolve) => {
-    onAbort = () => resolve(null);
-    if (signal.aborted) resolve(null);
-    else signal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    for (let next = first; ; next = mcp.awaitCall(id, POLL_MS)) {
-      const poll = await Promise.race([next, aborted]);
-      if (poll === null) {
-        await mcp.cancelCall(id);
-        return null;
-      }
-      if (poll.done) return poll.result;
+  for (let next = first; ; next = mcp.awaitCall(id, POLL_MS)) {
+    const poll = await pollOrAbort(next, signal);
+    if (poll === null) {
+      await mcp.cancelCall(id);
+      return null;
     }
-  } finally {
-    signal.removeEventListener('abort', onAbort);
+    if (poll.done) return poll.result;
   }
 }
 
@@ -90,7 +99,8 @@ export function mcpToolDeclarations(catalogue: readonly McpToolInfo[], mcp: Remo
         const id = `${ctx.callId}:${ctx.agent}:${Math.random().toString(36).slice(2, 10)}`;
         const r = await finish(mcp, id, mcp.startCall(id, t.server, t.name, args as Record<string, unknown>, POLL_MS), ctx.signal);
         if (r === null) return fail('cancelled', 'The call was cancelled.');
-        return r.isError ? fail('mcp_tool_error', r.text) : ok(await inlineOrArtifact(r.text, ctx.store));
+        if (r.isError) return fail('mcp_tool_error', r.text);
+        return ok(r.text.length <= MCP_INLINE_CHARS ? r.text : await inlineOrArtifact(r.text, ctx.store));
       },
     });
   }

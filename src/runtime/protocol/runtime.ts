@@ -118,6 +118,8 @@ export const RUNTIME_ERROR_CODES = [
   'JOB_TIMEOUT',
   'PORT_CLOSED',
   'NO_SUCH_METHOD',
+  /** An RPC message that fails the wire schema: its call ends with the schema's issue. */
+  'BAD_MESSAGE',
   'NOT_FOUND',
   'NO_RESPONDER',
   'DUPLICATE_CHILD',

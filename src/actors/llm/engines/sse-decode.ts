@@ -7,7 +7,7 @@ import { nodeBodyOf } from '../transport/http-response.js';
 import { errorRecord, isKvCacheFull, messageOf, readOverflow } from '../server-answers.js';
 import type { LlmRequest } from '../types.js';
 import { traceOnce } from '../../../runtime/trace.js';
-import { AGENT_HEADER } from './common.js';
+import { AGENT_HEADER, CALL_HEADER, callSignalHeader } from './common.js';
 import { isPerCallSignal } from '../call-signal.js';
 
 const noRelease = (): void => undefined;
@@ -188,18 +188,21 @@ interface SdkCall {
 }
 
 /** One streaming request: the SDK builds, authenticates and sends it (and turns non-2xx into errors); its SSE body is
- *  decoded into `onEvent`. An abort surfaces as the caller's reason (e.g. the timeout), whatever the reader threw. */
-export async function streamRequest(req: Pick<LlmRequest, 'signal' | 'agent' | 'onWire'>, send: (opts: { signal: AbortSignal; headers: Record<string, string> }) => SdkCall, onEvent: (ev: SseEvent) => void): Promise<void> {
+ *  decoded into `onEvent`. An abort surfaces as the caller's reason (e.g. the timeout), whatever the reader threw. The
+ *  signal goes to the transport by the call's header, not through the SDK (callSignalHeader). */
+export async function streamRequest(req: Pick<LlmRequest, 'signal' | 'agent' | 'onWire'>, send: (opts: { headers: Record<string, string> }) => SdkCall, onEvent: (ev: SseEvent) => void): Promise<void> {
   const link = linkedSignal(req.signal);
+  const call = callSignalHeader(link.signal);
   try {
     traceOnce('first model request sent');
-    const res = await send({ signal: link.signal, headers: { [AGENT_HEADER]: req.agent } }).asResponse();
+    const res = await send({ headers: { [AGENT_HEADER]: req.agent, [CALL_HEADER]: call.header } }).asResponse();
     req.onWire?.();
     await readSse(res, onEvent, req.onWire);
   } catch (e) {
     req.signal.throwIfAborted();
     throw e;
   } finally {
+    call.release();
     link.release();
   }
   req.signal.throwIfAborted();

@@ -9,6 +9,7 @@ import type { FakeStep, RecordedRequest, WireFormat } from './script.js';
 import { closesAfterStream, kvFullFrame, overflowAnswer, unparsableHistoryAnswer, unparsableHistoryArguments, type ServerFlavour } from './flavours.js';
 import type { Socket } from 'node:net';
 import { infoAnswer } from './window-answers.js';
+import { llamaCallId, llamaErrorBody, llamaHeaders, llamaJsonBody, llamaStreamEvents } from './llama-wire.js';
 
 export interface FakeProviderOptions {
   /** Delay before each SSE event; 0 (the default) is the zero-latency mode used by benchmarks. */
@@ -174,7 +175,7 @@ export class FakeProvider {
     if (refused !== null) {
       // the server fails before generating: no script step is used
       this.cursors.set(agent, stepIndex);
-      res.writeHead(refused.status, { 'content-type': 'application/json' }).end(JSON.stringify(refused.body));
+      res.writeHead(refused.status, this.errorHeaders(format)).end(JSON.stringify(refused.body));
       return;
     }
     const step = this.scripts.get(agent)?.[stepIndex] ?? this.opts.fallback;
@@ -191,7 +192,7 @@ export class FakeProvider {
     }
     if (fault?.kind === 'overflow') {
       const answer = overflowAnswer(this.flavour, format, fault.promptTokens, fault.window);
-      res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
+      res.writeHead(answer.status, this.errorHeaders(format)).end(JSON.stringify(answer.body));
       return;
     }
     // accepted, never answered: the client's idle timeout or cancellation closes the socket
@@ -203,29 +204,39 @@ export class FakeProvider {
       return;
     }
     const promptText = JSON.stringify(body['messages'] ?? '') + JSON.stringify(body['system'] ?? '');
-    const id = `${format === 'openai' ? 'chatcmpl' : 'msg'}_fake${++this.seq}`;
-    const model = typeof body['model'] === 'string' ? body['model'] : (this.opts.model ?? 'fake-model');
+    const llama = format === 'openai' && this.flavour === 'llama.cpp';
+    const seq = ++this.seq;
+    const id = llama ? `chatcmpl-${llamaCallId(String(seq))}` : `${format === 'openai' ? 'chatcmpl' : 'msg'}_fake${seq}`;
+    // llama-server names the model it serves, whatever the request said
+    const model = typeof body['model'] === 'string' && !llama ? body['model'] : (this.opts.model ?? 'fake-model');
+    const ids = { id, created: 1_700_000_000, model };
     if (!record.stream) {
-      const json = format === 'openai' ? openaiJsonBody(reply, { id, created: 1_700_000_000, model }, promptText) : null;
+      const json = format === 'openai' ? (llama ? llamaJsonBody(reply, ids, promptText) : openaiJsonBody(reply, ids, promptText)) : null;
       if (json === null) {
         this.sendError(res, format, 400, 'fake provider: anthropic non-streaming replies are not scripted');
         return;
       }
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(json));
+      res.writeHead(200, llama ? llamaHeaders('json') : { 'content-type': 'application/json' }).end(JSON.stringify(json));
       return;
     }
     const streamOpts = body['stream_options'] as { include_usage?: boolean } | undefined;
+    const includeUsage = streamOpts?.include_usage === true;
     const events =
       format === 'openai'
-        ? openaiStreamEvents(reply, { id, created: 1_700_000_000, model }, promptText, streamOpts?.include_usage === true)
+        ? (llama ? llamaStreamEvents : openaiStreamEvents)(reply, ids, promptText, includeUsage)
         : anthropicStreamEvents(reply, id, model, promptText);
     const closes = closesAfterStream(this.flavour);
-    res.writeHead(200, {
-      'content-type': format === 'openai' ? 'text/event-stream; charset=utf-8' : 'text/event-stream',
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-      ...(closes ? { 'keep-alive': 'timeout=5, max=100' } : {}),
-    });
+    res.writeHead(
+      200,
+      llama
+        ? llamaHeaders('stream')
+        : {
+            'content-type': format === 'openai' ? 'text/event-stream; charset=utf-8' : 'text/event-stream',
+            'cache-control': 'no-cache',
+            connection: 'keep-alive',
+            ...(closes ? { 'keep-alive': 'timeout=5, max=100' } : {}),
+          },
+    );
     if (closes) res.on('finish', () => this.stale.add(req.socket));
     const gap = reply.chunkDelayMs ?? this.opts.chunkDelayMs ?? 0;
     for (let i = 0; i < events.length; i++) {
@@ -248,8 +259,14 @@ export class FakeProvider {
   }
 
   private sendError(res: ServerResponse, format: WireFormat, status: number, message: string, extra: Record<string, string> = {}, code?: string): void {
-    const body = format === 'openai' ? openaiErrorBody(status, message, code) : anthropicErrorBody(status, message);
-    res.writeHead(status, { 'content-type': 'application/json', ...extra }).end(JSON.stringify(body));
+    const llama = format === 'openai' && this.flavour === 'llama.cpp';
+    const body = llama ? llamaErrorBody(status, message) : format === 'openai' ? openaiErrorBody(status, message, code) : anthropicErrorBody(status, message);
+    res.writeHead(status, { ...this.errorHeaders(format), ...extra }).end(JSON.stringify(body));
+  }
+
+  /** An error answer's headers: llama-server closes the connection after one. */
+  private errorHeaders(format: WireFormat): Record<string, string> {
+    return format === 'openai' && this.flavour === 'llama.cpp' ? llamaHeaders('error') : { 'content-type': 'application/json' };
   }
 }
 

@@ -28,7 +28,7 @@ export function refusal(p: ProviderConfig): string | null {
 
 async function listModels(p: ProviderConfig, timeoutMs: number): Promise<{ models: string[]; error?: string }> {
   // a keyless loopback server gets no key header at all
-  const key = p.apiKey === '' ? {} : p.apiFormat === 'anthropic' ? { 'x-api-key': p.apiKey } : { authorization: `Bearer ${p.apiKey}` };
+  const key: Record<string, string> = p.apiKey === '' ? {} : p.apiFormat === 'anthropic' ? { 'x-api-key': p.apiKey } : { authorization: `Bearer ${p.apiKey}` };
   const headers: Record<string, string> = { ...key, ...(p.apiFormat === 'anthropic' ? { 'anthropic-version': '2023-06-01' } : {}) };
   try {
     const res = await fetch(`${p.apiBaseUrl.replace(/\/+$/, '')}/models`, { headers, signal: AbortSignal.timeout(timeoutMs) });

@@ -13,6 +13,7 @@ import { providerFor, request } from './helpers.js';
 interface Fixture {
   streamHeaders: Record<string, string>;
   streams: { text: string[]; toolCalls: string[]; textWithoutUsage: string[] };
+  info: { models: unknown; props: { default_generation_settings: { n_ctx: number }; total_slots: number; build_info: string } };
   errors: { overflow: { status: number; headers: Record<string, string>; body: unknown }; badKey: { status: number; headers: Record<string, string>; body: unknown }; kvFullFrame: string };
 }
 const real = JSON.parse(readFileSync(new URL('./fixtures/llama-server-b11669.json', import.meta.url), 'utf8')) as Fixture;
@@ -110,6 +111,20 @@ describe('the llama.cpp flavour sends what llama-server b11669 sends', () => {
     expect(res.status).toBe(400);
     expect(JSON.parse(res.text)).toEqual(real.errors.overflow.body);
     expect(res.headers['connection']).toBe('close');
+  });
+});
+
+describe('the llama.cpp flavour answers the window probe as llama-server b11669 does', () => {
+  it('GET /v1/models: the same shape (an Ollama-style `models` list beside `data`, meta.n_ctx); GET /props: 4 slots', async () => {
+    const f = await FakeProvider.start({ flavour: 'llama.cpp', model: '/models/wire-probe.gguf', window: 2048 });
+    try {
+      const get = async (path: string): Promise<unknown> => (await fetch(`${f.url}${path}`)).json();
+      expect(shape(await get('/v1/models'))).toEqual(shape(real.info.models));
+      const props = (await get('/props')) as typeof real.info.props;
+      expect([props.default_generation_settings.n_ctx, props.total_slots, props.build_info]).toEqual([2048, real.info.props.total_slots, real.info.props.build_info]);
+    } finally {
+      await f.close();
+    }
   });
 });
 

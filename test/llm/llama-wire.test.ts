@@ -6,6 +6,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeProvider } from '../../src/actors/llm/fake/server.js';
 import { OpenAiEngine } from '../../src/actors/llm/engines/openai.js';
+import { LlmError } from '../../src/actors/llm/errors.js';
+import { ReliableEngine } from '../../src/actors/llm/reliability/reliable.js';
+import { resolveWindow } from '../../src/actors/llm/window/context-window.js';
+import { ManualClock } from '../../src/runtime/clock.js';
 import { createHttpFetch } from '../../src/actors/llm/transport/http-fetch.js';
 import type { ToolDef } from '../../src/runtime/protocol/index.js';
 import { providerFor, request } from './helpers.js';
@@ -122,6 +126,29 @@ describe('the llama.cpp flavour answers the window probe as llama-server b11669 
       expect(shape(await get('/v1/models'))).toEqual(shape(real.info.models));
       const props = (await get('/props')) as typeof real.info.props;
       expect([props.default_generation_settings.n_ctx, props.total_slots, props.build_info]).toEqual([2048, real.info.props.total_slots, real.info.props.build_info]);
+    } finally {
+      await f.close();
+    }
+  });
+});
+
+describe('a llama-server started with --api-key', () => {
+  it('the window probe and the call carry the key; a wrong key is AUTH with the server\'s words, never retried', async () => {
+    const f = await FakeProvider.start({ flavour: 'llama.cpp', model: 'm', window: 8192, apiKey: 'k' });
+    try {
+      f.script('keyed', { text: 'ok' }, { text: 'never' });
+      const httpFetch = createHttpFetch();
+      expect(await resolveWindow(providerFor(f, 'openai', { apiKey: 'k' }), httpFetch)).toEqual({ tokens: 8192, source: 'llama.cpp /props n_ctx' });
+      expect((await new OpenAiEngine(providerFor(f, 'openai', { apiKey: 'k' }), { fetch: httpFetch }).call(request('keyed'))).text).toBe('ok');
+      const inner = new OpenAiEngine(providerFor(f, 'openai', { apiKey: 'wrong', name: 'local' }), { fetch: httpFetch });
+      const slept: number[] = [];
+      const reliable = new ReliableEngine(inner, { maxRetries: 3, timeoutMs: 5000 }, { clock: new ManualClock(Date.now()), gate: null, breaker: null, sleep: async (ms) => void slept.push(ms) });
+      const err = await reliable.call(request('keyed')).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(LlmError);
+      expect([(err as LlmError).code, (err as LlmError).status, slept]).toEqual(['AUTH', 401, []]);
+      expect((err as LlmError).message).toContain('not retryable: 401 Invalid API Key');
+      expect((err as LlmError).message).toContain('fix: check the API key');
+      expect(await resolveWindow(providerFor(f, 'openai', { apiKey: 'wrong' }), httpFetch)).not.toHaveProperty('tokens');
     } finally {
       await f.close();
     }

@@ -23,6 +23,8 @@ export interface FakeProviderOptions {
   window?: number;
   /** What `GET /models` lists (as OpenAI-compatible servers do); default: `model`. */
   models?: string[];
+  /** The key the server was started with (llama-server --api-key): see `FakeProvider.apiKey`. */
+  apiKey?: string;
 }
 
 export class FakeProvider {
@@ -50,6 +52,9 @@ export class FakeProvider {
   readonly infoRequests: string[] = [];
   /** What a `crash_worker` fault calls with the asking agent's identity (test-only: scripted CLI runs set it). */
   onCrashWorker: ((agent: string) => number) | undefined;
+  /** The key the server was started with (llama-server --api-key): every request but GET /health without
+   *  `Authorization: Bearer <key>` is answered 401, /props and /v1/models included (seen from llama-server b11669). */
+  apiKey: string | undefined;
   /** Info answers (the window probe's) wait for this: a test holds them to see what does not wait for them. */
   infoGate: Promise<unknown> = Promise.resolve();
 
@@ -60,6 +65,7 @@ export class FakeProvider {
   ) {
     this.flavour = opts.flavour ?? 'openai';
     this.window = opts.window;
+    this.apiKey = opts.apiKey;
   }
 
   static async start(opts: FakeProviderOptions = {}): Promise<FakeProvider> {
@@ -132,6 +138,11 @@ export class FakeProvider {
         ? 'anthropic'
         : null;
     const raw = await readBody(req);
+    if (this.apiKey !== undefined && path !== '/health' && req.headers.authorization !== `Bearer ${this.apiKey}`) {
+      const body = this.flavour === 'llama.cpp' ? llamaErrorBody(401, 'Invalid API Key') : openaiErrorBody(401, 'Invalid API Key', 'invalid_api_key');
+      res.writeHead(401, this.errorHeaders('openai')).end(JSON.stringify(body));
+      return;
+    }
     if (req.method === 'GET' && path.endsWith('/models') && this.opts.models !== undefined) {
       const ids = this.opts.models;
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: ids.map((id) => ({ id, object: 'model', owned_by: 'fake' })) }));

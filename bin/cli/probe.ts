@@ -20,10 +20,12 @@ export interface FoundServer {
   needsKey?: true;
 }
 
-/** GET <baseUrl>/models; null when nothing there answers like an OpenAI server (a 401/403 is a server wanting a key). */
-export async function probeBaseUrl(name: string, baseUrl: string, timeoutMs = 400): Promise<FoundServer | null> {
+/** GET <baseUrl>/models (with `apiKey` as a bearer token when given); null when nothing there answers like an OpenAI
+ *  server (a 401/403 is a server wanting a key, or refusing the one sent). */
+export async function probeBaseUrl(name: string, baseUrl: string, timeoutMs = 400, apiKey?: string): Promise<FoundServer | null> {
   try {
-    const res = await fetch(`${baseUrl.replace(/\/+$/, '')}/models`, { signal: AbortSignal.timeout(timeoutMs) });
+    const headers: Record<string, string> = apiKey !== undefined && apiKey !== '' ? { authorization: `Bearer ${apiKey}` } : {};
+    const res = await fetch(`${baseUrl.replace(/\/+$/, '')}/models`, { headers, signal: AbortSignal.timeout(timeoutMs) });
     if (res.status === 401 || res.status === 403) return { name, baseUrl, models: [], needsKey: true };
     if (!res.ok) return null;
     const body = (await res.json()) as { data?: { id?: unknown }[] };

@@ -37,13 +37,22 @@ async function providerFromFlags(s: SetupFlags, found: FoundServer[], io: Stream
   const local = found.find((f) => f.name === s.provider);
   const baseUrl = s.baseUrl ?? local?.baseUrl;
   if (s.provider === undefined || baseUrl === undefined) return null;
-  const server = local?.baseUrl === baseUrl ? local : s.probe ? await probeBaseUrl(s.provider, baseUrl) : null;
+  let server = local?.baseUrl === baseUrl ? local : s.probe ? await probeBaseUrl(s.provider, baseUrl) : null;
+  // a server started with a key lists its models only to that key: asked again with what the variable holds
+  const key = s.apiKeyEnv !== undefined ? process.env[s.apiKeyEnv] : undefined;
+  if (server?.needsKey && key !== undefined && key !== '') server = await probeBaseUrl(s.provider, baseUrl, 2000, key);
   if (server?.needsKey && s.apiKeyEnv === undefined) {
     throw new CliError(`the server at ${baseUrl} answered 401: it wants an API key`, EXIT.error, baseUrl, `add --api-key-env VAR (the variable holding the key the server was started with)`);
   }
+  if (server?.needsKey && key !== undefined && key !== '') {
+    throw new CliError(`the server at ${baseUrl} refused the key in ${s.apiKeyEnv} (401)`, EXIT.error, baseUrl, `check that ${s.apiKeyEnv} holds the key the server was started with (llama-server or vLLM --api-key)`);
+  }
   const listed = server?.models ?? [];
   const model = s.model ?? listed[0];
-  if (model === undefined) return null;
+  if (model === undefined) {
+    const why = server === null ? (s.probe ? 'did not answer GET /models' : 'was not asked (--no-probe)') : server.needsKey ? `lists its models only with its key, and ${s.apiKeyEnv} is not set` : 'lists no model';
+    throw new CliError(`no --model, and the server at ${baseUrl} ${why}`, EXIT.error, baseUrl, 'add --model MODEL (the id the server serves)');
+  }
   if (s.model === undefined && listed.length > 1) io.stderr(`model: ${model} (the server also lists: ${listed.slice(1, 9).join(', ')}; choose with --model)\n`);
   if (s.model !== undefined && listed.length > 0 && !listed.includes(s.model)) io.stderr(`warning: the server does not list model "${s.model}" (it lists: ${listed.slice(0, 8).join(', ')})\n`);
   const format = s.format ?? 'openai';

@@ -64,6 +64,8 @@ function messageOf(p: Record<string, unknown>): string {
   if (typeof p.error === 'string') return p.error;
   if (typeof p.error === 'object' && p.error !== null) return String((p.error as { message?: unknown }).message ?? 'error');
   const who = typeof p.agent === 'string' ? `${p.agent}: ` : '';
+  // a failed tool call says what failed (the -v line was "director: tool_call_result list_dir")
+  if (p.type === 'tool_call_result' && p.ok === false) return `${who}${String(p.name)} failed: ${String(p.display).split('\n')[0]?.slice(0, 200) ?? ''}`;
   const what = [p.name, p.child, p.model, p.provider, p.status, p.stopReason].filter((x) => typeof x === 'string').join(' ');
   return `${who}${String(p.type)}${what ? ` ${what}` : ''}`;
 }
@@ -101,4 +103,10 @@ export function logLinesFor(env: Envelope): LogLine[] {
   const line = logLineFor(env);
   if (line === null) return [];
   return isLlmFailure(env.payload as unknown as Record<string, unknown>) ? [line, { ...line, kind: 'llm-error' }] : [line];
+}
+
+/** The --verbose stderr line of a log line: its agent named once (most messages start with it already). */
+export function mirrorText(line: LogLine, withLevel = true): string {
+  const agent = line.agent !== undefined && !line.msg.startsWith(`${line.agent}: `) ? `${line.agent}: ` : '';
+  return `yagent: ${withLevel ? `${line.level}: ` : ''}${agent}${line.msg}\n`;
 }

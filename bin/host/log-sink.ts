@@ -3,7 +3,7 @@
 import type { Remote } from '../../src/runtime/actor.js';
 import type { Runtime } from '../../src/runtime/runtime.js';
 import type { LogLine, StoreApi } from '../../src/store/api.js';
-import { isThoughtWarning, LOGGED_EVENT_TYPES, logLinesFor } from './log-lines.js';
+import { isThoughtWarning, LOGGED_EVENT_TYPES, logLinesFor, mirrorText } from './log-lines.js';
 
 export interface LogSink {
   /** Stops consuming, writes every line still queued; resolves when the store has them. */
@@ -64,9 +64,9 @@ export function startLogSink(opts: LogSinkOptions): LogSink {
     // one event, one mirrored line (a failure's copy in llm-error is not said twice)
     const repeat = isThoughtWarning(env) && thoughtSaid;
     if (isThoughtWarning(env)) thoughtSaid = true;
-    if (opts.mirror && !repeat && (line.level === 'warn' || line.level === 'error')) opts.mirror(`yagent: ${line.level}: ${line.agent ? `${line.agent}: ` : ''}${line.msg}\n`);
+    if (opts.mirror && !repeat && (line.level === 'warn' || line.level === 'error')) opts.mirror(mirrorText(line));
     // and the window and threshold each agent's run uses
-    else if (opts.mirror && line.event === 'model_info') opts.mirror(`yagent: ${line.agent ? `${line.agent}: ` : ''}${line.msg}\n`);
+    else if (opts.mirror && line.event === 'model_info') opts.mirror(mirrorText(line, false));
     buffer.push(...lines);
     kick();
   });

@@ -1,6 +1,6 @@
 // `/model`'s picker: the providers of the config as it is NOW (re-read: one added since start is offered), whether
 // each can work (a placeholder key or an unset key variable cannot), and the models each server lists (`/models`).
-import { loadConfig, PLACEHOLDER_API_KEY } from '../../src/runtime/config/index.js';
+import { isLoopbackUrl, loadConfig, PLACEHOLDER_API_KEY } from '../../src/runtime/config/index.js';
 import type { ProviderConfig, YagentConfig } from '../../src/runtime/config/types.js';
 
 export interface ProviderChoice {
@@ -20,13 +20,16 @@ export function refusal(p: ProviderConfig): string | null {
   if (p.model === '') return 'it has no model';
   if (p.apiBaseUrl === '') return 'it has no api_base_url';
   if (p.apiKey === PLACEHOLDER_API_KEY) return 'it still has the placeholder api key (REPLACE_WITH_YOUR_API_KEY): set api_key or api_key_env, or run /setup';
-  if (p.apiKey === '') return p.apiKeyEnv !== undefined ? `its key variable ${p.apiKeyEnv} (api_key_env) is not set` : 'it has no api_key (local servers accept any non-empty key)';
+  if (p.apiKey === '' && p.apiKeyEnv !== undefined) return `its key variable ${p.apiKeyEnv} (api_key_env) is not set`;
+  // a server on this machine needs no key (as the config loader says: llama.cpp, Ollama, vLLM, LM Studio)
+  if (p.apiKey === '' && !isLoopbackUrl(p.apiBaseUrl)) return 'it has no api_key: set api_key or api_key_env, or run /setup';
   return null;
 }
 
 async function listModels(p: ProviderConfig, timeoutMs: number): Promise<{ models: string[]; error?: string }> {
-  const headers: Record<string, string> =
-    p.apiFormat === 'anthropic' ? { 'x-api-key': p.apiKey, 'anthropic-version': '2023-06-01' } : { authorization: `Bearer ${p.apiKey}` };
+  // a keyless loopback server gets no key header at all
+  const key: Record<string, string> = p.apiKey === '' ? {} : p.apiFormat === 'anthropic' ? { 'x-api-key': p.apiKey } : { authorization: `Bearer ${p.apiKey}` };
+  const headers: Record<string, string> = { ...key, ...(p.apiFormat === 'anthropic' ? { 'anthropic-version': '2023-06-01' } : {}) };
   try {
     const res = await fetch(`${p.apiBaseUrl.replace(/\/+$/, '')}/models`, { headers, signal: AbortSignal.timeout(timeoutMs) });
     if (!res.ok) return { models: [], error: `the server answered ${res.status} to GET /models` };

@@ -1,7 +1,7 @@
 // Which events become which log lines (file kind, level, message), and the sink the CLI runs them through.
 import { describe, expect, it } from 'vitest';
 import type { Envelope, Event } from '../../src/runtime/protocol/index.js';
-import { LOGGED_EVENT_TYPES, logLineFor, logLinesFor } from '../../bin/host/log-lines.js';
+import { LOGGED_EVENT_TYPES, logLineFor, logLinesFor, mirrorText } from '../../bin/host/log-lines.js';
 
 const env = (payload: Event, over: Partial<Envelope> = {}): Envelope => ({ seq: 1, taskId: 't1', delegationId: null, source: 'director', type: payload.type, lane: 'normal', ts: 1_700_000_000_000, payload, ...over }) as Envelope;
 
@@ -28,6 +28,13 @@ describe('log lines', () => {
     expect(logLinesFor(cancelled).map((l) => [l.kind, l.level])).toEqual([['llm', 'info']]);
     expect(logLinesFor(env({ type: 'llm_call_end', agent: 'coding', model: 'm', provider: 'p', retries: 0, durationMs: 5 })).map((l) => l.kind)).toEqual(['llm']);
     expect(logLinesFor(env({ type: 'ai_chunk', agent: 'repo', text: 'tok' }))).toEqual([]);
+  });
+
+  it('-v: a failed tool call says what failed, and each line names its agent once (seen: "director: director: tool_call_result list_dir")', () => {
+    const failed = logLineFor(env({ type: 'tool_call_result', agent: 'director', callId: 'c', name: 'list_dir', ok: false, display: 'not_found: Cannot list "x": ENOENT.\nmore' }));
+    expect(failed && mirrorText(failed)).toBe('yagent: warn: director: list_dir failed: not_found: Cannot list "x": ENOENT.\n');
+    const ended = logLineFor(env({ type: 'delegation_end', agent: 'director', callId: 'c', child: 'repo', status: 'ok' }));
+    expect(ended && mirrorText(ended)).toBe('yagent: info: director: delegation_end repo ok\n');
   });
 
   it('the sink subscribes to every event type it maps (and to the llm retry/breaker events by name)', () => {

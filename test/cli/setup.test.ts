@@ -206,3 +206,43 @@ describe('yagent setup for local servers (issue 23 item 8)', () => {
     expect(other.stderr).toMatch(/the server does not list model "qwen-typo"/);
   });
 });
+
+/** A server started with `--api-key` (llama-server): every path but /health answers 401 without that bearer key. */
+async function keyedServer(key: string, models: string[]): Promise<number> {
+  server = createServer((req, res) => {
+    if (req.headers.authorization !== `Bearer ${key}`) res.writeHead(401, { 'content-type': 'application/json; charset=utf-8', connection: 'close' }).end('{"error":{"message":"Invalid API Key","type":"authentication_error","code":401}}');
+    else if (req.url === '/v1/models') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: models.map((id) => ({ id, object: 'model' })) }));
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((r) => server?.listen(0, '127.0.0.1', () => r()));
+  return (server.address() as AddressInfo).port;
+}
+
+describe('yagent setup --api-key-env on a server started with a key (seen with llama-server --api-key)', () => {
+  const flags = (port: number): string[] => ['setup', '--provider', 'keyed', '--base-url', `http://127.0.0.1:${port}/v1`, '--api-key-env', 'LLAMA_KEY'];
+  it('the server is asked with the key: its first model is taken', async () => {
+    const port = await keyedServer('k', ['/models/wire-probe.gguf']);
+    sb = sandbox();
+    const r = await runCli(flags(port), { ...sb.env, YAGENT_SETUP_PROBE: 'none=9', LLAMA_KEY: 'k' });
+    expect(r.stderr).toContain('provider "keyed" (/models/wire-probe.gguf at');
+    expect(r.code).toBe(0);
+  });
+
+  it('a key the server refuses is said, and nothing is written', async () => {
+    const port = await keyedServer('k', ['m']);
+    sb = sandbox('# untouched\n');
+    const r = await runCli([...flags(port), '--model', 'm'], { ...sb.env, YAGENT_SETUP_PROBE: 'none=9', LLAMA_KEY: 'wrong' });
+    expect(r.stderr).toContain('refused the key in LLAMA_KEY (401)');
+    expect(r.code).toBe(1);
+    expect(readFileSync(join(sb.home, 'config', 'config.toml'), 'utf8')).toBe('# untouched\n');
+  });
+
+  it('no --model and the variable unset: says why no model could be taken (not "setup needs a provider")', async () => {
+    const port = await keyedServer('k', ['m']);
+    sb = sandbox();
+    const r = await runCli(flags(port), { ...sb.env, YAGENT_SETUP_PROBE: 'none=9' });
+    expect(r.stderr).toContain('lists its models only with its key, and LLAMA_KEY is not set');
+    expect(r.stderr).toContain('add --model MODEL');
+    expect(r.code).toBe(1);
+  });
+});

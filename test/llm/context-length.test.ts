@@ -81,6 +81,21 @@ describe('local servers: context overflow', () => {
     }
   });
 
+  it('a window too small for any first request (llama-server -c 2048) says so, not "the conversation no longer fits"', async () => {
+    const agent = 'overflow-tiny-window';
+    fake.flavour = 'llama.cpp';
+    try {
+      fake.script(agent, { fault: { kind: 'overflow', promptTokens: 4121, window: 2048 } });
+      const err = (await wrap('openai').engine.call(request(agent)).catch((e: unknown) => e)) as LlmError;
+      expect(err.code).toBe('CONTEXT_LENGTH');
+      expect(err.message).toContain('fix: a window of 2048 tokens is too small for yagent (this request: 4121)');
+      expect(err.message).toContain('give the server a context of 8192 or more (llama.cpp -c');
+      expect(err.message).not.toContain('no longer fits');
+    } finally {
+      fake.flavour = 'openai';
+    }
+  });
+
   it('anthropic "prompt is too long" keeps both sizes', async () => {
     const agent = 'overflow-anthropic-sizes';
     fake.script(agent, { fault: { kind: 'overflow', promptTokens: 210000, window: 200000 } });

@@ -28,7 +28,7 @@ const choice = (delta: Record<string, unknown>, finish: string | null = null): u
   finish_reason: finish,
 });
 
-function usageOf(reply: FakeReply, promptText: string): Record<string, unknown> {
+export function usageOf(reply: FakeReply, promptText: string): Record<string, unknown> {
   const text = chunksOf(reply.text).join('');
   const input = reply.usage?.input ?? estimateTokens(promptText);
   const output = reply.usage?.output ?? estimateTokens(text + (reply.toolCalls ?? []).map((t) => t.arguments).join(''));
@@ -41,7 +41,7 @@ function usageOf(reply: FakeReply, promptText: string): Record<string, unknown> 
   };
 }
 
-function finishOf(reply: FakeReply): string {
+export function finishOf(reply: FakeReply): string {
   return reply.finishReason ?? ((reply.toolCalls?.length ?? 0) > 0 ? 'tool_calls' : 'stop');
 }
 

@@ -9,6 +9,7 @@ import type { FakeStep, RecordedRequest, WireFormat } from './script.js';
 import { closesAfterStream, kvFullFrame, overflowAnswer, unparsableHistoryAnswer, unparsableHistoryArguments, type ServerFlavour } from './flavours.js';
 import type { Socket } from 'node:net';
 import { infoAnswer } from './window-answers.js';
+import { llamaCallId, llamaErrorBody, llamaHeaders, llamaJsonBody, llamaStreamEvents } from './llama-wire.js';
 
 export interface FakeProviderOptions {
   /** Delay before each SSE event; 0 (the default) is the zero-latency mode used by benchmarks. */
@@ -22,6 +23,8 @@ export interface FakeProviderOptions {
   window?: number;
   /** What `GET /models` lists (as OpenAI-compatible servers do); default: `model`. */
   models?: string[];
+  /** The key the server was started with (llama-server --api-key): see `FakeProvider.apiKey`. */
+  apiKey?: string;
 }
 
 export class FakeProvider {
@@ -49,6 +52,9 @@ export class FakeProvider {
   readonly infoRequests: string[] = [];
   /** What a `crash_worker` fault calls with the asking agent's identity (test-only: scripted CLI runs set it). */
   onCrashWorker: ((agent: string) => number) | undefined;
+  /** The key the server was started with (llama-server --api-key): every request but GET /health without
+   *  `Authorization: Bearer <key>` is answered 401, /props and /v1/models included (seen from llama-server b11669). */
+  apiKey: string | undefined;
   /** Info answers (the window probe's) wait for this: a test holds them to see what does not wait for them. */
   infoGate: Promise<unknown> = Promise.resolve();
 
@@ -59,6 +65,7 @@ export class FakeProvider {
   ) {
     this.flavour = opts.flavour ?? 'openai';
     this.window = opts.window;
+    this.apiKey = opts.apiKey;
   }
 
   static async start(opts: FakeProviderOptions = {}): Promise<FakeProvider> {
@@ -131,6 +138,11 @@ export class FakeProvider {
         ? 'anthropic'
         : null;
     const raw = await readBody(req);
+    if (this.apiKey !== undefined && path !== '/health' && req.headers.authorization !== `Bearer ${this.apiKey}`) {
+      const body = this.flavour === 'llama.cpp' ? llamaErrorBody(401, 'Invalid API Key') : openaiErrorBody(401, 'Invalid API Key', 'invalid_api_key');
+      res.writeHead(401, this.errorHeaders('openai')).end(JSON.stringify(body));
+      return;
+    }
     if (req.method === 'GET' && path.endsWith('/models') && this.opts.models !== undefined) {
       const ids = this.opts.models;
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: ids.map((id) => ({ id, object: 'model', owned_by: 'fake' })) }));
@@ -174,7 +186,7 @@ export class FakeProvider {
     if (refused !== null) {
       // the server fails before generating: no script step is used
       this.cursors.set(agent, stepIndex);
-      res.writeHead(refused.status, { 'content-type': 'application/json' }).end(JSON.stringify(refused.body));
+      res.writeHead(refused.status, this.errorHeaders(format)).end(JSON.stringify(refused.body));
       return;
     }
     const step = this.scripts.get(agent)?.[stepIndex] ?? this.opts.fallback;
@@ -191,7 +203,7 @@ export class FakeProvider {
     }
     if (fault?.kind === 'overflow') {
       const answer = overflowAnswer(this.flavour, format, fault.promptTokens, fault.window);
-      res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
+      res.writeHead(answer.status, this.errorHeaders(format)).end(JSON.stringify(answer.body));
       return;
     }
     // accepted, never answered: the client's idle timeout or cancellation closes the socket
@@ -203,29 +215,39 @@ export class FakeProvider {
       return;
     }
     const promptText = JSON.stringify(body['messages'] ?? '') + JSON.stringify(body['system'] ?? '');
-    const id = `${format === 'openai' ? 'chatcmpl' : 'msg'}_fake${++this.seq}`;
-    const model = typeof body['model'] === 'string' ? body['model'] : (this.opts.model ?? 'fake-model');
+    const llama = format === 'openai' && this.flavour === 'llama.cpp';
+    const seq = ++this.seq;
+    const id = llama ? `chatcmpl-${llamaCallId(String(seq))}` : `${format === 'openai' ? 'chatcmpl' : 'msg'}_fake${seq}`;
+    // llama-server names the model it serves, whatever the request said
+    const model = typeof body['model'] === 'string' && !llama ? body['model'] : (this.opts.model ?? 'fake-model');
+    const ids = { id, created: 1_700_000_000, model };
     if (!record.stream) {
-      const json = format === 'openai' ? openaiJsonBody(reply, { id, created: 1_700_000_000, model }, promptText) : null;
+      const json = format === 'openai' ? (llama ? llamaJsonBody(reply, ids, promptText) : openaiJsonBody(reply, ids, promptText)) : null;
       if (json === null) {
         this.sendError(res, format, 400, 'fake provider: anthropic non-streaming replies are not scripted');
         return;
       }
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(json));
+      res.writeHead(200, llama ? llamaHeaders('json') : { 'content-type': 'application/json' }).end(JSON.stringify(json));
       return;
     }
     const streamOpts = body['stream_options'] as { include_usage?: boolean } | undefined;
+    const includeUsage = streamOpts?.include_usage === true;
     const events =
       format === 'openai'
-        ? openaiStreamEvents(reply, { id, created: 1_700_000_000, model }, promptText, streamOpts?.include_usage === true)
+        ? (llama ? llamaStreamEvents : openaiStreamEvents)(reply, ids, promptText, includeUsage)
         : anthropicStreamEvents(reply, id, model, promptText);
     const closes = closesAfterStream(this.flavour);
-    res.writeHead(200, {
-      'content-type': format === 'openai' ? 'text/event-stream; charset=utf-8' : 'text/event-stream',
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-      ...(closes ? { 'keep-alive': 'timeout=5, max=100' } : {}),
-    });
+    res.writeHead(
+      200,
+      llama
+        ? llamaHeaders('stream')
+        : {
+            'content-type': format === 'openai' ? 'text/event-stream; charset=utf-8' : 'text/event-stream',
+            'cache-control': 'no-cache',
+            connection: 'keep-alive',
+            ...(closes ? { 'keep-alive': 'timeout=5, max=100' } : {}),
+          },
+    );
     if (closes) res.on('finish', () => this.stale.add(req.socket));
     const gap = reply.chunkDelayMs ?? this.opts.chunkDelayMs ?? 0;
     for (let i = 0; i < events.length; i++) {
@@ -248,8 +270,14 @@ export class FakeProvider {
   }
 
   private sendError(res: ServerResponse, format: WireFormat, status: number, message: string, extra: Record<string, string> = {}, code?: string): void {
-    const body = format === 'openai' ? openaiErrorBody(status, message, code) : anthropicErrorBody(status, message);
-    res.writeHead(status, { 'content-type': 'application/json', ...extra }).end(JSON.stringify(body));
+    const llama = format === 'openai' && this.flavour === 'llama.cpp';
+    const body = llama ? llamaErrorBody(status, message) : format === 'openai' ? openaiErrorBody(status, message, code) : anthropicErrorBody(status, message);
+    res.writeHead(status, { ...this.errorHeaders(format), ...extra }).end(JSON.stringify(body));
+  }
+
+  /** An error answer's headers: llama-server closes the connection after one. */
+  private errorHeaders(format: WireFormat): Record<string, string> {
+    return format === 'openai' && this.flavour === 'llama.cpp' ? llamaHeaders('error') : { 'content-type': 'application/json' };
   }
 }
 

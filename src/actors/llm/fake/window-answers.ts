@@ -14,12 +14,17 @@ const CREATED = 1_700_000_000;
 /** The answer to a GET (or Ollama's POST /api/show) on a path other than the chat endpoints; null = 404. */
 export function infoAnswer(f: ServerFlavour, method: string, path: string, model: string, s: WindowSetup): unknown {
   const root = path.replace(/^\/v1(?=\/)/, '');
-  if (method === 'GET' && path === '/v1/models') return { object: 'list', data: [modelEntry(f, model, s)] };
+  if (method === 'GET' && path === '/v1/models') {
+    // seen from llama-server b11669: an Ollama-style `models` list beside OpenAI's `data`
+    const ollamaStyle = f === 'llama.cpp' ? { models: [{ name: model, model, modified_at: '', size: '', digest: '', type: 'model', description: '', tags: [''], capabilities: ['completion'], parameters: '', details: { parent_model: '', format: 'gguf', family: '', families: [''], parameter_size: '', quantization_level: '' } }] } : {};
+    return { ...ollamaStyle, object: 'list', data: [modelEntry(f, model, s)] };
+  }
   switch (f) {
     case 'llama.cpp':
       // tools/server README: GET /props, default_generation_settings.n_ctx is a slot's context (-c / -np)
       return method === 'GET' && root === '/props' && s.window !== undefined
-        ? { default_generation_settings: { n_ctx: s.window, params: { temperature: 0.8 } }, total_slots: 1, model_path: `/models/${model}.gguf`, build_info: 'b11669-Debian' }
+        ? // seen from llama-server b11669: 4 slots by default (-np auto), sharing one unified KV cache: each slot's n_ctx is -c
+          { default_generation_settings: { n_ctx: s.window, params: { temperature: 0.8 } }, total_slots: 4, model_path: `/models/${model}.gguf`, build_info: 'b11669-Debian' }
         : null;
     case 'ollama':
       // docs/api.md: GET /api/ps lists loaded models (context_length: the runner's window); POST /api/show gives the Modelfile's parameters
@@ -43,7 +48,16 @@ function modelEntry(f: ServerFlavour, id: string, s: WindowSetup): Record<string
   switch (f) {
     case 'llama.cpp':
       // newer builds add meta.n_ctx beside the model's training size n_ctx_train
-      return { id, object: 'model', created: CREATED, owned_by: 'llamacpp', meta: { vocab_type: 2, n_vocab: 151936, n_ctx_train: 262144, n_embd: 2048, ...(s.window !== undefined ? { n_ctx: s.window } : {}) } };
+      return {
+        id,
+        aliases: [id],
+        tags: [],
+        object: 'model',
+        architecture: { input_modalities: ['text'], output_modalities: ['text'] },
+        created: CREATED,
+        owned_by: 'llamacpp',
+        meta: { vocab_type: 2, n_vocab: 151936, ...(s.window !== undefined ? { n_ctx: s.window } : {}), n_ctx_train: 262144, n_embd: 2048, n_params: 1_000_000, size: 4_000_000, ftype: 'all F32' },
+      };
     case 'vllm':
     case 'vllm-legacy':
       // vllm/entrypoints/openai/protocol.py ModelCard.max_model_len

@@ -18,6 +18,10 @@ export function isLoopbackRefused(err: LlmError, url: string): boolean {
   return err.errno === 'ECONNREFUSED' && isLoopbackUrl(url);
 }
 
+/** A window this small cannot hold an agent's first request with room to work; 8k is the README's small case. */
+const TOO_SMALL_WINDOW = 4096;
+const ADVISED_WINDOW = 8192;
+
 /** What the user can do about it, by failure class. */
 export function hintFor(err: LlmError, t: CallTarget): string {
   const key = t.keyEnv !== undefined && t.keyEnv !== '' ? `the variable ${t.keyEnv}` : `api_key in [global.llm.providers.${t.provider}]`;
@@ -49,6 +53,12 @@ export function hintFor(err: LlmError, t: CallTarget): string {
     case 'CONTEXT_LENGTH': {
       const w = err.detail.contextWindow;
       const where = w !== undefined ? ` (the server's window is ${w} tokens${err.detail.promptTokens !== undefined ? `, the request ${err.detail.promptTokens}` : ''})` : '';
+      // no compression helps there: an agent's system prompt and tool definitions alone take several thousand tokens
+      // (seen with llama-server -c 2048: the Director's first request was 4121 tokens)
+      if (w !== undefined && w <= TOO_SMALL_WINDOW) {
+        const asked = err.detail.promptTokens !== undefined ? ` (this request: ${err.detail.promptTokens})` : '';
+        return `a window of ${w} tokens is too small for yagent${asked}: an agent's instructions and tools alone take several thousand tokens; give the server a context of ${ADVISED_WINDOW} or more (llama.cpp -c, Ollama num_ctx, vLLM --max-model-len, LM Studio's context length)`;
+      }
       return `the conversation no longer fits the model${where}: keep [enhanced_commander] enable_context_compression on, lower context_compression_threshold, or give the server a larger context (llama.cpp -c, Ollama num_ctx, vLLM --max-model-len, LM Studio's context length)`;
     }
     case 'ANSWER_TOO_LARGE':

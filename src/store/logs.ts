@@ -1,6 +1,7 @@
 // Log files: {root}/logs/{kind}-{YYYY-MM-DD}[.N].jsonl (0600 in a 0700 dir), one JSON object per line, every line
 // through the store's redactor. Rotated by size (the next .N file; no rename), files older than keepDays removed.
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, statSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../runtime/actor.js';
 import type { Redactor } from '../runtime/redact.js';
@@ -18,6 +19,9 @@ export interface LogOptions {
 
 export const DEFAULT_LOG_OPTIONS: LogOptions = { keepDays: 7, maxFileBytes: 10 * 1024 * 1024 };
 
+/** A log file's descriptor is closed after this long without a write (and at shutdown). */
+export const LOG_IDLE_CLOSE_MS = 5000;
+
 const FILE_RE = /^(app|llm-error|llm|tool|delegate)-(\d{4}-\d{2}-\d{2})(?:\.(\d+))?\.jsonl$/;
 const DAY_MS = 86_400_000;
 
@@ -31,6 +35,9 @@ export class LogFiles {
   private readonly current = new Map<string, { index: number; size: number }>();
   private prunedDay = '';
   private dirReady = false;
+  /** `{kind}-{day}` → its open file (O_APPEND, 0600): one write per append, not open, write and close (issue 29). */
+  private readonly open = new Map<string, { path: string; fh: FileHandle; ino: number }>();
+  private idle: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly root: string,
@@ -43,7 +50,8 @@ export class LogFiles {
     return logsDir(this.root);
   }
 
-  /** Appends every line (one write per file); resolves once written. */
+  /** Appends every line (one write per file, on a descriptor kept open until idle or shutdown); resolves once
+   *  written (in the kernel: a process exit loses none). */
   append(lines: readonly LogLine[]): Promise<void> {
     const run = this.chain.then(() => this.write(lines));
     this.chain = run.then(
@@ -51,6 +59,62 @@ export class LogFiles {
       () => undefined,
     );
     return run;
+  }
+
+  /** Waits for every write, then closes every descriptor (shutdown; a later append opens again). */
+  async close(): Promise<void> {
+    const run = this.chain.then(() => this.closeAll());
+    this.chain = run.catch(() => undefined);
+    await run;
+  }
+
+  private async closeAll(): Promise<void> {
+    if (this.idle !== undefined) clearTimeout(this.idle);
+    this.idle = undefined;
+    for (const key of [...this.open.keys()]) await this.closeOne(key);
+  }
+
+  private async closeOne(key: string): Promise<void> {
+    const h = this.open.get(key);
+    if (h === undefined) return;
+    this.open.delete(key);
+    await h.fh.close();
+  }
+
+  /** The key's file at `path`, opened once; reopened when the name no longer leads to it (removed or replaced). */
+  private async handle(key: string, path: string): Promise<FileHandle> {
+    const h = this.open.get(key);
+    if (h !== undefined) {
+      if (h.path === path && statSync(path, { throwIfNoEntry: false })?.ino === h.ino) return h.fh;
+      await this.closeOne(key);
+    }
+    const fh = await fsp.open(path, 'a', 0o600);
+    try {
+      this.open.set(key, { path, fh, ino: (await fh.stat()).ino });
+    } catch (e) {
+      await fh.close();
+      throw e;
+    }
+    return fh;
+  }
+
+  /** Every byte or an error (a short write is continued, never a torn tail left silently). */
+  private async writeAll(key: string, path: string, text: string): Promise<void> {
+    const fh = await this.handle(key, path);
+    const buf = Buffer.from(text);
+    try {
+      for (let off = 0; off < buf.length; ) {
+        const { bytesWritten } = await fh.write(buf, off, buf.length - off);
+        if (bytesWritten <= 0) throw new Error(`log write to ${path} made no progress`);
+        off += bytesWritten;
+      }
+    } catch (e) {
+      await this.closeOne(key);
+      throw e;
+    }
+    if (this.idle !== undefined) clearTimeout(this.idle);
+    this.idle = setTimeout(() => void this.close().catch(() => undefined), LOG_IDLE_CLOSE_MS);
+    this.idle.unref();
   }
 
   private async write(lines: readonly LogLine[]): Promise<void> {
@@ -79,7 +143,7 @@ export class LogFiles {
     let bytes = 0;
     const flush = async (): Promise<void> => {
       if (chunk.length === 0) return;
-      await fsp.appendFile(join(this.dir, fileName(key, cur.index)), chunk.join(''), { mode: 0o600 });
+      await this.writeAll(key, join(this.dir, fileName(key, cur.index)), chunk.join(''));
       cur.size += bytes;
       chunk = [];
       bytes = 0;
@@ -123,6 +187,7 @@ export class LogFiles {
     for (const name of await fsp.readdir(this.dir)) {
       const m = FILE_RE.exec(name);
       if (m?.[2] !== undefined && m[2] < cutoff) {
+        await this.closeOne(`${m[1]}-${m[2]}`);
         await fsp.rm(join(this.dir, name), { force: true });
         for (const k of [...this.current.keys()]) if (k === `${m[1]}-${m[2]}`) this.current.delete(k);
       }

@@ -1,7 +1,8 @@
 // yagent's own git runs no program from the repository and sees no key (issue 22): a repository's `.git/config` can
 // name a clean/smudge/process filter (run by `git status` on any file whose stat changed), an fsmonitor, hooks, an
 // external diff or a textconv. Every git yagent spawns goes through `runSafeGit`.
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { atomicWrite } from './atomic-write.js';
 import { isAbsolute, join, resolve } from 'node:path';
 import { nodeChildProcess } from './lazy-builtins.js';
 
@@ -68,6 +69,9 @@ export interface SafeGitOptions {
   gitEnv?: Readonly<Record<string, string>>;
   /** GIT_INDEX_FILE for the command: a snapshot of the work tree that leaves the repository's own index alone. */
   indexFile?: string;
+  /** With `gitEnv.GIT_DIR`: a private file where the kept config listing outlives the process (a `yagent -p` per turn
+   *  would list again at its first call); trusted like the data root it lies in, checked by the same stat. */
+  listingFile?: string;
   /** `latin1`: stdout keeps every byte (one char each; `Buffer.from(out, 'latin1')` gives them back), for blobs. */
   encoding?: 'utf8' | 'latin1';
 }
@@ -137,6 +141,11 @@ const RACY_MS = 2000;
 const listings = new Map<string, { sig: string; names: string }>();
 let listingsRun = 0;
 
+/** Forgets the listings kept in memory, as a new process would (tests). */
+export function forgetKeptListings(): void {
+  listings.clear();
+}
+
 /** How many config listings were spawned in this thread (tests count them). */
 export function configListingsSpawned(): number {
   return listingsRun;
@@ -185,8 +194,11 @@ async function configNames(cwd: string, parent: NodeJS.ProcessEnv, o: SafeGitOpt
   const files = configFiles(cwd, env, gitDir);
   const key = JSON.stringify([o.git ?? 'git', cwd, files]);
   const sig = signature(files);
-  const kept = listings.get(key);
-  if (sig !== null && kept?.sig === sig) return { ok: true, stdout: kept.names };
+  const kept = listings.get(key) ?? fromFile(o.listingFile, key);
+  if (sig !== null && kept?.sig === sig) {
+    listings.set(key, kept);
+    return { ok: true, stdout: kept.names };
+  }
   listingsRun += 1;
   const r = await execGit(cwd, ['config', '--name-only', '--list', '--show-origin', '-z'], env, o, signal);
   if (!r.ok) return r;
@@ -202,7 +214,21 @@ async function configNames(cwd: string, parent: NodeJS.ProcessEnv, o: SafeGitOpt
     if (origin !== 'command line:' && !files.some((f) => origin === `file:${f}`)) keep = false;
   }
   const stdout = names.join('\n');
-  if (keep && sig !== null) listings.set(key, { sig, names: stdout });
-  else listings.delete(key);
+  if (keep && sig !== null) {
+    listings.set(key, { sig, names: stdout });
+    // a cache: not fsynced (lost, it is listed again)
+    if (o.listingFile !== undefined) await atomicWrite(o.listingFile, JSON.stringify({ key, sig, names: stdout }), { durable: false }).catch(() => undefined);
+  } else listings.delete(key);
   return { ok: true, stdout };
+}
+
+/** The listing a previous process kept for `key`, or undefined (missing, foreign or torn: listed again). */
+function fromFile(path: string | undefined, key: string): { sig: string; names: string } | undefined {
+  if (path === undefined) return undefined;
+  try {
+    const v = JSON.parse(readFileSync(path, 'utf8')) as { key?: unknown; sig?: unknown; names?: unknown };
+    return v.key === key && typeof v.sig === 'string' && typeof v.names === 'string' ? { sig: v.sig, names: v.names } : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -6,7 +6,7 @@ import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { configListingsSpawned, runSafeGitResult, safeGitSequence, type SafeGitOptions } from '../../src/runtime/safe-git.js';
+import { configListingsSpawned, forgetKeptListings, runSafeGitResult, safeGitSequence, type SafeGitOptions } from '../../src/runtime/safe-git.js';
 
 let dir: string;
 beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'yagent-safe-git-cache-'))));
@@ -78,5 +78,25 @@ describe('the kept config listing', () => {
     await runSafeGitResult(r, ['write-tree'], o);
     await runSafeGitResult(r, ['write-tree'], o);
     expect(configListingsSpawned() - before).toBe(2);
+  });
+
+  it('a listing kept on disk for the next process is dropped when a config file changes (a new driver is disabled)', async () => {
+    const { repo: r, marker, o: base } = repo();
+    const o = { ...base, listingFile: join(dir, 'listing.json') };
+    const global = join(dir, 'home', '.gitconfig');
+    writeFileSync(global, '[user]\n\tname = t\n');
+    utimesSync(global, OLD, OLD);
+    const before = configListingsSpawned();
+    await runSafeGitResult(r, ['write-tree'], o);
+    forgetKeptListings(); // a new process
+    await runSafeGitResult(r, ['write-tree'], o);
+    expect(configListingsSpawned() - before).toBe(1); // the second process read the file
+    appendFileSync(global, driver(marker));
+    utimesSync(global, OLD, OLD);
+    forgetKeptListings();
+    writeFileSync(join(r, 'a.txt'), 'four, and longer\n');
+    expect((await runSafeGitResult(r, ['add', '-A'], o)).ok).toBe(true);
+    expect(configListingsSpawned() - before).toBe(2);
+    expect(existsSync(marker)).toBe(false);
   });
 });

@@ -3,6 +3,7 @@
 import { chmodSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { forgetKeptListings } from '../../src/runtime/safe-git.js';
 import { createTaskGroup } from '../../src/runtime/tasks.js';
 import { undoRoot, workspaceKey } from '../../src/store/undo/undo-store.js';
 import { storeIn, tempRoot } from './helpers.js';
@@ -21,7 +22,7 @@ afterEach(() => {
 });
 
 describe('git spawns of an undo point', () => {
-  it('a turn of a later process: one config listing, add and write-tree at each end, no prune pass within the hour', async () => {
+  it('a turn of a later process: add and write-tree at each end (the config listing kept on disk), no prune pass within the hour', async () => {
     const ws = join(t.dir, 'ws');
     mkdirSync(ws);
     writeFileSync(join(ws, 'a.txt'), 'one\n');
@@ -44,6 +45,8 @@ describe('git spawns of an undo point', () => {
     expect(first).toContain('for-each-ref'); // the first turn ever prunes
     const config = join(undoRoot(root), workspaceKey(ws), 'git', 'config');
     utimesSync(config, new Date('2001-01-01'), new Date('2001-01-01')); // written long ago (not racy)
-    expect(await turn()).toEqual(['config', 'add', 'write-tree', 'add', 'write-tree']);
+    expect(await turn()).toEqual(['config', 'add', 'write-tree', 'add', 'write-tree']); // the config changed: listed
+    forgetKeptListings(); // a new process: the listing comes from the shadow's config-listing.json
+    expect(await turn()).toEqual(['add', 'write-tree', 'add', 'write-tree']);
   });
 });

@@ -1,7 +1,9 @@
 // yagent's own git runs no program from the repository and sees no key (issue 22): a repository's `.git/config` can
 // name a clean/smudge/process filter (run by `git status` on any file whose stat changed), an fsmonitor, hooks, an
 // external diff or a textconv. Every git yagent spawns goes through `runSafeGit`.
-import { isAbsolute } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { atomicWrite } from './atomic-write.js';
+import { isAbsolute, join, resolve } from 'node:path';
 import { nodeChildProcess } from './lazy-builtins.js';
 
 /** Passed through from yagent's environment, nothing else: git needs to find itself, the user's config and a temp dir. */
@@ -67,6 +69,9 @@ export interface SafeGitOptions {
   gitEnv?: Readonly<Record<string, string>>;
   /** GIT_INDEX_FILE for the command: a snapshot of the work tree that leaves the repository's own index alone. */
   indexFile?: string;
+  /** With `gitEnv.GIT_DIR`: a private file where the kept config listing outlives the process (a `yagent -p` per turn
+   *  would list again at its first call); trusted like the data root it lies in, checked by the same stat. */
+  listingFile?: string;
   /** `latin1`: stdout keeps every byte (one char each; `Buffer.from(out, 'latin1')` gives them back), for blobs. */
   encoding?: 'utf8' | 'latin1';
 }
@@ -107,7 +112,7 @@ export async function runSafeGit(cwd: string, args: string[], o: SafeGitOptions)
  *  command's failure. */
 export async function safeGitSequence(cwd: string, commands: string[][], o: SafeGitOptions): Promise<SafeGitResult[]> {
   const parent = o.parentEnv ?? process.env;
-  const names = await execGit(cwd, ['config', '--name-only', '--list'], safeGitEnv(parent), o, AbortSignal.timeout(o.timeoutMs));
+  const names = await configNames(cwd, parent, o, AbortSignal.timeout(o.timeoutMs));
   if (!names.ok) return [names];
   const env = safeGitEnv(parent, [...SAFE_GIT_SETTINGS, ...driverOverrides(names.stdout)]);
   const out: SafeGitResult[] = [];
@@ -123,8 +128,107 @@ export async function safeGitSequence(cwd: string, commands: string[][], o: Safe
 export async function runSafeGitResult(cwd: string, args: string[], o: SafeGitOptions): Promise<SafeGitResult> {
   const signal = AbortSignal.timeout(o.timeoutMs);
   const parent = o.parentEnv ?? process.env;
-  const names = await execGit(cwd, ['config', '--name-only', '--list'], safeGitEnv(parent), o, signal);
+  const names = await configNames(cwd, parent, o, signal);
   if (!names.ok) return names;
   const settings = [...SAFE_GIT_SETTINGS, ...driverOverrides(names.stdout)];
   return execGit(cwd, args, safeGitEnv(parent, settings), o, signal);
+}
+
+// ---- the config listing, kept while no config file git reads has changed (issue 29: one spawn less per git call)
+
+/** A file whose mtime is this close to the listing may change again within the same timestamp tick: not kept. */
+const RACY_MS = 2000;
+const listings = new Map<string, { sig: string; names: string }>();
+let listingsRun = 0;
+
+/** Forgets the listings kept in memory, as a new process would (tests). */
+export function forgetKeptListings(): void {
+  listings.clear();
+}
+
+/** How many config listings were spawned in this thread (tests count them). */
+export function configListingsSpawned(): number {
+  return listingsRun;
+}
+
+/** Every config file git reads with an explicit GIT_DIR (system config is off): global (XDG, ~/.gitconfig), the
+ *  repository's config and worktree config, and `commondir` (which would move the config elsewhere). */
+function configFiles(cwd: string, env: NodeJS.ProcessEnv, gitDir: string): string[] {
+  const dir = resolve(cwd, gitDir);
+  const files = [join(dir, 'config'), join(dir, 'config.worktree'), join(dir, 'commondir')];
+  const home = env.HOME;
+  const xdg = env.XDG_CONFIG_HOME;
+  if (xdg !== undefined && xdg !== '') files.push(join(xdg, 'git', 'config'));
+  else if (home !== undefined && home !== '') files.push(join(home, '.config', 'git', 'config'));
+  if (home !== undefined && home !== '') files.push(join(home, '.gitconfig'));
+  return files;
+}
+
+/** ino, size, mtime and ctime (ns) of each file, `-` when missing; null when one was written within RACY_MS. */
+function signature(files: string[]): string | null {
+  const now = BigInt(Date.now()) * 1_000_000n;
+  const parts: string[] = [];
+  for (const f of files) {
+    const st = statSync(f, { bigint: true, throwIfNoEntry: false });
+    if (st === undefined) {
+      parts.push('-');
+      continue;
+    }
+    if (now - st.mtimeNs < BigInt(RACY_MS) * 1_000_000n) return null;
+    parts.push(`${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`);
+  }
+  return parts.join('|');
+}
+
+/** The names of every config setting git sees for this call (`git config --name-only --list`). With an explicit
+ *  GIT_DIR (the undo store's shadow) the answer is kept while a stat of every file git would read is unchanged — and
+ *  only when every name came from one of those files and none is an `include`/`includeIf` (an included file could add
+ *  a driver unseen): one spawn per git call less. A discovered repository is listed every time. */
+async function configNames(cwd: string, parent: NodeJS.ProcessEnv, o: SafeGitOptions, signal: AbortSignal): Promise<SafeGitResult> {
+  const gitDir = o.gitEnv?.GIT_DIR;
+  if (gitDir === undefined) {
+    listingsRun += 1;
+    return execGit(cwd, ['config', '--name-only', '--list'], safeGitEnv(parent), o, signal);
+  }
+  const env = safeGitEnv(parent);
+  const files = configFiles(cwd, env, gitDir);
+  const key = JSON.stringify([o.git ?? 'git', cwd, files]);
+  const sig = signature(files);
+  const kept = listings.get(key) ?? fromFile(o.listingFile, key);
+  if (sig !== null && kept?.sig === sig) {
+    listings.set(key, kept);
+    return { ok: true, stdout: kept.names };
+  }
+  listingsRun += 1;
+  const r = await execGit(cwd, ['config', '--name-only', '--list', '--show-origin', '-z'], env, o, signal);
+  if (!r.ok) return r;
+  const parts = r.stdout.split('\0');
+  const names: string[] = [];
+  let keep = sig !== null;
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const origin = parts[i] ?? '';
+    const name = parts[i + 1] ?? '';
+    names.push(name);
+    const lower = name.toLowerCase(); // git prints section and key in lower case, a subsection as written
+    if (lower.startsWith('include.') || lower.startsWith('includeif.')) keep = false;
+    if (origin !== 'command line:' && !files.some((f) => origin === `file:${f}`)) keep = false;
+  }
+  const stdout = names.join('\n');
+  if (keep && sig !== null) {
+    listings.set(key, { sig, names: stdout });
+    // a cache: not fsynced (lost, it is listed again)
+    if (o.listingFile !== undefined) await atomicWrite(o.listingFile, JSON.stringify({ key, sig, names: stdout }), { durable: false }).catch(() => undefined);
+  } else listings.delete(key);
+  return { ok: true, stdout };
+}
+
+/** The listing a previous process kept for `key`, or undefined (missing, foreign or torn: listed again). */
+function fromFile(path: string | undefined, key: string): { sig: string; names: string } | undefined {
+  if (path === undefined) return undefined;
+  try {
+    const v = JSON.parse(readFileSync(path, 'utf8')) as { key?: unknown; sig?: unknown; names?: unknown };
+    return v.key === key && typeof v.sig === 'string' && typeof v.names === 'string' ? { sig: v.sig, names: v.names } : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,6 +1,6 @@
 // Log files: {root}/logs/{kind}-{YYYY-MM-DD}[.N].jsonl (0600 in a 0700 dir), one JSON object per line, every line
 // through the store's redactor. Rotated by size (the next .N file; no rename), files older than keepDays removed.
-import { promises as fsp } from 'node:fs';
+import { closeSync, fstatSync, promises as fsp, openSync, statSync, write as fsWrite } from 'node:fs';
 import { join } from 'node:path';
 import type { Clock } from '../runtime/actor.js';
 import type { Redactor } from '../runtime/redact.js';
@@ -18,6 +18,9 @@ export interface LogOptions {
 
 export const DEFAULT_LOG_OPTIONS: LogOptions = { keepDays: 7, maxFileBytes: 10 * 1024 * 1024 };
 
+/** A log file's descriptor is closed after this long without a write (and at shutdown). */
+export const LOG_IDLE_CLOSE_MS = 5000;
+
 const FILE_RE = /^(app|llm-error|llm|tool|delegate)-(\d{4}-\d{2}-\d{2})(?:\.(\d+))?\.jsonl$/;
 const DAY_MS = 86_400_000;
 
@@ -31,6 +34,11 @@ export class LogFiles {
   private readonly current = new Map<string, { index: number; size: number }>();
   private prunedDay = '';
   private dirReady = false;
+  /** `{kind}-{day}` → its open file (O_APPEND, 0600): one write per append, not open, write and close (issue 29). */
+  private readonly open = new Map<string, { path: string; fd: number; ino: number }>();
+  private idle: NodeJS.Timeout | undefined;
+  /** Appends not yet settled: the idle close waits for none. */
+  private pending = 0;
 
   constructor(
     private readonly root: string,
@@ -43,14 +51,82 @@ export class LogFiles {
     return logsDir(this.root);
   }
 
-  /** Appends every line (one write per file); resolves once written. */
+  /** Appends every line (one write per file, on a descriptor kept open until idle or shutdown); resolves once
+   *  written (in the kernel: a process exit loses none). */
   append(lines: readonly LogLine[]): Promise<void> {
-    const run = this.chain.then(() => this.write(lines));
+    this.pending += 1;
+    const run = this.chain.then(() => this.write(lines)).finally(() => (this.pending -= 1));
     this.chain = run.then(
       () => undefined,
       () => undefined,
     );
     return run;
+  }
+
+  /** Waits for every write, then closes every descriptor (shutdown; a later append opens again). */
+  async close(): Promise<void> {
+    await this.chain;
+    this.closeAll();
+  }
+
+  private closeAll(): void {
+    if (this.idle !== undefined) clearTimeout(this.idle);
+    this.idle = undefined;
+    for (const key of [...this.open.keys()]) this.closeOne(key);
+  }
+
+  private closeOne(key: string): void {
+    const h = this.open.get(key);
+    if (h === undefined) return;
+    this.open.delete(key);
+    closeSync(h.fd);
+  }
+
+  /** The key's file at `path`, opened once (O_APPEND, 0600); reopened when the name no longer leads to it (removed or
+   *  replaced). Open and stat are synchronous: microseconds, no libuv-pool hop in the store worker. */
+  private handle(key: string, path: string): number {
+    const h = this.open.get(key);
+    if (h !== undefined) {
+      if (h.path === path && statSync(path, { throwIfNoEntry: false })?.ino === h.ino) return h.fd;
+      this.closeOne(key);
+    }
+    const fd = openSync(path, 'a', 0o600);
+    try {
+      this.open.set(key, { path, fd, ino: fstatSync(fd).ino });
+    } catch (e) {
+      closeSync(fd);
+      throw e;
+    }
+    return fd;
+  }
+
+  /** Every byte or an error (a short write is continued, never a torn tail left silently). */
+  private async writeAll(key: string, path: string, text: string): Promise<void> {
+    const fd = this.handle(key, path);
+    const buf = Buffer.from(text);
+    try {
+      for (let off = 0; off < buf.length; ) {
+        const n = await new Promise<number>((res, rej) => fsWrite(fd, buf, off, buf.length - off, null, (err, written) => (err ? rej(err) : res(written))));
+        if (n <= 0) throw new Error(`log write to ${path} made no progress`);
+        off += n;
+      }
+    } catch (e) {
+      this.closeOne(key);
+      throw e;
+    }
+    if (this.idle !== undefined) clearTimeout(this.idle);
+    this.idle = setTimeout(() => this.closeIdle(), LOG_IDLE_CLOSE_MS);
+    this.idle.unref();
+  }
+
+  /** No write for LOG_IDLE_CLOSE_MS: the descriptors are closed (again later if an append is still running). */
+  private closeIdle(): void {
+    this.idle = undefined;
+    if (this.pending === 0) this.closeAll();
+    else {
+      this.idle = setTimeout(() => this.closeIdle(), LOG_IDLE_CLOSE_MS);
+      this.idle.unref();
+    }
   }
 
   private async write(lines: readonly LogLine[]): Promise<void> {
@@ -79,7 +155,7 @@ export class LogFiles {
     let bytes = 0;
     const flush = async (): Promise<void> => {
       if (chunk.length === 0) return;
-      await fsp.appendFile(join(this.dir, fileName(key, cur.index)), chunk.join(''), { mode: 0o600 });
+      await this.writeAll(key, join(this.dir, fileName(key, cur.index)), chunk.join(''));
       cur.size += bytes;
       chunk = [];
       bytes = 0;
@@ -123,6 +199,7 @@ export class LogFiles {
     for (const name of await fsp.readdir(this.dir)) {
       const m = FILE_RE.exec(name);
       if (m?.[2] !== undefined && m[2] < cutoff) {
+        this.closeOne(`${m[1]}-${m[2]}`);
         await fsp.rm(join(this.dir, name), { force: true });
         for (const k of [...this.current.keys()]) if (k === `${m[1]}-${m[2]}`) this.current.delete(k);
       }

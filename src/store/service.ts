@@ -333,6 +333,7 @@ export class StoreService implements StoreApi {
     this.down = true;
     const mem = await this.taskMemory.flushAll();
     await this.undo.settled();
+    await this.logFiles.close();
     await this.rollouts.close();
     if (mem.failed.length > 0) throw new StoreError('FLUSH_FAILED', `task memory flush failed: ${mem.failed.map((f) => `${f.taskId}: ${f.error}`).join('; ')}`);
   }

@@ -64,6 +64,9 @@ export class ShadowRepo {
       maxBuffer,
       ...(this.git !== undefined ? { git: this.git } : {}),
       gitEnv: { GIT_DIR: this.gitDir, GIT_WORK_TREE: this.workspace, GIT_INDEX_FILE: index },
+      // the config listing of the last process, kept while no config file changed: the point at a turn's start
+      // spawns add and write-tree only
+      listingFile: join(this.dir, 'config-listing.json'),
     };
   }
 

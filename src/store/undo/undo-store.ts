@@ -15,6 +15,8 @@ import { pruneShadow } from './prune.js';
 export const DEFAULT_UNDO_OPTIONS: UndoOptions = { enabled: true, keepDays: 7, maxBytes: 1024 * 1024 * 1024 };
 /** A prune pass runs at most this often per workspace (after a turn ends). */
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
+/** The clock time of the last prune pass, beside the shadow repository (any process's). */
+const PRUNED_AT = 'pruned-at';
 
 export const undoRoot = (root: string): string => join(root, 'undo');
 
@@ -34,7 +36,8 @@ interface Workspace {
   repo: ShadowRepo;
   entries: string;
   chain: Promise<unknown>;
-  prunedAt: number;
+  /** Undefined until read from `pruned-at` (0: never). */
+  prunedAt?: number;
 }
 
 export class UndoStore {
@@ -65,8 +68,13 @@ export class UndoStore {
       await this.close(w, e, await w.repo.snapshotTree());
       return e.kind === 'turn' ? w : null;
     });
-    // after a turn, at most hourly: a pass queued behind this call (never inside it: it would wait on itself)
-    if (ws === null || !this.tasks || this.clock.now() - ws.prunedAt < PRUNE_EVERY_MS) return;
+    // after a turn, at most hourly: a pass queued behind this call (never inside it: it would wait on itself). The
+    // last pass's time is kept on disk, so a process per turn (`yagent -p`) does not list refs and count objects
+    // (four git spawns) at every turn's end
+    if (ws === null || !this.tasks) return;
+    ws.prunedAt ??= await readStamp(join(ws.repo.dir, PRUNED_AT));
+    const age = this.clock.now() - ws.prunedAt;
+    if (age >= 0 && age < PRUNE_EVERY_MS) return;
     ws.prunedAt = this.clock.now();
     this.tasks.go('undo-prune', () => this.prune(workspace));
   }
@@ -129,7 +137,9 @@ export class UndoStore {
         await ws.repo.unpin(e.id);
         await fsp.rm(join(ws.entries, `${e.id}.json`), { force: true });
       };
-      await pruneShadow(ws.repo, all, this.opts, this.clock.now(), drop);
+      const now = this.clock.now();
+      await pruneShadow(ws.repo, all, this.opts, now, drop);
+      await atomicWrite(join(ws.repo.dir, PRUNED_AT), `${now}\n`);
     });
   }
 
@@ -207,7 +217,7 @@ export class UndoStore {
     let ws = this.spaces.get(key);
     if (!ws) {
       const dir = join(undoRoot(this.root), key);
-      ws = { repo: new ShadowRepo(dir, resolve(workspace), this.git), entries: join(dir, 'entries'), chain: Promise.resolve(), prunedAt: 0 };
+      ws = { repo: new ShadowRepo(dir, resolve(workspace), this.git), entries: join(dir, 'entries'), chain: Promise.resolve() };
       this.spaces.set(key, ws);
     }
     const w = ws;
@@ -215,6 +225,13 @@ export class UndoStore {
     w.chain = run.catch(() => undefined); // the chain goes on; this call's caller gets the error
     return run;
   }
+}
+
+/** A prune pass's time from its file; 0 when there is none, it cannot be read or does not parse. */
+async function readStamp(path: string): Promise<number> {
+  const text = await fsp.readFile(path, 'utf8').catch(() => ''); // unreadable: a pass runs (and rewrites it)
+  const n = Number(text.trim());
+  return Number.isFinite(n) ? n : 0;
 }
 
 /** Removes a file the run added, and the directories it leaves empty, never outside the workspace. */

@@ -20,6 +20,8 @@ export interface BatchOptions {
   beforeEffect?: () => Promise<void>;
   /** Each call's outcome as soon as it has one (the rollout records results before the next effect's record). */
   onOutcome?: (o: ToolCallOutcome) => void;
+  /** The cap of one result, from the model's window (`Compressor.resultChars`); absent = the adapter's default. */
+  maxResultChars?: number;
 }
 
 export interface ToolRunner {

@@ -104,6 +104,8 @@ export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): 
       while (call.kind === 'overflow') {
         // the server named its window: the threshold follows it, so the recovery and later steps aim under it
         if (call.contextWindow !== undefined) deps.compressor?.learnWindow(call.contextWindow);
+        // the server's own count of what was sent: later estimates are scaled by it (calibration)
+        if (call.promptTokens !== undefined) await deps.compressor?.calibrate(call.promptTokens, sent());
         tier = deps.compressor ? await deps.compressor.recover(messages, tier) : 0;
         if (tier === 0) return stop('llm_error', '', { error: call.error });
         call = await callWithRetries(deps, sent(), step, account);
@@ -149,7 +151,9 @@ export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): 
       // results reach the rollout in call order as soon as they are in, so an effect's record carries those before it
       const beforeEffect = (): Promise<void> => (recorder.writeAhead ?? recorder.drain).call(recorder);
       const early = new InOrderResults(res.toolCalls.map((c) => c.id), (o) => recorder.append([{ type: 'response_item', ts: ts(), payload: toolMessage(o) }]));
-      const { outcomes, fatal } = await deps.tools.runBatch(res.toolCalls, { signal: deps.signal, maxParallel: flags.maxParallelReadOnlyTools, beforeEffect, onOutcome: (o) => early.add(o) });
+      // one result never fills a small window: its cap follows the window (and what an overflow answer taught)
+      const maxResultChars = await deps.compressor?.resultChars();
+      const { outcomes, fatal } = await deps.tools.runBatch(res.toolCalls, { signal: deps.signal, maxParallel: flags.maxParallelReadOnlyTools, beforeEffect, onOutcome: (o) => early.add(o), ...(maxResultChars !== undefined ? { maxResultChars } : {}) });
       let exit: ExitHandoff | undefined;
       outcomes.forEach((o, i) => {
         if (i < early.recorded) messages.push(toolMessage(o));
@@ -206,7 +210,7 @@ export function deliverableText(exit: ExitHandoff, replyText: string): string {
 }
 
 /** `contextWindow`: the window the server's overflow answer reported (LlmError.detail, llm/AGENTS.md), when it did. */
-type CallResult = { kind: 'ok'; res: LlmResponse } | { kind: 'stop'; stopReason: StopReason; error: string } | { kind: 'overflow'; error: string; contextWindow?: number };
+type CallResult = { kind: 'ok'; res: LlmResponse } | { kind: 'stop'; stopReason: StopReason; error: string } | { kind: 'overflow'; error: string; contextWindow?: number; promptTokens?: number };
 
 async function callWithRetries(deps: LoopDeps, messages: readonly ChatMessage[], step: number, account: (u: CallUsage) => void): Promise<CallResult> {
   let lastError = '';
@@ -255,8 +259,10 @@ async function callWithRetries(deps: LoopDeps, messages: readonly ChatMessage[],
       if (deps.signal.aborted) break;
       if (isCircuitOpen(err)) return { kind: 'stop', stopReason: 'circuit_breaker_open', error: lastError };
       if (errorCode(err) === 'CONTEXT_LENGTH') {
-        const w = (err as { detail?: { contextWindow?: unknown } } | null)?.detail?.contextWindow;
-        return { kind: 'overflow', error: lastError, ...(typeof w === 'number' ? { contextWindow: w } : {}) };
+        const detail = (err as { detail?: { contextWindow?: unknown; promptTokens?: unknown } } | null)?.detail;
+        const w = detail?.contextWindow;
+        const n = detail?.promptTokens;
+        return { kind: 'overflow', error: lastError, ...(typeof w === 'number' ? { contextWindow: w } : {}), ...(typeof n === 'number' ? { promptTokens: n } : {}) };
       }
       // the engine already gave up on something a retry cannot fix (bad key, bad URL, dead local server, spent budget)
       if ((err as { retryable?: unknown } | null)?.retryable === false) break;

@@ -137,7 +137,7 @@ export class SurfaceToolRunner implements ToolRunner {
     const isolatedWriters = writers.length >= 2 && d.isolatedWriters !== undefined && (await (this.isolated ??= d.isolatedWriters()));
     this.ownTrees.clear();
     if (isolatedWriters) for (const c of writers) this.ownTrees.add(c.id);
-    const res: BatchResult = await runBatch(calls, { surface, guard: d.guard, grants: d.grants, authorizer: d.authorizer, env }, {
+    const res: BatchResult = await runBatch(calls, { surface, guard: d.guard, grants: d.grants, authorizer: d.authorizer, env, ...(opts.maxResultChars !== undefined ? { maxResultChars: opts.maxResultChars } : {}) }, {
       signal: opts.signal,
       isolatedWriters,
       maxParallel: Math.max(1, Math.min(8, opts.maxParallel)),

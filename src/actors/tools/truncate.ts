@@ -2,22 +2,45 @@
 import type { CapabilityTags } from './types.js';
 
 export const DEFAULT_MAX_RESULT_CHARS = 40_000;
+/** The share of the model's window one tool result may take (Codex CLI / Claude Code: one result never fills the context). */
+export const RESULT_WINDOW_SHARE = 0.25;
+/** Chars per token the cap assumes: under chars/4, because local servers' tokenizers count code denser than tiktoken. */
+const CHARS_PER_TOKEN = 3;
+/** Never cut a result shorter than this, whatever the window (a tiny window still gets a useful head). */
+const MIN_RESULT_CHARS = 2_000;
+
+/** The cap of one tool result for a model with `windowTokens` (undefined = not known: the default). */
+export function resultCharsFor(windowTokens: number | undefined): number {
+  if (windowTokens === undefined || !(windowTokens > 0)) return DEFAULT_MAX_RESULT_CHARS;
+  return Math.min(DEFAULT_MAX_RESULT_CHARS, Math.max(MIN_RESULT_CHARS, Math.floor(windowTokens * RESULT_WINDOW_SHARE * CHARS_PER_TOKEN)));
+}
 
 export function truncationMarker(cut: number): string {
   return `\n[… ${cut} characters truncated …]\n`;
 }
 
+const KEPT = { head: 'the first', tail: 'the last', head_tail: 'the first and last' } as const;
+
+/** The marker of a result the adapter cut: what was cut, and how to get the rest. */
+export function resultCutNote(cut: number, total: number, mode: Exclude<CapabilityTags['truncation'], 'none'>): string {
+  return (
+    `\n[… ${cut} of ${total} characters cut here to fit the model's context window (kept ${KEPT[mode]} ${total - cut}). ` +
+    'To see the rest, ask for less at a time: a narrower grep pattern or path, read_file with start_line and end_line, or a command whose output is filtered (head, tail, grep, wc). …]\n'
+  );
+}
+
 export function truncateText(text: string, mode: CapabilityTags['truncation'], max = DEFAULT_MAX_RESULT_CHARS): string {
   if (mode === 'none' || text.length <= max) return text;
   const cut = text.length - max;
+  const note = resultCutNote(cut, text.length, mode);
   switch (mode) {
     case 'head':
-      return text.slice(0, max) + truncationMarker(cut);
+      return text.slice(0, max) + note;
     case 'tail':
-      return truncationMarker(cut) + text.slice(text.length - max);
+      return note + text.slice(text.length - max);
     case 'head_tail': {
       const half = Math.floor(max / 2);
-      return text.slice(0, half) + truncationMarker(cut) + text.slice(text.length - (max - half));
+      return text.slice(0, half) + note + text.slice(text.length - (max - half));
     }
   }
 }

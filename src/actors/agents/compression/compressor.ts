@@ -11,6 +11,7 @@ import { emergencyCompress, KEEP_TURNS, TRANSCRIPT_CHARS } from './tier2-emergen
 import { ultimateCompress } from './tier3-ultimate.js';
 import { toolsEstimate, tokensOf } from './tokens.js';
 import { recentStart } from './turns.js';
+import { resultCharsFor } from '../../tools/truncate.js';
 
 export type Tier = 1 | 2 | 3;
 const EVENT = { 1: 'context_compressed', 2: 'context_emergency_compressed', 3: 'context_ultimate_compressed' } as const;
@@ -23,6 +24,9 @@ const RULE_PASSES: readonly (readonly [number, number])[] = [
   [1, 1],
   [1, 0.25],
 ];
+
+/** A last-turn result the server's refusal forces a cut of keeps at least this many tokens (its head still says something). */
+const RECENT_KEEP_MIN = 50;
 
 export interface CompressorDeps {
   agent: string;
@@ -62,7 +66,7 @@ export class Compressor {
   private learned: number | undefined;
   constructor(private readonly d: CompressorDeps) {
     this.thinklink = new ThinkLink(d.plans);
-    this.meter = new ContextMeter(d.tokens ? this.realCount(d.tokens) : undefined, d.tools);
+    this.meter = new ContextMeter(d.tokens ? this.realCount(d.tokens) : undefined, d.tools, d.model);
   }
 
   /** Real counts; a failed count (no pool) falls back to the estimate for that measure, with one warning per run. */
@@ -80,9 +84,24 @@ export class Compressor {
 
   /** min(window × 0.75, configured): the window the engine knows, or the smaller one an overflow answer named. */
   async threshold(): Promise<number> {
+    return thresholdFor(this.d.settings, this.d.model(), await this.window());
+  }
+
+  /** The window the engine knows, or the smaller one an overflow answer named. */
+  private async window(): Promise<number | undefined> {
     const known = await this.d.window?.();
-    const window = this.learned !== undefined && known !== undefined ? Math.min(this.learned, known) : (this.learned ?? known);
-    return thresholdFor(this.d.settings, this.d.model(), window);
+    return this.learned !== undefined && known !== undefined ? Math.min(this.learned, known) : (this.learned ?? known);
+  }
+
+  /** The cap of one tool result (chars): a share of the window, smaller when the server counts more than we do. */
+  async resultChars(): Promise<number> {
+    const w = await this.window();
+    return resultCharsFor(w !== undefined ? w / this.meter.calibration : undefined);
+  }
+
+  /** A server's overflow answer counted `serverTokens` for `sent`: later measures for the model scale by its ratio. */
+  async calibrate(serverTokens: number, sent: readonly ChatMessage[]): Promise<void> {
+    await this.meter.calibrate(serverTokens, sent);
   }
 
   /** The server said how big its window is (an overflow answer's n_ctx): the threshold follows it from now on. */
@@ -164,10 +183,20 @@ export class Compressor {
         // gentlest pass first; a forced one (the server said it does not fit) cuts every candidate at the hardest pass
         let list: readonly ChatMessage[] = messages;
         let changed = false;
+        let tokens = tokensOf(list);
         for (const [turns, share] of forced ? RULE_PASSES.slice(-1) : RULE_PASSES) {
           const r = ruleCompress(list, { keepTokens: Math.floor(s.toolResultKeepTokens * share), target: forced ? 0 : target, protectFrom: recentStart(list, turns) });
           if (r.changed) [list, changed] = [r.messages, true];
+          tokens = r.tokens;
           if (!forced && r.tokens <= target) break;
+        }
+        // the server refused even so: an oversize result of the last turn (one huge grep) is cut too, down to the goal
+        if (forced && tokens > target) {
+          for (const keep of [Math.floor(target / 4), Math.floor(s.toolResultKeepTokens / 4)]) {
+            const r = ruleCompress(list, { keepTokens: Math.max(RECENT_KEEP_MIN, keep), target, protectFrom: list.length });
+            if (r.changed) [list, changed] = [r.messages, true];
+            if (r.tokens <= target) break;
+          }
         }
         return changed ? [...list] : null;
       }

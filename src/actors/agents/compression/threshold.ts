@@ -34,13 +34,43 @@ const estimate: CountMessages = (messages, tools = []) => Promise.resolve(tokens
 
 /** Last provider-reported input tokens + real counts of the messages added since; reset when the list is rewritten.
  *  Without a provider figure the tool definitions sent with every call are counted too (what is really sent). */
+/** A server's count may exceed ours by this much at most (a wilder ratio is a misread answer, not a tokenizer). */
+const MAX_CALIBRATION = 4;
+
 export class ContextMeter {
   private base: { tokens: number; upTo: number } | null = null;
+  /** Server tokens per counted token, per model (≥ 1): learnt from an overflow answer's own count (`calibrate`). */
+  private readonly ratios = new Map<string, number>();
 
   constructor(
-    private readonly count: CountMessages = estimate,
+    private readonly rawCount: CountMessages = estimate,
     private readonly tools: () => readonly ToolDef[] = () => [],
+    /** The model (and provider) the next call goes to: the calibration is kept per key. */
+    private readonly key: () => string = () => '',
   ) {}
+
+  /** The factor later counts are scaled by (1 until a server said it counts more). */
+  get calibration(): number {
+    return this.ratios.get(this.key()) ?? 1;
+  }
+
+  private async count(messages: readonly ChatMessage[], tools?: readonly ToolDef[]): Promise<number> {
+    const n = await this.rawCount(messages, tools);
+    const k = this.calibration;
+    return k === 1 ? n : Math.ceil(n * k);
+  }
+
+  /** A server answered that `messages` (as sent) measure `serverTokens`: later counts are scaled so they would have said
+   *  so too (the provider's own figure, the base, needs no scaling). Only ever grows. Returns the factor. */
+  async calibrate(serverTokens: number, messages: readonly ChatMessage[]): Promise<number> {
+    const { tokens, since, tools } = this.split(messages);
+    const raw = await this.rawCount(since, tools);
+    if (raw > 0 && serverTokens > tokens) {
+      const k = Math.min(MAX_CALIBRATION, (serverTokens - tokens) / raw);
+      if (k > this.calibration) this.ratios.set(this.key(), k);
+    }
+    return this.calibration;
+  }
 
   /** After a call: the provider's input tokens for the first `sentCount` messages (0 = no metering: forget). */
   report(inputTokens: number, sentCount: number): void {
@@ -70,7 +100,7 @@ export class ContextMeter {
   /** Over `threshold`? A list whose byte bound is under it cannot be over, so most steps skip the count. */
   async over(messages: readonly ChatMessage[], threshold: number): Promise<boolean> {
     const { tokens, since, tools } = this.split(messages);
-    if (tokens + tokenUpperBound(since) + toolsUpperBound(tools) <= threshold) return false;
+    if (tokens + this.calibration * (tokenUpperBound(since) + toolsUpperBound(tools)) <= threshold) return false;
     return tokens + (await this.count(since, tools)) > threshold;
   }
 

@@ -1,0 +1,63 @@
+// A run on llama-server with -c 8192 survives one huge tool result (a ~45 KB grep): the result reaches the model cut to
+// a share of the window with a note saying how to get the rest, and the run finishes instead of ending in llm_error.
+// The fake counts like a real local tokenizer, denser than our estimate (code: ~3 chars a token), and answers
+// llama-server's own overflow body (n_prompt_tokens, n_ctx) when the request does not fit.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FakeProvider } from '../../src/actors/llm/fake/server.js';
+import type { FakeReply, RecordedRequest } from '../../src/actors/llm/fake/script.js';
+import { parseConfigText } from '../../src/runtime/config/index.js';
+import { runAgent } from '../../src/actors/agents/run-agent.js';
+import { makeHarness } from '../agents/harness.js';
+
+const WINDOW = 8192;
+const THOUGHT = '<thought>\ngoal: find the handlers\nstep: grep for them\nreason: the task asks\nplan:\n[>] grep\n</thought>';
+/** What llama-server would count for the request: denser than chars/4 (its tokenizer on code and JSON). */
+const serverTokens = (r: RecordedRequest): number => Math.ceil((JSON.stringify(r.body['messages']).length + JSON.stringify(r.body['tools'] ?? []).length) / 3);
+const toolMessages = (r: RecordedRequest): { content: string }[] => (r.body['messages'] as { role: string; content: string }[]).filter((m) => m.role === 'tool');
+
+let fake: FakeProvider;
+beforeAll(async () => {
+  fake = await FakeProvider.start({ flavour: 'llama.cpp', window: WINDOW, model: 'local-model' });
+});
+afterAll(async () => {
+  await fake.close();
+});
+
+function harness(): ReturnType<typeof makeHarness> {
+  const config = parseConfigText(
+    `[global.llm]\nuse_provider = "local"\n[global.llm.providers.local]\nmodel = "local-model"\napi_base_url = "${fake.openaiBaseUrl}"\napi_key = "k"\n[routing]\nmode = "fixed"\n[llm]\nmax_retries = 0\n`,
+    '/tmp/yagent-small-window.toml',
+    {},
+  );
+  const h = makeHarness({}, { config });
+  // ~45 KB of matching lines, like the Director's grep over a repository
+  writeFileSync(join(h.workspace, 'big.ts'), Array.from({ length: 900 }, (_, i) => `export function handler${i}(req: Request) { return route(${i}, req); }`).join('\n'));
+  return h;
+}
+
+/** The server: a request over its window gets llama-server's overflow answer; one that fits gets `reply`. */
+const server = (reply: FakeReply) => (r: RecordedRequest): FakeReply => {
+  const n = serverTokens(r);
+  return n > WINDOW ? { fault: { kind: 'overflow', promptTokens: n, window: WINDOW } } : reply;
+};
+
+describe('a small window and one huge tool result', () => {
+  it('the 45 KB grep result reaches the model cut to a share of the window, with a note; the run finishes', async () => {
+    const h = harness();
+    const agent = 'coding';
+    const exit: FakeReply = { text: THOUGHT, toolCalls: [{ name: 'agent_exit', arguments: JSON.stringify({ conclusion: 'found 900 handlers', status: 'ok', facts: [], artifacts: [] }) }] };
+    fake.script(agent, server({ text: THOUGHT, toolCalls: [{ name: 'grep', arguments: JSON.stringify({ pattern: 'handler', path: 'big.ts' }) }] }), ...Array.from({ length: 4 }, () => server(exit)));
+    const out = await runAgent(h.env(null), { agent, role: 'coding', brief: 'find every handler', settings: h.settings, delegationId: 'c1', parentSessionId: 'p' });
+    const sent = fake.requestsFor(agent);
+    expect(out.stopReason).toBe('agent_exit');
+    const answered = sent.filter((r) => serverTokens(r) <= WINDOW);
+    expect(answered.length).toBe(2);
+    const result = toolMessages(answered[1] as RecordedRequest)[0]?.content ?? '';
+    // cut to a quarter of the window (at ~3 chars a token), and the model is told what was cut and how to get the rest
+    expect(result.length).toBeLessThan(WINDOW);
+    expect(result).toMatch(/characters cut here to fit the model's context window/);
+    expect(result).toMatch(/narrower grep pattern/);
+  }, 60_000);
+});

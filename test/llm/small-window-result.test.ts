@@ -60,4 +60,21 @@ describe('a small window and one huge tool result', () => {
     expect(result).toMatch(/characters cut here to fit the model's context window/);
     expect(result).toMatch(/narrower grep pattern/);
   }, 60_000);
+
+  it('an overflow the results of one turn cause (no plan to rebuild from) is recovered by cutting them to the server’s stated limit', async () => {
+    const h = harness();
+    const agent = 'devops';
+    // no <thought>: the thinklink stays empty, so tier 3 has nothing to rebuild from; two big greps in one turn
+    const grep = (id: string, pattern: string) => ({ id, name: 'grep', arguments: JSON.stringify({ pattern, path: 'big.ts' }) });
+    const exit: FakeReply = { text: 'done', toolCalls: [{ name: 'agent_exit', arguments: JSON.stringify({ conclusion: 'found them', status: 'ok', facts: [], artifacts: [] }) }] };
+    fake.script(agent, server({ text: 'searching', toolCalls: [grep('g1', 'handler'), grep('g2', 'route')] }), ...Array.from({ length: 6 }, () => server(exit)));
+    const out = await runAgent(h.env(null), { agent, role: 'devops', brief: 'find the handlers and routes', settings: h.settings, delegationId: 'd1', parentSessionId: 'p' });
+    const sent = fake.requestsFor(agent);
+    expect(out.stopReason).toBe('agent_exit');
+    // one refusal (llama-server's own count), then the cut request fits the stated window
+    expect(sent.map((r) => serverTokens(r) > WINDOW)).toEqual([false, true, false]);
+    const retried = sent[2] as RecordedRequest;
+    expect(toolMessages(retried).every((m) => m.content.length < 2_000)).toBe(true);
+    expect(h.events.some((e) => e.type === 'context_compressed')).toBe(true);
+  }, 60_000);
 });

@@ -10,6 +10,8 @@ import type { FakeReply, RecordedRequest } from '../../src/actors/llm/fake/scrip
 import { parseConfigText } from '../../src/runtime/config/index.js';
 import { runAgent } from '../../src/actors/agents/run-agent.js';
 import { makeHarness } from '../agents/harness.js';
+import { ContextMeter } from '../../src/actors/agents/compression/threshold.js';
+import { resultCharsFor } from '../../src/actors/tools/truncate.js';
 
 const WINDOW = 8192;
 const THOUGHT = '<thought>\ngoal: find the handlers\nstep: grep for them\nreason: the task asks\nplan:\n[>] grep\n</thought>';
@@ -77,4 +79,24 @@ describe('a small window and one huge tool result', () => {
     expect(toolMessages(retried).every((m) => m.content.length < 2_000)).toBe(true);
     expect(h.events.some((e) => e.type === 'context_compressed')).toBe(true);
   }, 60_000);
+});
+
+describe('calibration: the server’s count scales later measures', () => {
+  it('after an overflow answer counted N for what we measured E, measures of that model scale by N/E (never down); others do not', async () => {
+    let model = 'local-model';
+    const meter = new ContextMeter(undefined, () => [], () => model);
+    const list = [{ role: 'system' as const, content: 'x'.repeat(4000) }, { role: 'user' as const, content: 'y'.repeat(8000) }];
+    const e = await meter.measure(list);
+    expect(await meter.calibrate(Math.round(e * 1.25), list)).toBeCloseTo(1.25, 2);
+    expect(await meter.measure(list)).toBeGreaterThanOrEqual(Math.round(e * 1.25));
+    await meter.calibrate(e, list); // a smaller count does not undo it
+    expect(meter.calibration).toBeCloseTo(1.25, 2);
+    expect(await meter.over(list, Math.round(e * 1.2))).toBe(true);
+    model = 'other-model';
+    expect(await meter.measure(list)).toBe(e);
+    // the result cap is a quarter of the window: 8192 → 6144 chars, a calibrated window less, an unknown one 40000
+    expect(resultCharsFor(8192)).toBe(6144);
+    expect(resultCharsFor(8192 / 1.25)).toBeLessThan(6144);
+    expect(resultCharsFor(undefined)).toBe(40_000);
+  });
 });

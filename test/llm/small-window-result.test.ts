@@ -15,8 +15,9 @@ import { resultCharsFor } from '../../src/actors/tools/truncate.js';
 
 const WINDOW = 8192;
 const THOUGHT = '<thought>\ngoal: find the handlers\nstep: grep for them\nreason: the task asks\nplan:\n[>] grep\n</thought>';
-/** What llama-server would count for the request: denser than chars/4 (its tokenizer on code and JSON). */
-const serverTokens = (r: RecordedRequest): number => Math.ceil((JSON.stringify(r.body['messages']).length + JSON.stringify(r.body['tools'] ?? []).length) / 3);
+/** What llama-server would count for the request: ~1.2× chars/4 (its tokenizer on code and JSON; the field saw 26763 where
+ *  we estimated 22061). */
+const serverTokens = (r: RecordedRequest): number => Math.ceil(((JSON.stringify(r.body['messages']).length + JSON.stringify(r.body['tools'] ?? []).length) * 1.2) / 4);
 const toolMessages = (r: RecordedRequest): { content: string }[] => (r.body['messages'] as { role: string; content: string }[]).filter((m) => m.role === 'tool');
 
 let fake: FakeProvider;
@@ -42,7 +43,8 @@ function harness(): ReturnType<typeof makeHarness> {
 /** The server: a request over its window gets llama-server's overflow answer; one that fits gets `reply`. */
 const server = (reply: FakeReply) => (r: RecordedRequest): FakeReply => {
   const n = serverTokens(r);
-  return n > WINDOW ? { fault: { kind: 'overflow', promptTokens: n, window: WINDOW } } : reply;
+  // what it answers it reports as its prompt_tokens, as llama-server does
+  return n > WINDOW ? { fault: { kind: 'overflow', promptTokens: n, window: WINDOW } } : { ...reply, usage: { input: n, output: 20 } };
 };
 
 describe('a small window and one huge tool result', () => {
@@ -57,8 +59,9 @@ describe('a small window and one huge tool result', () => {
     const answered = sent.filter((r) => serverTokens(r) <= WINDOW);
     expect(answered.length).toBe(2);
     const result = toolMessages(answered[1] as RecordedRequest)[0]?.content ?? '';
-    // cut to a quarter of the window (at ~3 chars a token), and the model is told what was cut and how to get the rest
+    // cut to what the window leaves (at most a quarter of it), and the model is told what was cut and how to get the rest
     expect(result.length).toBeLessThan(WINDOW);
+    expect(result.length).toBeGreaterThan(2_000);
     expect(result).toMatch(/characters cut here to fit the model's context window/);
     expect(result).toMatch(/narrower grep pattern/);
   }, 60_000);
@@ -66,10 +69,10 @@ describe('a small window and one huge tool result', () => {
   it('an overflow the results of one turn cause (no plan to rebuild from) is recovered by cutting them to the server’s stated limit', async () => {
     const h = harness();
     const agent = 'devops';
-    // no <thought>: the thinklink stays empty, so tier 3 has nothing to rebuild from; two big greps in one turn
+    // no <thought>: the thinklink stays empty, so tier 3 has nothing to rebuild from; four big greps in one turn
     const grep = (id: string, pattern: string) => ({ id, name: 'grep', arguments: JSON.stringify({ pattern, path: 'big.ts' }) });
     const exit: FakeReply = { text: 'done', toolCalls: [{ name: 'agent_exit', arguments: JSON.stringify({ conclusion: 'found them', status: 'ok', facts: [], artifacts: [] }) }] };
-    fake.script(agent, server({ text: 'searching', toolCalls: [grep('g1', 'handler'), grep('g2', 'route')] }), ...Array.from({ length: 6 }, () => server(exit)));
+    fake.script(agent, server({ text: 'searching', toolCalls: ['handler', 'route', 'req', 'export'].map((p, i) => grep(`g${i}`, p)) }), ...Array.from({ length: 6 }, () => server(exit)));
     const out = await runAgent(h.env(null), { agent, role: 'devops', brief: 'find the handlers and routes', settings: h.settings, delegationId: 'd1', parentSessionId: 'p' });
     const sent = fake.requestsFor(agent);
     expect(out.stopReason).toBe('agent_exit');
@@ -94,8 +97,11 @@ describe('calibration: the server’s count scales later measures', () => {
     expect(await meter.over(list, Math.round(e * 1.2))).toBe(true);
     model = 'other-model';
     expect(await meter.measure(list)).toBe(e);
-    // the result cap is a quarter of the window: 8192 → 6144 chars, a calibrated window less, an unknown one 40000
+    // the result cap is a quarter of the window: 8192 → 6144 chars, a calibrated window less, an unknown one 40000;
+    // half the room above the fixed part when that is less, never under 2000 chars
     expect(resultCharsFor(8192)).toBe(6144);
+    expect(resultCharsFor(8192, 1000)).toBe(2000);
+    expect(resultCharsFor(8192, 1600)).toBe(2400);
     expect(resultCharsFor(8192 / 1.25)).toBeLessThan(6144);
     expect(resultCharsFor(undefined)).toBe(40_000);
   });

@@ -152,7 +152,7 @@ export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): 
       const beforeEffect = (): Promise<void> => (recorder.writeAhead ?? recorder.drain).call(recorder);
       const early = new InOrderResults(res.toolCalls.map((c) => c.id), (o) => recorder.append([{ type: 'response_item', ts: ts(), payload: toolMessage(o) }]));
       // one result never fills a small window: its cap follows the window (and what an overflow answer taught)
-      const maxResultChars = await deps.compressor?.resultChars();
+      const maxResultChars = await deps.compressor?.resultChars(messages);
       const { outcomes, fatal } = await deps.tools.runBatch(res.toolCalls, { signal: deps.signal, maxParallel: flags.maxParallelReadOnlyTools, beforeEffect, onOutcome: (o) => early.add(o), ...(maxResultChars !== undefined ? { maxResultChars } : {}) });
       let exit: ExitHandoff | undefined;
       outcomes.forEach((o, i) => {

@@ -9,10 +9,16 @@ const CHARS_PER_TOKEN = 3;
 /** Never cut a result shorter than this, whatever the window (a tiny window still gets a useful head). */
 const MIN_RESULT_CHARS = 2_000;
 
-/** The cap of one tool result for a model with `windowTokens` (undefined = not known: the default). */
-export function resultCharsFor(windowTokens: number | undefined): number {
+/** Of the room the compression threshold leaves above the fixed part (system prompt, tool definitions), one result may
+ *  take this share (a small window whose fixed part is most of it gets a short result, not a compression). */
+export const RESULT_ROOM_SHARE = 0.5;
+
+/** The cap of one tool result (chars) for a model with `windowTokens` (undefined = not known: the default) and, when
+ *  known, `roomTokens` left under the compression threshold above the fixed part. */
+export function resultCharsFor(windowTokens: number | undefined, roomTokens?: number): number {
   if (windowTokens === undefined || !(windowTokens > 0)) return DEFAULT_MAX_RESULT_CHARS;
-  return Math.min(DEFAULT_MAX_RESULT_CHARS, Math.max(MIN_RESULT_CHARS, Math.floor(windowTokens * RESULT_WINDOW_SHARE * CHARS_PER_TOKEN)));
+  const tokens = Math.min(windowTokens * RESULT_WINDOW_SHARE, roomTokens !== undefined ? Math.max(0, roomTokens) * RESULT_ROOM_SHARE : Infinity);
+  return Math.min(DEFAULT_MAX_RESULT_CHARS, Math.max(MIN_RESULT_CHARS, Math.floor(tokens * CHARS_PER_TOKEN)));
 }
 
 export function truncationMarker(cut: number): string {

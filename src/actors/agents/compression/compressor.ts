@@ -93,10 +93,13 @@ export class Compressor {
     return this.learned !== undefined && known !== undefined ? Math.min(this.learned, known) : (this.learned ?? known);
   }
 
-  /** The cap of one tool result (chars): a share of the window, smaller when the server counts more than we do. */
-  async resultChars(): Promise<number> {
+  /** The cap of one tool result (chars): a share of the window, and of the room the threshold leaves above the fixed
+   *  part of `messages` (system prompt, tool definitions); smaller once the server counted more than we do. */
+  async resultChars(messages: readonly ChatMessage[]): Promise<number> {
     const w = await this.window();
-    return resultCharsFor(w !== undefined ? w / this.meter.calibration : undefined);
+    if (w === undefined) return resultCharsFor(undefined);
+    const room = (await this.threshold()) - (await this.meter.fixedTokensAsSent(messages.slice(0, 1), messages));
+    return resultCharsFor(w / this.meter.calibration, room);
   }
 
   /** A server's overflow answer counted `serverTokens` for `sent`: later measures for the model scale by its ratio. */
@@ -148,7 +151,9 @@ export class Compressor {
     for (const tier of [1, 2, 3] as const) {
       if (tier > after && (await this.apply(tier, messages, goal, limit, true))) return tier;
     }
-    return 0;
+    // no tier left, yet a server that refused again taught a larger ratio (calibrate): one more forced cut toward the
+    // recalibrated goal, counted as the last tier so the loop never walks back down (each cut keeps less: bounded)
+    return after > 0 && (await this.apply(1, messages, goal, limit, true)) ? 3 : 0;
   }
 
   /** Well under the threshold: the fixed part plus LOW_WATER of the room above it. */

@@ -97,6 +97,15 @@ export class ContextMeter {
     return this.count(head, this.tools());
   }
 
+  /** The fixed part in the provider's units: `fixedTokens` scaled by its figure ÷ our count of what it covered (a local
+   *  server's tokenizer counts tool definitions and code denser than ours), never scaled down. */
+  async fixedTokensAsSent(head: readonly ChatMessage[], messages: readonly ChatMessage[]): Promise<number> {
+    const fixed = await this.fixedTokens(head);
+    if (this.base === null || this.base.upTo > messages.length) return fixed;
+    const ours = await this.count(messages.slice(0, this.base.upTo), this.tools());
+    return ours > 0 && this.base.tokens > ours ? Math.ceil((fixed * this.base.tokens) / ours) : fixed;
+  }
+
   /** Over `threshold`? A list whose byte bound is under it cannot be over, so most steps skip the count. */
   async over(messages: readonly ChatMessage[], threshold: number): Promise<boolean> {
     const { tokens, since, tools } = this.split(messages);

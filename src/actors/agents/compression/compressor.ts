@@ -98,7 +98,7 @@ export class Compressor {
   async resultChars(messages: readonly ChatMessage[]): Promise<number> {
     const w = await this.window();
     if (w === undefined) return resultCharsFor(undefined);
-    const room = (await this.threshold()) - (await this.meter.fixedTokensAsSent(messages.slice(0, 1), messages));
+    const room = (await this.threshold()) - this.meter.fixedEstimate(messages.slice(0, 1), messages);
     return resultCharsFor(w / this.meter.calibration, room);
   }
 

@@ -97,12 +97,13 @@ export class ContextMeter {
     return this.count(head, this.tools());
   }
 
-  /** The fixed part in the provider's units: `fixedTokens` scaled by its figure ÷ our count of what it covered (a local
-   *  server's tokenizer counts tool definitions and code denser than ours), never scaled down. */
-  async fixedTokensAsSent(head: readonly ChatMessage[], messages: readonly ChatMessage[]): Promise<number> {
-    const fixed = await this.fixedTokens(head);
-    if (this.base === null || this.base.upTo > messages.length) return fixed;
-    const ours = await this.count(messages.slice(0, this.base.upTo), this.tools());
+  /** The fixed part (`head` + tool definitions) in the provider's units, from the chars/4 estimate (no count: a tool step
+   *  must not load an encoder): scaled by the provider's figure ÷ our estimate of what it covered, else by the calibration. */
+  fixedEstimate(head: readonly ChatMessage[], messages: readonly ChatMessage[]): number {
+    const tools = toolsEstimate(this.tools());
+    const fixed = tokensOf(head) + tools;
+    if (this.base === null || this.base.upTo > messages.length) return Math.ceil(fixed * this.calibration);
+    const ours = tokensOf(messages.slice(0, this.base.upTo)) + tools;
     return ours > 0 && this.base.tokens > ours ? Math.ceil((fixed * this.base.tokens) / ours) : fixed;
   }
 

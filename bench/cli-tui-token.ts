@@ -53,7 +53,11 @@ class Seen {
     if (this.sent.size === this.shown.size) return;
     const now = performance.now();
     const text = rows();
-    for (const k of this.sent.keys()) if (!this.shown.has(k) && text.includes(k)) (this.shown.set(k, now), this.written.set(k, writtenAt));
+    for (const k of this.sent.keys()) {
+      if (this.shown.has(k) || !text.includes(k)) continue;
+      this.shown.set(k, now);
+      this.written.set(k, writtenAt);
+    }
   }
   latencies(): number[] {
     return [...this.sent].filter(([k]) => this.shown.has(k)).map(([k, t0]) => (this.shown.get(k) as number) - t0);

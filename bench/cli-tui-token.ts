@@ -5,7 +5,7 @@
 // blessed box on the same kind of terminal, beside a bare parallel stream drawn on every chunk.
 import { request } from 'node:http';
 import { createRequire } from 'node:module';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
@@ -19,14 +19,25 @@ const TOKENS = 40;
 const LONG_CHUNKS = 1500;
 const LONG_GAP_MS = 4;
 
+/** This (main) thread's time on a CPU and waiting in the run queue so far, ms (Linux schedstat; zeros elsewhere): the
+ *  stderr split says whether a write waited for the emulator because the thread worked or because it had no core. */
+const SCHEDSTAT = `/proc/self/task/${process.pid}/schedstat`;
+const hasSched = existsSync(SCHEDSTAT);
+function sched(): [number, number] {
+  if (!hasSched) return [0, 0];
+  const [cpu = 0, wait = 0] = readFileSync(SCHEDSTAT, 'utf8').split(' ').map(Number);
+  return [cpu / 1e6, wait / 1e6];
+}
+
 /** A terminal emulator fed by blessed; `onParsed` runs after each write has been parsed into its cells. */
-function term(onParsed: (rows: () => string, writtenAt: number) => void) {
+function term(onParsed: (rows: () => string, writtenAt: number, schedAt: [number, number]) => void) {
   const xterm = createRequire(import.meta.url)('@xterm/headless') as typeof XtermNs;
   const t = new xterm.Terminal({ cols: 120, rows: 40, allowProposedApi: true });
   const rows = (): string => Array.from({ length: 40 }, (_, y) => t.buffer.active.getLine(y)?.translateToString(true) ?? '').join('\n');
   const output = Object.assign(new Writable({ write: (c: Buffer, _e, cb) => {
     const at = performance.now();
-    t.write(c.toString('utf8'), () => onParsed(rows, at));
+    const s = sched();
+    t.write(c.toString('utf8'), () => onParsed(rows, at, s));
     cb();
   } }), { columns: 120, rows: 40, isTTY: true });
   const input = new PassThrough();
@@ -47,9 +58,13 @@ class Seen {
   }
   split(): string {
     const f = (xs: number[]): string => `p50 ${round(stats(xs).median)} p99 ${round(stats(xs).p99)}`;
-    return `sent -> written ${f(this.gap(this.sent, this.written))}, written -> parsed (terminal) ${f(this.gap(this.written, this.shown))} ms`;
+    const wp = this.gap(this.written, this.shown);
+    const sum = wp.reduce((a, b) => a + b, 0);
+    return `sent -> written ${f(this.gap(this.sent, this.written))}, written -> parsed (terminal) ${f(wp)} ms (of its ${round(sum)} ms over ${wp.length} markers this thread ran ${round(this.parse.cpu)}, waited for a core ${round(this.parse.queued)})`;
   }
-  check(rows: () => string, writtenAt: number): void {
+  /** Over written -> parsed, summed over the markers: this thread on a CPU, and runnable without one (ms). */
+  readonly parse = { cpu: 0, queued: 0 };
+  check(rows: () => string, writtenAt: number, schedAt: [number, number]): void {
     if (this.sent.size === this.shown.size) return;
     const now = performance.now();
     const text = rows();
@@ -57,6 +72,9 @@ class Seen {
       if (this.shown.has(k) || !text.includes(k)) continue;
       this.shown.set(k, now);
       this.written.set(k, writtenAt);
+      const [cpu, queued] = sched();
+      this.parse.cpu += cpu - schedAt[0];
+      this.parse.queued += queued - schedAt[1];
     }
   }
   latencies(): number[] {
@@ -112,7 +130,7 @@ async function ours(): Promise<{ lat: number[]; during: number }> {
       fake.script('repo', ...Array.from({ length: 4 * TOKENS }, () => repo));
     };
     await withLocalHost({ configPath: undefined, baseConfig: 'template', script, io: { stdout: () => undefined, stderr: () => undefined } }, async (host) => {
-      const t = term((rows, at) => seen.check(rows, at));
+      const t = term((rows, at, s) => seen.check(rows, at, s));
       const base = localBackend(host, ws, { yolo: true, fullYolo: false, disabledAgents: [] });
       let started: (done: Promise<unknown>) => void = () => undefined;
       const finished = new Promise<Promise<unknown>>((r) => (started = r));
@@ -167,7 +185,7 @@ async function bare(): Promise<number[]> {
   const { default: blessed } = (await import('blessed')) as unknown as { default: typeof Blessed };
   const seen = new Seen();
   const fake = await Fake.start();
-  const t = term((rows, at) => seen.check(rows, at));
+  const t = term((rows, at, s) => seen.check(rows, at, s));
   const screen = blessed.screen({ input: t.io.input as never, output: t.io.output as never, terminal: 'xterm-256color', fullUnicode: true, warnings: false });
   const longBox = blessed.box({ parent: screen, top: 0, width: 120, height: 30 });
   const tokBox = blessed.box({ parent: screen, top: 30, width: 120, height: 10 });

@@ -5,7 +5,7 @@
 // blessed box on the same kind of terminal, beside a bare parallel stream drawn on every chunk.
 import { request } from 'node:http';
 import { createRequire } from 'node:module';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
@@ -19,12 +19,27 @@ const TOKENS = 40;
 const LONG_CHUNKS = 1500;
 const LONG_GAP_MS = 4;
 
+/** This (main) thread's time on a CPU and waiting in the run queue so far, ms (Linux schedstat; zeros elsewhere): the
+ *  stderr split says whether a write waited for the emulator because the thread worked or because it had no core. */
+const SCHEDSTAT = `/proc/self/task/${process.pid}/schedstat`;
+const hasSched = existsSync(SCHEDSTAT);
+function sched(): [number, number] {
+  if (!hasSched) return [0, 0];
+  const [cpu = 0, wait = 0] = readFileSync(SCHEDSTAT, 'utf8').split(' ').map(Number);
+  return [cpu / 1e6, wait / 1e6];
+}
+
 /** A terminal emulator fed by blessed; `onParsed` runs after each write has been parsed into its cells. */
-function term(onParsed: (rows: () => string) => void) {
+function term(onParsed: (rows: () => string, writtenAt: number, schedAt: [number, number]) => void) {
   const xterm = createRequire(import.meta.url)('@xterm/headless') as typeof XtermNs;
   const t = new xterm.Terminal({ cols: 120, rows: 40, allowProposedApi: true });
   const rows = (): string => Array.from({ length: 40 }, (_, y) => t.buffer.active.getLine(y)?.translateToString(true) ?? '').join('\n');
-  const output = Object.assign(new Writable({ write: (c: Buffer, _e, cb) => (t.write(c.toString('utf8'), () => onParsed(rows)), cb()) }), { columns: 120, rows: 40, isTTY: true });
+  const output = Object.assign(new Writable({ write: (c: Buffer, _e, cb) => {
+    const at = performance.now();
+    const s = sched();
+    t.write(c.toString('utf8'), () => onParsed(rows, at, s));
+    cb();
+  } }), { columns: 120, rows: 40, isTTY: true });
   const input = new PassThrough();
   return { io: { input: Object.assign(input, { isTTY: true, setRawMode: () => input }), output }, dispose: () => t.dispose() };
 }
@@ -35,11 +50,32 @@ class Seen {
   readonly shown = new Map<string, number>();
   /** When the marker's ai_chunk reached the TUI's subscription (ours only): splits the path in two. */
   readonly arrived = new Map<string, number>();
-  check(rows: () => string): void {
+  /** When the write whose parsing showed the marker was handed to the terminal (both sides): paint | emulator. */
+  readonly written = new Map<string, number>();
+  /** Per marker: `to` minus `from` (markers present in both). */
+  gap(from: Map<string, number>, to: Map<string, number>): number[] {
+    return [...from].filter(([k]) => to.has(k)).map(([k, t]) => (to.get(k) as number) - t);
+  }
+  split(): string {
+    const f = (xs: number[]): string => `p50 ${round(stats(xs).median)} p99 ${round(stats(xs).p99)}`;
+    const wp = this.gap(this.written, this.shown);
+    const sum = wp.reduce((a, b) => a + b, 0);
+    return `sent -> written ${f(this.gap(this.sent, this.written))}, written -> parsed (terminal) ${f(wp)} ms (of its ${round(sum)} ms over ${wp.length} markers this thread ran ${round(this.parse.cpu)}, waited for a core ${round(this.parse.queued)})`;
+  }
+  /** Over written -> parsed, summed over the markers: this thread on a CPU, and runnable without one (ms). */
+  readonly parse = { cpu: 0, queued: 0 };
+  check(rows: () => string, writtenAt: number, schedAt: [number, number]): void {
     if (this.sent.size === this.shown.size) return;
     const now = performance.now();
     const text = rows();
-    for (const k of this.sent.keys()) if (!this.shown.has(k) && text.includes(k)) this.shown.set(k, now);
+    for (const k of this.sent.keys()) {
+      if (this.shown.has(k) || !text.includes(k)) continue;
+      this.shown.set(k, now);
+      this.written.set(k, writtenAt);
+      const [cpu, queued] = sched();
+      this.parse.cpu += cpu - schedAt[0];
+      this.parse.queued += queued - schedAt[1];
+    }
   }
   latencies(): number[] {
     return [...this.sent].filter(([k]) => this.shown.has(k)).map(([k, t0]) => (this.shown.get(k) as number) - t0);
@@ -94,7 +130,7 @@ async function ours(): Promise<{ lat: number[]; during: number }> {
       fake.script('repo', ...Array.from({ length: 4 * TOKENS }, () => repo));
     };
     await withLocalHost({ configPath: undefined, baseConfig: 'template', script, io: { stdout: () => undefined, stderr: () => undefined } }, async (host) => {
-      const t = term((rows) => seen.check(rows));
+      const t = term((rows, at, s) => seen.check(rows, at, s));
       const base = localBackend(host, ws, { yolo: true, fullYolo: false, disabledAgents: [] });
       let started: (done: Promise<unknown>) => void = () => undefined;
       const finished = new Promise<Promise<unknown>>((r) => (started = r));
@@ -123,7 +159,7 @@ async function ours(): Promise<{ lat: number[]; during: number }> {
   const during = [...seen.sent.values()].filter((t0) => t0 < longEnd).length;
   const toEvent = [...seen.arrived].map(([k, t]) => t - (seen.sent.get(k) ?? t));
   const toScreen = [...seen.arrived].filter(([k]) => seen.shown.has(k)).map(([k, t]) => (seen.shown.get(k) as number) - t);
-  process.stderr.write(`cli: first token -> TUI event p50 ${round(stats(toEvent).median)} p99 ${round(stats(toEvent).p99)} ms; TUI event -> screen (paint + terminal) p50 ${round(stats(toScreen).median)} p99 ${round(stats(toScreen).p99)} ms\n`);
+  process.stderr.write(`cli: first token -> TUI event p50 ${round(stats(toEvent).median)} p99 ${round(stats(toEvent).p99)} ms; TUI event -> screen (paint + terminal) p50 ${round(stats(toScreen).median)} p99 ${round(stats(toScreen).p99)} ms (event -> written p50 ${round(stats(seen.gap(seen.arrived, seen.written)).median)} p99 ${round(stats(seen.gap(seen.arrived, seen.written)).p99)}); ${seen.split()}\n`);
   return { lat: seen.latencies(), during };
 }
 
@@ -149,7 +185,7 @@ async function bare(): Promise<number[]> {
   const { default: blessed } = (await import('blessed')) as unknown as { default: typeof Blessed };
   const seen = new Seen();
   const fake = await Fake.start();
-  const t = term((rows) => seen.check(rows));
+  const t = term((rows, at, s) => seen.check(rows, at, s));
   const screen = blessed.screen({ input: t.io.input as never, output: t.io.output as never, terminal: 'xterm-256color', fullUnicode: true, warnings: false });
   const longBox = blessed.box({ parent: screen, top: 0, width: 120, height: 30 });
   const tokBox = blessed.box({ parent: screen, top: 30, width: 120, height: 10 });
@@ -188,6 +224,7 @@ async function bare(): Promise<number[]> {
     t.dispose();
     await fake.close();
   }
+  process.stderr.write(`cli: bare ${seen.split()}\n`);
   return seen.latencies();
 }
 

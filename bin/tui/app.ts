@@ -3,7 +3,7 @@ import type { Envelope } from '../../src/runtime/protocol/index.js';
 import { NamedTasks } from '../../src/runtime/tasks.js';
 import type { TuiBackend } from './backend.js';
 import { runSlash } from './commands.js';
-import { Conversation } from './conversation.js';
+import { Conversation, type Entry } from './conversation.js';
 import { FrameScheduler, realFrameClock, type FrameClock } from './frame.js';
 import { editInput } from './edit-keys.js';
 import { InputBuffer } from './input.js';
@@ -17,7 +17,7 @@ import { TreeView } from './tree-view.js';
 import { frameOf } from './frame-of.js';
 import { MessageQueue } from './queue.js';
 import { approvalBody } from './approval-body.js';
-import type { RunState } from './view.js';
+import { streamDeferred, type RunState } from './view.js';
 import type { CommandHost, FrameSource, HelpDialog, InfoDialog, QueueHost, SetupHost, TreeHost, TuiOptions } from './parts.js';
 
 export type { Dialog, PickerSession, TuiOptions } from './parts.js';
@@ -63,6 +63,8 @@ export class TuiApp implements CommandHost, TreeHost, SetupHost, FrameSource, Qu
   /** Commands (cancel, pause) given before the backend named the new turn's task: sent as soon as it has an id. */
   private pending: ((taskId: string) => Promise<void>)[] = [];
   private lastTree = -Infinity;
+  /** Set while a first token's frame paints (`onEnvelope`). */
+  only: Entry | null = null;
   private treeTimer: { cancel(): void } | null = null;
   private unsubscribe: () => void;
   private closed = false;
@@ -83,15 +85,10 @@ export class TuiApp implements CommandHost, TreeHost, SetupHost, FrameSource, Qu
   }
 
   get clock(): FrameClock { return this.opts.clock ?? realFrameClock; }
-
   get backend(): TuiBackend { return this.opts.backend; }
-
   get bindings(): TuiOptions['bindings'] { return this.opts.bindings; }
-
   get listSessions(): TuiOptions['listSessions'] { return this.opts.listSessions; }
-
   get setupOptions(): TuiOptions['setup'] { return this.opts.setup; }
-
   get canSetup(): boolean { return this.opts.setup !== undefined; }
 
   /** The words under the input box while a turn runs: the keys that act on it, as configured. */
@@ -107,10 +104,13 @@ export class TuiApp implements CommandHost, TreeHost, SetupHost, FrameSource, Qu
   onEnvelope(env: Envelope): void {
     if (env.taskId !== this.taskId) return;
     const p = env.payload;
-    // a step's first visible text paints now (first token → screen), the rest of its stream at frame slots
+    // a step's first visible text paints now (first token → screen), only its entry rendered afresh: the rest of its
+    // stream, a parallel stream's grown text and the sidebar's figures wait for a frame slot (`streamDeferred`)
     if (this.conv.apply(env)) {
-      if (this.conv.firstText) this.frames.flush();
-      else this.frames.mark();
+      this.only = this.conv.firstEntry;
+      if (this.only) this.frames.flush();
+      if (this.only === null || streamDeferred()) this.frames.mark();
+      this.only = null;
     }
     if (this.side.apply(env)) this.frames.mark();
     switch (p.type) {

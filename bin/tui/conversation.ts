@@ -44,6 +44,8 @@ export class Conversation {
   private readonly unshown = new Set<string>();
   /** The last apply() showed a step's first text (the app paints it at once instead of at the next frame slot). */
   firstText = false;
+  /** With `firstText`: the entry that text went into (that frame renders it; other grown entries may wait). */
+  firstEntry: Entry | null = null;
 
   addUser(text: string): void {
     this.entries.push({ kind: 'user', agent: 'you', slot: 'you', depth: 0, text });
@@ -86,6 +88,7 @@ export class Conversation {
     const p = env.payload;
     const key = slotKey(env);
     this.firstText = false;
+    this.firstEntry = null;
     const group = env.delegationId;
     const agent = 'agent' in p ? p.agent : env.source;
     const line = (kind: EntryKind, text: string): true => (this.insert({ kind, agent, slot: key, depth: this.depth(group), text }, group), true);
@@ -100,6 +103,7 @@ export class Conversation {
         if (!s.filter.push(p.text)) return false;
         s.entry.text = s.filter.text;
         this.firstText = this.unshown.delete(key);
+        if (this.firstText) this.firstEntry = s.entry;
         return true;
       }
       case 'ai_response': {

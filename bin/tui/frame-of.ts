@@ -26,13 +26,13 @@ export function frameOf(app: FrameSource): Frame {
   if (app.scrollTo !== null) [app.anchor, app.scrollTo] = [anchorAt(entries, width, height, app.scrollTo), null];
   const below = app.anchor ? scrollOf(entries, width, height, app.anchor) : 0;
   if (!below) app.anchor = null; // at the bottom again (or its entry is gone): follow
-  const stream = streamLines(entries, width, height, below ?? 0);
+  const stream = streamLines(entries, width, height, below ?? 0, app.only);
   app.scroll = streamScrolled(); // never past the top: PgDn comes back at once
   app.page = Math.max(1, layout.stream.height - 2);
   return {
     layout,
     stream,
-    sidebar: sidebarLines(app.side.data, layout.sidebar.width, layout.sidebar.height),
+    sidebar: sidebarLines(app.side.data, layout.sidebar.width, layout.sidebar.height, app.only !== null),
     input: input.lines,
     status: statusLine({ model: app.side.model, tier: app.side.tier, session: app.session, run: app.run, where: app.backend.where, notice: app.notice, scrolled: app.scroll, waiting: app.side.waiting }, layout.status.width),
     dialog: dialog ? dialogBox(dialog, cols, layout.input.top) : null,

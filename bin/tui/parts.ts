@@ -4,7 +4,7 @@ import type { NamedTasks } from '../../src/runtime/tasks.js';
 import type { FoundServer } from '../cli/probe.js';
 import type { Anchor } from './anchor.js';
 import type { TuiBackend } from './backend.js';
-import type { Conversation } from './conversation.js';
+import type { Conversation, Entry } from './conversation.js';
 import type { FrameClock } from './frame.js';
 import type { InputBuffer } from './input.js';
 import type { Bindings } from './keys.js';
@@ -101,6 +101,8 @@ export interface FrameSource {
   readonly run: RunState;
   readonly input: Pick<InputBuffer, 'text' | 'cursor'>;
   readonly conv: Pick<Conversation, 'entries'>;
+  /** A first token's frame: the entry it went into, the only one rendered afresh (null = every frame else). */
+  readonly only: Entry | null;
   readonly side: Pick<SideState, 'data' | 'model' | 'tier' | 'waiting'>;
   readonly session: string | null;
   readonly notice: string;

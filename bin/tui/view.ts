@@ -49,11 +49,19 @@ const PREFIX: Record<Entry['kind'], string> = { user: '› ', queued: '⧗ queue
  *  width and whether it opens with a header are unchanged: a frame re-renders only the entries whose text grew. */
 const rendered = new WeakMap<Entry, { text: string; width: number; head: boolean; lines: string[] }>();
 
-export function entryLines(e: Entry, prev: Entry | undefined, width: number): string[] {
+/** The last frame's `streamLines` / `sidebarLines` kept lines drawn before (a first token's frame): a frame must
+ *  follow to show what changed meanwhile. */
+let deferred = false;
+
+export function entryLines(e: Entry, prev: Entry | undefined, width: number, keep = false): string[] {
   // an agent header opens where the slot changes (two parallel delegations of one agent are two slots)
   const head = e.kind === 'text' && e.text !== '' && e.slot !== prev?.slot;
   const hit = rendered.get(e);
-  if (hit && hit.text === e.text && hit.width === width && hit.head === head) return hit.lines;
+  if (hit && hit.width === width && hit.head === head) {
+    if (hit.text === e.text) return hit.lines;
+    // a grown entry kept as it was drawn (a first token's frame): the next frame renders it
+    if (keep) return (deferred = true), hit.lines;
+  }
   const indent = '  '.repeat(Math.min(e.depth, 4));
   const inner = Math.max(1, width - indent.length);
   const lines = head ? [`${indent}${e.agent}`] : [];
@@ -71,13 +79,17 @@ let lastWindow: { parts: string[][]; width: number; height: number; scroll: numb
 
 /** The stream's visible lines: the tail of the wrapped entries, `scroll` lines up from the bottom. Only the entries
  *  that reach into the window are rendered (walking back from the newest), and only the visible lines are padded;
- *  a window cut from the same line arrays at the same size is the same array as last time. */
-export function streamLines(entries: readonly Entry[], width: number, height: number, scroll: number): string[] {
+ *  a window cut from the same line arrays at the same size is the same array as last time. `only` set (a first
+ *  token's frame): only that entry is rendered afresh, the others that grew keep the lines drawn last time
+ *  (`streamDeferred` says so; a frame slot renders them) — a parallel stream's re-render is not on its path. */
+export function streamLines(entries: readonly Entry[], width: number, height: number, scroll: number, only: Entry | null = null): string[] {
   const want = height + Math.max(0, scroll);
   const parts: string[][] = [];
   let n = 0;
+  deferred = false;
   for (let i = entries.length - 1; i >= 0 && n < want; i--) {
-    const lines = entryLines(entries[i] as Entry, entries[i - 1], width);
+    const e = entries[i] as Entry;
+    const lines = entryLines(e, entries[i - 1], width, only !== null && e !== only);
     parts.push(lines);
     n += lines.length;
   }
@@ -100,6 +112,11 @@ export function streamLines(entries: readonly Entry[], width: number, height: nu
   return view;
 }
 
+/** The last frame left an entry or the sidebar as drawn before (a first token's frame): the next one renders it. */
+export function streamDeferred(): boolean {
+  return deferred;
+}
+
 /** How far up the last window really is (`scroll` clamped at the top of the stream). */
 export function streamScrolled(): number {
   return lastWindow?.scrolled ?? 0;
@@ -117,8 +134,10 @@ let lastSidebar: { key: string; lines: string[] } | null = null;
 
 /** Sections share one height budget in priority order tokens > activity > notes; lower ones collapse first.
  *  The same data at the same size gives the same array as last time (a keystroke does not re-pad the column). */
-export function sidebarLines(d: SidebarData, width: number, height: number): string[] {
+export function sidebarLines(d: SidebarData, width: number, height: number, keep = false): string[] {
   if (width <= 0 || height <= 0) return [];
+  // a first token's frame: the column stays as drawn (`deferred`), its figures come with the next frame
+  if (keep && lastSidebar?.key.startsWith(`${width} ${height} `)) return (deferred = true), lastSidebar.lines;
   const c = d.context;
   const key = `${width} ${height} ${d.tokens.input} ${d.tokens.output} ${d.tokens.cached} ${c ? `${c.used}/${c.window}` : '-'} ${JSON.stringify([d.cost, d.compressed, d.plan, d.activity, d.notes.slice(-5)])}`;
   if (lastSidebar?.key === key) return lastSidebar.lines;

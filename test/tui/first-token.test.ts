@@ -76,6 +76,27 @@ describe('first token → screen', () => {
     expect(await screen()).toContain('QX02Z');
   });
 
+  it("a first token's frame renders only its entry: a parallel stream's grown text waits for the next frame slot", async () => {
+    const { app, clock, screen, deliver } = await open();
+    deliver({ type: 'delegation_start', agent: 'director', callId: 'd1', child: 'repo', task: 'short steps' });
+    deliver({ type: 'delegation_start', agent: 'director', callId: 'd2', child: 'repo', task: 'long stream' });
+    deliver({ type: 'ai_stream_start', agent: 'repo', step: 1 }, 'd2');
+    deliver({ type: 'ai_chunk', agent: 'repo', text: 'longtext-one ' }, 'd2');
+    deliver({ type: 'ai_chunk', agent: 'repo', text: 'longtext-two ' }, 'd2');
+    deliver({ type: 'ai_stream_start', agent: 'repo', step: 1 }, 'd1');
+    const frames = app.frames.frames;
+    deliver({ type: 'ai_chunk', agent: 'repo', text: 'QX05Z' }, 'd1');
+    expect(app.frames.frames).toBe(frames + 1);
+    const first = await screen();
+    expect(first).toContain('QX05Z');
+    expect(first).toContain('longtext-one');
+    expect(first).not.toContain('longtext-two');
+    // the kept text is not lost: the next frame slot shows it, with nothing else arriving
+    clock.advance(100);
+    expect(app.frames.frames).toBe(frames + 2);
+    expect(await screen()).toContain('longtext-two');
+  });
+
   it('the first text leaves for the terminal before its event handler returns (no event-loop turn in between)', async () => {
     const { deliver, written } = await open();
     deliver({ type: 'delegation_start', agent: 'director', callId: 'd1', child: 'repo', task: 'short steps' });

@@ -210,7 +210,7 @@ const suite: Suite = {
       const cpuOf = (xs: RunSample[]): string => xs.map((s) => round(s.cpuPerStepMs)).join(' ');
       process.stderr.write(`cli: CPU ms/step (whole process, every thread) yagent ${cpuOf(ours)} | reference ${cpuOf(ref)}\n`);
       const floor = await startFloors(model, dir, p, RUNS);
-      process.stderr.write(`cli: start floor (spawn -> message, medians): reference ${round(floor.reference)} ms, bare worker ${round(floor.bareWorker)} ms = ${round(floor.bareWorker / floor.reference)}x, the Director's agent bundle booted ${round(floor.agentWorker)} ms = ${round(floor.agentWorker / floor.reference)}x\n`);
+      process.stderr.write(`cli: start floor (spawn -> message, medians): reference ${round(floor.reference)} ms, bare worker ${round(floor.bareWorker)} ms = ${round(floor.bareWorker / floor.reference)}x, the Director's agent bundle booted ${round(floor.agentWorker)} ms = ${round(floor.agentWorker / floor.reference)}x; process CPU at that message: bare worker ${round(floor.bareWorkerCpu)} ms, agent bundle ${round(floor.agentWorkerCpu)} ms = ${round(floor.agentWorkerCpu / floor.bareWorkerCpu)}x\n`);
       return [
         pairedFigure('start_to_first_model_request', 'ms', pick(ours, 'startMs'), pick(ref, 'startMs'), '<= 1.6x the reference agent loop (issue 29)', (v, b) => v <= 1.6 * b, 'reference agent loop: spawn -> first model request (pair with the median ratio)'),
         pairedFigure('peak_rss_20_step_run', 'MB', pick(ours, 'rssMb'), pick(ref, 'rssMb'), '<= 1.4x the reference agent loop (issue 29)', (v, b) => v <= 1.4 * b, 'reference agent loop: peak RSS of the process, maxRSS at exit (pair with the median ratio)'),

@@ -1,6 +1,6 @@
 // Inside an actor worker: loads the actor module and implements ActorContext over the control port.
 import type { MessagePort } from 'node:worker_threads';
-import { nodeCrypto } from './lazy-builtins.js';
+import { randomUuid } from './lazy-builtins.js';
 import type { ActorContext, ActorModule, Remote, SpawnSpec } from './actor.js';
 import { realClock, abortError } from './clock.js';
 import { trace } from './trace.js';
@@ -112,7 +112,7 @@ export class WorkerActor {
    *  sends the cancel and still waits for the reply, so what the stopped child returned (its usage) reaches this actor
    *  on the abort error (`result`); a stopping worker waits so for half its grace at most. */
   private request(build: (requestId: string) => FromWorker, signal?: AbortSignal, onAbort?: (id: string) => void, awaitCancel = false): Promise<unknown> {
-    const requestId = nodeCrypto().randomUUID();
+    const requestId = randomUuid();
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(abortError(signal));
       let aborted = false;

@@ -1,5 +1,5 @@
 // The one builder of an agent run's dependencies (AgentEnv) from its host: the worker and the in-process test harness share it (pitfalls 33/39).
-import { nodeCrypto } from '../../runtime/lazy-builtins.js';
+import { randomUuid } from '../../runtime/lazy-builtins.js';
 import type { Clock, PauseGate, Remote } from '../../runtime/actor.js';
 import type { YagentConfig } from '../../runtime/config/index.js';
 import { withProviderModel } from '../../runtime/config/resolve.js';
@@ -70,7 +70,7 @@ export const DELEGATION_BREAKER = { threshold: 3, cooldownMs: 60_000 } as const;
 export function buildAgentEnv(host: AgentHost, config: YagentConfig, seams: AgentSeams = {}): AgentEnv {
   // cached per env (= per worker): the Director hands its root docs down in the run input
   const contexts = new Map<string, ProjectContext>();
-  const newId = (): string => nodeCrypto().randomUUID();
+  const newId = (): string => randomUuid();
   const security = toolSecurity(config);
   const blueprint = new Blueprint({ store: host.store, code: host.code, config: config.blueprint, publish: host.publish, now: () => host.clock.now() });
   const deps = { publish: host.publish, clock: host.clock, ...(host.shared ? { shared: host.shared } : {}) };

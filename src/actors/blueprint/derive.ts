@@ -68,8 +68,15 @@ export function derive(root: string, files: readonly SourceFile[]): Derived {
   const entries = entriesOf(root, files);
   // structure only: the module set, which module imports which, manifests (file counts and content do not count)
   const shape = JSON.stringify([modules.map((m) => m.name), edges.map((e) => [e.from, e.to]), manifests]);
-  const fingerprint = nodeCrypto().createHash('sha256').update(shape).digest('hex').slice(0, 16);
-  return { modules, fileEdges: fileEdges.sort((a, b) => a[0].localeCompare(b[0]) || a[1].localeCompare(b[1])), edges, manifests, entries, fingerprint };
+  // hashed at its first read (a stored prose to compare with, an export): node:crypto stays off the Director's path
+  // to its first request in a project with no blueprint yet
+  let fingerprint: string | undefined;
+  return {
+    modules, fileEdges: fileEdges.sort((a, b) => a[0].localeCompare(b[0]) || a[1].localeCompare(b[1])), edges, manifests, entries,
+    get fingerprint(): string {
+      return (fingerprint ??= nodeCrypto().createHash('sha256').update(shape).digest('hex').slice(0, 16));
+    },
+  };
 }
 
 /** The derived layer as text within `maxChars` (modules with most files first; a cut is said). */

@@ -13,9 +13,14 @@ export interface ToolSpec<S extends z.ZodType> {
 }
 
 export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): ToolDeclaration<S> {
+  let description = spec.description;
   return {
     name: spec.name,
-    description: spec.description ?? loadDescription(spec.name),
+    // read at its first use: a worker imports every tool, and an agent's first request needs only its palette's texts
+    // (~50 file reads off the agent worker's boot)
+    get description(): string {
+      return (description ??= loadDescription(spec.name));
+    },
     schema: spec.schema,
     tags: spec.tags,
     execute: spec.execute,

@@ -53,10 +53,14 @@ export function withOwnerMark<E extends Record<string, string | undefined>>(env:
   return m === null ? env : { ...env, [OWNER_ENV]: m };
 }
 
-const MARK_RE = new RegExp(`(?:^|\\0)${OWNER_ENV}=(y1[0-9a-f]{24})(?:\\0|$)`);
+const markRe = (name: string): RegExp => new RegExp(`(?:^|\\0)${name}=(y1[0-9a-f]{24})(?:\\0|$)`);
+const MARK_RE = markRe(OWNER_ENV);
 
 /** Live processes carrying a mark whose owner is gone, with the mark. */
-export async function orphans(): Promise<{ pid: number; mark: string }[]> {
+/** `envName` is for tests only: every yagent on the machine sweeps marks under OWNER_ENV, so a test's planted orphans
+ *  carry another name to be this sweep's alone. */
+export async function orphans(envName = OWNER_ENV): Promise<{ pid: number; mark: string }[]> {
+  const re = envName === OWNER_ENV ? MARK_RE : markRe(envName);
   let names: string[];
   try {
     names = await readdir('/proc');
@@ -75,15 +79,15 @@ export async function orphans(): Promise<{ pid: number; mark: string }[]> {
     if (pid === process.pid) continue;
     // another user's process refuses the read; one that exited meanwhile is gone: neither is ours to sweep
     const env = await readFile(`/proc/${pid}/environ`, 'latin1').catch(() => '');
-    const m = MARK_RE.exec(env)?.[1];
+    const m = re.exec(env)?.[1];
     if (m !== undefined && !live.has(m) && procStartTime(pid) !== null) out.push({ pid, mark: m });
   }
   return out;
 }
 
 /** The sweep at start: SIGKILL to every orphan and its process group. Returns the pids it signalled. */
-export async function sweepOrphans(): Promise<number[]> {
-  const found = await orphans();
+export async function sweepOrphans(envName = OWNER_ENV): Promise<number[]> {
+  const found = await orphans(envName);
   for (const { pid } of found) {
     const pgid = procGroup(pid);
     // the group is the run_bash group the orphan lives in (a live member keeps its id from being reused)

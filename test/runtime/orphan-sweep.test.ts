@@ -15,10 +15,10 @@ afterEach(() => {
 });
 
 /** A detached `sleep 300 & sleep 300` group carrying `mark` (or none); resolves once both sleeps run. */
-async function markedGroup(mark: string | null): Promise<number> {
+async function markedGroup(mark: string | null, name = OWNER_ENV): Promise<number> {
   const env = { ...process.env };
   delete env[OWNER_ENV];
-  if (mark !== null) env[OWNER_ENV] = mark;
+  if (mark !== null) env[name] = mark;
   const c = spawn('bash', ['-c', 'sleep 300 & sleep 300'], { detached: true, stdio: 'ignore', env });
   const pgid = c.pid ?? -1;
   started.push(pgid);
@@ -59,12 +59,15 @@ async function deadOwnerMark(): Promise<string> {
 
 describe.skipIf(process.platform !== 'linux')('orphans of a yagent that is gone', () => {
   it('the sweep kills the groups whose owner is gone or is a reused pid, and leaves the live owner\'s group', async () => {
-    const dead = await markedGroup(await deadOwnerMark());
+    // planted under a name of this test's own: a yagent another test starts meanwhile sweeps OWNER_ENV marks machine-wide
+    // and would end these orphans before this sweep could (seen in CI under load)
+    const name = `YAGENT_OWNER_TEST_${process.pid}`;
+    const dead = await markedGroup(await deadOwnerMark(), name);
     // this process's pid with another start time: what a pid reused by an unrelated process looks like
-    const reused = await markedGroup(markOf(process.pid, '1'));
-    const mine = await markedGroup(ownerMark());
+    const reused = await markedGroup(markOf(process.pid, '1'), name);
+    const mine = await markedGroup(ownerMark(), name);
     const unmarked = await markedGroup(null);
-    const swept = await sweepOrphans();
+    const swept = await sweepOrphans(name);
     expect(swept).toEqual(expect.arrayContaining([dead, reused]));
     expect(await noLiveMember(dead, 30_000)).toEqual([]);
     expect(await noLiveMember(reused, 30_000)).toEqual([]);

@@ -6,7 +6,8 @@
 import type { Clock } from './actor.js';
 import type { ActorHandle } from './actor-host.js';
 import type { Dispatcher } from './dispatcher.js';
-import { CRITICAL_EVENT_TYPES, EventSchema, type Event } from './protocol/index.js';
+import { checkEvent } from './event-check.js';
+import { CRITICAL_EVENT_TYPES, type Event } from './protocol/index.js';
 
 /** Events handled in one turn; a longer batch (a saturated sender's window) waits its turn in slices. */
 export const INGRESS_SLICE = 128;
@@ -36,7 +37,7 @@ export class EventIngress {
     private readonly schedule: (fn: () => void) => void = setImmediate,
   ) {}
 
-  /** A worker's batch: each event checked with EventSchema on this thread (~0.3 µs of its ~2.4 µs cost). */
+  /** A worker's batch: each event checked against EventSchema on this thread (`checkEvent`: the flat shapes by hand). */
   events(a: ActorHandle, events: unknown[], dropped: Record<string, number>): void {
     const ts = this.clock.now(); // one stamp per batch: the batch arrived at one instant
     const saturated = Object.keys(dropped).length > 0;
@@ -112,7 +113,7 @@ export class EventIngress {
     for (const raw of events) {
       const type = (raw as { type?: unknown } | null)?.type;
       if (!CRITICAL_EVENT_TYPES.has(type as Event['type'])) credits++;
-      const ev = EventSchema.safeParse(raw);
+      const ev = checkEvent(raw);
       if (ev.success) this.dispatcher.publish(source, ev.data, ts);
       else invalid[`invalid:${String(type)}`] = (invalid[`invalid:${String(type)}`] ?? 0) + 1;
     }

@@ -98,6 +98,11 @@ export default defineActor<FixtureInput, unknown>({
       case 'flood': {
         let critical = 0;
         let sent = 0;
+        // started paused: says so and floods once resumed (the saturation bench lets the spare refill finish first)
+        if (ctx.pause.paused) {
+          ctx.publish({ type: 'sub_agent_activity', agent: 'fixture', text: 'flood held' });
+          await ctx.pause.wait(ctx.signal);
+        }
         for (let r = 0; r < (input.rounds ?? 1); r++) {
           for (let i = 0; i < input.normal; i++) {
             ctx.publish({ type: 'ai_chunk', agent: 'fixture', text: `c${sent++}` });

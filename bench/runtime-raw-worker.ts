@@ -16,9 +16,11 @@ async function flood(m: Flood): Promise<void> {
     let credits = m.window;
     let buf: unknown[] = [];
     for (let i = 0; i < m.normal; i++) {
+      // every event is built, as the actor builds each one it publishes (a dropped one too): the same producer work
+      const ev = { type: 'ai_chunk', agent: 'fixture', text: `c${sent}` };
       if (credits > 0) {
         credits--;
-        buf.push({ type: 'ai_chunk', agent: 'fixture', text: `c${sent}` });
+        buf.push(ev);
         // the round's first event leaves at once, as the publisher posts the first event of a turn
         if (i === 0) port?.postMessage(buf.splice(0));
       }

@@ -116,6 +116,26 @@ describe('dispatcher on real workers', () => {
   });
 });
 
+describe('the flood fixture (the saturation bench)', () => {
+  it('a flood started paused says it is held and floods only once resumed', async () => {
+    const { rt } = env;
+    const task = await rt.startTask('held-flood');
+    rt.pauseTask('held-flood');
+    const mb = rt.dispatcher.subscribe({ name: 'held', capacity: 10_000, filter: { taskId: 'held-flood', types: ['sub_agent_activity', 'ai_chunk', 'delegation_start', 'task_resumed'] } });
+    const out = task.spawn<unknown, { normal: number; critical: number }>({ name: 'flooder', module: FIXTURE, input: { mode: 'flood', normal: 20, criticalEvery: 10 } });
+    expect((await mb.next()).value?.payload).toEqual({ type: 'sub_agent_activity', agent: 'fixture', text: 'flood held' });
+    rt.resumeTask('held-flood');
+    expect(await out).toEqual({ normal: 20, critical: 2 });
+    const rest: string[] = [];
+    for (let e = mb.poll(); e; e = mb.poll()) rest.push(e.payload.type);
+    // the flood's events all came after the resume, none lost
+    expect(rest[0]).toBe('task_resumed');
+    expect(rest.filter((t) => t === 'ai_chunk')).toHaveLength(20);
+    expect(rest.filter((t) => t === 'delegation_start')).toHaveLength(2);
+    await rt.endTask('held-flood');
+  });
+});
+
 describe('pausing one actor', () => {
   it('pauseActors reaches the child and its parent sees it (ctx.childPause: the parent\'s timers for it freeze)', async () => {
     const { rt } = env;

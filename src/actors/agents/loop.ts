@@ -103,7 +103,8 @@ export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): 
       let tier: Tier | 0 = deps.compressor ? await deps.compressor.fit(messages) : 0;
       const extras = await asked;
       const sent = (): readonly ChatMessage[] => [...injectTransient(messages, extras), ...reminded];
-      let call = await callWithRetries(deps, sent(), step, account);
+      let sending = sent();
+      let call = await callWithRetries(deps, sending, step, account);
       // a context-length error is answered by the next tier and one retry, never by a blind retry
       while (call.kind === 'overflow') {
         // the server named its window: the threshold follows it, so the recovery and later steps aim under it
@@ -112,14 +113,15 @@ export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): 
         if (call.promptTokens !== undefined) await deps.compressor?.calibrate(call.promptTokens, sent());
         tier = deps.compressor ? await deps.compressor.recover(messages, tier) : 0;
         if (tier === 0) return stop('llm_error', '', { error: call.error });
-        call = await callWithRetries(deps, sent(), step, account);
+        sending = sent();
+        call = await callWithRetries(deps, sending, step, account);
       }
       reminded = [];
       if (call.kind === 'stop') return stop(call.stopReason, '', { error: call.error });
       const res = call.res;
       // the provider's count of what was sent: the base of the next measure; the part it added since its last figure, against
       // our count of it, calibrates ours (an under-counting tokenizer is caught before the first overflow)
-      budget?.observe(res.usage.inputTokens, messages.length, messages);
+      budget?.observe(res.usage.inputTokens, messages.length, messages, sending.slice(messages.length));
       deps.onActivity?.();
       const answer: ChatMessage = { role: 'assistant', content: res.text, ...(res.toolCalls.length > 0 ? { toolCalls: res.toolCalls } : {}), ...(res.reasoning.length > 0 ? { reasoning: res.reasoning } : {}) };
       const plainReminder = res.toolCalls.length === 0 && remindersLeft > 0 ? (deps.plainTextReminder ?? (() => CLOSING_REMINDER))(res.text, remindersLeft) : null;

@@ -77,8 +77,8 @@ export class Compressor {
   }
 
   /** After a successful call: the provider's input tokens for the first `sentCount` messages of `history`. */
-  observe(inputTokens: number, sentCount: number, history?: readonly ChatMessage[]): void {
-    this.budget.observe(inputTokens, sentCount, history);
+  observe(inputTokens: number, sentCount: number, history?: readonly ChatMessage[], extra?: readonly ChatMessage[]): void {
+    this.budget.observe(inputTokens, sentCount, history, extra);
   }
 
   /** A valid plan enters the thinklink store and the rollout. */

@@ -46,6 +46,8 @@ export class ContextMeter {
   private readonly ratios = new Map<string, number>();
   /** The latest successful call's provider figure and what it was sent, not yet compared with our count (`settle`). */
   private pending: { tokens: number; messages: readonly ChatMessage[]; key: string } | null = null;
+  /** What the previous reported call carried beyond the history (`report`'s `extra`), as one string. */
+  private extraSig = '';
 
   constructor(
     private readonly rawCount: CountMessages = estimate,
@@ -82,17 +84,22 @@ export class ContextMeter {
     }
   }
 
-  /** After a call: the provider's input tokens for the first `sentCount` messages of `history` (0 = no metering:
-   *  forget). With `history`, what the provider counted for the messages added since its previous figure (the part the
+  /** After a call: the provider's input tokens for the first `sentCount` messages of `history` and the `extra` messages
+   *  sent after them (0 = no metering: forget). With `history`, what the provider counted for the messages added since its previous figure (the part the
    *  meter scales: a step's tool results) is kept beside them; the next real count compares it with ours (`settle`), so
    *  an under-counting tokenizer is corrected before the first overflow, not by it. Lazy: a run that never needs a count
    *  never loads an encoder for this. */
-  report(inputTokens: number, sentCount: number, history?: readonly ChatMessage[]): void {
+  report(inputTokens: number, sentCount: number, history?: readonly ChatMessage[], extra: readonly ChatMessage[] = []): void {
     const prev = this.base;
     this.base = inputTokens > 0 ? { tokens: inputTokens, upTo: sentCount } : null;
     const key = this.key();
     if (this.pending !== null && this.pending.key !== key) this.pending = null;
-    if (history === undefined || prev === null || this.base === null || prev.upTo >= sentCount || inputTokens <= prev.tokens) return;
+    // what the call carried beyond the history (per-call context, a reminder): the difference of two figures is the
+    // added messages' only when both calls carried the same
+    const extraSig = extra.map((m) => `${m.role}\u0000${m.content}`).join('\u0001');
+    const sameExtra = extraSig === this.extraSig;
+    this.extraSig = extraSig;
+    if (history === undefined || !sameExtra || prev === null || this.base === null || prev.upTo >= sentCount || inputTokens <= prev.tokens) return;
     // the figures of consecutive calls on the same list: their difference is the provider's count of what was added
     const added = history.slice(prev.upTo, sentCount);
     const p = this.pending ?? { tokens: 0, messages: [], key };

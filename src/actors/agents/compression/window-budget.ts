@@ -87,8 +87,9 @@ export class WindowBudget {
   }
 
   /** After a successful call: the provider's input tokens for the first `sentCount` messages of `history`; with it, the
-   *  next real count first calibrates by what the provider counted for the messages added (`ContextMeter.report`). */
-  observe(inputTokens: number, sentCount: number, history?: readonly ChatMessage[]): void {
-    this.meter.report(inputTokens, sentCount, history);
+   *  next real count first calibrates by what the provider counted for the messages added (`ContextMeter.report`);
+   *  `extra`: what the call carried after the history (per-call context, reminders). */
+  observe(inputTokens: number, sentCount: number, history?: readonly ChatMessage[], extra?: readonly ChatMessage[]): void {
+    this.meter.report(inputTokens, sentCount, history, extra);
   }
 }

@@ -13,7 +13,7 @@ import { isMissing } from './errors.js';
 export const sessionsDir = (root: string, projectId: string): string => join(root, 'data', 'sessions', sanitizeSegment(projectId, 128, 'unknown'));
 
 const EntrySchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('turn_start'), ts: z.number(), taskId: z.string(), prompt: z.string(), workspace: z.string(), forkedFrom: z.string().optional() }),
+  z.object({ kind: z.literal('turn_start'), ts: z.number(), taskId: z.string(), prompt: z.string(), workspace: z.string(), forkedFrom: z.string().optional(), forkedTurn: z.string().optional() }),
   z.object({ kind: z.literal('turn_end'), ts: z.number(), taskId: z.string(), stopReason: StopReasonSchema, usage: UsageSchema, rolloutPath: z.string() }),
 ]);
 
@@ -118,6 +118,7 @@ export function summarise(projectId: string, sessionId: string, entries: readonl
     lastRolloutPath: lastEnd?.rolloutPath ?? null,
     tokens: ends.reduce((t, e) => ({ input: t.input + e.usage.inputTokens, output: t.output + e.usage.outputTokens }), { input: 0, output: 0 }),
     ...(first.forkedFrom !== undefined ? { forkedFrom: first.forkedFrom } : {}),
+    ...(first.forkedTurn !== undefined ? { forkedTurn: first.forkedTurn } : {}),
     resumable: resumability(),
   };
 }

@@ -4,7 +4,8 @@ import type { SessionMeta } from './api.js';
 
 /** One line of `data/sessions/{projectId}/{sessionId}.jsonl` (append-only; a torn tail is skipped). */
 export type SessionEntry =
-  | { kind: 'turn_start'; ts: number; taskId: string; prompt: string; workspace: string; forkedFrom?: string }
+  /** `forkedFrom` / `forkedTurn` (a fork's first turn): the parent session and its last turn when the fork was made. */
+  | { kind: 'turn_start'; ts: number; taskId: string; prompt: string; workspace: string; forkedFrom?: string; forkedTurn?: string }
   | { kind: 'turn_end'; ts: number; taskId: string; stopReason: StopReason; usage: Usage; rolloutPath: string };
 
 export interface SessionSummary {
@@ -26,6 +27,8 @@ export interface SessionSummary {
   lastRolloutPath: string | null;
   tokens: { input: number; output: number };
   forkedFrom?: string;
+  /** The parent's last turn (task id) when the fork was made: a fork's walk-back goes on from it (older records: none). */
+  forkedTurn?: string;
   /** Whether a next turn may continue it; `reason` is the one line shown when it may not. */
   resumable: { ok: true } | { ok: false; reason: string };
 }

@@ -120,6 +120,37 @@ describe('sessions', () => {
     expect(body).not.toContain('parent after the fork'); // the parent's turns after the fork are not the fork's
   });
 
+  it("a fork of a fork killed before its Director recorded anything: its next turn carries the turns up to each fork point, named, not by clock", async () => {
+    w.fake.script('director', ...Array.from({ length: 4 }, () => say('answer one')));
+    await runTask(w.rt, { ...w.base, prompt: 'first question', taskId: 'q1' });
+    w.fake.script('director', ...Array.from({ length: 4 }, () => say('forked answer')));
+    await runTask(w.rt, { ...w.base, prompt: 'forked question', taskId: 'r1', session: { resume: 'q1', fork: true } });
+    w.fake.script('director', ...Array.from({ length: 4 }, () => say('second fork answer')));
+    const g1 = await runTask(w.rt, { ...w.base, prompt: 'fork of the fork', taskId: 'g1', session: { resume: 'r1', fork: true } });
+    expect(g1.session).toMatchObject({ id: 'g1', forkedFrom: 'r1' });
+    w.fake.script('director', ...Array.from({ length: 8 }, () => say('later answer')));
+    await runTask(w.rt, { ...w.base, prompt: 'fork after its fork', taskId: 'r2', session: { resume: 'r1' } });
+    await runTask(w.rt, { ...w.base, prompt: 'parent after the forks', taskId: 'q2', session: { resume: 'q1' } });
+    // the crash: g1's turn left its rollout header alone; and the clock had stepped back before it started (its
+    // turn_start says it began before the turn it was forked from)
+    asIfKilled('g1');
+    writeFileSync(g1.rolloutPath, `${readFileSync(g1.rolloutPath, 'utf8').split('\n')[0] ?? ''}\n`);
+    const sessions = join(w.home, 'data', 'sessions');
+    for (const d of readdirSync(sessions)) {
+      const f = join(sessions, d, 'g1.jsonl');
+      if (existsSync(f)) writeFileSync(f, readFileSync(f, 'utf8').replace(/"ts":\d+/, '"ts":1'));
+    }
+    w.fake.script('director', ...Array.from({ length: 4 }, () => say('answer three')));
+    const g2 = await runTask(w.rt, { ...w.base, prompt: 'fork again', taskId: 'g2', session: { resume: 'g1' } });
+    expect(g2.session).toMatchObject({ id: 'g1', resumed: true });
+    const body = text(w.fake.requestsFor('director').find((q) => text(q).includes('fork again')) ?? { body: {} });
+    expect(body).toContain('first question');
+    expect(body).toContain('forked question'); // the turn g1 was forked from, found by its name
+    expect(body).toContain('(\\"fork of the fork\\") was interrupted');
+    expect(body).not.toContain('fork after its fork');
+    expect(body).not.toContain('parent after the forks');
+  });
+
   it('a resumed turn re-reads the project context: the system prompt is fresh, never the old turn\'s', async () => {
     const doc = join(w.base.workspace, 'AGENTS.md');
     writeFileSync(doc, '# rules\nRULE-OF-TURN-ONE\n');

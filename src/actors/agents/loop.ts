@@ -9,6 +9,7 @@ import { injectTransient } from './transient.js';
 import { abortStopReason } from './abort-reason.js';
 import { sleepUnlessAborted } from '../../runtime/clock.js';
 import type { Compressor, Tier } from './compression/compressor.js';
+import type { WindowBudget } from './compression/window-budget.js';
 import { addUsage, ZERO_USAGE, type UsageLedger } from './usage-ledger.js';
 import type { CallUsage } from '../llm/types.js';
 import type { TokenCounter } from '../llm/tokens.js';
@@ -48,6 +49,8 @@ export interface LoopDeps {
   temperature?: number;
   /** Context compression (absent = `enable_context_compression = false`: a context-length error ends the run). */
   compressor?: Compressor;
+  /** The window with compression on or off (result cap, provider figures, learnt window); default the compressor's. */
+  budget?: WindowBudget;
   /** The run's usage ledger: every provider call of this loop lands here (classifier calls included). */
   ledger?: UsageLedger;
   /** The run's token counter (`env.tokens`): each answered call's prompt and reported input tokens (Claude correction). */
@@ -63,6 +66,7 @@ export const CLOSING_REMINDER =
 export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): Promise<LoopResult> {
   const { agent, flags, recorder } = deps;
   const messages: ChatMessage[] = [...initial];
+  const budget = deps.budget ?? deps.compressor?.budget;
   const usage: Usage = { ...ZERO_USAGE };
   const account = (u: CallUsage): void => {
     addUsage(usage, u.usage);
@@ -99,21 +103,25 @@ export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): 
       let tier: Tier | 0 = deps.compressor ? await deps.compressor.fit(messages) : 0;
       const extras = await asked;
       const sent = (): readonly ChatMessage[] => [...injectTransient(messages, extras), ...reminded];
-      let call = await callWithRetries(deps, sent(), step, account);
+      let sending = sent();
+      let call = await callWithRetries(deps, sending, step, account);
       // a context-length error is answered by the next tier and one retry, never by a blind retry
       while (call.kind === 'overflow') {
         // the server named its window: the threshold follows it, so the recovery and later steps aim under it
-        if (call.contextWindow !== undefined) deps.compressor?.learnWindow(call.contextWindow);
+        if (call.contextWindow !== undefined) budget?.learnWindow(call.contextWindow);
         // the server's own count of what was sent: later estimates are scaled by it (calibration)
         if (call.promptTokens !== undefined) await deps.compressor?.calibrate(call.promptTokens, sent());
         tier = deps.compressor ? await deps.compressor.recover(messages, tier) : 0;
         if (tier === 0) return stop('llm_error', '', { error: call.error });
-        call = await callWithRetries(deps, sent(), step, account);
+        sending = sent();
+        call = await callWithRetries(deps, sending, step, account);
       }
       reminded = [];
       if (call.kind === 'stop') return stop(call.stopReason, '', { error: call.error });
       const res = call.res;
-      deps.compressor?.observe(res.usage.inputTokens, messages.length);
+      // the provider's count of what was sent: the base of the next measure; the part it added since its last figure, against
+      // our count of it, calibrates ours (an under-counting tokenizer is caught before the first overflow)
+      budget?.observe(res.usage.inputTokens, messages.length, messages, sending.slice(messages.length));
       deps.onActivity?.();
       const answer: ChatMessage = { role: 'assistant', content: res.text, ...(res.toolCalls.length > 0 ? { toolCalls: res.toolCalls } : {}), ...(res.reasoning.length > 0 ? { reasoning: res.reasoning } : {}) };
       const plainReminder = res.toolCalls.length === 0 && remindersLeft > 0 ? (deps.plainTextReminder ?? (() => CLOSING_REMINDER))(res.text, remindersLeft) : null;
@@ -152,7 +160,7 @@ export async function runLoop(deps: LoopDeps, initial: readonly ChatMessage[]): 
       const beforeEffect = (): Promise<void> => (recorder.writeAhead ?? recorder.drain).call(recorder);
       const early = new InOrderResults(res.toolCalls.map((c) => c.id), (o) => recorder.append([{ type: 'response_item', ts: ts(), payload: toolMessage(o) }]));
       // one result never fills a small window: its cap follows the window (and what an overflow answer taught)
-      const maxResultChars = await deps.compressor?.resultChars(messages);
+      const maxResultChars = await budget?.resultChars(messages, res.toolCalls.length);
       const { outcomes, fatal } = await deps.tools.runBatch(res.toolCalls, { signal: deps.signal, maxParallel: flags.maxParallelReadOnlyTools, beforeEffect, onOutcome: (o) => early.add(o), ...(maxResultChars !== undefined ? { maxResultChars } : {}) });
       let exit: ExitHandoff | undefined;
       outcomes.forEach((o, i) => {

@@ -26,6 +26,7 @@ import { initialMessages } from './initial-messages.js';
 import { changedFiles } from './ledger-report.js';
 import { workspaceFacts } from './workspace-facts.js';
 import { Compressor } from './compression/compressor.js';
+import { WindowBudget } from './compression/window-budget.js';
 import { thinklinkRecord } from './compression/thinklink.js';
 import { UsageLedger } from './usage-ledger.js';
 import { publishWarning } from '../../runtime/log-event.js';
@@ -228,6 +229,19 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
       { manager, store: env.store, publish: env.publish, signal: ctl.signal, maxReplayMessages: s.maxReplayMessages, enabled: s.resume, workspace: { cwd: s.workspace, degradeOnChange: s.degradeOnWorkspaceChange } },
       { recorder, now: () => env.clock.now(), publish: env.publish, agent: input.agent },
     );
+    // the window, compression on or off: one result never fills it, and the provider's counts calibrate ours
+    const budget = new WindowBudget({
+      agent: input.agent,
+      settings: s.compression,
+      model: () => engine.describe().model,
+      publish: env.publish,
+      // the threshold decision counts with the model's real encoding on the CPU pool
+      ...(tokens ? { tokens } : {}),
+      // what every request really carries besides the messages, and the window the server has
+      tools: () => tools?.defs() ?? [],
+      ...(engine.window ? { window: async () => (await engine.window?.())?.tokens } : {}),
+      ...(engine.learnWindow ? { learnWindow: (n: number) => engine.learnWindow?.(n) } : {}),
+    });
     const result: LoopResult = await runLoop(
       {
         agent: input.agent,
@@ -256,6 +270,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
         ...(activity ? { onActivity: () => activity.touch() } : {}),
         ...(env.retryBackoffMs !== undefined ? { retryBackoffMs: env.retryBackoffMs } : {}),
         ...(tokens ? { tokens } : {}),
+        budget,
         ...(s.compression.enabled
           ? {
               compressor: new Compressor({
@@ -269,12 +284,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
                 now: () => env.clock.now(),
                 signal: ctl.signal,
                 plans,
-                // the threshold decision counts with the model's real encoding on the CPU pool
-                ...(tokens ? { tokens } : {}),
-                // what every request really carries besides the messages, and the window the server has
-                tools: () => tools?.defs() ?? [],
-                ...(engine.window ? { window: async () => (await engine.window?.())?.tokens } : {}),
-                ...(engine.learnWindow ? { learnWindow: (n: number) => engine.learnWindow?.(n) } : {}),
+                budget,
               }),
             }
           : {}),

@@ -156,7 +156,7 @@ export async function runTask(runtime: Runtime, o: RunTaskOptions): Promise<Task
       ...(turn.resumed ? { session: { history: turn.history, plans: turn.plans, pending: turn.pending, resumed: true } } : {}),
       ...(o.newTask === true && !turn.resumed && o.boardId === undefined ? { freshBoard: true } : {}),
     };
-    const started = { kind: 'turn_start' as const, ts: Date.now(), taskId, prompt: o.prompt, workspace: resolve(o.workspace), ...(turn.forkedFrom ? { forkedFrom: turn.forkedFrom } : {}) };
+    const started = { kind: 'turn_start' as const, ts: Date.now(), taskId, prompt: o.prompt, workspace: resolve(o.workspace), ...(turn.forkedFrom ? { forkedFrom: turn.forkedFrom } : {}), ...(turn.forkedTurn ? { forkedTurn: turn.forkedTurn } : {}) };
     // the ledger's turn_start is written while the Director boots: the store worker's boot stays off the path
     // to the first model call; a failed write stops the Director and fails the task as before
     const ledger = new AbortController();

@@ -26,6 +26,8 @@ export interface PreparedTurn {
   plans: ThinkEntry[];
   pending: PendingDelegation[];
   forkedFrom?: string;
+  /** A fork's: the parent's last turn it was made from (its first turn record keeps it: `SessionSummary.forkedTurn`). */
+  forkedTurn?: string;
 }
 
 export type SessionStore = Pick<StoreApi, 'readSession' | 'listSessions' | 'taskRollouts' | 'readReplay' | 'readStopFacts'>;
@@ -85,8 +87,9 @@ async function recordedTurn(store: SessionStore, projectId: string, s: SessionSu
   return { replay, heads: later };
 }
 
-/** The rollouts of a session's turns, newest first; past its first turn, a fork's parent's turns that started before
- *  the fork did (the conversation it was made from), and so on up the forks. */
+/** The rollouts of a session's turns, newest first; past its first turn, a fork's parent's turns up to the one the fork
+ *  was made from (its first turn record names it: the conversation it was made from, whatever the clocks said), and so
+ *  on up the forks. A fork recorded before the name was kept: the parent's turns that started before it did. */
 async function* turnsNewestFirst(store: SessionStore, projectId: string, s: SessionSummary, lastHeads: RolloutHead[]): AsyncGenerator<{ heads: RolloutHead[]; own: boolean }> {
   yield { heads: lastHeads, own: true };
   for (const taskId of s.taskIds.slice(0, -1).reverse()) yield { heads: await store.taskRollouts(projectId, taskId), own: true };
@@ -95,8 +98,9 @@ async function* turnsNewestFirst(store: SessionStore, projectId: string, s: Sess
     seen.add(fork.forkedFrom);
     const parent = await store.readSession(projectId, fork.forkedFrom);
     if (parent === null) return;
+    const at = fork.forkedTurn !== undefined ? parent.taskIds.indexOf(fork.forkedTurn) : -1;
     const upTo = fork.startedAt;
-    const before = parent.taskIds.filter((_, i) => (parent.turnStarts[i] ?? Infinity) <= upTo);
+    const before = at >= 0 ? parent.taskIds.slice(0, at + 1) : parent.taskIds.filter((_, i) => (parent.turnStarts[i] ?? Infinity) <= upTo);
     for (const taskId of before.reverse()) yield { heads: await store.taskRollouts(projectId, taskId), own: false };
     fork = parent;
   }
@@ -133,8 +137,8 @@ export function turnMarker(stop: StopReason | null, prompt: string, unstarted: b
   return `[The previous turn (${p}) stopped with ${stop} before it finished; its partial work is above and is kept.]`;
 }
 
-function ids(s: SessionSummary, taskId: string, req: SessionRequest): Pick<PreparedTurn, 'sessionId' | 'boardId' | 'forkedFrom'> {
-  return req.fork === true ? { sessionId: taskId, boardId: taskId, forkedFrom: s.sessionId } : { sessionId: s.sessionId, boardId: s.sessionId };
+function ids(s: SessionSummary, taskId: string, req: SessionRequest): Pick<PreparedTurn, 'sessionId' | 'boardId' | 'forkedFrom' | 'forkedTurn'> {
+  return req.fork === true ? { sessionId: taskId, boardId: taskId, forkedFrom: s.sessionId, forkedTurn: s.lastTaskId } : { sessionId: s.sessionId, boardId: s.sessionId };
 }
 
 async function findSession(store: Pick<SessionStore, 'readSession' | 'listSessions'>, projectId: string, req: SessionRequest): Promise<SessionSummary> {

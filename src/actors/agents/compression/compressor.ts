@@ -1,17 +1,17 @@
 // The compressor one loop owns: the meter, the thinklink store and the escalation over the three tiers.
 import type { LlmEngine } from '../../llm/types.js';
-import type { Publish, Recorder } from '../loop-contract.js';
-import type { ChatMessage, ToolDef } from '../wire-types.js';
+import type { Recorder } from '../loop-contract.js';
+import type { ChatMessage } from '../wire-types.js';
 import type { Thought } from '../thought.js';
 import { compactedRecord } from './compacted.js';
 import { ThinkLink, thinklinkRecord, type ThinkEntry } from './thinklink.js';
-import { ContextMeter, overThreshold, thresholdFor, type CompressionSettings, type CountMessages } from './threshold.js';
+import { overThreshold, type ContextMeter } from './threshold.js';
+import { WindowBudget, type WindowBudgetDeps } from './window-budget.js';
 import { ruleCompress } from './tier1-rule.js';
 import { emergencyCompress, KEEP_TURNS, TRANSCRIPT_CHARS } from './tier2-emergency.js';
 import { ultimateCompress } from './tier3-ultimate.js';
-import { toolsEstimate, tokensOf } from './tokens.js';
+import { tokensOf } from './tokens.js';
 import { recentStart } from './turns.js';
-import { resultCharsFor } from '../../tools/truncate.js';
 
 export type Tier = 1 | 2 | 3;
 const EVENT = { 1: 'context_compressed', 2: 'context_emergency_compressed', 3: 'context_ultimate_compressed' } as const;
@@ -28,95 +28,57 @@ const RULE_PASSES: readonly (readonly [number, number])[] = [
 /** A last-turn result the server's refusal forces a cut of keeps at least this many tokens (its head still says something). */
 const RECENT_KEEP_MIN = 50;
 
-export interface CompressorDeps {
-  agent: string;
-  settings: CompressionSettings;
+export interface CompressorDeps extends WindowBudgetDeps {
   /** Tier 2's summariser: `[tools.llm]` when set, else the agent's own provider. */
   summarizer: LlmEngine;
-  /** The model the next call goes to (the catalogue side of the threshold). */
-  model: () => string;
   /** The run's first user message: every rewrite keeps the task. */
   brief: string;
   recorder: Recorder;
-  publish: Publish;
   now: () => number;
   signal: AbortSignal;
   /** Plans restored from a rollout (resume: `thinklinkFromRecords`). */
   plans?: readonly ThinkEntry[];
-  /** The run's real counter (`env.tokens`: the model's encoding on the CPU pool); absent = the chars/4 estimate. */
-  tokens?: MessageCounter;
-  /** The tool definitions every call sends (counted while there is no provider figure). */
-  tools?: () => readonly ToolDef[];
-  /** The window of the provider the next call goes to (`RoutingEngine.window`: config, the server, the catalogue). */
-  window?: () => Promise<number | undefined>;
-  /** A server's overflow answer named its window: the engine keeps it (and model_info says it). */
-  learnWindow?: (tokens: number) => void;
+  /** The run's window budget (run-agent builds one whether compression is on or not); absent = one from these deps. */
+  budget?: WindowBudget;
 }
 
-/** The part of `TokenCounter` (`../../llm/tokens.ts`) the meter needs. */
-export interface MessageCounter {
-  countMessageTokens(messages: readonly ChatMessage[], model: string, tools?: readonly ToolDef[]): Promise<number>;
-}
+export type { MessageCounter } from './window-budget.js';
 
 export class Compressor {
-  readonly meter: ContextMeter;
+  readonly budget: WindowBudget;
   readonly thinklink: ThinkLink;
-  private countFailed = false;
-  /** The smallest window a server's overflow answer named (beats what was known before). */
-  private learned: number | undefined;
   constructor(private readonly d: CompressorDeps) {
     this.thinklink = new ThinkLink(d.plans);
-    this.meter = new ContextMeter(d.tokens ? this.realCount(d.tokens) : undefined, d.tools, d.model);
+    this.budget = d.budget ?? new WindowBudget(d);
   }
 
-  /** Real counts; a failed count (no pool) falls back to the estimate for that measure, with one warning per run. */
-  private realCount(counter: MessageCounter): CountMessages {
-    return async (messages, tools = []) => {
-      try {
-        return await counter.countMessageTokens(messages, this.d.model(), tools);
-      } catch (e) {
-        if (!this.countFailed) this.d.publish({ type: 'log', level: 'warn', message: `${this.d.agent}: token count failed, using the chars/4 estimate: ${String(e)}` });
-        this.countFailed = true;
-        return tokensOf(messages) + toolsEstimate(tools);
-      }
-    };
+  get meter(): ContextMeter {
+    return this.budget.meter;
   }
 
   /** min(window × 0.75, configured): the window the engine knows, or the smaller one an overflow answer named. */
-  async threshold(): Promise<number> {
-    return thresholdFor(this.d.settings, this.d.model(), await this.window());
+  threshold(): Promise<number> {
+    return this.budget.threshold();
   }
 
-  /** The window the engine knows, or the smaller one an overflow answer named. */
-  private async window(): Promise<number | undefined> {
-    const known = await this.d.window?.();
-    return this.learned !== undefined && known !== undefined ? Math.min(this.learned, known) : (this.learned ?? known);
-  }
-
-  /** The cap of one tool result (chars): a share of the window, and of the room the threshold leaves above the fixed
-   *  part of `messages` (system prompt, tool definitions); smaller once the server counted more than we do. */
-  async resultChars(messages: readonly ChatMessage[]): Promise<number> {
-    const w = await this.window();
-    if (w === undefined) return resultCharsFor(undefined);
-    const room = (await this.threshold()) - this.meter.fixedEstimate(messages.slice(0, 1), messages);
-    return resultCharsFor(w / this.meter.calibration, room);
+  /** The cap of one tool result (chars): `WindowBudget.resultChars`. */
+  resultChars(messages: readonly ChatMessage[], calls = 1): Promise<number> {
+    return this.budget.resultChars(messages, calls);
   }
 
   /** A server's overflow answer counted `serverTokens` for `sent`: later measures for the model scale by its ratio. */
-  async calibrate(serverTokens: number, sent: readonly ChatMessage[]): Promise<void> {
-    await this.meter.calibrate(serverTokens, sent);
+  calibrate(serverTokens: number, sent: readonly ChatMessage[]): Promise<void> {
+    return this.budget.calibrate(serverTokens, sent);
   }
 
   /** The server said how big its window is (an overflow answer's n_ctx): the threshold follows it from now on. */
   learnWindow(tokens: number): void {
-    if (this.learned !== undefined && this.learned <= tokens) return;
-    this.learned = tokens;
-    this.d.learnWindow?.(tokens);
+    this.budget.learnWindow(tokens);
   }
 
-  /** After a successful call: the provider's input tokens for the `sentCount` messages it was sent. */
-  observe(inputTokens: number, sentCount: number): void {
-    this.meter.report(inputTokens, sentCount);
+  /** After a successful call: the provider's input tokens for the first `sentCount` messages of `history`. */
+  observe(inputTokens: number, sentCount: number, history?: readonly ChatMessage[], extra?: readonly ChatMessage[]): void {
+    this.budget.observe(inputTokens, sentCount, history, extra);
   }
 
   /** A valid plan enters the thinklink store and the rollout. */

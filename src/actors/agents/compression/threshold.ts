@@ -36,11 +36,18 @@ const estimate: CountMessages = (messages, tools = []) => Promise.resolve(tokens
  *  Without a provider figure the tool definitions sent with every call are counted too (what is really sent). */
 /** A server's count may exceed ours by this much at most (a wilder ratio is a misread answer, not a tokenizer). */
 const MAX_CALIBRATION = 4;
+/** A successful call calibrates only from at least this many tokens added (a few short messages are mostly template). */
+const MIN_CALIBRATION_TOKENS = 500;
 
 export class ContextMeter {
   private base: { tokens: number; upTo: number } | null = null;
-  /** Server tokens per counted token, per model (≥ 1): learnt from an overflow answer's own count (`calibrate`). */
+  /** Server tokens per counted token, per model (≥ 1): learnt from an overflow answer's own count (`calibrate`) and from a
+   *  successful call's reported input tokens (`report` → `settle`). */
   private readonly ratios = new Map<string, number>();
+  /** The latest successful call's provider figure and what it was sent, not yet compared with our count (`settle`). */
+  private pending: { tokens: number; messages: readonly ChatMessage[]; key: string } | null = null;
+  /** What the previous reported call carried beyond the history (`report`'s `extra`), as one string. */
+  private extraSig = '';
 
   constructor(
     private readonly rawCount: CountMessages = estimate,
@@ -55,6 +62,7 @@ export class ContextMeter {
   }
 
   private async count(messages: readonly ChatMessage[], tools?: readonly ToolDef[]): Promise<number> {
+    await this.settle();
     const n = await this.rawCount(messages, tools);
     const k = this.calibration;
     return k === 1 ? n : Math.ceil(n * k);
@@ -64,17 +72,50 @@ export class ContextMeter {
    *  so too (the provider's own figure, the base, needs no scaling). Only ever grows. Returns the factor. */
   async calibrate(serverTokens: number, messages: readonly ChatMessage[]): Promise<number> {
     const { tokens, since, tools } = this.split(messages);
-    const raw = await this.rawCount(since, tools);
-    if (raw > 0 && serverTokens > tokens) {
-      const k = Math.min(MAX_CALIBRATION, (serverTokens - tokens) / raw);
-      if (k > this.calibration) this.ratios.set(this.key(), k);
-    }
+    this.grow(serverTokens - tokens, await this.rawCount(since, tools));
     return this.calibration;
   }
 
-  /** After a call: the provider's input tokens for the first `sentCount` messages (0 = no metering: forget). */
-  report(inputTokens: number, sentCount: number): void {
+  /** Server tokens `server` for what we count `raw`: the factor grows to their ratio (capped), never shrinks. */
+  private grow(server: number, raw: number): void {
+    if (raw > 0 && server > raw) {
+      const k = Math.min(MAX_CALIBRATION, server / raw);
+      if (k > this.calibration) this.ratios.set(this.key(), k);
+    }
+  }
+
+  /** After a call: the provider's input tokens for the first `sentCount` messages of `history` and the `extra` messages
+   *  sent after them (0 = no metering: forget). With `history`, what the provider counted for the messages added since its previous figure (the part the
+   *  meter scales: a step's tool results) is kept beside them; the next real count compares it with ours (`settle`), so
+   *  an under-counting tokenizer is corrected before the first overflow, not by it. Lazy: a run that never needs a count
+   *  never loads an encoder for this. */
+  report(inputTokens: number, sentCount: number, history?: readonly ChatMessage[], extra: readonly ChatMessage[] = []): void {
+    const prev = this.base;
     this.base = inputTokens > 0 ? { tokens: inputTokens, upTo: sentCount } : null;
+    const key = this.key();
+    if (this.pending !== null && this.pending.key !== key) this.pending = null;
+    // what the call carried beyond the history (per-call context, a reminder): the difference of two figures is the
+    // added messages' only when both calls carried the same
+    const extraSig = extra.map((m) => `${m.role}\u0000${m.content}`).join('\u0001');
+    const sameExtra = extraSig === this.extraSig;
+    this.extraSig = extraSig;
+    if (history === undefined || !sameExtra || prev === null || this.base === null || prev.upTo >= sentCount || inputTokens <= prev.tokens) return;
+    // the figures of consecutive calls on the same list: their difference is the provider's count of what was added
+    const added = history.slice(prev.upTo, sentCount);
+    const p = this.pending ?? { tokens: 0, messages: [], key };
+    this.pending = { tokens: p.tokens + inputTokens - prev.tokens, messages: [...p.messages, ...added], key };
+  }
+
+  /** The provider's figures for what the last calls added against our count of it (one count, then forgotten); too
+   *  small a part says more about a chat template's per-message tokens than about the tokenizer: skipped. */
+  private async settle(): Promise<void> {
+    const p = this.pending;
+    if (p === null) return;
+    this.pending = null;
+    // a later call went to another model: its figure says nothing about the next one's tokenizer
+    if (p.key !== this.key()) return;
+    const raw = await this.rawCount(p.messages);
+    if (raw >= MIN_CALIBRATION_TOKENS) this.grow(p.tokens, raw);
   }
 
   /** The list was rewritten (tier 2/3, or any tier's edit): the provider's figure no longer describes it. */

@@ -57,6 +57,10 @@ export class FakeProvider {
   apiKey: string | undefined;
   /** Info answers (the window probe's) wait for this: a test holds them to see what does not wait for them. */
   infoGate: Promise<unknown> = Promise.resolve();
+  /** The server's own tokenizer (a real server counts the prompt itself, often more than the client): when set, it is
+   *  every answer's prompt_tokens (unless the reply says otherwise), and with a `window` a request over it gets the
+   *  flavour's overflow answer (n_prompt_tokens, n_ctx) without using a script step, as llama-server -c does. */
+  promptTokens: ((req: RecordedRequest) => number) | undefined;
 
   private constructor(
     private readonly server: Server,
@@ -189,12 +193,20 @@ export class FakeProvider {
       res.writeHead(refused.status, this.errorHeaders(format)).end(JSON.stringify(refused.body));
       return;
     }
+    const counted = this.promptTokens?.(record);
+    if (counted !== undefined && this.window !== undefined && counted > this.window) {
+      this.cursors.set(agent, stepIndex);
+      const answer = overflowAnswer(this.flavour, format, counted, this.window);
+      res.writeHead(answer.status, this.errorHeaders(format)).end(JSON.stringify(answer.body));
+      return;
+    }
     const step = this.scripts.get(agent)?.[stepIndex] ?? this.opts.fallback;
     if (step === undefined) {
       this.sendError(res, format, 400, `fake provider: no script step ${stepIndex} for agent "${agent}"`);
       return;
     }
-    const reply = typeof step === 'function' ? await step(record) : step;
+    const scripted = typeof step === 'function' ? await step(record) : step;
+    const reply = counted !== undefined && scripted.usage?.input === undefined ? { ...scripted, usage: { ...scripted.usage, input: counted } } : scripted;
     const fault = reply.fault;
     if (fault?.kind === 'status') {
       const extra: Record<string, string> = fault.retryAfter !== undefined ? { 'retry-after': String(fault.retryAfter) } : {};

@@ -1,6 +1,8 @@
 // McpHub: owns one SDK Client per configured server — parallel connect with a per-server timeout, the tool
 // catalogue (refreshed on list_changed, replayed when it arrived before ready), calls with cancellation and
 // progress-reset timeouts, and restart of a server whose connection dies (bounded intensity).
+// sdk-zod.js first and sdk-zod-end.js last: the SDK's schemas are built with zod's JIT (sdk-zod.ts)
+import './sdk-zod.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Clock, TaskGroup } from '../../runtime/actor.js';
@@ -9,6 +11,8 @@ import type { McpServerSpec } from '../../runtime/config/mcp-servers.js';
 import { groupAlive, trackProcessGroup } from '../../runtime/process-groups.js';
 import { buildTransport, type BuiltTransport } from './transport.js';
 import { renderCallResult, type RenderedResult } from './result.js';
+import type { CallSignal } from './cancel.js';
+import './sdk-zod-end.js';
 
 export type ServerState = 'connecting' | 'ready' | 'failed' | 'restarting' | 'closed';
 
@@ -69,6 +73,8 @@ interface Conn {
 }
 
 const CLIENT_INFO = { name: 'yagent', version: '0.1.0' };
+/** Progress only resets the call's timeout (resetTimeoutOnProgress): one handler for every call. */
+const noProgress = (): void => undefined;
 /** A failed HTTP server is tried again by an agent's start at most this often (a call always tries). */
 const REVIVE_EVERY_MS = 30_000;
 
@@ -130,24 +136,32 @@ export class McpHub {
   }
 
   /** One call; every outcome (tool error, server death, timeout, cancel) is a result, never a throw. */
-  async call(server: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<RenderedResult> {
+  async call(server: string, tool: string, args: Record<string, unknown>, signal?: CallSignal): Promise<RenderedResult> {
     const c = this.conns.get(server);
     if (!c) return { isError: true, text: `MCP server "${server}" is not configured` };
     if (c.state === 'failed' && c.spec.transport === 'http') await this.revive(c);
     if (c.state !== 'ready' || !c.client) return { isError: true, text: `MCP server "${server}" is ${c.state}${c.error ? `: ${c.error}` : ''}` };
     if (c.tools.find((t) => t.name === tool)?.taskOnly === true) return { isError: true, text: `tool "${tool}" of MCP server "${server}" runs only as an MCP task, which yagent does not support` };
     const client = c.client;
-    // HTTP: a call of its own abort, so that a server found gone fails it now rather than at tool_timeout
+    // HTTP: a call of its own abort, so that a server found gone fails it now rather than at tool_timeout; the
+    // caller's cancel aborts it too (checked first below, so a cancel still reads as one)
     const gone = c.spec.transport === 'http' ? new AbortController() : null;
-    const sig = gone === null ? signal : signal !== undefined ? AbortSignal.any([signal, gone.signal]) : gone.signal;
+    const follow = gone !== null && signal !== undefined ? (): void => gone.abort(signal.reason) : null;
+    if (follow !== null) {
+      if (signal?.aborted === true) follow();
+      else signal?.addEventListener('abort', follow);
+    }
+    const sig: CallSignal | undefined = gone?.signal ?? signal;
     if (gone !== null) c.inflight.add(gone);
     try {
+      // the SDK reads of its signal only what CallSignal has (cancel.ts): the facade's CallCancel is enough. No
+      // spread of an optional part here: V8 copies one through a slow path, ~3 µs a call in this worker's profile
       const res = await client.callTool({ name: tool, arguments: args }, undefined, {
-        ...(sig ? { signal: sig } : {}),
+        signal: sig as AbortSignal | undefined,
         timeout: c.spec.toolTimeoutMs,
         // a long tool that reports progress is alive: progress resets the timeout (anti-pattern 5)
         resetTimeoutOnProgress: true,
-        onprogress: () => undefined,
+        onprogress: noProgress,
       });
       return renderCallResult(res);
     } catch (err) {
@@ -158,6 +172,7 @@ export class McpHub {
       return { isError: true, text: `MCP call ${server}/${tool} failed: ${errText(err)}` };
     } finally {
       if (gone !== null) c.inflight.delete(gone);
+      if (follow !== null) signal?.removeEventListener('abort', follow);
     }
   }
 

@@ -6,6 +6,7 @@ import type { McpServerSpec } from '../../runtime/config/mcp-servers.js';
 import { McpHub, type McpToolInfo, type ServerStatus } from './hub.js';
 import type { RenderedResult } from './result.js';
 import { MCP_SHARED_KEY } from './client.js';
+import { CallCancel } from './cancel.js';
 
 export type CallPoll = { done: true; result: RenderedResult } | { done: false };
 
@@ -40,7 +41,8 @@ interface Running {
   result?: RenderedResult;
   /** Settles (never rejects) when the call has its result. */
   done?: Promise<void>;
-  ctl: AbortController;
+  /** Not an AbortController: building one per call was the worker's largest cost of ours (cancel.ts). */
+  ctl: CallCancel;
   /** Polls waiting for this call now (the caller polls again only after an answer: at most one, in practice). */
   waiters: Waiter[];
 }
@@ -113,10 +115,10 @@ export function mcpFacade(hub: McpHub): McpApi {
     settled: (ms) => hub.settled(ms),
     startCall(id, server, tool, args, waitMs) {
       if (calls.has(id)) throw new Error(`MCP call id ${id} is already running`);
-      const run: Running = { ctl: new AbortController(), waiters: [] };
+      const run: Running = { ctl: new CallCancel(), waiters: [] };
       calls.set(id, run);
       // every outcome of hub.call is a result; anything thrown still reaches the caller as one
-      run.done = hub.call(server, tool, args, run.ctl.signal).then(
+      run.done = hub.call(server, tool, args, run.ctl).then(
         (r) => settle(run, r),
         (err: unknown) => settle(run, { isError: true, text: `MCP call ${server}/${tool} failed: ${err instanceof Error ? err.message : String(err)}` }),
       );

@@ -13,6 +13,10 @@ const MAX_NAME = 64;
 /** A result longer than this goes to an artifact; the model gets its head and the id (read_artifact pages it). */
 export const MCP_INLINE_CHARS = 16_000;
 const HEAD_CHARS = 2_000;
+/** A call's id ends in this thread's random tag and a counter: unique among the calls of every thread the mcp actor
+ *  serves, without a `Math.random().toString(36)` per call. */
+const THREAD_TAG = Math.random().toString(36).slice(2, 10);
+let callSeq = 0;
 
 /** Large results are stored, not pushed through the context window. */
 async function inlineOrArtifact(text: string, store: { writeArtifact(content: string): Promise<string> }): Promise<string> {
@@ -96,7 +100,7 @@ export function mcpToolDeclarations(catalogue: readonly McpToolInfo[], mcp: Remo
       parameters: t.inputSchema,
       tags: tagsFor(t, name),
       async execute(args, ctx) {
-        const id = `${ctx.callId}:${ctx.agent}:${Math.random().toString(36).slice(2, 10)}`;
+        const id = `${ctx.callId}:${ctx.agent}:${THREAD_TAG}.${++callSeq}`;
         const r = await finish(mcp, id, mcp.startCall(id, t.server, t.name, args as Record<string, unknown>, POLL_MS), ctx.signal);
         if (r === null) return fail('cancelled', 'The call was cancelled.');
         if (r.isError) return fail('mcp_tool_error', r.text);

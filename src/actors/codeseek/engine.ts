@@ -59,7 +59,7 @@ export class CodeSeek {
     const root = await realpath(workspace);
     let ws = this.spaces.get(root);
     if (!ws) {
-      const index = new CodeIndex(root, () => this.o.clock.now());
+      const index = new CodeIndex(root, () => this.o.clock.now(), { watch: true });
       const made: Workspace = { index, loaded: Promise.resolve(), refreshing: null, indexed: null, savedGeneration: 0, lastReport: null, refreshedAt: 0 };
       made.loaded = this.adoptCache(made);
       this.spaces.set(root, (ws = made));

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { lstatSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { callers } from '../src/actors/codeseek/answers.js';
+import { callers, warmAnswers } from '../src/actors/codeseek/answers.js';
 import { CodeIndex } from '../src/actors/codeseek/code-index.js';
 import { CodeSeek } from '../src/actors/codeseek/engine.js';
 import { listSourceFiles } from '../src/actors/codeseek/files.js';
@@ -139,6 +139,7 @@ async function incrementalFigures(root: string): Promise<Figure[]> {
 async function queryFigures(root: string): Promise<Figure[]> {
   const ix = new CodeIndex(root);
   await ix.refresh();
+  warmAnswers(ix); // as the engine does after a build, before the first question
   const paths = await listSourceFiles(root);
   const texts = await Promise.all(paths.map(async (p) => [p, await readFile(join(root, p), 'utf8')] as const));
   const names = Array.from({ length: 200 }, (_, i) => `f${(i * 37) % GENERATED}`);

@@ -199,7 +199,8 @@ export class CodeIndex {
    *  are stat'ed (all of them when the watches may have missed something since). */
   private movedWatched(paths: readonly string[], moved: Map<string, Stats | null> | undefined, report: RefreshReport): Map<string, Stats | null> | undefined {
     if (this.watch === null) return moved;
-    this.watch.cover(paths, this.files);
+    // a known file's directory is watched already (a lost watch makes the next take null): only new files are looked at
+    this.watch.cover(paths.filter((p) => !this.files.has(p)), this.files);
     if (moved !== undefined) return moved;
     const named = this.watch.take();
     if (named === null) this.watch.reset(this.files.keys());
@@ -228,17 +229,18 @@ export class CodeIndex {
   /** Brings one file in line; returns a promise only when the file must be parsed and its grammar is not loaded yet.
    *  `moved`: the known files were stat'ed before the listing, and these moved (undefined: stat each known file now). */
   private visit(path: string, report: RefreshReport, moved: ReadonlyMap<string, Stats | null> | undefined): Promise<void> | undefined {
-    const lang = langOf(path);
     const old = this.files.get(path);
+    // a known file the stats (or the watches) found unchanged: nothing to look at, its language included
+    if (old !== undefined && moved !== undefined && !moved.has(path)) {
+      report.reused++;
+      return;
+    }
+    const lang = langOf(path);
     if (lang === null) {
       if (old) this.drop(path);
       return;
     }
     if (old !== undefined) {
-      if (moved !== undefined && !moved.has(path)) {
-        report.reused++;
-        return;
-      }
       const st = moved !== undefined ? (moved.get(path) ?? null) : lstatSafe(this.abs(path));
       if (st === null || !indexable(st)) {
         this.drop(path);

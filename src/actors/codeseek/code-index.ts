@@ -200,11 +200,15 @@ export class CodeIndex {
   private movedWatched(paths: readonly string[], moved: Map<string, Stats | null> | undefined, report: RefreshReport): Map<string, Stats | null> | undefined {
     if (this.watch === null) return moved;
     // a known file's directory is watched already (a lost watch makes the next take null): only new files are looked at
-    this.watch.cover(paths.filter((p) => !this.files.has(p)), this.files);
-    if (moved !== undefined) return moved;
-    const named = this.watch.take();
-    if (named === null) this.watch.reset(this.files.keys());
-    return this.movedFiles(report, named ?? undefined);
+    const fresh = paths.filter((p) => !this.files.has(p));
+    if (moved === undefined) {
+      // the events of changes made before this refresh were delivered while git listed (trust may be lost since)
+      const named = this.watch.take();
+      if (named === null) this.watch.reset(this.files.keys());
+      moved = this.movedFiles(report, named ?? undefined);
+    }
+    this.watch.cover(fresh, this.files);
+    return moved;
   }
 
   /** The known files (or those of `only`) whose stat moved since they were read (null: gone or no longer a regular file

@@ -6,10 +6,11 @@ import { CodeSeek } from '../../src/actors/codeseek/engine.js';
 import { createTaskGroup } from '../../src/runtime/tasks.js';
 import { realClock } from '../../src/runtime/clock.js';
 import { TS_FILES, tempRepo } from './fixtures.js';
+import type * as Answers from '../../src/actors/codeseek/answers.js';
 
 const order: string[] = [];
 vi.mock('../../src/actors/codeseek/answers.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/actors/codeseek/answers.js')>();
+  const real = await importOriginal<typeof Answers>();
   return { ...real, warmAnswers: vi.fn((ix: Parameters<typeof real.warmAnswers>[0]) => (order.push('warm'), real.warmAnswers(ix))) };
 });
 const { warmAnswers } = await import('../../src/actors/codeseek/answers.js');

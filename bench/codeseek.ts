@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { lstatSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { callers } from '../src/actors/codeseek/answers.js';
+import { callers, warmAnswers } from '../src/actors/codeseek/answers.js';
 import { CodeIndex } from '../src/actors/codeseek/code-index.js';
 import { CodeSeek } from '../src/actors/codeseek/engine.js';
 import { listSourceFiles } from '../src/actors/codeseek/files.js';
@@ -69,8 +69,11 @@ async function rotate(runs: number, sides: (() => Promise<number>)[]): Promise<n
 
 async function build(root: string): Promise<number> {
   const t0 = process.hrtime.bigint();
-  await new CodeIndex(root).refresh();
-  return ms(t0);
+  const ix = new CodeIndex(root, Date.now, { watch: true }); // as the engine makes it
+  await ix.refresh();
+  const took = ms(t0);
+  ix.close();
+  return took;
 }
 
 function generated(n: number): string {
@@ -99,7 +102,7 @@ async function buildFigures(label: string, root: string): Promise<Figure[]> {
 }
 
 async function incrementalFigures(root: string): Promise<Figure[]> {
-  const ix = new CodeIndex(root);
+  const ix = new CodeIndex(root, Date.now, { watch: true }); // as the engine makes it: the watches name the changed file
   await ix.refresh();
   const paths = await listSourceFiles(root);
   const target = join(root, 'src', 'd1', 'm1.ts');
@@ -136,6 +139,7 @@ async function incrementalFigures(root: string): Promise<Figure[]> {
 async function queryFigures(root: string): Promise<Figure[]> {
   const ix = new CodeIndex(root);
   await ix.refresh();
+  warmAnswers(ix); // as the engine does after a build, before the first question
   const paths = await listSourceFiles(root);
   const texts = await Promise.all(paths.map(async (p) => [p, await readFile(join(root, p), 'utf8')] as const));
   const names = Array.from({ length: 200 }, (_, i) => `f${(i * 37) % GENERATED}`);

@@ -221,3 +221,15 @@ export function renderSnippet(r: DeclRef, source: string): string {
   const cut = last < r.decl.endLine ? `\n[${r.decl.endLine - last} more lines: read_file ${r.path} from line ${last + 1}]` : '';
   return `${where(r)} ${r.decl.kind} ${r.decl.name}\n${body}${cut}`;
 }
+
+/** Asks who calls (and what is called by) one declaration that has call sites, answers discarded: run after a build,
+ *  off any question's path, so that the first real question does not pay for compiling and warming the answer path
+ *  (1–2 ms, the p99 of `callers` otherwise). */
+export function warmAnswers(ix: CodeIndex): void {
+  for (const [name] of ix.allNames()) {
+    if (ix.callsTo(name).length === 0) continue;
+    callers(ix, name);
+    callees(ix, name);
+    return;
+  }
+}

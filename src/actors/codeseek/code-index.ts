@@ -11,6 +11,7 @@ import { FACTS_VERSION, type CallSite, type Decl, type FileFacts } from './facts
 import { listSourceFiles } from './files.js';
 import { langOf } from './queries.js';
 import { Resolver, type Resolution } from './resolve.js';
+import { ChangeWatch } from './watch.js';
 
 export { MAX_FILE_BYTES } from './disk.js';
 
@@ -50,6 +51,8 @@ export interface RefreshReport {
   hashed: number;
   reused: number;
   removed: number;
+  /** Known files stat'ed to see whether they changed (all of them unless the watches named the changed ones). */
+  checked: number;
   ms: number;
 }
 
@@ -79,9 +82,17 @@ export class CodeIndex {
   generation = 0;
 
   private readonly base: string;
+  /** Directory watches naming the files that may have changed (watch.ts); null: every refresh stats every known file. */
+  private readonly watch: ChangeWatch | null;
 
-  constructor(readonly root: string, private readonly now: () => number = Date.now) {
+  constructor(readonly root: string, private readonly now: () => number = Date.now, opts: { watch?: boolean } = {}) {
     this.base = root.endsWith(sep) || root.endsWith('/') ? root : root + sep;
+    this.watch = opts.watch === true ? new ChangeWatch(this.base.slice(0, -1)) : null;
+  }
+
+  /** Drops the directory watches (a workspace no longer asked about). */
+  close(): void {
+    this.watch?.close();
   }
 
   /** Building = no whole pass has completed yet (a later refresh re-checks an index that is already whole). */
@@ -125,15 +136,17 @@ export class CodeIndex {
    *  loop every `batch` files so that queries are answered from what is indexed while a first build runs. */
   async refresh(opts: { signal?: AbortSignal; batch?: number; paths?: string[] } = {}): Promise<RefreshReport> {
     const t0 = performance.now();
-    const report: RefreshReport = { files: 0, parsed: 0, hashed: 0, reused: 0, removed: 0, ms: 0 };
+    const report: RefreshReport = { files: 0, parsed: 0, hashed: 0, reused: 0, removed: 0, checked: 0, ms: 0 };
     // building from the first moment: a question during the listing is told so (the total is the last one known)
     this.progress = { indexed: 0, total: this.files.size, building: true };
     try {
       const listing = opts.paths !== undefined ? Promise.resolve(opts.paths) : listSourceFiles(this.root);
       // while git lists the files, stat the ones already known: a refresh of a mostly unchanged tree is these stats;
-      // only the files that moved are kept (with their stat), so 5,000 Stats never outlive the loop
-      const moved = opts.paths === undefined ? this.movedFiles() : undefined;
+      // only the files that moved are kept (with their stat), so 5,000 Stats never outlive the loop. With trusted
+      // watches, only the files they named are stat'ed, after the listing (whose wait delivers the pending events).
+      let moved = opts.paths === undefined ? this.movedUnwatched(report) : undefined;
       const paths = await listing;
+      if (opts.paths === undefined) moved = this.movedWatched(paths, moved, report);
       report.files = paths.length;
       this.progress.total = paths.length;
       const batch = opts.batch ?? 64;
@@ -174,31 +187,64 @@ export class CodeIndex {
     return report;
   }
 
-  /** The known files whose stat moved since they were read (null: gone or no longer a regular file within the limit).
-   *  Synchronous on purpose: the index runs in its own worker, and 5,000 stats through the libuv pool cost ~10× more. */
-  private movedFiles(): Map<string, Stats | null> {
-    const moved = new Map<string, Stats | null>();
-    for (const [path, e] of this.files) {
-      const st = lstatSafe(this.abs(path));
-      if (st === null || !indexable(st) || !unchanged(e, st)) moved.set(path, st);
+  /** Before the listing: every known file stat'ed, unless trusted watches will name the changed ones (undefined). */
+  private movedUnwatched(report: RefreshReport): Map<string, Stats | null> | undefined {
+    if (this.watch?.trusted === true) return undefined;
+    this.watch?.take();
+    this.watch?.reset(this.files.keys()); // watched before the stats: a change after its file's stat is an event
+    return this.movedFiles(report);
+  }
+
+  /** After the listing: the directories of new files watched (before they are read); the known files the watches named
+   *  are stat'ed (all of them when the watches may have missed something since). */
+  private movedWatched(paths: readonly string[], moved: Map<string, Stats | null> | undefined, report: RefreshReport): Map<string, Stats | null> | undefined {
+    if (this.watch === null) return moved;
+    // a known file's directory is watched already (a lost watch makes the next take null): only new files are looked at
+    const fresh = paths.filter((p) => !this.files.has(p));
+    if (moved === undefined) {
+      // the events of changes made before this refresh were delivered while git listed (trust may be lost since)
+      const named = this.watch.take();
+      if (named === null) this.watch.reset(this.files.keys());
+      moved = this.movedFiles(report, named ?? undefined);
     }
+    this.watch.cover(fresh, this.files);
+    return moved;
+  }
+
+  /** The known files (or those of `only`) whose stat moved since they were read (null: gone or no longer a regular file
+   *  within the limit). Synchronous on purpose: the index runs in its own worker, and 5,000 stats through the libuv pool
+   *  cost ~10× more. */
+  private movedFiles(report: RefreshReport, only?: ReadonlySet<string>): Map<string, Stats | null> {
+    const moved = new Map<string, Stats | null>();
+    const check = (path: string, e: FileEntry): void => {
+      const st = lstatSafe(this.abs(path));
+      report.checked++;
+      if (st === null || !indexable(st) || !unchanged(e, st)) moved.set(path, st);
+    };
+    if (only === undefined) for (const [path, e] of this.files) check(path, e);
+    else
+      for (const path of only) {
+        const e = this.files.get(path);
+        if (e !== undefined) check(path, e);
+      }
     return moved;
   }
 
   /** Brings one file in line; returns a promise only when the file must be parsed and its grammar is not loaded yet.
    *  `moved`: the known files were stat'ed before the listing, and these moved (undefined: stat each known file now). */
   private visit(path: string, report: RefreshReport, moved: ReadonlyMap<string, Stats | null> | undefined): Promise<void> | undefined {
-    const lang = langOf(path);
     const old = this.files.get(path);
+    // a known file the stats (or the watches) found unchanged: nothing to look at, its language included
+    if (old !== undefined && moved !== undefined && !moved.has(path)) {
+      report.reused++;
+      return;
+    }
+    const lang = langOf(path);
     if (lang === null) {
       if (old) this.drop(path);
       return;
     }
     if (old !== undefined) {
-      if (moved !== undefined && !moved.has(path)) {
-        report.reused++;
-        return;
-      }
       const st = moved !== undefined ? (moved.get(path) ?? null) : lstatSafe(this.abs(path));
       if (st === null || !indexable(st)) {
         this.drop(path);

@@ -4,7 +4,7 @@ import { readFile, realpath } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Clock, TaskGroup } from '../../runtime/actor.js';
 import { nodeCrypto } from '../../runtime/lazy-builtins.js';
-import { callees, callers, callgraph, renderSnippet, search, skeleton, snippetTargets, type CodeQuery } from './answers.js';
+import { callees, callers, callgraph, renderSnippet, search, skeleton, snippetTargets, warmAnswers, type CodeQuery } from './answers.js';
 import { CodeIndex, contentHash, type CacheImage, type Progress, type RefreshReport } from './code-index.js';
 
 /** Where an index is kept between runs (the store actor in production: `data/codeseek/{key}.json`). */
@@ -40,6 +40,8 @@ interface Workspace {
   lastReport: RefreshReport | null;
   /** When the last refresh ended (clock ms; 0 = never). */
   refreshedAt: number;
+  /** The answer path was run once on this index (after its first refresh, off any question's path). */
+  warmed: boolean;
 }
 
 /** The cache key of a workspace: its real path, hashed (a file name, no path in it). */
@@ -59,8 +61,8 @@ export class CodeSeek {
     const root = await realpath(workspace);
     let ws = this.spaces.get(root);
     if (!ws) {
-      const index = new CodeIndex(root, () => this.o.clock.now());
-      const made: Workspace = { index, loaded: Promise.resolve(), refreshing: null, indexed: null, savedGeneration: 0, lastReport: null, refreshedAt: 0 };
+      const index = new CodeIndex(root, () => this.o.clock.now(), { watch: true });
+      const made: Workspace = { index, loaded: Promise.resolve(), refreshing: null, indexed: null, savedGeneration: 0, lastReport: null, refreshedAt: 0, warmed: false };
       made.loaded = this.adoptCache(made);
       this.spaces.set(root, (ws = made));
     }
@@ -96,6 +98,11 @@ export class CodeSeek {
         // JSON (and a store round trip) that no answer needs
         indexed(report);
         await nextTurn();
+        if (!ws.warmed) {
+          // the first question after a build would compile the answer path (1–2 ms): done here, after the waiting ones
+          ws.warmed = true;
+          warmAnswers(ws.index);
+        }
         await this.save(ws);
       } catch (err) {
         this.o.onError?.(`indexing ${ws.index.root}`, err);

@@ -129,7 +129,8 @@ async function ours(): Promise<{ lat: number[]; during: number }> {
       fake.script('director', ...Array.from({ length: 6 }, () => director));
       fake.script('repo', ...Array.from({ length: 4 * TOKENS }, () => repo));
     };
-    await withLocalHost({ configPath: undefined, baseConfig: 'template', script, io: { stdout: () => undefined, stderr: () => undefined } }, async (host) => {
+    // screen: as bin/tui/run.ts opens its host (the TUI draws in this process: workers run below its main thread)
+    await withLocalHost({ configPath: undefined, baseConfig: 'template', script, screen: true, io: { stdout: () => undefined, stderr: () => undefined } }, async (host) => {
       const t = term((rows, at, s) => seen.check(rows, at, s));
       const base = localBackend(host, ws, { yolo: true, fullYolo: false, disabledAgents: [] });
       let started: (done: Promise<unknown>) => void = () => undefined;

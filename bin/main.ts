@@ -1,6 +1,6 @@
 // yagent CLI entry: parses the sub-command, hands off to the matching client, maps failures to exit codes.
 import { readFileSync } from 'node:fs';
-import { parseCommand, runsLocalTasks, type Command } from './cli/args.js';
+import { drawsScreen, parseCommand, runsLocalTasks, type Command } from './cli/args.js';
 import type { Streams } from './cli/output.js';
 import { subcommandUsage, usage } from './cli/usage.js';
 import { CliError, ConfigExit, EXIT, formatCliError, type ExitCode } from './cli/exit-codes.js';
@@ -21,9 +21,9 @@ async function withLocalHost<T>(opts: SessionOptions, fn: (host: Host) => Promis
 }
 
 /** Boots the Director's worker before the rest of the CLI loads (tiny module: no zod, no runtime graph). */
-async function prestartDirector(cmd: Command): Promise<void> {
+async function prestartDirector(cmd: Command, screen: boolean): Promise<void> {
   const plan = await import('./host/boot-plan.js');
-  plan.prestartDirector(plan.readsStoreFirst(cmd));
+  plan.prestartDirector(plan.readsStoreFirst(cmd), screen);
 }
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -36,7 +36,8 @@ const io: Streams = {
 
 async function run(cmd: Command): Promise<ExitCode> {
   // the launcher has usually done it already (bin/host/early-boot.ts); once per process
-  if (runsLocalTasks(cmd, { stdin: process.stdin.isTTY === true, stdout: process.stdout.isTTY === true })) await prestartDirector(cmd);
+  const tty = { stdin: process.stdin.isTTY === true, stdout: process.stdout.isTTY === true };
+  if (runsLocalTasks(cmd, tty)) await prestartDirector(cmd, drawsScreen(cmd, tty));
   switch (cmd.kind) {
     case 'version':
       io.stdout((await import('./cli/version.js')).versionLine(pkg.version, new URL('../build-stamp.json', import.meta.url)));

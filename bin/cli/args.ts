@@ -272,6 +272,12 @@ function sessionFlags(resume: string | undefined, continueLatest: boolean, fork:
   return { session: { ...(resume !== undefined ? { resume } : { continueLatest: true }), ...(fork ? { fork: true } : {}) } };
 }
 
+/** Whether `cmd` opens the TUI in this process (a bare `yagent` or `yagent "fix it"` on a terminal, not --attach):
+ *  its agent and store workers then run below the screen (bin/host/boot-plan.ts `SCREEN_NICE`). */
+export function drawsScreen(cmd: Command, tty: { stdin: boolean; stdout: boolean }): boolean {
+  return cmd.kind === 'headless' && !cmd.explicit && !cmd.attach && tty.stdin && tty.stdout;
+}
+
 /** Whether `cmd` runs agents in this process (their Director's and store's workers are prestarted). */
 export function runsLocalTasks(cmd: Command, tty: { stdin: boolean; stdout: boolean }): boolean {
   switch (cmd.kind) {

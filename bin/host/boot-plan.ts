@@ -22,6 +22,11 @@ export const SPARE_PLAN = { preload: [AGENT_ACTOR_MODULE], count: 1 } as const;
  *  ~14 MB with no more CPU before the first request and no slower step (bench/AGENTS.md, issue 29). */
 export const WORKER_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 3 };
 
+/** How far below the main thread the agent, store and MCP workers run when the TUI draws in this process (Linux nice,
+ *  per thread: `src/runtime/thread-priority.ts`): the screen outranks agent compute. CFS gives a nice-5 thread about a
+ *  third of a nice-0 one's share when both want a core. Headless runs keep every thread at the process's priority. */
+export const SCREEN_NICE = 5;
+
 /** The store service's worker preloads its module (the runtime adapter starts the store with this preload). */
 export const STORE_PRELOAD = [STORE_MODULE];
 
@@ -52,13 +57,15 @@ export function readsStoreFirst(cmd: Command): boolean {
  *  process. The store's worker is prestarted only for a turn that reads it first (`readsStoreFirst`): a new task's
  *  Director sends its first request without any store answer (its rollout's opening is pipelined, its board needs no
  *  index), so there the store boots once the Director's worker is ready (`storeBootAfter`) and leaves the two cores
- *  to the Director's boot and the CLI's (A/B in bench/AGENTS.md). */
-export function prestartDirector(withStore = false): void {
+ *  to the Director's boot and the CLI's (A/B in bench/AGENTS.md). `screen`: the TUI will draw in this process, so
+ *  they boot below it (`SCREEN_NICE`, as its runtime's workers do: a spare is adopted only with the same priority). */
+export function prestartDirector(withStore = false, screen = false): void {
   if (prestarted) return;
   prestarted = true;
-  const director = prestart({ preload: SPARE_PLAN.preload, count: SPARE_PLAN.count, threads: THREADS, resourceLimits: WORKER_LIMITS });
+  const nice = screen ? SCREEN_NICE : 0;
+  const director = prestart({ preload: SPARE_PLAN.preload, count: SPARE_PLAN.count, threads: THREADS, resourceLimits: WORKER_LIMITS, nice });
   storeFirst = withStore;
-  if (withStore) prestart({ preload: STORE_PRELOAD, count: 1, threads: THREADS, resourceLimits: WORKER_LIMITS });
+  if (withStore) prestart({ preload: STORE_PRELOAD, count: 1, threads: THREADS, resourceLimits: WORKER_LIMITS, nice });
   else directorBooted = Promise.all(director.map((b) => b.ready.catch(() => undefined))).then(() => undefined);
   trace(`workers prestarted (${withStore ? 'Director, store' : 'Director'})`);
 }

@@ -5,7 +5,7 @@ import type { YagentConfig } from '../../src/runtime/config/types.js';
 import { serializeError } from '../../src/runtime/protocol/index.js';
 import type { StoreApi } from '../../src/store/api.js';
 import { STORE_ACTOR, STORE_MODULE, TASK_INBOX_SHARED_KEY, bumpInbox, createInboxSignal, storeInputFromConfig } from '../../src/store/client.js';
-import { SPARE_PLAN, STORE_PRELOAD, THREADS, WORKER_LIMITS, canDelegate, delegationPreload, storeAfterFirstCall, storeBootAfter } from './boot-plan.js';
+import { SCREEN_NICE, SPARE_PLAN, STORE_PRELOAD, THREADS, WORKER_LIMITS, canDelegate, delegationPreload, storeAfterFirstCall, storeBootAfter } from './boot-plan.js';
 import { claimNewTaskId } from './ids.js';
 import { trace } from './trace.js';
 import { createMcpShared, MCP_SHARED_KEY, mcpInputFromConfig, mcpServiceSpec } from '../../src/actors/mcp/client.js';
@@ -36,6 +36,8 @@ export interface AdapterOptions {
   /** Where a log sink failure is said once, and (`--verbose`) warn+ log lines are mirrored: stderr. */
   stderr?: ((s: string) => void) | undefined;
   verbose?: boolean | undefined;
+  /** A UI draws in this process (the TUI): workers run below its main thread (boot-plan `SCREEN_NICE`). */
+  screen?: boolean | undefined;
 }
 
 /** The run's last writes failed: one stderr report and exit 1, whatever the task's own outcome was. */
@@ -59,11 +61,11 @@ function latest(ms: number): Promise<void> {
 /** The process's task-inbox signal (shared with every actor through ctx.shared; bumped after each post). */
 const inboxSignal = createInboxSignal();
 
-export function startRuntime(canAsk: boolean, config: Pick<YagentConfig, 'llm'>, sweepOrphansAfter?: Promise<unknown>, watchdogAfter?: Promise<unknown>): Promise<Runtime> {
+export function startRuntime(canAsk: boolean, config: Pick<YagentConfig, 'llm'>, sweepOrphansAfter?: Promise<unknown>, watchdogAfter?: Promise<unknown>, screen = false): Promise<Runtime> {
   // one buffer for the process: max_in_flight_requests and the circuit breakers hold across every agent worker
   const shared = { [LLM_SHARED_KEY]: createSharedLlmState({ maxInFlightRequests: config.llm.maxInFlightRequests }), [MCP_SHARED_KEY]: createMcpShared(), [TASK_INBOX_SHARED_KEY]: inboxSignal };
   // guardOrphans: no process of ours outlives this one, however it dies (kill -9, OOM: watchdog.ts)
-  return Runtime.start({ hasResponder: canAsk, preload: [...SPARE_PLAN.preload], spares: SPARE_PLAN.count, deferRefill: true, shared, threads: THREADS, resourceLimits: WORKER_LIMITS, guardOrphans: true, ...(sweepOrphansAfter ? { sweepOrphansAfter } : {}), ...(watchdogAfter ? { watchdogAfter } : {}) });
+  return Runtime.start({ hasResponder: canAsk, preload: [...SPARE_PLAN.preload], spares: SPARE_PLAN.count, deferRefill: true, shared, threads: THREADS, resourceLimits: WORKER_LIMITS, guardOrphans: true, ...(sweepOrphansAfter ? { sweepOrphansAfter } : {}), ...(watchdogAfter ? { watchdogAfter } : {}), ...(screen ? { workerNice: SCREEN_NICE } : {}) });
 }
 
 /** The loaded config, or the file re-read when it names a provider the loaded one does not have. */
@@ -80,7 +82,7 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
   // its watchdog (a /bin/sh spawn) once the first task's start is on its way (a host that asks starts it at once)
   let taskStarted = (): void => undefined;
   const firstTask = new Promise<void>((resolve) => (taskStarted = resolve));
-  const runtime = await startRuntime(opts.canAsk, opts.config, opts.canAsk ? undefined : firstCall, opts.canAsk ? undefined : firstTask);
+  const runtime = await startRuntime(opts.canAsk, opts.config, opts.canAsk ? undefined : firstCall, opts.canAsk ? undefined : firstTask, opts.screen === true);
   let called = false;
   const sweepGate = runtime.dispatcher.consume({ name: 'orphan-sweep-gate', filter: { types: ['ai_stream_start', 'llm_call_start'] } }, () => {
     sweepGate.mailbox.close();

@@ -26,6 +26,8 @@ export interface SessionOptions {
   baseConfig?: 'user' | 'template';
   /** `--verbose`: warn and error log lines are mirrored to stderr. */
   verbose?: boolean;
+  /** The TUI draws in this process: agent, store and MCP workers run below the main thread (boot-plan `SCREEN_NICE`). */
+  screen?: boolean;
   /** `-p`: the task starts before the sandbox probe answers; its events and its end wait for the notice line. */
   startBeforeNotice?: boolean;
 }
@@ -61,7 +63,7 @@ export async function withLocalHost<T>(opts: SessionOptions, fn: (host: Host) =>
     // -p: probed once the task has started (its spawn is ~5-10 ms of this thread's CPU the Director's start message
     // would wait for); otherwise while the runtime starts, and before any client sees the host
     const printed = opts.startBeforeNotice === true ? undefined : probe();
-    const host = await LocalHost.start({ config, configPath, canAsk: opts.canAsk ?? false, stderr: opts.io.stderr, verbose: opts.verbose });
+    const host = await LocalHost.start({ config, configPath, canAsk: opts.canAsk ?? false, stderr: opts.io.stderr, verbose: opts.verbose, screen: opts.screen });
     trace('runtime started (Director spare booting; the store once it is ready)');
     // test-only crash injection: exists only with the scripted model (the loopback fake), never with a real provider
     if (fake) fake.onCrashWorker = (agent) => host.crashActors(agent);

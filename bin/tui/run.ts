@@ -51,7 +51,8 @@ export async function runTuiLocal(session: SessionOptions, run: TuiRun): Promise
   let hostClosed: Promise<unknown> = Promise.resolve();
   const boot = (): Promise<TuiBackend> =>
     new Promise<TuiBackend>((resolve, reject) => {
-      hostClosed = withLocalHost(session, (host) => {
+      // the screen outranks agent compute: this process's workers run below its main thread
+      hostClosed = withLocalHost({ ...session, screen: true }, (host) => {
         resolve(localBackend(host, run.workspace, run.options));
         return new Promise<void>((r) => (release = r)); // the host lives until /setup or quit releases it
       }).catch(reject);

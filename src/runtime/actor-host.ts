@@ -38,6 +38,8 @@ export interface HostOptions {
   resourceLimits?: ResourceLimits;
   /** Thread bundles: a preload one of them serves boots that bundle (code-cached) instead of the generic worker. */
   threads?: readonly ThreadBundle[];
+  /** How far below the main thread every worker runs (Linux nice, thread-priority.ts); 0 or unset: at its priority. */
+  workerNice?: number;
   requests: ActorRequests;
 }
 
@@ -98,11 +100,15 @@ export class ActorHost {
   }
 
   private poolKey(): string {
-    return startKey(this.opts.resourceLimits, this.poolPreload());
+    return startKey(this.opts.resourceLimits, this.poolPreload(), this.nice());
+  }
+
+  private nice(): number {
+    return this.opts.workerNice ?? 0;
   }
 
   private boot(limits: ResourceLimits | undefined, preload: string[]): Booting {
-    return adoptPrestarted(startKey(limits, preload)) ?? bootWorker(limits, preload, this.opts.threads);
+    return adoptPrestarted(startKey(limits, preload, this.nice())) ?? bootWorker(limits, preload, this.opts.threads, this.nice());
   }
 
   /** A spare for `module`: a thread bundle's spare only runs the modules it carries, so another module gets a
@@ -110,11 +116,11 @@ export class ActorHost {
   private take(limits: ResourceLimits | undefined, preload: string[] | undefined, module: string): Booting {
     const eff = limits ?? this.opts.resourceLimits;
     const pre = preload ?? this.poolPreload();
-    const list = this.spares.get(startKey(eff, pre)) ?? [];
+    const list = this.spares.get(startKey(eff, pre, this.nice())) ?? [];
     const i = list.findIndex((b) => b.serves === undefined || b.serves.includes(module));
     if (i >= 0) return list.splice(i, 1)[0] as Booting;
     const thread = threadFor(pre, this.opts.threads ?? []);
-    return thread && !thread.modules.includes(module) ? bootWorker(eff, pre) : this.boot(eff, pre);
+    return thread && !thread.modules.includes(module) ? bootWorker(eff, pre, [], this.nice()) : this.boot(eff, pre);
   }
 
   /** Tops the default pool up again; called after a start so the new boot does not compete with it. */

@@ -42,6 +42,9 @@ export interface RuntimeOptions {
   resourceLimits?: ResourceLimits;
   /** Thread bundles (code-cached CommonJS builds of an actor's thread); a spawn whose preload one serves boots it. */
   threads?: readonly ThreadBundle[];
+  /** A UI draws in this process (the TUI): every actor worker (agent, store, MCP) lowers its own thread's priority
+   *  this far below the main thread's as it boots (Linux nice, thread-priority.ts). Unset (headless): unchanged. */
+  workerNice?: number;
   /** False for headless runs: requestUserHelp rejects with NO_RESPONDER. */
   hasResponder?: boolean;
   dispatcher?: DispatcherOptions;
@@ -126,6 +129,7 @@ export class Runtime {
       shared: opts.shared,
       resourceLimits: opts.resourceLimits,
       ...(opts.threads ? { threads: opts.threads } : {}),
+      ...(opts.workerNice !== undefined ? { workerNice: opts.workerNice } : {}),
       requests: {
         publish: (a, events, dropped) => rt.ingress.events(a, events, dropped),
         settle: (a) => rt.ingress.settle(a),

@@ -28,9 +28,10 @@ export interface Booting {
   serves?: readonly string[];
 }
 
-/** Spares are interchangeable only with the same resource limits and the same preload. */
-export function startKey(l: ResourceLimits | undefined, preload: readonly string[]): string {
-  return JSON.stringify([l?.maxOldGenerationSizeMb ?? 0, l?.maxYoungGenerationSizeMb ?? 0, l?.stackSizeMb ?? 0, preload]);
+/** Spares are interchangeable only with the same resource limits, the same preload and the same priority (`nice`:
+ *  how far below the main thread the worker runs, thread-priority.ts; 0 = at its priority). */
+export function startKey(l: ResourceLimits | undefined, preload: readonly string[], nice = 0): string {
+  return JSON.stringify([l?.maxOldGenerationSizeMb ?? 0, l?.maxYoungGenerationSizeMb ?? 0, l?.stackSizeMb ?? 0, preload, nice]);
 }
 
 /** The bundle that serves this preload: its first entry is one of the bundle's actor modules and the rest are
@@ -41,14 +42,17 @@ export function threadFor(preload: readonly string[], threads: readonly ThreadBu
   return threads.find((t) => t.modules.includes(first) && rest.every((p) => t.packages.includes(p)) && existsSync(join(distRoot(), t.bundle)));
 }
 
-export function bootWorker(limits: ResourceLimits | undefined, preload: readonly string[], threads: readonly ThreadBundle[] = []): Booting {
+/** nice > 0: the worker lowers its own thread's priority that much below the main thread's as it boots (the TUI's
+ *  workers: thread-priority.ts). */
+export function bootWorker(limits: ResourceLimits | undefined, preload: readonly string[], threads: readonly ThreadBundle[] = [], nice = 0): Booting {
   const thread = threadFor(preload, threads);
   const root = distRoot();
   const requires = Object.fromEntries(Object.entries(thread?.requires ?? {}).map(([k, v]) => [k, join(root, v)]));
+  const below = nice > 0 ? { nice } : {};
   // the bundle's path is not checked again (distFile): threadFor has just seen it exist
   const worker = thread
-    ? new Worker(distFile(THREAD_WORKER), { workerData: { bundle: join(root, thread.bundle), packages: requires, preload: [...preload] }, resourceLimits: limits ?? {} })
-    : new Worker(distFile(ACTOR_WORKER), { workerData: { preload: [...preload] }, resourceLimits: limits ?? {} });
+    ? new Worker(distFile(THREAD_WORKER), { workerData: { bundle: join(root, thread.bundle), packages: requires, preload: [...preload], ...below }, resourceLimits: limits ?? {} })
+    : new Worker(distFile(ACTOR_WORKER), { workerData: { preload: [...preload], ...below }, resourceLimits: limits ?? {} });
   const ready = new Promise<void>((resolve, reject) => {
     // Only the boot signal is read here (by hand: this module stays free of zod so it loads in a blink).
     const onMsg = (m: unknown): void => {
@@ -61,16 +65,16 @@ export function bootWorker(limits: ResourceLimits | undefined, preload: readonly
     worker.once('exit', (code) => reject(new Error(`spare exited with code ${code}`)));
   });
   ready.catch(() => undefined); // marks it handled: the start that takes this spare awaits it and sees the failure
-  return { worker, ready, key: startKey(limits, preload), ...(thread ? { serves: thread.modules } : {}) };
+  return { worker, ready, key: startKey(limits, preload, nice), ...(thread ? { serves: thread.modules } : {}) };
 }
 
 const early: Booting[] = [];
 
 /** Boots spares before the runtime module graph is even loaded (a CLI's first lines); the next
  *  ActorHost whose pool has the same preload and limits adopts them instead of booting its own. */
-export function prestart(opts: { preload: readonly string[]; count?: number; resourceLimits?: ResourceLimits; threads?: readonly ThreadBundle[] }): Booting[] {
+export function prestart(opts: { preload: readonly string[]; count?: number; resourceLimits?: ResourceLimits; threads?: readonly ThreadBundle[]; nice?: number }): Booting[] {
   const booted: Booting[] = [];
-  for (let i = 0; i < (opts.count ?? 1); i++) booted.push(bootWorker(opts.resourceLimits, opts.preload, opts.threads));
+  for (let i = 0; i < (opts.count ?? 1); i++) booted.push(bootWorker(opts.resourceLimits, opts.preload, opts.threads, opts.nice));
   early.push(...booted);
   return booted;
 }

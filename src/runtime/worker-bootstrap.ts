@@ -4,6 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { WorkerActor, type ActorModuleLoader } from './worker-context.js';
 import { ToWorkerSchema } from './protocol/index.js';
 import { trace } from './trace.js';
+import { lowerThisThread } from './thread-priority.js';
 
 export interface WorkerModules extends ActorModuleLoader {
   /** Imports a preload spec (a package name or a module path under dist/). */
@@ -19,7 +20,9 @@ export function startWorker(modules: WorkerModules): void {
 async function bootstrapWorker(modules: WorkerModules): Promise<void> {
   const port = parentPort;
   if (!port) throw new Error('an actor worker must run inside a worker thread');
-  const data = (workerData ?? {}) as { preload?: unknown };
+  const data = (workerData ?? {}) as { preload?: unknown; nice?: unknown };
+  // a UI draws in this process: this thread runs below it (a thread bundle's entry has done so already)
+  if (typeof data.nice === 'number') lowerThisThread(data.nice);
   const preload = Array.isArray(data.preload) ? data.preload.filter((x): x is string => typeof x === 'string') : [];
   const actor = new WorkerActor(port, modules);
   // Messages that arrive while preloading are queued, never lost.

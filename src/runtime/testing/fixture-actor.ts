@@ -1,6 +1,8 @@
 // Test fixture actor (compiled to dist/ so real workers can load it): behaviour chosen by input.mode.
+import { readFileSync } from 'node:fs';
 import { resourceLimits } from 'node:worker_threads';
 import { defineActor, type ActorContext } from '../actor.js';
+import { kernelThreadId } from '../thread-priority.js';
 
 export type FixtureInput =
   | { mode: 'echo'; value: unknown; delayMs?: number }
@@ -17,7 +19,8 @@ export type FixtureInput =
   | { mode: 'spawn_child'; child: { name: string; input: FixtureInput; restart?: 'permanent' | 'transient' | 'temporary' }; watchChildPause?: boolean; announce?: string[] }
   | { mode: 'ask_help'; question: string; announce?: string[] }
   | { mode: 'call_service'; service: string; method: string; args: unknown[] }
-  | { mode: 'limits' };
+  | { mode: 'limits' }
+  | { mode: 'thread' };
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -139,6 +142,11 @@ export default defineActor<FixtureInput, unknown>({
         const fn = svc[input.method];
         if (!fn) throw new Error('no method');
         return fn(...input.args);
+      }
+      case 'thread': {
+        // read before the actor ends: its worker thread is gone right after
+        const tid = kernelThreadId();
+        return { tid: tid ?? null, stat: tid === undefined ? null : readFileSync(`/proc/${process.pid}/task/${tid}/stat`, 'utf8') };
       }
       case 'limits':
         return { ...resourceLimits };

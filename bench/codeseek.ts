@@ -104,18 +104,21 @@ async function buildFigures(label: string, root: string): Promise<Figure[]> {
 async function incrementalFigures(root: string): Promise<Figure[]> {
   const ix = new CodeIndex(root, Date.now, { watch: true }); // as the engine makes it: the watches name the changed file
   await ix.refresh();
+  const unwatched = new CodeIndex(root); // an index whose watches cannot be trusted stats every known file
+  await unwatched.refresh();
   const paths = await listSourceFiles(root);
   const target = join(root, 'src', 'd1', 'm1.ts');
   const original = await readFile(target, 'utf8');
   let k = 0;
   let known = paths;
-  const [ours = [], base = [], floor = []] = await rotate(5, [async () => {
+  const edited = async (index: CodeIndex): Promise<number> => {
     await writeFile(target, `${original}// edit ${k++}\n`);
     const t0 = process.hrtime.bigint();
-    const r = await ix.refresh();
+    const r = await index.refresh();
     if (r.parsed !== 1) throw new Error(`incremental refresh parsed ${r.parsed} files`);
     return ms(t0);
-  }, async () => {
+  };
+  const [ours = [], base = [], floor = [], full = []] = await rotate(5, [() => edited(ix), async () => {
     // the same work by hand: list the files, then read and parse the one that changed
     const t0 = process.hrtime.bigint();
     await listSourceFiles(root);
@@ -129,10 +132,11 @@ async function incrementalFigures(root: string): Promise<Figure[]> {
     known = await listing;
     await bareParse(root, ['src/d1/m1.ts']);
     return ms(t0);
-  }]);
+  }, () => edited(unwatched)]);
+  ix.close();
   return [
     pairedFigure('incremental_one_file_ms', 'ms', ours, base, `≤ 1.5× listing the ${paths.length} files and parsing the changed one`, (v, b) => v <= 1.5 * b, 'file listing + bare parse of the changed file'),
-    pairedFigure('incremental_one_file_over_stat_floor_ms', 'ms', ours, floor, '≤ 1.2× (a stat of every known file is how any index sees a change)', (v, b) => v <= 1.2 * b, `listing + a stat of each of the ${paths.length} files + bare parse of the changed file`),
+    pairedFigure('incremental_one_file_over_stat_floor_ms', 'ms', full, floor, '≤ 1.2× (ours without trusted watches: a stat of every known file is then how it sees a change)', (v, b) => v <= 1.2 * b, `listing + a stat of each of the ${paths.length} files + bare parse of the changed file`),
   ];
 }
 

@@ -5,10 +5,9 @@ import { sep } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { nodeCrypto } from '../../runtime/lazy-builtins.js';
 import { indexable, lstatSafe, readFileAt } from './disk.js';
-import { extractWith } from './extract.js';
-import { grammar, loadedGrammar } from './grammars.js';
 import { FACTS_VERSION, type CallSite, type Decl, type FileFacts } from './facts.js';
 import { listSourceFiles } from './files.js';
+import { ParsePipeline, type ParseOffload } from './parse-pipeline.js';
 import { langOf } from './queries.js';
 import { Resolver, type Resolution } from './resolve.js';
 
@@ -51,6 +50,8 @@ export interface RefreshReport {
   reused: number;
   removed: number;
   ms: number;
+  /** Files the second parse thread parsed (parse-pipeline.ts; absent: one thread). */
+  offloaded?: number;
 }
 
 export interface Progress {
@@ -80,7 +81,8 @@ export class CodeIndex {
 
   private readonly base: string;
 
-  constructor(readonly root: string, private readonly now: () => number = Date.now) {
+  /** `offload`: a build of many files also parses on a second thread (parse-pipeline.ts). */
+  constructor(readonly root: string, private readonly now: () => number = Date.now, private readonly offload?: ParseOffload) {
     this.base = root.endsWith(sep) || root.endsWith('/') ? root : root + sep;
   }
 
@@ -128,6 +130,7 @@ export class CodeIndex {
     const report: RefreshReport = { files: 0, parsed: 0, hashed: 0, reused: 0, removed: 0, ms: 0 };
     // building from the first moment: a question during the listing is told so (the total is the last one known)
     this.progress = { indexed: 0, total: this.files.size, building: true };
+    let pipe: ParsePipeline | undefined;
     try {
       const listing = opts.paths !== undefined ? Promise.resolve(opts.paths) : listSourceFiles(this.root);
       // while git lists the files, stat the ones already known: a refresh of a mostly unchanged tree is these stats;
@@ -136,6 +139,7 @@ export class CodeIndex {
       const paths = await listing;
       report.files = paths.length;
       this.progress.total = paths.length;
+      pipe = new ParsePipeline(opts.paths === undefined ? this.offload : undefined, this.offload ? this.toRead(paths, moved) : 0);
       const batch = opts.batch ?? 64;
       let since = performance.now();
       let listed = 0;
@@ -143,16 +147,19 @@ export class CodeIndex {
         opts.signal?.throwIfAborted();
         const path = paths[i] as string;
         // an unchanged file is checked synchronously: no promise per file, only per parse
-        const parsing = this.visit(path, report, moved);
+        const parsing = this.visit(path, report, moved, pipe);
         if (parsing !== undefined) await parsing;
         if (this.files.has(path)) listed++;
         this.progress.indexed = i + 1;
         // questions are answered between batches: every `batch` files, or sooner when they took YIELD_MS
-        if ((i + 1) % batch === 0 && (report.parsed > 0 || performance.now() - since > YIELD_MS)) {
+        // (two threads: a turn every batch handed over, so the second thread's answers are taken as they come)
+        if (pipe.active ? pipe.takeTurn() : (i + 1) % batch === 0 && (report.parsed > 0 || performance.now() - since > YIELD_MS)) {
           await nextTurn();
           since = performance.now();
         }
       }
+      await pipe.drain();
+      if (pipe.active) report.offloaded = pipe.offloaded;
       // the listing has no duplicates: when every entry is a listed file, none was removed (no set of 5,000 paths)
       if (opts.paths === undefined && listed < this.files.size) {
         const keep = new Set(paths);
@@ -168,10 +175,19 @@ export class CodeIndex {
         this.maps(); // the name maps are built with the index, never by the first question after it
       }
     } finally {
+      await pipe?.stop(); // a cancelled build leaves no batch running on the second thread
       this.progress = { indexed: this.files.size, total: this.files.size, building: false };
     }
     report.ms = performance.now() - t0;
     return report;
+  }
+
+  /** Files the refresh will read: the new ones and the known ones whose stat moved. */
+  private toRead(paths: string[], moved: ReadonlyMap<string, Stats | null> | undefined): number {
+    if (moved === undefined) return paths.length;
+    let n = moved.size;
+    for (const p of paths) if (!this.files.has(p)) n++;
+    return n;
   }
 
   /** The known files whose stat moved since they were read (null: gone or no longer a regular file within the limit).
@@ -187,11 +203,11 @@ export class CodeIndex {
 
   /** Brings one file in line; returns a promise only when the file must be parsed and its grammar is not loaded yet.
    *  `moved`: the known files were stat'ed before the listing, and these moved (undefined: stat each known file now). */
-  private visit(path: string, report: RefreshReport, moved: ReadonlyMap<string, Stats | null> | undefined): Promise<void> | undefined {
+  private visit(path: string, report: RefreshReport, moved: ReadonlyMap<string, Stats | null> | undefined, pipe: ParsePipeline): Promise<void> | undefined {
     const lang = langOf(path);
     const old = this.files.get(path);
     if (lang === null) {
-      if (old) this.drop(path);
+      if (old) pipe.apply(() => this.drop(path));
       return;
     }
     if (old !== undefined) {
@@ -201,7 +217,7 @@ export class CodeIndex {
       }
       const st = moved !== undefined ? (moved.get(path) ?? null) : lstatSafe(this.abs(path));
       if (st === null || !indexable(st)) {
-        this.drop(path);
+        pipe.apply(() => this.drop(path));
         return;
       }
       if (unchanged(old, st)) {
@@ -212,7 +228,7 @@ export class CodeIndex {
     // a new file is not stat'ed by path first: the stat comes from the open file (one path lookup, as a bare read)
     const read = readFileAt(this.abs(path));
     if (read === null) {
-      if (old) this.drop(path);
+      if (old) pipe.apply(() => this.drop(path));
       return;
     }
     const { source, st } = read;
@@ -221,8 +237,10 @@ export class CodeIndex {
     report.hashed++;
     const cached = old?.hash === hash ? old.facts : this.cachedFacts.get(hash);
     if (cached !== undefined) {
-      if (cached !== old?.facts) this.changed(path, old?.facts);
-      this.files.set(path, { path, hash, size: st.size, mtimeMs: st.mtimeMs, readAt, facts: cached });
+      pipe.apply(() => {
+        if (cached !== old?.facts) this.changed(path, old?.facts);
+        this.files.set(path, { path, hash, size: st.size, mtimeMs: st.mtimeMs, readAt, facts: cached });
+      });
       return;
     }
     const keep = (facts: FileFacts): void => {
@@ -231,9 +249,8 @@ export class CodeIndex {
       this.files.set(path, { path, hash, size: st.size, mtimeMs: st.mtimeMs, readAt, facts });
       report.parsed++;
     };
-    const g = loadedGrammar(lang);
-    if (g !== undefined) keep(extractWith(g, lang, source));
-    else return grammar(lang).then((loaded) => keep(extractWith(loaded, lang, source)));
+    // one thread: parsed now; two: in listing order once either thread parsed it
+    return pipe.parse(lang, source, keep);
   }
 
   /** A listed path on disk (listings are relative with forward slashes: no `join` per file, a tenth of a stat). */

@@ -144,7 +144,8 @@ export class ParsePipeline {
   private async remote(chunk: Parse[]): Promise<void> {
     try {
       const input: ParseBatchInput = { files: chunk.map((p) => [p.lang, p.source]) };
-      const out = await this.o?.cpu.run(PARSE_JOB, input);
+      const answer = await this.o?.cpu.run(PARSE_JOB, input);
+      const out: unknown = typeof answer === 'string' ? JSON.parse(answer) : answer;
       if (!Array.isArray(out) || out.length !== chunk.length) throw new Error(`the parse thread answered ${Array.isArray(out) ? out.length : typeof out} facts for ${chunk.length} files`);
       // a batch this thread parsed meanwhile keeps its own facts (the same: one function of the same source)
       if (!this.waiting.delete(chunk)) return;

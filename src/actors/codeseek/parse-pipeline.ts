@@ -112,6 +112,9 @@ export class ParsePipeline {
     for (;;) {
       this.flush();
       if (this.head === this.queue.length) break;
+      await nextTurn(); // the answers already sent are taken before any batch is parsed twice
+      this.flush();
+      if (this.head === this.queue.length) break;
       const last = [...this.waiting].pop();
       if (last === undefined) {
         if (this.inflight.size === 0) throw new Error('codeseek: a parse was never applied');
@@ -120,7 +123,6 @@ export class ParsePipeline {
       }
       this.waiting.delete(last);
       await this.local(last);
-      await nextTurn(); // the second thread's answers so far
     }
     this.drained = true;
   }

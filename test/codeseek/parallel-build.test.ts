@@ -91,7 +91,8 @@ describe('the index build on two threads', () => {
     writeFileSync(join(root, 'src/d1/m1.ts'), 'export function f1(x: number): number { return x; }\n');
     const again = await ix.refresh();
     expect(again.parsed).toBe(1);
-    expect(again.offloaded).toBeUndefined();
+    // (files read within 2 s of their mtime are hashed again, git's racy rule, but never parsed: nothing goes over)
+    expect(again.offloaded ?? 0).toBe(0);
     expect(cpu.calls).toBe(before);
     const single = counted(pools.service);
     expect((await new CodeIndex(root, Date.now, { cpu: single, threads: 1, minFiles: MIN }).refresh()).offloaded).toBeUndefined();

@@ -2,7 +2,8 @@
 // repository and of a generated 5,000-file TypeScript one, each also against its floor: listing + parse + one walk with
 // the production query; an incremental refresh after a one-file change, also against listing + a stat per file), query
 // latency against an in-memory text scan for the same name, and the bytes the model receives to answer "who calls X"
-// with the code tools against grep + read_file of every file grep names.
+// with the code tools against grep + read_file of every file grep names. The build may parse on two threads (the
+// runtime's CPU thread, production settings), every baseline on one: stderr has both sides' CPU time (all threads).
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { lstatSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { grammar } from '../src/actors/codeseek/grammars.js';
 import { langOf } from '../src/actors/codeseek/queries.js';
 import { realClock } from '../src/runtime/clock.js';
 import { createTaskGroup } from '../src/runtime/index.js';
+import { CpuPools } from '../src/runtime/cpu-pools.js';
 import { BUILTIN_TOOLS } from '../src/actors/tools/registry.js';
 import { codeContext } from '../bin/cli/mcp-serve-code.js';
 import { figure, ms, pairedFigure, stats, type Figure, type Suite } from './lib.js';
@@ -67,14 +69,26 @@ async function rotate(runs: number, sides: (() => Promise<number>)[]): Promise<n
   return out;
 }
 
+/** The process's CPU time (every thread: the CPU pool's threads run in this process) in ms. */
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+/** The build as the codeseek worker runs it: the runtime's CPU pool (one thread, as production's shared pool) takes
+ *  batches of parses while this thread lists, reads, hashes and parses its share (one thread on a one-core machine). */
+let pools: CpuPools | undefined;
 async function build(root: string): Promise<number> {
+  pools ??= new CpuPools();
   const t0 = process.hrtime.bigint();
-  const ix = new CodeIndex(root, Date.now, { watch: true }); // as the engine makes it
-  await ix.refresh();
+  const ix = new CodeIndex(root, Date.now, { watch: true, offload: { cpu: pools.service } }); // as the engine makes it
+  const r = await ix.refresh();
   const took = ms(t0);
+  lastOffloaded = r.offloaded ?? 0;
   ix.close();
   return took;
 }
+let lastOffloaded = 0;
 
 function generated(n: number): string {
   const root = mkdtempSync(join(tmpdir(), 'codeseek-bench-'));
@@ -90,13 +104,27 @@ function generated(n: number): string {
 
 async function buildFigures(label: string, root: string): Promise<Figure[]> {
   const paths = await listSourceFiles(root);
-  const [ours = [], base = [], floor = []] = await rotate(ROUNDS, [() => build(root), () => bareParse(root, paths), () => parseAndWalk(root)]);
-  const bare = `read + tree-sitter parse of the same ${paths.length} files`;
-  const walk = 'git listing + read + parse + one walk of each tree with the production query';
+  // CPU time of each sample, every thread counted (ours: the index thread and the pool's parse thread)
+  const cpu = new Map<number, number[]>();
+  const timed = (k: number, side: () => Promise<number>) => async (): Promise<number> => {
+    const c0 = cpuMs();
+    const wall = await side();
+    cpu.set(k, [...(cpu.get(k) ?? []), cpuMs() - c0]);
+    return wall;
+  };
+  const [ours = [], base = [], floor = []] = await rotate(ROUNDS, [timed(0, () => build(root)), timed(1, () => bareParse(root, paths)), timed(2, () => parseAndWalk(root))]);
+  // the first sample of each side is the unmeasured round
+  const [oc = [], bc = [], fc = []] = [0, 1, 2].map((k) => (cpu.get(k) ?? []).slice(1));
+  const r = (a: number[], b: number[]): string => a.map((x, i) => `${x.toFixed(0)}/${(b[i] ?? NaN).toFixed(0)} = ${(x / (b[i] ?? NaN)).toFixed(2)}×`).join(', ');
+  process.stderr.write(`codeseek ${label}: CPU ms of every thread, ours (index thread + parse thread, ${lastOffloaded} of ${paths.length} files parsed there in the last round) / one-thread bare parse: ${r(oc, bc)}; one-thread floor / bare: ${r(fc, bc)}; wall ours / bare: ${r(ours, base)}\n`);
+  const bare = `read + tree-sitter parse of the same ${paths.length} files on one thread (ours may parse on two: the runtime's CPU thread; its CPU time on stderr)`;
+  const walk = 'git listing + read + parse + one walk of each tree with the production query, on one thread (ours may use two)';
   return [
-    pairedFigure(`index_build_${label}_ms`, 'ms', ours, base, '≤ 1.5× a bare parse of the same files', (v, b) => v <= 1.5 * b, bare),
+    pairedFigure(`index_build_${label}_ms`, 'ms', ours, base, '≤ 1.5× a bare parse of the same files (wall; the baseline is one thread, ours may use two)', (v, b) => v <= 1.5 * b, bare),
     // the floor: what any index must do beyond the parse; above 1.5× the build target cannot be met
-    pairedFigure(`index_build_floor_${label}_ms`, 'ms', floor, base, '≤ 1.5× (else index_build cannot be met: listing + one query walk is work any index does)', (v, b) => v <= 1.5 * b, bare),
+    // the honest cost: CPU time of all our threads against the one-thread bare parse's, same rounds
+    pairedFigure(`index_build_${label}_cpu_ms`, 'ms', oc, bc, '≤ 1.5× the bare parse\'s CPU time (ours summed over its threads: what the second thread costs)', (v, b) => v <= 1.5 * b, `CPU time of the one-thread read + parse of the same ${paths.length} files`),
+    pairedFigure(`index_build_floor_${label}_ms`, 'ms', floor, base, '≤ 1.5× (else index_build cannot be met: listing + one query walk is work any index does)', (v, b) => v <= 1.5 * b, `read + tree-sitter parse of the same ${paths.length} files (both sides one thread)`),
     pairedFigure(`index_build_${label}_over_floor_ms`, 'ms', ours, floor, '≤ 1.1× (what the index adds to that walk: stats, hashes, facts, name maps)', (v, b) => v <= 1.1 * b, walk),
   ];
 }
@@ -199,6 +227,7 @@ const suite: Suite = {
       await rm(gen, { recursive: true, force: true });
     }
     figures.push(await bytesFigure());
+    await pools?.close();
     return figures;
   },
 };

@@ -5,15 +5,16 @@ import { sep } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { nodeCrypto } from '../../runtime/lazy-builtins.js';
 import { indexable, lstatSafe, readFileAt } from './disk.js';
-import { extractWith } from './extract.js';
-import { grammar, loadedGrammar } from './grammars.js';
-import { FACTS_VERSION, type CallSite, type Decl, type FileFacts } from './facts.js';
+import type { CacheImage, CallRef, DeclRef, FileEntry, Progress, RefreshReport } from './code-index-types.js';
+import { FACTS_VERSION, type CallSite, type FileFacts } from './facts.js';
 import { listSourceFiles } from './files.js';
+import { ParsePipeline, type ParseOffload } from './parse-pipeline.js';
 import { langOf } from './queries.js';
 import { Resolver, type Resolution } from './resolve.js';
 import { ChangeWatch } from './watch.js';
 
 export { MAX_FILE_BYTES } from './disk.js';
+export type { CacheImage, CallRef, DeclRef, FileEntry, Progress, RefreshReport } from './code-index-types.js';
 
 /** A refresh that parses nothing yields to queries only after this long (a pass over unchanged files is ~20 ms). */
 const YIELD_MS = 10;
@@ -21,53 +22,6 @@ const YIELD_MS = 10;
 const PATCH_MAX = 64;
 /** A file changed this close to its last read may change again within the same mtime: hashed again (git's racy rule). */
 const RACY_MS = 2_000;
-
-export interface FileEntry {
-  path: string;
-  hash: string;
-  size: number;
-  mtimeMs: number;
-  /** When the content was last read (epoch ms). */
-  readAt: number;
-  facts: FileFacts;
-}
-
-export interface DeclRef {
-  path: string;
-  index: number;
-  decl: Decl;
-}
-
-export interface CallRef {
-  path: string;
-  call: CallSite;
-  /** The enclosing declaration (null: the file's top level). */
-  caller: Decl | null;
-}
-
-export interface RefreshReport {
-  files: number;
-  parsed: number;
-  hashed: number;
-  reused: number;
-  removed: number;
-  /** Known files stat'ed to see whether they changed (all of them unless the watches named the changed ones). */
-  checked: number;
-  ms: number;
-}
-
-export interface Progress {
-  indexed: number;
-  total: number;
-  building: boolean;
-}
-
-/** The cache file's shape (JSON): entries by path and facts by content hash. */
-export interface CacheImage {
-  v: number;
-  files: [path: string, hash: string, size: number, mtimeMs: number][];
-  facts: Record<string, FileFacts>;
-}
 
 export class CodeIndex {
   private readonly files = new Map<string, FileEntry>();
@@ -85,7 +39,12 @@ export class CodeIndex {
   /** Directory watches naming the files that may have changed (watch.ts); null: every refresh stats every known file. */
   private readonly watch: ChangeWatch | null;
 
-  constructor(readonly root: string, private readonly now: () => number = Date.now, opts: { watch?: boolean } = {}) {
+  /** A build of many files also parses on a second thread (parse-pipeline.ts); absent: one thread. */
+  private readonly offload: ParseOffload | undefined;
+
+  /** `watch`: directory watches name the changed files; `offload`: a second parse thread for builds. */
+  constructor(readonly root: string, private readonly now: () => number = Date.now, opts: { watch?: boolean; offload?: ParseOffload } = {}) {
+    this.offload = opts.offload;
     this.base = root.endsWith(sep) || root.endsWith('/') ? root : root + sep;
     this.watch = opts.watch === true ? new ChangeWatch(this.base.slice(0, -1)) : null;
   }
@@ -139,6 +98,7 @@ export class CodeIndex {
     const report: RefreshReport = { files: 0, parsed: 0, hashed: 0, reused: 0, removed: 0, checked: 0, ms: 0 };
     // building from the first moment: a question during the listing is told so (the total is the last one known)
     this.progress = { indexed: 0, total: this.files.size, building: true };
+    let pipe: ParsePipeline | undefined;
     try {
       const listing = opts.paths !== undefined ? Promise.resolve(opts.paths) : listSourceFiles(this.root);
       // while git lists the files, stat the ones already known: a refresh of a mostly unchanged tree is these stats;
@@ -149,6 +109,7 @@ export class CodeIndex {
       if (opts.paths === undefined) moved = this.movedWatched(paths, moved, report);
       report.files = paths.length;
       this.progress.total = paths.length;
+      pipe = new ParsePipeline(opts.paths === undefined ? this.offload : undefined, this.offload ? this.toRead(paths, moved) : 0);
       const batch = opts.batch ?? 64;
       let since = performance.now();
       let listed = 0;
@@ -156,16 +117,19 @@ export class CodeIndex {
         opts.signal?.throwIfAborted();
         const path = paths[i] as string;
         // an unchanged file is checked synchronously: no promise per file, only per parse
-        const parsing = this.visit(path, report, moved);
+        const parsing = this.visit(path, report, moved, pipe);
         if (parsing !== undefined) await parsing;
         if (this.files.has(path)) listed++;
         this.progress.indexed = i + 1;
         // questions are answered between batches: every `batch` files, or sooner when they took YIELD_MS
-        if ((i + 1) % batch === 0 && (report.parsed > 0 || performance.now() - since > YIELD_MS)) {
+        // (two threads: a turn every batch handed over, so the second thread's answers are taken as they come)
+        if (pipe.active ? pipe.takeTurn() : (i + 1) % batch === 0 && (report.parsed > 0 || performance.now() - since > YIELD_MS)) {
           await nextTurn();
           since = performance.now();
         }
       }
+      await pipe.drain();
+      if (pipe.active) report.offloaded = pipe.offloaded;
       // the listing has no duplicates: when every entry is a listed file, none was removed (no set of 5,000 paths)
       if (opts.paths === undefined && listed < this.files.size) {
         const keep = new Set(paths);
@@ -181,10 +145,19 @@ export class CodeIndex {
         this.maps(); // the name maps are built with the index, never by the first question after it
       }
     } finally {
+      await pipe?.stop(); // a cancelled build leaves no batch running on the second thread
       this.progress = { indexed: this.files.size, total: this.files.size, building: false };
     }
     report.ms = performance.now() - t0;
     return report;
+  }
+
+  /** Files the refresh will read: the new ones and the known ones whose stat moved. */
+  private toRead(paths: string[], moved: ReadonlyMap<string, Stats | null> | undefined): number {
+    if (moved === undefined) return paths.length;
+    let n = moved.size;
+    for (const p of paths) if (!this.files.has(p)) n++;
+    return n;
   }
 
   /** Before the listing: every known file stat'ed, unless trusted watches will name the changed ones (undefined). */
@@ -232,7 +205,7 @@ export class CodeIndex {
 
   /** Brings one file in line; returns a promise only when the file must be parsed and its grammar is not loaded yet.
    *  `moved`: the known files were stat'ed before the listing, and these moved (undefined: stat each known file now). */
-  private visit(path: string, report: RefreshReport, moved: ReadonlyMap<string, Stats | null> | undefined): Promise<void> | undefined {
+  private visit(path: string, report: RefreshReport, moved: ReadonlyMap<string, Stats | null> | undefined, pipe: ParsePipeline): Promise<void> | undefined {
     const old = this.files.get(path);
     // a known file the stats (or the watches) found unchanged: nothing to look at, its language included
     if (old !== undefined && moved !== undefined && !moved.has(path)) {
@@ -241,13 +214,13 @@ export class CodeIndex {
     }
     const lang = langOf(path);
     if (lang === null) {
-      if (old) this.drop(path);
+      if (old) pipe.apply(() => this.drop(path));
       return;
     }
     if (old !== undefined) {
       const st = moved !== undefined ? (moved.get(path) ?? null) : lstatSafe(this.abs(path));
       if (st === null || !indexable(st)) {
-        this.drop(path);
+        pipe.apply(() => this.drop(path));
         return;
       }
       if (unchanged(old, st)) {
@@ -258,7 +231,7 @@ export class CodeIndex {
     // a new file is not stat'ed by path first: the stat comes from the open file (one path lookup, as a bare read)
     const read = readFileAt(this.abs(path));
     if (read === null) {
-      if (old) this.drop(path);
+      if (old) pipe.apply(() => this.drop(path));
       return;
     }
     const { source, st } = read;
@@ -267,8 +240,10 @@ export class CodeIndex {
     report.hashed++;
     const cached = old?.hash === hash ? old.facts : this.cachedFacts.get(hash);
     if (cached !== undefined) {
-      if (cached !== old?.facts) this.changed(path, old?.facts);
-      this.files.set(path, { path, hash, size: st.size, mtimeMs: st.mtimeMs, readAt, facts: cached });
+      pipe.apply(() => {
+        if (cached !== old?.facts) this.changed(path, old?.facts);
+        this.files.set(path, { path, hash, size: st.size, mtimeMs: st.mtimeMs, readAt, facts: cached });
+      });
       return;
     }
     const keep = (facts: FileFacts): void => {
@@ -277,9 +252,8 @@ export class CodeIndex {
       this.files.set(path, { path, hash, size: st.size, mtimeMs: st.mtimeMs, readAt, facts });
       report.parsed++;
     };
-    const g = loadedGrammar(lang);
-    if (g !== undefined) keep(extractWith(g, lang, source));
-    else return grammar(lang).then((loaded) => keep(extractWith(loaded, lang, source)));
+    // one thread: parsed now; two: in listing order once either thread parsed it
+    return pipe.parse(lang, source, keep);
   }
 
   /** A listed path on disk (listings are relative with forward slashes: no `join` per file, a tenth of a stat). */

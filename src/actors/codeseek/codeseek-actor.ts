@@ -1,6 +1,7 @@
 // The codeseek actor: one worker under the services supervisor holding every workspace's code index; builds run as
 // its named tasks, the cache goes through the store actor (the data root's one writer).
 import { defineActor } from '../../runtime/actor.js';
+import { CPU_SERVICE, type CpuService } from '../../runtime/cpu-service.js';
 import { publishWarning } from '../../runtime/log-event.js';
 import type { StoreApi } from '../../store/api.js';
 import { STORE_ACTOR } from '../../store/client.js';
@@ -28,6 +29,8 @@ export default defineActor<Record<string, never>, never>({
       clock: ctx.clock,
       cache: { read: (key) => store.readCodeIndex(key), write: (key, data) => store.writeCodeIndex(key, data) },
       onError: (what, err) => publishWarning((e) => ctx.publish(e), 'codeseek', what, err),
+      // a first build of many files parses on the runtime's CPU thread too (one thread on one core)
+      cpu: ctx.connect<CpuService>(CPU_SERVICE),
     });
     return Promise.resolve(codeSeekFacade(cs));
   },

@@ -6,6 +6,7 @@ import type { Clock, TaskGroup } from '../../runtime/actor.js';
 import { nodeCrypto } from '../../runtime/lazy-builtins.js';
 import { callees, callers, callgraph, renderSnippet, search, skeleton, snippetTargets, warmAnswers, type CodeQuery } from './answers.js';
 import { CodeIndex, contentHash, type CacheImage, type Progress, type RefreshReport } from './code-index.js';
+import type { ParseCpu } from './parse-pipeline.js';
 
 /** Where an index is kept between runs (the store actor in production: `data/codeseek/{key}.json`). */
 export interface IndexCache {
@@ -28,6 +29,8 @@ export interface CodeSeekOptions {
   freshMs?: number;
   /** A background failure (a refresh, a cache write): reported, never thrown at a question. */
   onError?: (what: string, err: unknown) => void;
+  /** The runtime's CPU service: a build of many files also parses on its thread (parse-pipeline.ts). */
+  cpu?: ParseCpu;
 }
 
 interface Workspace {
@@ -61,7 +64,9 @@ export class CodeSeek {
     const root = await realpath(workspace);
     let ws = this.spaces.get(root);
     if (!ws) {
-      const index = new CodeIndex(root, () => this.o.clock.now(), { watch: true });
+      const { cpu, onError } = this.o;
+      const offload = cpu && { cpu, onError: (err: unknown) => onError?.('parsing on the second thread (parsed on the index thread instead)', err) };
+      const index = new CodeIndex(root, () => this.o.clock.now(), { watch: true, offload });
       const made: Workspace = { index, loaded: Promise.resolve(), refreshing: null, indexed: null, savedGeneration: 0, lastReport: null, refreshedAt: 0, warmed: false };
       made.loaded = this.adoptCache(made);
       this.spaces.set(root, (ws = made));

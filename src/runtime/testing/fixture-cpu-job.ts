@@ -16,3 +16,8 @@ export function spinForever(): number {
   let x = 0;
   for (;;) x = (x + 1) % 1_000_003;
 }
+
+/** Ends its pool thread (a crash of the thread in the middle of a job). */
+export function exitThread(): number {
+  process.exit(1);
+}

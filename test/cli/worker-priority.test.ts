@@ -4,7 +4,7 @@
 // the nice field of /proc/<pid>/task/<tid>/stat of the real worker thread.
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { prestartDirector, SCREEN_NICE } from '../../bin/host/boot-plan.js';
+import { prestartDirector, SCREEN_NICE, screenNice } from '../../bin/host/boot-plan.js';
 import { startRuntime } from '../../bin/host/runtime-adapter.js';
 import { drawsScreen, parseCommand } from '../../bin/cli/args.js';
 import type { Runtime } from '../../src/runtime/runtime.js';
@@ -54,6 +54,11 @@ async function fixtureNice(runtime: Runtime, task: string): Promise<number> {
 }
 
 describe('worker thread priority', () => {
+  it('YAGENT_SCREEN_NICE sets how far below (0 keeps the terminal priority); anything but 0-19 keeps the default 5', () => {
+    expect(screenNice('0')).toBe(0);
+    expect(screenNice('12')).toBe(12);
+    for (const bad of [undefined, '', '-1', '20', '2.5', 'high']) expect(screenNice(bad)).toBe(5);
+  });
   it('only the TUI draws a screen in the process: a bare `yagent` on a terminal, not -p, --attach or a pipe', () => {
     const tty = { stdin: true, stdout: true };
     expect(drawsScreen(parseCommand([]), tty)).toBe(true);

@@ -197,16 +197,19 @@ export function createHttpFetch(opts: HttpFetchOptions = {}): typeof fetch {
         url = next;
         continue;
       }
-      const answer = FetchHeaders.fromRaw(res.rawHeaders);
-      const body = answerBody(res, method);
-      if (status < 400 || body === null) return new HttpResponse(status, res.statusMessage ?? '', answer, url.href, hop > 0, body);
-      // an error answer is read here whole (the SDK reads it whole anyway) and kept for errors.ts (error-bodies.ts)
-      const whole = Buffer.from(await new HttpResponse(status, '', answer, url.href, false, body).arrayBuffer());
-      rememberErrorBody(answer, whole.toString('utf8'));
-      return new HttpResponse(status, res.statusMessage ?? '', answer, url.href, hop > 0, Readable.from([whole]));
+      return answerOf(status, res.statusMessage ?? '', FetchHeaders.fromRaw(res.rawHeaders), url.href, hop > 0, answerBody(res, method));
     }
   }
   return send as unknown as typeof fetch;
+}
+
+/** The Response of one answer: an error answer is read here whole (the SDK reads it whole anyway) and kept for
+ *  errors.ts (error-bodies.ts); the pre-sent first request's answer, forwarded from another thread, is built here too. */
+export async function answerOf(status: number, statusText: string, answer: FetchHeaders, url: string, redirected: boolean, body: Readable | null): Promise<HttpResponse> {
+  if (status < 400 || body === null) return new HttpResponse(status, statusText, answer, url, redirected, body);
+  const whole = Buffer.from(await new HttpResponse(status, '', answer, url, false, body).arrayBuffer());
+  rememberErrorBody(answer, whole.toString('utf8'));
+  return new HttpResponse(status, statusText, answer, url, redirected, Readable.from([whole]));
 }
 
 /** The transport the engines use unless a test passes its own fetch. */

@@ -1,0 +1,84 @@
+// A new task's Director asks the model before the rest of the runtime is up (issue 29): the launcher's first act
+// (early-boot.ts) computes the Director's first request with the code its thread runs (directorFirstCall, the engine
+// and its SDK) and sends it from this thread; the Director's engine adopts the answer if its own first request has the
+// same method, URL and body bytes, else this one is aborted and its own goes out (src/actors/llm/transport/presend.ts).
+// Only where nothing can change that request after start: `-p PROMPT` (a new task: no session, no --provider/--model),
+// no MCP server, no routing choice (no classifier call), no scripted model.
+import { PresentOffer, createPresendState, PRESEND_SHARED_KEY } from '../../src/actors/llm/transport/presend.js';
+import type { Command } from '../cli/args.js';
+import { trace } from './trace.js';
+
+let state: SharedArrayBuffer | null = null;
+let offer: PresentOffer | null = null;
+
+/** The runtime's shared entry (the Director's engine reads it): present once an offer was made in this process. */
+export function presendShared(): Record<string, SharedArrayBuffer> {
+  return state !== null ? { [PRESEND_SHARED_KEY]: state } : {};
+}
+
+/** Drops a pre-sent request nobody claimed (the task was cancelled or ended first): its socket closes. */
+export function dropPresend(): void {
+  offer?.abort();
+}
+
+/** The prompt of a run whose Director's first request may be pre-sent, else null. */
+export function presendPrompt(cmd: Command, env: NodeJS.ProcessEnv = process.env): string | null {
+  if (cmd.kind !== 'headless' || !cmd.explicit || cmd.prompt === null || cmd.prompt.trim() === '' || cmd.attach) return null;
+  if (cmd.session !== undefined || cmd.model !== undefined || env['YAGENT_FAKE_SCRIPT'] !== undefined) return null;
+  return cmd.prompt;
+}
+
+/** Sent = the request was handed to the transport (false: not eligible, or a failure: the Director sends its own). */
+export async function presendDirector(cmd: Command): Promise<boolean> {
+  const prompt = presendPrompt(cmd);
+  if (prompt === null || cmd.kind !== 'headless' || state !== null) return false;
+  state = createPresendState();
+  try {
+    return await send(cmd.flags, prompt, state);
+  } catch (e) {
+    // a probe: whatever fails here fails again, with its own message, where the run does it
+    trace(`presend: not sent (${e instanceof Error ? e.message : String(e)})`);
+    return false;
+  }
+}
+
+/** Thrown to end the SDK's call on this thread once its request is on its way (nothing reads the answer here). */
+class Sent extends Error {}
+
+async function send(flags: Extract<Command, { kind: 'headless' }>['flags'], prompt: string, sab: SharedArrayBuffer): Promise<boolean> {
+  const [{ loadConfig }, { resolveProviderName }, { mcpInputFromConfig }, { canRoute }, { rawEngine }, { settingsFrom }, { AgentRunInputSchema }, { directorFirstCall }, { dataRoot }, { httpFetch }] = await Promise.all([
+    import('../../src/runtime/config/index.js'),
+    import('../../src/runtime/config/resolve.js'),
+    import('../../src/actors/mcp/client.js'),
+    import('../../src/actors/llm/routing/router.js'),
+    import('../../src/actors/llm/build.js'),
+    import('../../src/actors/agents/run-task.js'),
+    import('../../src/actors/agents/run-types.js'),
+    import('../../src/actors/agents/first-call.js'),
+    import('../../src/store/client.js'),
+    import('../../src/actors/llm/transport/http-fetch.js'),
+  ]);
+  const { config } = await loadConfig(flags.config !== undefined ? { configPath: flags.config } : {});
+  const base = resolveProviderName(config, { agent: 'director' });
+  const provider = config.providers[base];
+  if (provider === undefined || mcpInputFromConfig(config) !== null || (config.routing.mode !== 'fixed' && canRoute(config.routing.tiers, base))) return false;
+  const o = { prompt, workspace: process.cwd(), config, ...(flags.config !== undefined ? { configPath: flags.config } : {}), yolo: flags.yolo, fullYolo: flags.fullYolo, disabledAgents: flags.disabledAgents };
+  const input = AgentRunInputSchema.parse({ agent: 'director', role: 'director', brief: prompt, settings: settingsFrom(o, 'presend', 'presend'), delegationId: null, parentSessionId: null, freshBoard: true });
+  const { messages, tools } = await directorFirstCall(config, input, dataRoot());
+  const made = new PresentOffer(sab);
+  let handed = false;
+  // the engine's own request, built by its SDK, goes out through our transport; the SDK's call ends here
+  const capture = ((url: string, init: { method: string; headers: unknown; body: string }) => {
+    handed = made.send(httpFetch, String(url), init);
+    return Promise.reject(new Sent('pre-sent'));
+  }) as unknown as typeof fetch;
+  const ctl = new AbortController();
+  await rawEngine(provider, { fetch: capture }, config.llm.maxAnswerChars)
+    .call({ messages, tools, signal: ctl.signal, agent: 'director' })
+    .catch((e: unknown) => {
+      if (!(e instanceof Sent) && !handed) throw e;
+    });
+  if (handed) offer = made;
+  trace(handed ? 'presend: the Director\'s first request is on its way' : 'presend: the Director sent its own first');
+  return handed;
+}

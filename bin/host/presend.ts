@@ -24,7 +24,8 @@ export function dropPresend(): void {
 /** The prompt of a run whose Director's first request may be pre-sent, else null. */
 export function presendPrompt(cmd: Command, env: NodeJS.ProcessEnv = process.env): string | null {
   if (cmd.kind !== 'headless' || !cmd.explicit || cmd.prompt === null || cmd.prompt.trim() === '' || cmd.attach) return null;
-  if (cmd.session !== undefined || cmd.model !== undefined || env['YAGENT_FAKE_SCRIPT'] !== undefined) return null;
+  // YAGENT_PRESEND=0: off (the Director sends its own first request, as before)
+  if (cmd.session !== undefined || cmd.model !== undefined || env['YAGENT_FAKE_SCRIPT'] !== undefined || env['YAGENT_PRESEND'] === '0') return null;
   return cmd.prompt;
 }
 
@@ -42,21 +43,17 @@ export async function presendDirector(cmd: Command): Promise<boolean> {
   }
 }
 
-/** Thrown to end the SDK's call on this thread once its request is on its way (nothing reads the answer here). */
-class Sent extends Error {}
-
 async function send(flags: Extract<Command, { kind: 'headless' }>['flags'], prompt: string, sab: SharedArrayBuffer): Promise<boolean> {
-  const [{ loadConfig }, { resolveProviderName }, { mcpInputFromConfig }, { canRoute }, { rawEngine }, { settingsFrom }, { AgentRunInputSchema }, { directorFirstCall }, { dataRoot }, { httpFetch }] = await Promise.all([
+  const [{ loadConfig }, { resolveProviderName }, { mcpInputFromConfig }, { canRoute }, { presendCall }, { settingsFrom }, { AgentRunInputSchema }, { directorFirstCall }, { dataRoot }] = await Promise.all([
     import('../../src/runtime/config/index.js'),
     import('../../src/runtime/config/resolve.js'),
     import('../../src/actors/mcp/client.js'),
     import('../../src/actors/llm/routing/router.js'),
-    import('../../src/actors/llm/build.js'),
+    import('../../src/actors/llm/presend-call.js'),
     import('../../src/actors/agents/run-task.js'),
     import('../../src/actors/agents/run-types.js'),
     import('../../src/actors/agents/first-call.js'),
     import('../../src/store/client.js'),
-    import('../../src/actors/llm/transport/http-fetch.js'),
   ]);
   const { config } = await loadConfig(flags.config !== undefined ? { configPath: flags.config } : {});
   const base = resolveProviderName(config, { agent: 'director' });
@@ -66,19 +63,8 @@ async function send(flags: Extract<Command, { kind: 'headless' }>['flags'], prom
   const input = AgentRunInputSchema.parse({ agent: 'director', role: 'director', brief: prompt, settings: settingsFrom(o, 'presend', 'presend'), delegationId: null, parentSessionId: null, freshBoard: true });
   const { messages, tools } = await directorFirstCall(config, input, dataRoot());
   const made = new PresentOffer(sab);
-  let handed = false;
-  // the engine's own request, built by its SDK, goes out through our transport; the SDK's call ends here
-  const capture = ((url: string, init: { method: string; headers: unknown; body: string }) => {
-    handed = made.send(httpFetch, String(url), init);
-    return Promise.reject(new Sent('pre-sent'));
-  }) as unknown as typeof fetch;
-  const ctl = new AbortController();
-  await rawEngine(provider, { fetch: capture }, config.llm.maxAnswerChars)
-    .call({ messages, tools, signal: ctl.signal, agent: 'director' })
-    .catch((e: unknown) => {
-      if (!(e instanceof Sent) && !handed) throw e;
-    });
-  if (handed) offer = made;
+  offer = made; // a cancel from here on drops it
+  const handed = await presendCall(made, provider, { messages, tools, agent: 'director' }, config.llm.maxAnswerChars);
   trace(handed ? 'presend: the Director\'s first request is on its way' : 'presend: the Director sent its own first');
   return handed;
 }

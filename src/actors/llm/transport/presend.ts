@@ -119,7 +119,7 @@ export class PresentOffer {
       const closed = this.answer.then((a) => a.node?.destroy(), () => undefined);
       closed.catch(() => undefined); // cleanup only: the request is aborted above
     }
-    this.channel?.close();
+    this.closeChannel();
   }
 
   private post(m: ToClaimer): void {
@@ -166,7 +166,12 @@ export class PresentOffer {
 
   private finish(): void {
     this.done = true;
+    this.closeChannel();
+  }
+
+  private closeChannel(): void {
     this.channel?.close();
+    this.channel = null;
   }
 }
 

@@ -6,8 +6,9 @@ import { parseCommand, runsLocalTasks, type Command } from '../cli/args.js';
 import { prestartDirector, readsStoreFirst } from './boot-plan.js';
 import { presendDirector, presendPrompt } from './presend.js';
 
-/** Settles once the Director's first request, where it is pre-sent (presend.ts), is on the wire: the CLI's bundle
- *  then loads (a synchronous ~100 ms the socket's connect and write would otherwise wait for). */
+/** Settles once the Director's first request, where it is pre-sent (presend.ts), is on the wire, or at the latest
+ *  WRITE_WAIT_MS after it was handed to the transport: the CLI's bundle then loads (a synchronous ~60-100 ms a loopback
+ *  connect and write would otherwise wait for; a remote handshake goes on in the CLI's first waits). */
 export async function bootEarly(argv: string[]): Promise<void> {
   let cmd: Command;
   try {
@@ -18,7 +19,12 @@ export async function bootEarly(argv: string[]): Promise<void> {
   if (!runsLocalTasks(cmd, { stdin: process.stdin.isTTY === true, stdout: process.stdout.isTTY === true })) return;
   prestartDirector(readsStoreFirst(cmd));
   if (presendPrompt(cmd) === null) return;
-  // one turn of the event loop after it was handed to the transport: a loopback connect completes and the request
-  // is written; a remote one goes on while the CLI loads
-  if (await presendDirector(cmd)) await new Promise<void>((resolve) => setImmediate(resolve));
+  const written = await presendDirector(cmd);
+  if (written === null) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([written, new Promise<void>((resolve) => (timer = setTimeout(resolve, WRITE_WAIT_MS)))]);
+  clearTimeout(timer);
 }
+
+/** The longest the launcher waits for the pre-sent request's connect and write (beyond computing it). */
+const WRITE_WAIT_MS = 15;

@@ -29,8 +29,13 @@ export function presendPrompt(cmd: Command, env: NodeJS.ProcessEnv = process.env
   return cmd.prompt;
 }
 
-/** Sent = the request was handed to the transport (false: not eligible, or a failure: the Director sends its own). */
-export async function presendDirector(cmd: Command): Promise<boolean> {
+/** Once the request was handed to the transport: a promise of it written to the OS (never rejects); null when it
+ *  was not sent (not eligible, or a failure: the Director then sends its own). */
+export async function presendDirector(cmd: Command): Promise<Promise<void> | null> {
+  return (await presendNow(cmd)) ? (offer?.written ?? null) : null;
+}
+
+async function presendNow(cmd: Command): Promise<boolean> {
   const prompt = presendPrompt(cmd);
   if (prompt === null || cmd.kind !== 'headless' || state !== null) return false;
   state = createPresendState();
@@ -61,7 +66,9 @@ async function send(flags: Extract<Command, { kind: 'headless' }>['flags'], prom
   if (provider === undefined || mcpInputFromConfig(config) !== null || (config.routing.mode !== 'fixed' && canRoute(config.routing.tiers, base))) return false;
   const o = { prompt, workspace: process.cwd(), config, ...(flags.config !== undefined ? { configPath: flags.config } : {}), yolo: flags.yolo, fullYolo: flags.fullYolo, disabledAgents: flags.disabledAgents };
   const input = AgentRunInputSchema.parse({ agent: 'director', role: 'director', brief: prompt, settings: settingsFrom(o, 'presend', 'presend'), delegationId: null, parentSessionId: null, freshBoard: true });
+  trace('presend: config loaded');
   const { messages, tools } = await directorFirstCall(config, input, dataRoot());
+  trace('presend: the Director\'s first call computed');
   const made = new PresentOffer(sab);
   offer = made; // a cancel from here on drops it
   const handed = await presendCall(made, provider, { messages, tools, agent: 'director' }, config.llm.maxAnswerChars);

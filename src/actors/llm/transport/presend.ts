@@ -80,6 +80,9 @@ export class PresentOffer {
   private answer: Promise<Answer> | null = null;
   private claimed = false;
   private done = false;
+  private wrote: () => void = () => undefined;
+  /** Settles once the request is handed to the OS, or has failed (never rejects). */
+  readonly written = new Promise<void>((resolve) => (this.wrote = resolve));
 
   constructor(sab: SharedArrayBuffer) {
     this.state = new Int32Array(sab);
@@ -93,11 +96,13 @@ export class PresentOffer {
     channel.unref();
     channel.onmessage = (ev: MessageEvent) => this.onMessage(ev.data as ToSender);
     this.channel = channel;
-    this.answer = transport(url, { ...(init as RequestInit), signal: this.ctl.signal }).then((r) => {
+    this.answer = transport(url, { ...(init as RequestInit), signal: this.ctl.signal, onWritten: this.wrote } as RequestInit).then((r) => {
       const res = r as unknown as HttpResponse;
       return { status: res.status, statusText: res.statusText, headers: res.headers, url: res.url, redirected: res.redirected, node: nodeBodyOf(res) };
     });
     this.answer.catch(() => undefined); // read by the claimer (its own result) or dropped with the offer
+    const settled = this.answer.then(this.wrote, this.wrote);
+    settled.catch(() => undefined); // a failed request is written as far as it will be
     traceOnce('presend: the Director\'s first model request sent by the main thread');
     return true;
   }

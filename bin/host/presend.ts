@@ -49,24 +49,27 @@ async function presendNow(cmd: Command): Promise<boolean> {
 }
 
 async function send(flags: Extract<Command, { kind: 'headless' }>['flags'], prompt: string, sab: SharedArrayBuffer): Promise<boolean> {
-  const [{ loadConfig }, { resolveProviderName }, { mcpInputFromConfig }, { canRoute }, { presendCall }, { settingsFrom }, { AgentRunInputSchema }, { directorFirstCall }, { dataRoot }] = await Promise.all([
+  // the config first: a run that cannot pre-send (MCP servers, a routing choice) loads nothing more here
+  const [{ loadConfig }, { resolveProviderName }, { mcpInputFromConfig }, { canRoute }] = await Promise.all([
     import('../../src/runtime/config/index.js'),
     import('../../src/runtime/config/resolve.js'),
     import('../../src/actors/mcp/client.js'),
     import('../../src/actors/llm/routing/router.js'),
+  ]);
+  const { config } = await loadConfig(flags.config !== undefined ? { configPath: flags.config } : {});
+  trace('presend: config loaded');
+  const base = resolveProviderName(config, { agent: 'director' });
+  const provider = config.providers[base];
+  if (provider === undefined || mcpInputFromConfig(config) !== null || (config.routing.mode !== 'fixed' && canRoute(config.routing.tiers, base))) return false;
+  const [{ presendCall }, { settingsFrom }, { AgentRunInputSchema }, { directorFirstCall }, { dataRoot }] = await Promise.all([
     import('../../src/actors/llm/presend-call.js'),
     import('../../src/actors/agents/run-task.js'),
     import('../../src/actors/agents/run-types.js'),
     import('../../src/actors/agents/first-call.js'),
     import('../../src/store/client.js'),
   ]);
-  const { config } = await loadConfig(flags.config !== undefined ? { configPath: flags.config } : {});
-  const base = resolveProviderName(config, { agent: 'director' });
-  const provider = config.providers[base];
-  if (provider === undefined || mcpInputFromConfig(config) !== null || (config.routing.mode !== 'fixed' && canRoute(config.routing.tiers, base))) return false;
   const o = { prompt, workspace: process.cwd(), config, ...(flags.config !== undefined ? { configPath: flags.config } : {}), yolo: flags.yolo, fullYolo: flags.fullYolo, disabledAgents: flags.disabledAgents };
   const input = AgentRunInputSchema.parse({ agent: 'director', role: 'director', brief: prompt, settings: settingsFrom(o, 'presend', 'presend'), delegationId: null, parentSessionId: null, freshBoard: true });
-  trace('presend: config loaded');
   const { messages, tools } = await directorFirstCall(config, input, dataRoot());
   trace('presend: the Director\'s first call computed');
   const made = new PresentOffer(sab);

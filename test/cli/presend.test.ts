@@ -79,8 +79,12 @@ describe.each(['openai', 'anthropic'] as const)('%s: the pre-sent first request'
     const child = start(['-d', 'all', '-p', 'say hello', '-y'], { ...sb.env, YAGENT_TRACE: '1' }, { cwd: ws });
     children.push(child);
     const done = collect(child);
+    let err = '';
+    child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
     const f = fake;
     await until(() => (f.requests.length > 0 ? true : undefined), 'the pre-sent request');
+    // the run is under way (its Ctrl-C handler on, the Director's call started): the interrupt of a running task
+    await until(() => (err.includes('first model call under way') ? true : undefined), 'the Director\'s first call');
     child.kill('SIGINT');
     const r = await done;
     expect(r.code, r.stderr).toBe(130);

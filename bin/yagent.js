@@ -12,9 +12,12 @@ if (!existsSync(file('bin/main.js'))) {
 const cache = await import(new URL('src/runtime/code-cache.js', dist).href);
 const bundled = existsSync(file('bin/main.cjs'));
 // a command that runs agents here starts their workers first, while the CLI loads (bin/host/early-boot.ts)
-const early = bundled ? cache.loadBundle(file('bin/early-boot.cjs')).exports : await import(new URL('bin/host/early-boot.js', dist).href);
-early.bootEarly(process.argv.slice(2));
-const cli = bundled ? cache.loadBundle(file('bin/main.cjs')).exports : await import(new URL('bin/main.js', dist).href);
+// the SDKs (a new task's Director's first request is sent from this thread: bin/host/presend.ts) are the agent
+// thread's vendored bundles (AGENT_THREAD.requires), loaded on first use
+const sdks = { openai: file('node_modules/openai/index.cjs'), '@anthropic-ai/sdk': file('node_modules/@anthropic-ai/sdk/index.cjs') };
+const early = bundled ? cache.loadBundle(file('bin/early-boot.cjs'), sdks).exports : await import(new URL('bin/host/early-boot.js', dist).href);
+await early.bootEarly(process.argv.slice(2));
+const cli = bundled ? cache.loadBundle(file('bin/main.cjs'), sdks).exports : await import(new URL('bin/main.js', dist).href);
 const code = await cli.main(process.argv.slice(2));
 cache.flushTrainedCaches();
 // exit once stdout and stderr are flushed (a pipe's writes are asynchronous: an error's last lines were lost), and

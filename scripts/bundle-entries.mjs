@@ -44,10 +44,14 @@ for (const t of threads) {
 // before it runs anything (~15 ms of CPU per worker); this one never starts it
 await writeCjs({ input: need('src/runtime/thread-worker.js') }, join(dist, 'src', 'runtime', 'thread-worker.cjs'));
 
+// the main thread sends a new task's Director first request with the engine's SDK (bin/host/presend.ts): the same
+// vendored, code-cached SDK bundles the agent's thread requires (bin/yagent.js maps them), never an inlined copy
+const SDK_REQUIRES = Object.keys(AGENT_THREAD.requires ?? {}).map((name) => new RegExp(`^${name.replace(/[/.]/g, '\\$&')}$`));
+
 // the CLI keeps its sub-commands lazy: chunks (each code-cached) that load when a command needs them, so `-p`
 // never reads the TUI, blessed or the MCP SDK; early-boot.cjs (what bin/yagent.js runs first) shares its chunks,
 // so the launcher and the CLI hold one prestart registry
 await writeStampedCjs(
-  { input: { main: need('bin/main.js'), 'early-boot': need('bin/host/early-boot.js') }, external: LEFT_OUT },
+  { input: { main: need('bin/main.js'), 'early-boot': need('bin/host/early-boot.js') }, external: [...LEFT_OUT, ...SDK_REQUIRES] },
   { dir: join(dist, 'bin'), output: { entryFileNames: '[name].cjs', chunkFileNames: 'chunks/[name]-[hash].cjs' } },
 );

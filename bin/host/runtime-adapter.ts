@@ -7,6 +7,7 @@ import type { StoreApi } from '../../src/store/api.js';
 import { STORE_ACTOR, STORE_MODULE, TASK_INBOX_SHARED_KEY, bumpInbox, createInboxSignal, storeInputFromConfig } from '../../src/store/client.js';
 import { SCREEN_NICE, SPARE_PLAN, STORE_PRELOAD, THREADS, WORKER_LIMITS, canDelegate, delegationPreload, storeAfterFirstCall, storeBootAfter } from './boot-plan.js';
 import { claimNewTaskId } from './ids.js';
+import { dropPresend, presendShared } from './presend.js';
 import { trace } from './trace.js';
 import { createMcpShared, MCP_SHARED_KEY, mcpInputFromConfig, mcpServiceSpec } from '../../src/actors/mcp/client.js';
 import { wireCodeIndex } from './code-index.js';
@@ -63,7 +64,8 @@ const inboxSignal = createInboxSignal();
 
 export function startRuntime(canAsk: boolean, config: Pick<YagentConfig, 'llm'>, sweepOrphansAfter?: Promise<unknown>, watchdogAfter?: Promise<unknown>, screen = false): Promise<Runtime> {
   // one buffer for the process: max_in_flight_requests and the circuit breakers hold across every agent worker
-  const shared = { [LLM_SHARED_KEY]: createSharedLlmState({ maxInFlightRequests: config.llm.maxInFlightRequests }), [MCP_SHARED_KEY]: createMcpShared(), [TASK_INBOX_SHARED_KEY]: inboxSignal };
+  // presendShared: the Director's first request when this thread sent it already (presend.ts)
+  const shared = { [LLM_SHARED_KEY]: createSharedLlmState({ maxInFlightRequests: config.llm.maxInFlightRequests }), [MCP_SHARED_KEY]: createMcpShared(), [TASK_INBOX_SHARED_KEY]: inboxSignal, ...presendShared() };
   // guardOrphans: no process of ours outlives this one, however it dies (kill -9, OOM: watchdog.ts)
   return Runtime.start({ hasResponder: canAsk, preload: [...SPARE_PLAN.preload], spares: SPARE_PLAN.count, deferRefill: true, shared, threads: THREADS, resourceLimits: WORKER_LIMITS, guardOrphans: true, ...(sweepOrphansAfter ? { sweepOrphansAfter } : {}), ...(watchdogAfter ? { watchdogAfter } : {}), ...(screen ? { workerNice: SCREEN_NICE } : {}) });
 }
@@ -156,6 +158,8 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
     },
     async runTurn(spec, taskId, signal) {
       codeIndex.add(spec.workspace);
+      // a cancel before the Director claimed the pre-sent request closes it (after a claim the Director's own abort does)
+      signal.addEventListener('abort', dropPresend, { once: true });
       if (canDelegate(spec.options.disabledAgents)) delegating = true;
       try {
         if (spec.session) needStore(); // its turn reads the store before its Director starts
@@ -197,6 +201,8 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
         const stopReason = signal.aborted ? 'cancelled' : 'panic';
         return emptyOutcome(taskId, stopReason, signal.aborted ? undefined : serializeError(err));
       } finally {
+        signal.removeEventListener('abort', dropPresend);
+        dropPresend(); // a turn that ended before its first model call
         // its stop-hook failures are kept by stopFailures() and reported by shutdown (exit 1); the outcome is decided
         await runtime.endTask(taskId).catch(() => undefined);
       }
@@ -274,6 +280,7 @@ export async function openRuntimeAdapter(opts: AdapterOptions): Promise<RuntimeA
     },
     async shutdown() {
       warmer.mailbox.close();
+      dropPresend();
       needStore();
       // the last lines reach the store before it flushes and stops
       await logs.close();

@@ -108,7 +108,7 @@ describe('start-up plan', () => {
       expect(build, `${rel} names its build`).toMatch(/^[0-9a-f]{16}$/);
       expect(existsSync(cacheFileFor(file, build ?? '')), `${rel} has a trained code cache`).toBe(true);
     }
-    expect(readFileSync(resolve('bin/yagent.js'), 'utf8')).toContain("loadBundle(file('bin/main.cjs'))");
+    expect(readFileSync(resolve('bin/yagent.js'), 'utf8')).toContain("loadBundle(file('bin/main.cjs'), sdks)");
     // a real run: every thread compiled its bundle from the cache (no miss, no refusal)
     const run = await tracedHello();
     expect(run.code).toBe(0);

@@ -6,6 +6,8 @@ import { withProviderModel } from '../../runtime/config/resolve.js';
 import type { StoreApi } from '../../store/api.js';
 import { TASK_INBOX_SHARED_KEY, toolStoreAccess } from '../../store/client.js';
 import { buildAgentEngine, buildToolEngine } from '../llm/build.js';
+import { claimingFetch, PRESEND_SHARED_KEY } from '../llm/transport/presend.js';
+import { httpFetch } from '../llm/transport/http-fetch.js';
 import { inPlaceBackend, TokenCounter, type TokenBackend } from '../llm/tokens.js';
 import type { LlmEngine } from '../llm/types.js';
 import type { Authorizer } from '../tools/authorizer.js';
@@ -16,7 +18,7 @@ import type { GrantStore } from './project-grants.js';
 import { ProjectContext } from './project-context.js';
 import type { AgentEnv, AgentStore } from './run-agent.js';
 import type { AgentRunInputParsed } from './run-types.js';
-import { buildToolRunner, paletteNames, type CodeSeekPort } from './tool-wiring.js';
+import { buildToolRunner, paletteNames, type CodeSeekPort, type ToolWiring } from './tool-wiring.js';
 import type { McpUpdate } from '../mcp/agent-tools.js';
 import type { ToolDeclaration } from '../tools/types.js';
 import { dataRoot } from '../../store/client.js';
@@ -67,6 +69,16 @@ export interface AgentSeams {
 /** The Director's delegation breaker: consecutive failed delegations before delegating pauses, and its cooldown. */
 export const DELEGATION_BREAKER = { threshold: 3, cooldownMs: 60_000 } as const;
 
+/** What a run's tools depend on besides its input: skills (read per run: a skill added between two runs is there for
+ *  the next one) and the browser (looked up per run, cheap: a few stats). The CLI's pre-sent Director request too. */
+export function runToolExtras(config: YagentConfig, input: AgentRunInputParsed, root: string): Pick<ToolWiring, 'runtimeTools' | 'sections' | 'browser'> {
+  const skills = config.skills.enabled && config.skills.agents.includes(input.role) ? discoverSkills(skillRoots(root, input.settings.workspace)) : new Map();
+  return {
+    ...(skills.size > 0 ? { runtimeTools: [useSkillTool(skills)], sections: [skillsSection(skills)] } : {}),
+    ...(input.role === 'director' || input.role === 'browser' ? { browser: discoverBrowser(config.browser, process.env) } : {}),
+  };
+}
+
 export function buildAgentEnv(host: AgentHost, config: YagentConfig, seams: AgentSeams = {}): AgentEnv {
   // cached per env (= per worker): the Director hands its root docs down in the run input
   const contexts = new Map<string, ProjectContext>();
@@ -80,7 +92,9 @@ export function buildAgentEnv(host: AgentHost, config: YagentConfig, seams: Agen
       const { providerOverride: over, modelOverride: model } = input.settings;
       // --model: the override provider with that model, for this run only (the config file is not touched)
       const cfg = over !== undefined && model !== undefined ? withProviderModel(config, over, model) : config;
-      const engine = buildAgentEngine(cfg, input.agent, deps);
+      // a new task's Director: its first request may have been sent already by the main thread (claimed if identical)
+      const presend = input.role === 'director' && input.delegationId === null && !input.session && !input.resumeFrom ? host.shared?.[PRESEND_SHARED_KEY] : undefined;
+      const engine = buildAgentEngine(cfg, input.agent, presend !== undefined ? { ...deps, modelFetch: claimingFetch(presend, httpFetch) } : deps);
       // /model in the TUI: this turn's provider for every agent, through the routing wrapper's override
       if (input.settings.providerOverride !== undefined) engine.setOverride(input.settings.providerOverride, input.settings.modelOverride);
       return engine;
@@ -93,10 +107,6 @@ export function buildAgentEnv(host: AgentHost, config: YagentConfig, seams: Agen
     // tier 2's summary call: tool → [tools.llm] → the agent's provider; a test's model seam answers it too
     summarizerFor: seams.engineFor ?? ((input) => buildToolEngine(config, 'compression', input.agent, deps)),
     toolsFor: (input, hooks) => {
-      // skills are read per run: a skill added between two runs is there for the next one
-      const skills = config.skills.enabled && config.skills.agents.includes(input.role)
-        ? discoverSkills(skillRoots(host.dataRoot ?? dataRoot(), input.settings.workspace))
-        : new Map();
       const wait = <T>(fn: () => Promise<T>): Promise<T> => (hooks.waitingOnUser ? hooks.waitingOnUser(fn) : fn());
       return buildToolRunner(input, hooks, {
         publish: host.publish,
@@ -111,9 +121,7 @@ export function buildAgentEnv(host: AgentHost, config: YagentConfig, seams: Agen
         blueprint,
         ...(host.external && host.external.length > 0 ? { external: host.external } : {}),
         ...(host.refreshExternal ? { refreshExternal: host.refreshExternal } : {}),
-        ...(skills.size > 0 ? { runtimeTools: [useSkillTool(skills)], sections: [skillsSection(skills)] } : {}),
-        // looked up per run, cheap (a few stats): an install between two runs is seen by the next one
-        ...(input.role === 'director' || input.role === 'browser' ? { browser: discoverBrowser(config.browser, process.env) } : {}),
+        ...runToolExtras(config, input, host.dataRoot ?? dataRoot()),
       });
     },
     spawn: host.spawn,

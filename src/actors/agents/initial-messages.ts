@@ -11,6 +11,7 @@ import { repairToolPairs } from './tool-pairs.js';
 import { describeInterrupted } from './interrupted-calls.js';
 import { compactedRecord } from './compression/compacted.js';
 import { publishWarning } from '../../runtime/log-event.js';
+import { freshMessages } from './first-call.js';
 
 export interface InitialRecording {
   recorder: Recorder;
@@ -29,7 +30,7 @@ export async function initialMessages(input: AgentRunInputParsed, system: string
     // a continued delegation's new rollout shadows its older one: it holds the replay, on disk, before any call
     return recordedAround(messages, input.resumeFrom.pending, (recovered) => (recovered.length === 0 ? messages : repairToolPairs([...messages, ...recovered])), recovery, rec, true);
   }
-  const [head, brief]: ChatMessage[] = [{ role: 'system', content: system }, { role: 'user', content: input.brief }];
+  const [head, brief] = freshMessages(system, input.brief);
   if (!input.session) return recordedAround([head, brief], [], () => [head, brief], recovery, rec);
   const { history, pending } = input.session;
   // before recovery the prompt follows the earlier turns as they were read; recovery's results then go to their calls

@@ -9,8 +9,7 @@ import type { ToolOutcome } from '../tools/types.js';
 import type { ChatMessage } from './wire-types.js';
 import type { Publish, ToolRunner, LoopResult } from './loop-contract.js';
 import { AgentRunInputSchema, type AgentRunInput, type AgentRunInputParsed, type AgentRunOutput, type CustomAgentDesign } from './run-types.js';
-import { flagsFor } from './profiles.js';
-import { assembleSystemPrompt } from './prompts.js';
+import { runFlags, runSystemPrompt, withSections } from './first-call.js';
 import type { ProjectContext } from './project-context.js';
 import { StoreRecorder } from './recorder.js';
 import { TaskMemorySaver } from './task-memory-saver.js';
@@ -131,20 +130,8 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
   // the Director's conversation is the task's memory (saved per step, debounced by the store)
   const recorder = input.role === 'director' ? new TaskMemorySaver(rollout, s.taskId, env.store, env.publish) : rollout;
   if (input.role === 'director' && root.files.length > 0) env.publish({ type: 'context_loaded', agent: input.agent, files: root.files });
-  const flags = flagsFor(input.role === 'custom' ? input.agent : input.role, {
-    maxSteps: s.maxStepsOverride,
-    maxParallelReadOnlyTools: s.maxParallelReadOnlyTools,
-    ...(s.stepRetries !== undefined ? { stepRetries: s.stepRetries } : {}),
-  });
-  const system = assembleSystemPrompt({
-    agent: input.role,
-    projectContext: root.text,
-    fullYolo: s.fullYolo,
-    lang: s.lang,
-    maxSteps: flags.maxSteps,
-    disabledAgents: s.disabledAgents,
-    ...(input.custom ? { custom: { name: input.custom.name, description: input.custom.description, instructions: input.custom.system_prompt } } : {}),
-  });
+  const flags = runFlags(input);
+  const system = runSystemPrompt(input, root.text, flags.maxSteps);
   const engine = env.engineFor(input);
   // every own call is in the rollout too: a run killed before it returns is still counted from there
   const ledger = new UsageLedger((usage) => recorder.append([{ type: 'event_msg', ts: env.clock.now(), payload: { kind: LLM_USAGE_KIND, usage } }]));
@@ -215,7 +202,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
     const isDirector = input.role === 'director';
     const reminder = undelegatedReminder(s.disabledAgents);
     // the deferred-tool catalogue (MCP) and the skills list follow the role prompt: stable for the whole run
-    const withSections = [system.trimEnd(), ...(tools.contextSections?.() ?? [])].join('\n\n') + '\n';
+    const fullSystem = withSections(system, tools.contextSections?.() ?? []);
     const mutates = (name: string): boolean => tools?.mutates?.(name) ?? true;
     // a resumed run's plans (session follow-up, continued delegation): its thinklink store starts from them, and this
     // rollout holds them again so the next resume finds them too (its replay, once compressed, does not)
@@ -224,7 +211,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
     // recorded here, the earlier conversation before any interrupted delegation is recovered (a kill meanwhile keeps it)
     const initial = await initialMessages(
       input,
-      withSections,
+      fullSystem,
       mutates,
       { manager, store: env.store, publish: env.publish, signal: ctl.signal, maxReplayMessages: s.maxReplayMessages, enabled: s.resume, workspace: { cwd: s.workspace, degradeOnChange: s.degradeOnWorkspaceChange } },
       { recorder, now: () => env.clock.now(), publish: env.publish, agent: input.agent },

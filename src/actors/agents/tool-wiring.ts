@@ -48,17 +48,22 @@ export interface ToolWiring {
 /** The codeseek actor as the tools reach it (any workspace; the wiring binds the run's). */
 export type CodeSeekPort = Pick<CodeSeekApi, 'ask' | 'imports'>;
 
+/** A run's tool surface (its first request's tools and deferred catalogue; the CLI's pre-sent Director request too). */
+export function runSurface(input: AgentRunInputParsed, w: Pick<ToolWiring, 'runtimeTools' | 'browser'>, external: readonly ToolDeclaration[] | undefined): Surface {
+  const s = input.settings;
+  return surfaceFor(input.role, {
+    fullYolo: s.fullYolo,
+    disabledAgents: s.disabledAgents,
+    ...(input.custom ? { tools: input.custom.tools } : {}),
+    ...(external ? { external } : {}),
+    ...(w.runtimeTools ? { runtime: w.runtimeTools } : {}),
+    ...(w.browser && !w.browser.ok ? { unavailableAgents: { browser: w.browser.reason } } : {}),
+  });
+}
+
 export function buildToolRunner(input: AgentRunInputParsed, hooks: ToolHooks, w: ToolWiring): ToolRunner {
   const s = input.settings;
-  const surfaceWith = (external: readonly ToolDeclaration[] | undefined): Surface =>
-    surfaceFor(input.role, {
-      fullYolo: s.fullYolo,
-      disabledAgents: s.disabledAgents,
-      ...(input.custom ? { tools: input.custom.tools } : {}),
-      ...(external ? { external } : {}),
-      ...(w.runtimeTools ? { runtime: w.runtimeTools } : {}),
-      ...(w.browser && !w.browser.ok ? { unavailableAgents: { browser: w.browser.reason } } : {}),
-    });
+  const surfaceWith = (external: readonly ToolDeclaration[] | undefined): Surface => runSurface(input, w, external);
   const surface = surfaceWith(w.external);
   // one boundary for the guard and the walkers (grep, glob) of this run
   const boundary = new Boundary(s.workspace, w.security.policy);

@@ -30,6 +30,9 @@ export interface EngineDeps {
   clock?: Clock;
   sleep?: Sleep;
   fetch?: typeof fetch;
+  /** The fetch model calls go through (not the window probes); default `fetch`. The Director's claims the answer of
+   *  its first request when the main thread pre-sent it (transport/presend.ts). */
+  modelFetch?: typeof fetch;
   rng?: () => number;
 }
 
@@ -47,8 +50,9 @@ function sharedState(cfg: YagentConfig, deps: EngineDeps): SharedArrayBuffer {
   return s;
 }
 
-export function rawEngine(p: ProviderConfig, deps: Pick<EngineDeps, 'fetch'>, maxAnswerChars?: number): LlmEngine {
-  const opts = { ...(deps.fetch !== undefined ? { fetch: deps.fetch } : {}), ...(maxAnswerChars !== undefined ? { maxAnswerChars } : {}) };
+export function rawEngine(p: ProviderConfig, deps: Pick<EngineDeps, 'fetch' | 'modelFetch'>, maxAnswerChars?: number): LlmEngine {
+  const f = deps.modelFetch ?? deps.fetch;
+  const opts = { ...(f !== undefined ? { fetch: f } : {}), ...(maxAnswerChars !== undefined ? { maxAnswerChars } : {}) };
   switch (p.apiFormat) {
     case 'openai':
       return new OpenAiEngine(p, opts);

@@ -30,6 +30,8 @@ interface FetchInit {
   body?: unknown;
   signal?: AbortSignal | null;
   redirect?: 'follow' | 'error' | 'manual';
+  /** Called once the request (headers and body) is handed to the OS (the pre-sent first request waits for it). */
+  onWritten?: () => void;
 }
 
 /** A network failure as fetch reports it: the socket's error (ECONNREFUSED, …) is the cause. */
@@ -91,7 +93,7 @@ interface Sent {
 /** One request/response exchange; the abort listener stays until the body is finished, so an abort mid-body errors it.
  *  A request that fails before any answer on a reused socket the server had closed goes again at once, once, on a
  *  fresh one (socket-reuse.ts): no backoff, no retry counted above. */
-function exchange(url: URL, method: string, headers: Record<string, string>, bytes: Payload | null, signal: AbortSignal | null, agent: Http.Agent, reuse: SocketReuse): Promise<Sent> {
+function exchange(url: URL, method: string, headers: Record<string, string>, bytes: Payload | null, signal: AbortSignal | null, agent: Http.Agent, reuse: SocketReuse, onWritten?: () => void): Promise<Sent> {
   return new Promise((resolve, reject) => {
     // the signal may have fired while the body was read or a redirect was drained
     if (signal?.aborted) {
@@ -125,6 +127,7 @@ function exchange(url: URL, method: string, headers: Record<string, string>, byt
         r.on('close', done);
         resolve({ res: r, done });
       });
+      if (onWritten !== undefined) req.once('finish', onWritten);
       req.end(bytes ?? undefined);
     };
     send(false);
@@ -176,7 +179,7 @@ export function createHttpFetch(opts: HttpFetchOptions = {}): typeof fetch {
     for (let hop = 0; ; hop++) {
       const wire = headers.record();
       if (bytes !== null) wire['content-length'] = String(payloadLength(bytes));
-      const { res, done } = await exchange(url, method, wire, bytes, signal, agentFor(url), reuse);
+      const { res, done } = await exchange(url, method, wire, bytes, signal, agentFor(url), reuse, hop === 0 ? init.onWritten : undefined);
       const status = res.statusCode ?? 0;
       const location = res.headers.location;
       if (REDIRECTS.has(status) && location !== undefined && init.redirect !== 'manual') {
@@ -197,16 +200,19 @@ export function createHttpFetch(opts: HttpFetchOptions = {}): typeof fetch {
         url = next;
         continue;
       }
-      const answer = FetchHeaders.fromRaw(res.rawHeaders);
-      const body = answerBody(res, method);
-      if (status < 400 || body === null) return new HttpResponse(status, res.statusMessage ?? '', answer, url.href, hop > 0, body);
-      // an error answer is read here whole (the SDK reads it whole anyway) and kept for errors.ts (error-bodies.ts)
-      const whole = Buffer.from(await new HttpResponse(status, '', answer, url.href, false, body).arrayBuffer());
-      rememberErrorBody(answer, whole.toString('utf8'));
-      return new HttpResponse(status, res.statusMessage ?? '', answer, url.href, hop > 0, Readable.from([whole]));
+      return answerOf(status, res.statusMessage ?? '', FetchHeaders.fromRaw(res.rawHeaders), url.href, hop > 0, answerBody(res, method));
     }
   }
   return send as unknown as typeof fetch;
+}
+
+/** The Response of one answer: an error answer is read here whole (the SDK reads it whole anyway) and kept for
+ *  errors.ts (error-bodies.ts); the pre-sent first request's answer, forwarded from another thread, is built here too. */
+export async function answerOf(status: number, statusText: string, answer: FetchHeaders, url: string, redirected: boolean, body: Readable | null): Promise<HttpResponse> {
+  if (status < 400 || body === null) return new HttpResponse(status, statusText, answer, url, redirected, body);
+  const whole = Buffer.from(await new HttpResponse(status, '', answer, url, false, body).arrayBuffer());
+  rememberErrorBody(answer, whole.toString('utf8'));
+  return new HttpResponse(status, statusText, answer, url, redirected, Readable.from([whole]));
 }
 
 /** The transport the engines use unless a test passes its own fetch. */

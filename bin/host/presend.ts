@@ -1,0 +1,80 @@
+// A new task's Director asks the model before the rest of the runtime is up (issue 29): the launcher's first act
+// (early-boot.ts) computes the Director's first request with the code its thread runs (directorFirstCall, the engine
+// and its SDK) and sends it from this thread; the Director's engine adopts the answer if its own first request has the
+// same method, URL and body bytes, else this one is aborted and its own goes out (src/actors/llm/transport/presend.ts).
+// Only where nothing can change that request after start: `-p PROMPT` (a new task: no session, no --provider/--model),
+// no MCP server, no routing choice (no classifier call), no scripted model.
+import { PresentOffer, createPresendState, PRESEND_SHARED_KEY } from '../../src/actors/llm/transport/presend.js';
+import type { Command } from '../cli/args.js';
+import { trace } from './trace.js';
+
+let state: SharedArrayBuffer | null = null;
+let offer: PresentOffer | null = null;
+
+/** The runtime's shared entry (the Director's engine reads it): present once an offer was made in this process. */
+export function presendShared(): Record<string, SharedArrayBuffer> {
+  return state !== null ? { [PRESEND_SHARED_KEY]: state } : {};
+}
+
+/** Drops a pre-sent request nobody claimed (the task was cancelled or ended first): its socket closes. */
+export function dropPresend(): void {
+  offer?.abort();
+}
+
+/** The prompt of a run whose Director's first request may be pre-sent, else null. */
+export function presendPrompt(cmd: Command, env: NodeJS.ProcessEnv = process.env): string | null {
+  if (cmd.kind !== 'headless' || !cmd.explicit || cmd.prompt === null || cmd.prompt.trim() === '' || cmd.attach) return null;
+  // YAGENT_PRESEND=0: off (the Director sends its own first request, as before)
+  if (cmd.session !== undefined || cmd.model !== undefined || env['YAGENT_FAKE_SCRIPT'] !== undefined || env['YAGENT_PRESEND'] === '0') return null;
+  return cmd.prompt;
+}
+
+/** Once the request was handed to the transport: a promise of it written to the OS (never rejects); null when it
+ *  was not sent (not eligible, or a failure: the Director then sends its own). */
+export async function presendDirector(cmd: Command): Promise<Promise<void> | null> {
+  return (await presendNow(cmd)) ? (offer?.written ?? null) : null;
+}
+
+async function presendNow(cmd: Command): Promise<boolean> {
+  const prompt = presendPrompt(cmd);
+  if (prompt === null || cmd.kind !== 'headless' || state !== null) return false;
+  state = createPresendState();
+  try {
+    return await send(cmd.flags, prompt, state);
+  } catch (e) {
+    // a probe: whatever fails here fails again, with its own message, where the run does it
+    trace(`presend: not sent (${e instanceof Error ? e.message : String(e)})`);
+    return false;
+  }
+}
+
+async function send(flags: Extract<Command, { kind: 'headless' }>['flags'], prompt: string, sab: SharedArrayBuffer): Promise<boolean> {
+  // the config first: a run that cannot pre-send (MCP servers, a routing choice) loads nothing more here
+  const [{ loadConfig }, { resolveProviderName }, { mcpInputFromConfig }, { canRoute }] = await Promise.all([
+    import('../../src/runtime/config/index.js'),
+    import('../../src/runtime/config/resolve.js'),
+    import('../../src/actors/mcp/client.js'),
+    import('../../src/actors/llm/routing/router.js'),
+  ]);
+  const { config } = await loadConfig(flags.config !== undefined ? { configPath: flags.config } : {});
+  trace('presend: config loaded');
+  const base = resolveProviderName(config, { agent: 'director' });
+  const provider = config.providers[base];
+  if (provider === undefined || mcpInputFromConfig(config) !== null || (config.routing.mode !== 'fixed' && canRoute(config.routing.tiers, base))) return false;
+  const [{ presendCall }, { settingsFrom }, { AgentRunInputSchema }, { directorFirstCall }, { dataRoot }] = await Promise.all([
+    import('../../src/actors/llm/presend-call.js'),
+    import('../../src/actors/agents/run-task.js'),
+    import('../../src/actors/agents/run-types.js'),
+    import('../../src/actors/agents/first-call.js'),
+    import('../../src/store/client.js'),
+  ]);
+  const o = { prompt, workspace: process.cwd(), config, ...(flags.config !== undefined ? { configPath: flags.config } : {}), yolo: flags.yolo, fullYolo: flags.fullYolo, disabledAgents: flags.disabledAgents };
+  const input = AgentRunInputSchema.parse({ agent: 'director', role: 'director', brief: prompt, settings: settingsFrom(o, 'presend', 'presend'), delegationId: null, parentSessionId: null, freshBoard: true });
+  const { messages, tools } = await directorFirstCall(config, input, dataRoot());
+  trace('presend: the Director\'s first call computed');
+  const made = new PresentOffer(sab);
+  offer = made; // a cancel from here on drops it
+  const handed = await presendCall(made, provider, { messages, tools, agent: 'director' }, config.llm.maxAnswerChars);
+  trace(handed ? 'presend: the Director\'s first request is on its way' : 'presend: the Director sent its own first');
+  return handed;
+}

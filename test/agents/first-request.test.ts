@@ -86,4 +86,22 @@ describe('the first model request', () => {
     await expect(runAgent(hh.env(model), directorInput(hh, { freshBoard: true }))).rejects.toThrow('rollout directory not writable');
     expect(model.requests.length).toBeLessThanOrEqual(1);
   });
+
+  it("a pre-sent Director's first call leaves the blueprint out (else its bytes could not be claimed); the next call has it", async () => {
+    h = makeHarness();
+    const hh = h;
+    const run = async (presentFirst: boolean): Promise<boolean[]> => {
+      const model = new ScriptedModel({
+        director: [() => ({ text: `${THOUGHT}\nread it`, calls: [{ name: 'read_file', args: { path: 'hello.txt' } }] }), () => ({ text: 'done' })],
+      });
+      const env = hh.env(model);
+      // a blueprint that is ready at once: without a pre-sent request the first call carries it
+      const bp = { injection: () => Promise.resolve([{ role: 'user' as const, content: 'BLUEPRINT-MARK' }]) };
+      const out = await runAgent({ ...env, blueprint: bp as unknown as NonNullable<typeof env.blueprint>, firstRequestPresent: () => presentFirst }, directorInput(hh, { freshBoard: true }));
+      expect(out.stopReason).toBe('plain_text');
+      return model.requests.slice(0, 2).map((r) => JSON.stringify(r.messages).includes('BLUEPRINT-MARK'));
+    };
+    expect(await run(false)).toEqual([true, true]);
+    expect(await run(true)).toEqual([false, true]);
+  });
 });

@@ -6,7 +6,7 @@ import { withProviderModel } from '../../runtime/config/resolve.js';
 import type { StoreApi } from '../../store/api.js';
 import { TASK_INBOX_SHARED_KEY, toolStoreAccess } from '../../store/client.js';
 import { buildAgentEngine, buildToolEngine } from '../llm/build.js';
-import { claimingFetch, PRESEND_SHARED_KEY } from '../llm/transport/presend.js';
+import { claimingFetch, PRESEND_SHARED_KEY, presendOffered } from '../llm/transport/presend.js';
 import { httpFetch } from '../llm/transport/http-fetch.js';
 import { inPlaceBackend, TokenCounter, type TokenBackend } from '../llm/tokens.js';
 import type { LlmEngine } from '../llm/types.js';
@@ -86,14 +86,16 @@ export function buildAgentEnv(host: AgentHost, config: YagentConfig, seams: Agen
   const security = toolSecurity(config);
   const blueprint = new Blueprint({ store: host.store, code: host.code, config: config.blueprint, publish: host.publish, now: () => host.clock.now() });
   const deps = { publish: host.publish, clock: host.clock, ...(host.shared ? { shared: host.shared } : {}) };
+  // a new task's Director: its first request may have been sent already by the main thread (claimed if identical)
+  const presendFor = (input: AgentRunInputParsed): SharedArrayBuffer | undefined =>
+    input.role === 'director' && input.delegationId === null && !input.session && !input.resumeFrom ? host.shared?.[PRESEND_SHARED_KEY] : undefined;
   const engineFor =
     seams.engineFor ??
     ((input: AgentRunInputParsed): LlmEngine => {
       const { providerOverride: over, modelOverride: model } = input.settings;
       // --model: the override provider with that model, for this run only (the config file is not touched)
       const cfg = over !== undefined && model !== undefined ? withProviderModel(config, over, model) : config;
-      // a new task's Director: its first request may have been sent already by the main thread (claimed if identical)
-      const presend = input.role === 'director' && input.delegationId === null && !input.session && !input.resumeFrom ? host.shared?.[PRESEND_SHARED_KEY] : undefined;
+      const presend = presendFor(input);
       const engine = buildAgentEngine(cfg, input.agent, presend !== undefined ? { ...deps, modelFetch: claimingFetch(presend, httpFetch) } : deps);
       // /model in the TUI: this turn's provider for every agent, through the routing wrapper's override
       if (input.settings.providerOverride !== undefined) engine.setOverride(input.settings.providerOverride, input.settings.modelOverride);
@@ -103,6 +105,10 @@ export function buildAgentEnv(host: AgentHost, config: YagentConfig, seams: Agen
   return {
     store: host.store,
     engineFor,
+    firstRequestPresent: (input) => {
+      const sab = presendFor(input);
+      return sab !== undefined && presendOffered(sab);
+    },
     ...(inboxSignal !== undefined ? { inboxSignal } : {}),
     // tier 2's summary call: tool → [tools.llm] → the agent's provider; a test's model seam answers it too
     summarizerFor: seams.engineFor ?? ((input) => buildToolEngine(config, 'compression', input.agent, deps)),

@@ -50,6 +50,9 @@ export interface ToolHooks {
 export interface AgentEnv {
   store: AgentStore;
   engineFor(input: AgentRunInputParsed): LlmEngine;
+  /** A new task's Director: the main thread pre-sent its first request (bin/host/presend.ts), which the first call
+   *  claims only with the same bytes, so that call leaves out what the main thread could not know (the blueprint). */
+  firstRequestPresent?(input: AgentRunInputParsed): boolean;
   /** Tier 2's summariser (`[tools.llm]` when set, else the agent's provider); absent = the agent's engine. */
   summarizerFor?(input: AgentRunInputParsed): LlmEngine;
   toolsFor(input: AgentRunInputParsed, hooks: ToolHooks): ToolRunner;
@@ -115,6 +118,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
     : Promise.resolve();
   // the store is asked for the task's inbox only when the host posted something since (inbox-signal.ts)
   const inboxMoved = inboxWatcher(env.inboxSignal);
+  let firstCall = true;
   const blueprintNow = async (): Promise<ChatMessage[]> => {
     if (bpMessages === null && input.role !== 'director') {
       let timer: { cancel(): void } | undefined;
@@ -246,7 +250,10 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
           const idx = await (firstIndex ?? noteIndexMessage(boardIndex, s, env.publish));
           firstIndex = null;
           const m = isDirector ? manager.mentions.message() : null;
-          const bp = await blueprintNow();
+          // the pre-sent first request has no blueprint: sent with it, the same call would not be claimed (and a second
+          // request would go out); it comes with the next call, as when it is not derived in time
+          const bp = firstCall && env.firstRequestPresent?.(input) === true ? [] : await blueprintNow();
+          firstCall = false;
           // MCP servers that became ready (or changed) since the start: their tools, for this call only
           const mcp = (await tools?.refreshExternal?.()) ?? null;
           return [...bp, ...idx, ...(m ? [m] : []), ...(mcp !== null ? [{ role: 'user' as const, content: mcp }] : [])];

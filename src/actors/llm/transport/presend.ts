@@ -26,6 +26,11 @@ export function createPresendState(): SharedArrayBuffer {
   return sab;
 }
 
+/** The main thread has sent a first request the Director's first call may claim (its bytes must then be the same). */
+export function presendOffered(sab: SharedArrayBuffer): boolean {
+  return Atomics.load(new Int32Array(sab), 0) === OFFERED;
+}
+
 function channelName(state: Int32Array): string {
   return `yagent-presend-${process.pid}-${state[1]}`;
 }

@@ -1,7 +1,8 @@
 // The launcher's first act (bin/yagent.js, before the CLI bundle loads): for a command that runs tasks in this
 // process, the Director's worker starts booting now (~20 ms before main.ts would get to it), the store's too when the
 // turn reads it first (a continued session); a new `-p` task's Director's first model request is sent from here
-// (presend.ts).
+// (presend.ts), and then its worker starts: its boot (a core's worth of CPU for ~100 ms, ~5 ms of this thread's to
+// create) would share the two cores with the request's computation; the answer waits for its claim.
 import { drawsScreen, parseCommand, runsLocalTasks, type Command } from '../cli/args.js';
 import { prestartDirector, readsStoreFirst } from './boot-plan.js';
 import { presendDirector, presendPrompt } from './presend.js';
@@ -18,13 +19,15 @@ export async function bootEarly(argv: string[]): Promise<void> {
   }
   const tty = { stdin: process.stdin.isTTY === true, stdout: process.stdout.isTTY === true };
   if (!runsLocalTasks(cmd, tty)) return;
-  prestartDirector(readsStoreFirst(cmd), drawsScreen(cmd, tty));
-  if (presendPrompt(cmd) === null) return;
+  const prestart = (): void => prestartDirector(readsStoreFirst(cmd), drawsScreen(cmd, tty));
+  if (presendPrompt(cmd) === null) return prestart();
+  // not pre-sent after all (the config has MCP servers or a routing choice, or a failure): at once, as before
   const written = await presendDirector(cmd);
-  if (written === null) return;
+  if (written === null) return prestart();
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([written, new Promise<void>((resolve) => (timer = setTimeout(resolve, WRITE_WAIT_MS)))]);
   clearTimeout(timer);
+  prestart();
 }
 
 /** The longest the launcher waits for the pre-sent request's connect and write (beyond computing it). */

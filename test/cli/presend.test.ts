@@ -59,12 +59,19 @@ describe.each(['openai', 'anthropic'] as const)('%s: the pre-sent first request'
     expect(sent, r.stderr).toBeGreaterThan(-1);
     expect(r.stderr.indexOf('runtime started')).toBeGreaterThan(sent);
     expect(r.stderr).toContain('presend: claimed by the Director');
+    // the Director's worker starts booting only once the request is on its way (its boot would share the two cores
+    // with the request's computation); without a pre-sent request, at once (before the CLI's config is loaded)
+    const onItsWay = r.stderr.indexOf('presend: the Director\'s first request is on its way');
+    expect(onItsWay, r.stderr).toBeGreaterThan(-1);
+    expect(r.stderr.indexOf('workers prestarted (Director)')).toBeGreaterThan(onItsWay);
     const withPresend = { raw: fake.requests[0]?.raw, rollout: lastRollout(sb.home) };
 
     const off = await runCli(['-d', 'all', '-p', 'say hello', '-y'], { ...sb.env, YAGENT_PRESEND: '0', YAGENT_TRACE: '1' }, { cwd: ws });
     expect(off.code, off.stderr).toBe(0);
     expect(off.stdout).toBe(r.stdout);
     expect(off.stderr).not.toContain('presend:');
+    expect(off.stderr.indexOf('workers prestarted (Director)'), off.stderr).toBeGreaterThan(-1);
+    expect(off.stderr.indexOf('workers prestarted (Director)')).toBeLessThan(off.stderr.indexOf('config loaded'));
     expect(fake.requests).toHaveLength(2);
     expect(fake.requests[1]?.raw).toBe(withPresend.raw);
     expect(lastRollout(sb.home)).toBe(withPresend.rollout);

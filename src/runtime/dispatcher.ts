@@ -55,8 +55,12 @@ function bump(rec: Record<string, Record<string, number>>, a: string, b: string,
 export class Dispatcher {
   readonly capacity: number;
   private readonly seqs = new Map<string, number>();
-  private readonly replayBuf = new Map<string, Envelope[]>();
+  /** Per task: the last `replayPerTask` envelopes, a ring once full (`next` is the oldest's slot). */
+  private readonly replayBuf = new Map<string, { buf: Envelope[]; next: number }>();
   private readonly boxes = new Set<Mailbox>();
+  /** `boxes` as an array, replaced on subscribe and close: a publish walks it by index (a Set's iterator allocated
+   *  ~40 bytes per publish, the largest share after the envelope itself under a flood). */
+  private boxList: readonly Mailbox[] = [];
   private readonly ledger: DropLedger = { total: 0, byConsumer: {}, bySource: {} };
   private readonly taskDrops = new Map<string, Record<string, number>>();
   private readonly lastWarn = new Map<string, number>();
@@ -88,7 +92,11 @@ export class Dispatcher {
     };
     this.published++;
     this.remember(env);
-    for (const mb of this.boxes) if (mb.matches(env)) mb.offer(env);
+    const boxes = this.boxList;
+    for (let i = 0; i < boxes.length; i++) {
+      const mb = boxes[i] as Mailbox;
+      if (mb.matches(env)) mb.offer(env);
+    }
     return env;
   }
 
@@ -110,12 +118,15 @@ export class Dispatcher {
       opts.capacity ?? this.capacity,
       opts.filter ?? {},
       (box, env) => this.onDrop(box, env),
-      (box) => this.boxes.delete(box),
+      (box) => {
+        if (this.boxes.delete(box)) this.boxList = [...this.boxes];
+      },
     );
     if (opts.fromSeq !== undefined && opts.filter?.taskId !== undefined) {
       for (const env of this.replay(opts.filter.taskId, opts.fromSeq)) if (mb.matches(env)) mb.offer(env);
     }
     this.boxes.add(mb);
+    this.boxList = [...this.boxes];
     return mb;
   }
 
@@ -130,9 +141,10 @@ export class Dispatcher {
 
   /** Buffered envelopes of a task with seq > afterSeq (oldest first). */
   replay(taskId: string, afterSeq = 0): Envelope[] {
-    const max = this.opts.replayPerTask ?? DEFAULT_REPLAY_PER_TASK;
-    const buf = this.replayBuf.get(taskId) ?? [];
-    return buf.slice(Math.max(0, buf.length - max)).filter((e) => e.seq > afterSeq);
+    const r = this.replayBuf.get(taskId);
+    if (!r) return [];
+    const inOrder = r.next === 0 ? r.buf : [...r.buf.slice(r.next), ...r.buf.slice(0, r.next)];
+    return inOrder.filter((e) => e.seq > afterSeq);
   }
 
   lastSeq(taskId: string): number {
@@ -178,11 +190,15 @@ export class Dispatcher {
   private remember(env: Envelope): void {
     const max = this.opts.replayPerTask ?? DEFAULT_REPLAY_PER_TASK;
     if (max <= 0) return;
-    let buf = this.replayBuf.get(env.taskId);
-    if (!buf) this.replayBuf.set(env.taskId, (buf = []));
-    buf.push(env);
-    // Trim in big steps so the amortised cost per publish stays O(1).
-    if (buf.length >= max * 2) buf.splice(0, buf.length - max);
+    let r = this.replayBuf.get(env.taskId);
+    if (!r) this.replayBuf.set(env.taskId, (r = { buf: [], next: 0 }));
+    // a ring of exactly `max`: nothing allocated per publish once full, and no envelope kept past its turn (a
+    // trimmed array kept up to 2 × max alive, which every young-generation GC under a flood copied)
+    if (r.buf.length < max) r.buf.push(env);
+    else {
+      r.buf[r.next] = env;
+      r.next = (r.next + 1) % max;
+    }
   }
 
   private countTask(scope: string, key: string, n: number): void {

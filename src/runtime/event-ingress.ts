@@ -6,7 +6,7 @@
 import type { Clock } from './actor.js';
 import type { ActorHandle } from './actor-host.js';
 import type { Dispatcher } from './dispatcher.js';
-import { checkEvent } from './event-check.js';
+import { parseEvent } from './event-check.js';
 import { CRITICAL_EVENT_TYPES, type Event } from './protocol/index.js';
 
 /** Events handled in one turn; a longer batch (a saturated sender's window) waits its turn in slices. */
@@ -37,27 +37,29 @@ export class EventIngress {
     private readonly schedule: (fn: () => void) => void = setImmediate,
   ) {}
 
-  /** A worker's batch: each event checked against EventSchema on this thread (`checkEvent`: the flat shapes by hand). */
+  /** A worker's batch: each event checked against EventSchema on this thread (`parseEvent`: the flat shapes by hand). */
   events(a: ActorHandle, events: unknown[], dropped: Record<string, number>): void {
     const ts = this.clock.now(); // one stamp per batch: the batch arrived at one instant
     const saturated = Object.keys(dropped).length > 0;
     if (saturated) this.dispatcher.recordSourceDrops(a.source, dropped);
     let mine = this.queues.get(a);
     // nothing of this actor queued: its batch goes now, whatever other actors still have queued
-    if (mine === undefined && events.length <= INGRESS_SLICE) return this.handle(a, events, ts);
+    if (mine === undefined && events.length <= INGRESS_SLICE) return this.handle(a, events, 0, events.length, ts);
     let queued = events;
     const last = lastCritical(events);
     if (last >= 0 && saturated) {
       // the normal lane is dropping at its source: its critical events do not wait behind what is queued
-      this.handle(a, events.filter(isCritical), ts);
+      const critical = events.filter(isCritical);
+      this.handle(a, critical, 0, critical.length, ts);
       queued = events.filter((raw) => !isCritical(raw));
     } else if (last >= 0) {
       // a critical event keeps its place in its actor's order but waits for no turn: what is queued before it goes now
       this.settle(a);
       mine = undefined;
-      this.handle(a, events.slice(0, last + 1), ts);
+      this.handle(a, events, 0, last + 1, ts);
+      const rest = events.length - (last + 1);
+      if (rest <= INGRESS_SLICE) return rest > 0 ? this.handle(a, events, last + 1, events.length, ts) : undefined;
       queued = events.slice(last + 1);
-      if (queued.length <= INGRESS_SLICE) return queued.length > 0 ? this.handle(a, queued, ts) : undefined;
     }
     if (queued.length > 0) {
       if (mine) mine.push({ events: queued, at: 0, ts });
@@ -71,7 +73,7 @@ export class EventIngress {
     const mine = this.queues.get(a);
     if (mine === undefined) return;
     this.queues.delete(a);
-    for (const b of mine) this.handle(a, b.events.slice(b.at), b.ts);
+    for (const b of mine) this.handle(a, b.events, b.at, b.events.length, b.ts);
   }
 
   /** One slice of the backlogs now, shared by the actors in turn; the next slice a turn later (port messages queued
@@ -98,7 +100,7 @@ export class EventIngress {
     while (done < n && mine.length > 0) {
       const b = mine[0] as Backlog;
       const end = Math.min(b.events.length, b.at + n - done);
-      this.handle(a, b.events.slice(b.at, end), b.ts);
+      this.handle(a, b.events, b.at, end, b.ts);
       done += end - b.at;
       b.at = end;
       if (b.at >= b.events.length) mine.shift();
@@ -106,18 +108,23 @@ export class EventIngress {
     return done;
   }
 
-  private handle(a: ActorHandle, events: unknown[], ts: number): void {
+  /** events[from, to) in order (indices, not a slice: no array per slice under a flood). */
+  private handle(a: ActorHandle, events: unknown[], from: number, to: number, ts: number): void {
     const source = a.source;
     let credits = 0;
-    const invalid: Record<string, number> = {};
-    for (const raw of events) {
+    let invalid: Record<string, number> | undefined;
+    for (let i = from; i < to; i++) {
+      const raw = events[i];
       const type = (raw as { type?: unknown } | null)?.type;
       if (!CRITICAL_EVENT_TYPES.has(type as Event['type'])) credits++;
-      const ev = checkEvent(raw);
-      if (ev.success) this.dispatcher.publish(source, ev.data, ts);
-      else invalid[`invalid:${String(type)}`] = (invalid[`invalid:${String(type)}`] ?? 0) + 1;
+      const ev = parseEvent(raw);
+      if (ev !== undefined) this.dispatcher.publish(source, ev, ts);
+      else {
+        invalid ??= {};
+        invalid[`invalid:${String(type)}`] = (invalid[`invalid:${String(type)}`] ?? 0) + 1;
+      }
     }
-    if (Object.keys(invalid).length > 0) this.dispatcher.recordSourceDrops(source, invalid);
+    if (invalid) this.dispatcher.recordSourceDrops(source, invalid);
     a.credit(credits);
   }
 }

@@ -198,6 +198,27 @@ describe('dispatcher units', () => {
     expect(seqs).toEqual([8, 9, 10, 11]);
   });
 
+  it('the replay keeps exactly the last replayPerTask envelopes of a task, oldest first, across wrap-arounds', () => {
+    const d = new Dispatcher({ onWarn: () => undefined, replayPerTask: 5 });
+    const seqs = (from: number): number[] => d.replay('t', from).map((e) => e.seq);
+    for (let i = 0; i < 3; i++) d.publish(src('t'), chunk(i));
+    expect(seqs(0)).toEqual([1, 2, 3]);
+    for (let i = 3; i < 13; i++) {
+      d.publish(src('t'), chunk(i));
+      d.publish(src('other'), chunk(i));
+    }
+    expect(seqs(0)).toEqual([9, 10, 11, 12, 13]);
+    expect(seqs(10)).toEqual([11, 12, 13]);
+    expect(d.replay('t', 0).map((e) => e.payload)).toEqual([8, 9, 10, 11, 12].map(chunk));
+    const late = d.subscribe({ name: 'sse', filter: { taskId: 't' }, fromSeq: 11 });
+    d.publish(src('t'), chunk(13));
+    const got: number[] = [];
+    for (let e = late.poll(); e; e = late.poll()) got.push(e.seq);
+    expect(got).toEqual([12, 13, 14]);
+    d.forget('t');
+    expect(seqs(0)).toEqual([]);
+  });
+
   it('filters select by task, delegation and type', () => {
     const d = new Dispatcher({ onWarn: () => undefined });
     const mb = d.subscribe({ name: 'f', filter: { taskId: 't', delegationId: 'call_1', types: ['ai_chunk'] } });

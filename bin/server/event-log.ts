@@ -2,6 +2,9 @@
 import type { Envelope, EventOf } from '../../src/runtime/protocol/index.js';
 
 export const TASK_LOG_CAPACITY = 20_000;
+/** Ended tasks whose events stay replayable; an older one's log is dropped (its rollout still has everything:
+ *  `attach timeline`), so a long-running `yagent serve` does not keep every finished task's events. */
+export const ENDED_LOGS_KEPT = 32;
 
 export interface PendingApproval {
   taskId: string;
@@ -19,6 +22,9 @@ export class EventLog {
   private readonly pending = new Map<string, PendingApproval>();
   /** Each task's latest top-level conversation_result text (its task_end repeats it; the stream sends it once). */
   private readonly results = new Map<string, string>();
+  /** Every task that ended (ids only), and the ones whose log is still kept, oldest first. */
+  private readonly endedIds = new Set<string>();
+  private readonly endedKept: string[] = [];
 
   constructor(private readonly capacity = TASK_LOG_CAPACITY) {}
 
@@ -42,6 +48,15 @@ export class EventLog {
       this.results.set(env.taskId, p.text);
     } else if (p.type === 'task_end') {
       for (const [id, a] of this.pending) if (a.taskId === env.taskId) this.pending.delete(id);
+      if (!this.endedIds.has(env.taskId)) {
+        this.endedIds.add(env.taskId);
+        this.endedKept.push(env.taskId);
+      }
+      while (this.endedKept.length > ENDED_LOGS_KEPT) {
+        const old = this.endedKept.shift()!;
+        this.byTask.delete(old);
+        this.results.delete(old);
+      }
     }
   }
 
@@ -78,6 +93,6 @@ export class EventLog {
   }
 
   ended(taskId: string): boolean {
-    return (this.byTask.get(taskId) ?? []).some((e) => e.payload.type === 'task_end');
+    return this.endedIds.has(taskId);
   }
 }

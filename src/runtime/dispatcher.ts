@@ -176,7 +176,7 @@ export class Dispatcher {
     return report;
   }
 
-  /** Forgets a finished task's seq counter and replay buffer. */
+  /** Forgets a finished task's replay buffer and drop counts (its seq counter stays: a task id never counts twice). */
   forget(taskId: string): void {
     this.replayBuf.delete(taskId);
     this.taskDrops.delete(taskId);

@@ -34,7 +34,13 @@ export interface TaskRegistryDeps {
   spawn<I, O>(taskId: string, spec: SpawnSpec<I>, signal?: AbortSignal): Promise<O>;
 }
 
+/** Ended tasks whose event replay stays in memory (a client attaching late still gets their events); older ones are
+ *  forgotten, so a long-running `yagent serve` does not keep every finished task's replay (~0.5 MB each). */
+export const ENDED_REPLAYS_KEPT = 16;
+
 export class TaskRegistry {
+  /** Ended task ids, oldest first, whose replay the dispatcher still holds. */
+  private readonly ended: string[] = [];
   private readonly map = new Map<string, TaskHandle>();
   /** Pause gates of tasks announced but not started yet: a pause given in that window is kept, not lost. */
   private readonly reserved = new Map<string, PauseController>();
@@ -104,5 +110,7 @@ export class TaskRegistry {
     if (!this.map.delete(taskId)) return;
     this.deps.help.failAll(taskId, 'CANCELLED', `task ${taskId} ended`);
     this.deps.dispatcher.warnDropped(taskId);
+    this.ended.push(taskId);
+    while (this.ended.length > ENDED_REPLAYS_KEPT) this.deps.dispatcher.forget(this.ended.shift()!);
   }
 }

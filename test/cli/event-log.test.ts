@@ -1,7 +1,7 @@
 // The supervisor's event log: replay from a seq with no gap, one order for every client, pending approvals.
 import { describe, expect, it } from 'vitest';
 import type { Envelope, Event } from '../../src/runtime/protocol/index.js';
-import { EventLog } from '../../bin/server/event-log.js';
+import { ENDED_LOGS_KEPT, EventLog } from '../../bin/server/event-log.js';
 
 const seqs = new Map<string, number>();
 const env = (taskId: string, payload: Event, delegationId: string | null = null): Envelope => {
@@ -65,5 +65,22 @@ describe('event log', () => {
     const kept = log.replay('cap', 0);
     expect(kept).toHaveLength(10);
     expect(kept[0]?.seq).toBe(16);
+  });
+});
+
+describe('event log of a long-running supervisor', () => {
+  it('keeps the events of the last ENDED_LOGS_KEPT ended tasks (and every running one); an older task still reads as ended', () => {
+    const log = new EventLog();
+    log.append(env('live', chunk('still running')));
+    const ids = Array.from({ length: ENDED_LOGS_KEPT + 3 }, (_, i) => `done-${i}`);
+    for (const id of ids) {
+      log.append(env(id, chunk(`from ${id}`)));
+      log.append(env(id, { type: 'task_end', stopReason: 'plain_text' }));
+    }
+    const kept = ids.filter((id) => log.replay(id, 0).length > 0);
+    expect(kept).toEqual(ids.slice(-ENDED_LOGS_KEPT));
+    expect(log.replay('live', 0)).toHaveLength(1);
+    expect(ids.every((id) => log.ended(id))).toBe(true);
+    expect(log.ended('live')).toBe(false);
   });
 });

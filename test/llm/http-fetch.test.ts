@@ -308,6 +308,28 @@ describe('web shims (what the vendored SDKs get for Headers, FormData, Response)
     expect({ a: '1' } instanceof FetchHeaders).toBe(false);
   });
 
+  it('Headers: the order and the wire record follow every name that comes or goes, a refused name stays refused', () => {
+    const h = new FetchHeaders({ b: '1' });
+    expect([...h]).toEqual([['b', '1']]);
+    h.append('A', '2');
+    expect(Object.entries(h.record())).toEqual([['a', '2'], ['b', '1']]);
+    h.set('C', '3');
+    expect(Object.entries(h.record())).toEqual([['a', '2'], ['b', '1'], ['c', '3']]);
+    h.set('a', '4');
+    h.delete('B');
+    expect([...h]).toEqual([['a', '4'], ['c', '3']]);
+    h.append('Set-Cookie', 'x=1');
+    h.append('set-cookie', 'y=2');
+    expect(Object.entries(h.record())).toEqual(Object.entries(Object.fromEntries(h)));
+    expect(h.record()).toEqual({ a: '4', c: '3', 'set-cookie': 'y=2' });
+    for (let i = 0; i < 2; i++) expect(() => h.append('bad name', 'v')).toThrow(TypeError);
+    // many distinct names (past what the shim remembers of checked names) still read back by any case
+    const many = new FetchHeaders();
+    for (let i = 0; i < 600; i++) many.append(`X-N${i}`, String(i));
+    expect([many.get('x-n0'), many.get('X-N599'), Object.keys(many.record()).length]).toEqual(['0', '599', 600]);
+    expect(() => many.append('bad name', 'v')).toThrow(TypeError);
+  });
+
   it('in a fresh thread, building Headers and asking instanceof FormData or Response of a plain body loads no undici', async () => {
     const probe = `import(${JSON.stringify(distFile('src/actors/llm/transport/web-shims.js'))}).then((m) => {
       const h = new m.Headers({ a: '1' });

@@ -6,10 +6,20 @@ const NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // a value is trimmed of HTTP whitespace; CR, LF and NUL inside it could split a request
 const BAD_VALUE = /[\r\n\0]/;
 
+/** Names already checked, as given → lower-cased: every request merges the same dozen names several times (the SDKs'
+ *  header merge, our copy), and a map lookup costs less than the regex and the lower-casing. Bounded. */
+const checkedNames = new Map<string, string>();
+const CHECKED_NAMES_MAX = 256;
+
 function headerName(name: string): string {
   const n = String(name);
+  const known = checkedNames.get(n);
+  if (known !== undefined) return known;
   if (!NAME.test(n)) throw new TypeError(`Headers: invalid header name "${n}"`);
-  return n.toLowerCase();
+  const lower = n.toLowerCase();
+  if (checkedNames.size >= CHECKED_NAMES_MAX) checkedNames.clear();
+  checkedNames.set(n, lower);
+  return lower;
 }
 
 /** Tab, LF, CR or space: what fetch trims off a header value. */
@@ -37,6 +47,9 @@ function isHeaders(v: unknown): v is Iterable<[string, string]> {
 export class FetchHeaders {
   private readonly map = new Map<string, string>();
   private readonly cookies: string[] = [];
+  /** The names in iteration order, kept until a name comes or goes: one set of headers is iterated several times per
+   *  request (the SDK's log details, our copy, the wire record), each a sort otherwise. */
+  private order: string[] | null = null;
 
   constructor(init?: HeadersLike | null) {
     if (init === undefined || init === null) return;
@@ -82,6 +95,7 @@ export class FetchHeaders {
   private put(n: string, v: string): void {
     if (n === 'set-cookie') this.cookies.push(v);
     const cur = this.map.get(n);
+    if (cur === undefined) this.order = null;
     this.map.set(n, cur === undefined ? v : `${cur}, ${v}`);
   }
 
@@ -89,13 +103,14 @@ export class FetchHeaders {
     const n = headerName(name);
     const v = headerValue(value);
     if (n === 'set-cookie') this.cookies.splice(0, this.cookies.length, v);
+    if (!this.map.has(n)) this.order = null;
     this.map.set(n, v);
   }
 
   delete(name: string): void {
     const n = headerName(name);
     if (n === 'set-cookie') this.cookies.length = 0;
-    this.map.delete(n);
+    if (this.map.delete(n)) this.order = null;
   }
 
   get(name: string): string | null {
@@ -114,7 +129,7 @@ export class FetchHeaders {
    *  request's and answer's headers, the transport too). */
   private pairs(): [string, string][] {
     const out: [string, string][] = [];
-    for (const name of [...this.map.keys()].sort()) {
+    for (const name of (this.order ??= [...this.map.keys()].sort())) {
       if (name === 'set-cookie') for (const c of this.cookies) out.push([name, c]);
       else out.push([name, this.map.get(name) ?? '']);
     }
@@ -139,7 +154,13 @@ export class FetchHeaders {
 
   /** The pairs as a plain record, in name order (what node:http sends). */
   record(): Record<string, string> {
-    return Object.fromEntries(this.pairs());
+    const out: Record<string, string> = {};
+    for (const name of (this.order ??= [...this.map.keys()].sort())) {
+      // as the pairs would give it: the last of several cookies
+      if (name !== 'set-cookie') out[name] = this.map.get(name) ?? '';
+      else if (this.cookies.length > 0) out[name] = this.cookies[this.cookies.length - 1] ?? '';
+    }
+    return out;
   }
 
   forEach(cb: (value: string, name: string, headers: FetchHeaders) => void, thisArg?: unknown): void {

@@ -37,6 +37,25 @@ describe('delegation timeline', () => {
     expect(phases.reverse()).toEqual(['repo:start', 'repo:end', 'chat:start', 'chat:end']);
   });
 
+  it('the step after a delegation records its review with the thought\'s reason; steps with nothing to review record none', async () => {
+    const h = makeHarness();
+    const judged = '<thought>\ngoal: do the task\nstep: judge it\nreason: the repo answer is complete\nplan:\n[>] judge\n</thought>';
+    const model = new ScriptedModel({
+      director: [
+        { text: THOUGHT, calls: [{ name: 'read_file', args: { path: 'nothing.txt' } }] },
+        { text: THOUGHT, calls: [{ name: 'delegate_repo', args: { task: 'look' } }] },
+        { text: judged, calls: [{ name: 'read_file', args: { path: 'nothing.txt' } }] },
+        { text: 'done' },
+      ],
+      repo: [exitCall('looked')],
+    });
+    const out = await h.run(model, 'look');
+    expect(out.stopReason).toBe('plain_text');
+    const page = await h.store.timeline(h.settings.taskId);
+    const reviews = page.entries.flatMap((e) => (e.type === 'review' ? [{ agent: e.agent, verdict: e.verdict }] : []));
+    expect(reviews).toEqual([{ agent: 'repo', verdict: 'the repo answer is complete' }]);
+  });
+
   it('a timeline record that cannot be written is reported as a warning event, not swallowed', async () => {
     const h = makeHarness();
     mkdirSync(join(h.root, 'home', 'data'), { recursive: true });

@@ -1,7 +1,7 @@
 // Issue 29 (gap per step): what a step does between a tool result and the next request. The note index costs a store
 // round trip only when the board may have changed (the store's own directory signatures, checked in the agent's
 // thread); the task-memory snapshot leaves after the step's request, never before it.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { readdirSync, rmSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { runLoop } from '../../src/actors/agents/loop.js';
@@ -78,6 +78,29 @@ describe('task memory', () => {
     await step(21);
     await saver.drain();
     expect(saved).toEqual([1, 20, 21]);
+  });
+
+  it('a step\'s records are not deep-copied as they are recorded, only when the snapshot is taken after the request', async () => {
+    const clock = new ManualClock();
+    const saved: { messages: ChatMessage[] }[] = [];
+    const inner: Recorder = { append: () => undefined, drain: () => Promise.resolve() };
+    const store = { saveTaskMemory: (_id: string, m: { messages: ChatMessage[] }) => (saved.push(m), Promise.resolve()) };
+    const saver = new TaskMemorySaver(inner, 't', store, () => undefined, { clock });
+    const clone = vi.spyOn(globalThis, 'structuredClone');
+    try {
+      saver.append([{ type: 'turn_context', ts: 0, payload: { provider: 'p', model: 'm', cwd: '/', step: 1 } }]);
+      saver.append([{ type: 'response_item', ts: 0, payload: { role: 'user', content: 'a' } }, { type: 'response_item', ts: 0, payload: { role: 'assistant', content: 'b' } }]);
+      saver.append([{ type: 'compacted', ts: 0, payload: { messages: [{ role: 'user', content: 'summary' }], replacesCount: 1 } }]);
+      saver.append([{ type: 'response_item', ts: 0, payload: { role: 'tool', toolCallId: 'c', name: 'read_file', content: 'c' } }]);
+      // the loop's path from a tool result to the next request: no clone of the history's messages
+      expect(clone).not.toHaveBeenCalled();
+      saver.afterSend();
+      await saver.drain();
+    } finally {
+      clone.mockRestore();
+    }
+    // the snapshot folds them exactly as the replay reader does (the compaction replaced the first message)
+    expect(saved.at(-1)?.messages.map((m) => m.content)).toEqual(['summary', 'b', 'c']);
   });
 });
 

@@ -341,9 +341,12 @@ export class DelegationManager {
     await this.timeline({ type: 'delegation', agent: target, callId, phase: 'end', status });
   }
 
-  /** The parent's next step read the delegations' outputs: its verdict is each one's review entry in the timeline. */
-  async review(verdict: string): Promise<void> {
+  /** The parent's next step read the delegations' outputs: its verdict is each one's review entry in the timeline.
+   *  `verdictOf` runs only when a delegation awaits its review (most steps have none: nothing is parsed on their path). */
+  async review(verdictOf: () => string): Promise<void> {
+    if (this.unreviewed.length === 0) return;
     const ts = new Date(this.deps.clock.now()).toISOString();
+    const verdict = verdictOf();
     for (const { agent, ref } of this.unreviewed.splice(0)) {
       await this.deps.store
         .recordTimeline(this.deps.settings.taskId, { ts, type: 'review', agent, ref, verdict })

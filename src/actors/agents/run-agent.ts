@@ -258,7 +258,7 @@ export async function runAgent(env: AgentEnv, raw: AgentRunInput): Promise<Agent
           const mcp = (await tools?.refreshExternal?.()) ?? null;
           return [...bp, ...idx, ...(m ? [m] : []), ...(mcp !== null ? [{ role: 'user' as const, content: mcp }] : [])];
         },
-        ...(isDirector ? { inbox: () => (inboxMoved() ? takeInbox(env, input.agent, s, engine) : Promise.resolve([])), afterResponse: (text: string) => manager.review(verdictOf(text)) } : {}),
+        ...(isDirector ? { inbox: () => (inboxMoved() ? takeInbox(env, input.agent, s, engine) : Promise.resolve([])), afterResponse: (text: string) => manager.review(() => verdictOf(text)) } : {}),
         // one reminder at most, only for an answer that claims or promises work no delegation did; kept out of history
         ...(isDirector ? { plainTextReminder: (text: string) => (manager.count === 0 && claimsWork(text) ? reminder : null), ephemeralReminders: true } : {}),
         ...(activity ? { onActivity: () => activity.touch() } : {}),

@@ -1,7 +1,8 @@
 // The Director's conversation memory saved as task memory (`/api/memory`, `load_task`, attach): a recorder wrapper
 // that folds the records it forwards exactly like the replay reader, and hands the store one snapshot per step.
 // The store debounces (5 s, named task `task-memory:<id>`, injectable clock); runTask flushes at the end.
-// A snapshot is taken and posted once a step's request is sent (`afterSend`): never on the path to the request, and
+// A snapshot is taken and posted once a step's request is sent (`afterSend`): never on the path to the request (the
+// records are deep-copied into the memory then, not as they are appended), and
 // at most one per TASK_MEMORY_POST_MS while the run goes on (each is the whole history: cloned here, cloned into the
 // store's thread and redacted there, per step that was O(history) work beside every request); drain posts the last.
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -16,6 +17,8 @@ export const TASK_MEMORY_POST_MS = 1000;
 
 export class TaskMemorySaver implements Recorder {
   private readonly memory = new ConversationMemory(0);
+  /** Records taken since the last snapshot, not yet in `memory` (the loop never mutates a message it recorded). */
+  private unfolded: RolloutRecord[] = [];
   private dirty = false;
   /** A step boundary passed since the last snapshot: one is due once the step's request is on its way. */
   private due = false;
@@ -41,16 +44,24 @@ export class TaskMemorySaver implements Recorder {
   append(records: RolloutRecord[]): void {
     this.inner.append(records);
     for (const r of records) {
-      if (r.type === 'response_item') {
-        this.memory.append(r.payload);
-        this.dirty = true;
-      } else if (r.type === 'compacted') {
-        // the replay rule: the compacted messages replace the first `replacesCount`
-        this.memory.replace([...r.payload.messages, ...this.memory.snapshot().slice(r.payload.replacesCount)]);
+      if (r.type === 'response_item' || r.type === 'compacted') {
+        // folded (deep-copied) when the snapshot is taken, after the request: no clone on the path to it
+        this.unfolded.push(r);
         this.dirty = true;
       } else if (r.type === 'turn_context') {
         this.due = true; // a step boundary: at most one snapshot per step crosses to the store, after its request
       }
+    }
+  }
+
+  /** The records appended since the last snapshot, into the memory, in order (the replay reader's rules). */
+  private fold(): void {
+    const records = this.unfolded;
+    this.unfolded = [];
+    for (const r of records) {
+      if (r.type === 'response_item') this.memory.append(r.payload);
+      // the replay rule: the compacted messages replace the first `replacesCount`
+      else if (r.type === 'compacted') this.memory.replace([...r.payload.messages, ...this.memory.snapshot().slice(r.payload.replacesCount)]);
     }
   }
 
@@ -78,6 +89,7 @@ export class TaskMemorySaver implements Recorder {
   private async post(): Promise<void> {
     if (!this.dirty) return;
     this.dirty = false;
+    this.fold();
     const snapshot: MemoryJson = this.memory.toJSON();
     await this.store.saveTaskMemory(this.taskId, snapshot).catch((e: unknown) => {
       this.publish({ type: 'log', level: 'warn', message: `task memory not saved for ${this.taskId}: ${String(e)}` });

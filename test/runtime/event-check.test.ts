@@ -1,7 +1,6 @@
 // The main thread checks worker events against EventSchema: the flat shapes (a literal type and plain strings, e.g.
 // ai_chunk, delegation_start) without zod, with zod's answer (the schema's keys in its order: the event itself when it
-// already is so, else a copy); anything
-// else (another shape, an extra or missing key, a non-string) through zod as before.
+// already is so, else a copy); anything else (another shape, an extra or missing key, a non-string) through zod.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ActorHandle } from '../../src/runtime/actor-host.js';
 import { Dispatcher } from '../../src/runtime/dispatcher.js';

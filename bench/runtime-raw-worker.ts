@@ -6,15 +6,23 @@ if (!port) throw new Error('run as a worker');
 const preload = (workerData as { preload?: string[] } | undefined)?.preload ?? [];
 for (const m of preload) await import(m);
 const mark = (): void => port.postMessage({ type: 'mark', t: performance.timeOrigin + performance.now() });
-type Flood = { type: 'flood'; normal: number; criticalEvery: number; rounds: number; window: number };
+type Flood = { type: 'flood'; normal: number; criticalEvery: number; rounds: number; window: number; pack: number };
+/** A batch as the publisher posts it (`packEvents`): over `pack` events without a mark, JSON text chunks of `pack`. */
+const wire = (buf: { type: string }[], pack: number): unknown[] => {
+  if (buf.length <= pack || buf.some((e) => e.type === 'mark')) return buf;
+  const out: string[] = [];
+  for (let i = 0; i < buf.length; i += pack) out.push(JSON.stringify(buf.slice(i, i + pack)));
+  return out;
+};
 /** Ours' flood shape over a bare port: each round a window of normal events, a timestamped mark every
  *  criticalEvery events posted at once with what was buffered before it, or alone ahead of it once the window
- *  is empty (as the publisher flushes a critical); the round's first event alone (the first of a turn). */
+ *  is empty (as the publisher flushes a critical); the round's first event alone (the first of a turn); a long batch
+ *  of normal events packed as the publisher packs it. */
 async function flood(m: Flood): Promise<void> {
   let sent = 0;
   for (let r = 0; r < m.rounds; r++) {
     let credits = m.window;
-    let buf: unknown[] = [];
+    let buf: { type: string }[] = [];
     for (let i = 0; i < m.normal; i++) {
       // every event is built, as the actor builds each one it publishes (a dropped one too): the same producer work
       const ev = { type: 'ai_chunk', agent: 'fixture', text: `c${sent}` };
@@ -29,11 +37,11 @@ async function flood(m: Flood): Promise<void> {
         const mark = { type: 'mark', t: performance.timeOrigin + performance.now() };
         if (credits <= 0 && buf.length > 0) port?.postMessage([mark]);
         else buf.push(mark);
-        port?.postMessage(buf);
+        port?.postMessage(wire(buf, m.pack));
         buf = [];
       }
     }
-    if (buf.length > 0) port?.postMessage(buf);
+    if (buf.length > 0) port?.postMessage(wire(buf, m.pack));
     await new Promise((r) => setTimeout(r, 1));
   }
   port?.postMessage('end');

@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { ActorHost, DEFAULT_CREDIT_WINDOW, DEFAULT_PRELOAD, type ActorRequests } from '../src/runtime/actor-host.js';
 import { DEFAULT_MAILBOX_CAPACITY } from '../src/runtime/dispatcher.js';
+import { PACK_CHUNK } from '../src/runtime/publisher.js';
 import { Runtime } from '../src/runtime/runtime.js';
 import type { EventOf } from '../src/runtime/protocol/index.js';
 import { figure, ms, repeat, round, stats, type Figure, type Suite } from './lib.js';
@@ -166,7 +167,7 @@ async function rawIdleP99(): Promise<number> {
 
 /** The floor of the same traffic: a bare worker posting ours' flood shape (the production credit window per round,
  *  a mark flushed with what was buffered before it, or ahead of it once the window is empty, as the publisher
- *  does) to this main thread, which only reads the marks; p99. */
+ *  does; a long batch packed as the publisher packs it) to this main thread, which only reads the marks; p99. */
 async function rawFloodP99(input: { normal: number; criticalEvery: number; rounds: number }): Promise<number> {
   const w = await rawWorker([]);
   const lat: number[] = [];
@@ -176,7 +177,7 @@ async function rawFloodP99(input: { normal: number; criticalEvery: number; round
       if (!Array.isArray(m)) return;
       for (const e of m as { type: string; t?: number }[]) if (e.type === 'mark') lat.push(nowAbs() - (e.t ?? 0));
     });
-    w.postMessage({ type: 'flood', ...input, window: DEFAULT_CREDIT_WINDOW });
+    w.postMessage({ type: 'flood', ...input, window: DEFAULT_CREDIT_WINDOW, pack: PACK_CHUNK });
   });
   await w.terminate();
   return stats(lat).p99;

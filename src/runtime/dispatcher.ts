@@ -47,6 +47,13 @@ export function laneOf(type: string): Lane {
   return CRITICAL_EVENT_TYPES.has(type as Event['type']) || type === 'drop_report' ? 'critical' : 'normal';
 }
 
+interface TaskState {
+  readonly id: string;
+  seq: number;
+  buf: Envelope[];
+  next: number;
+}
+
 function bump(rec: Record<string, Record<string, number>>, a: string, b: string, n = 1): void {
   const inner = (rec[a] ??= {});
   inner[b] = (inner[b] ?? 0) + n;
@@ -54,9 +61,10 @@ function bump(rec: Record<string, Record<string, number>>, a: string, b: string,
 
 export class Dispatcher {
   readonly capacity: number;
-  private readonly seqs = new Map<string, number>();
-  /** Per task: the last `replayPerTask` envelopes, a ring once full (`next` is the oldest's slot). */
-  private readonly replayBuf = new Map<string, { buf: Envelope[]; next: number }>();
+  /** Per task: its last seq and its last `replayPerTask` envelopes, a ring once full (`next` is the oldest's slot). */
+  private readonly tasks = new Map<string, TaskState>();
+  /** The task published to last (a flood is one task's): its state without a lookup per publish. */
+  private lastTask: TaskState | undefined;
   private readonly boxes = new Set<Mailbox>();
   /** `boxes` as an array, replaced on subscribe and close: a publish walks it by index (a Set's iterator allocated
    *  ~40 bytes per publish, the largest share after the envelope itself under a flood). */
@@ -78,10 +86,9 @@ export class Dispatcher {
   /** Stamps seq (strictly increasing per task) and offers the envelope to every matching mailbox. */
   publish(source: PublishSource, event: Event, ts = this.clock.now()): Envelope {
     const taskId = source.taskId ?? SYSTEM_SCOPE;
-    const seq = (this.seqs.get(taskId) ?? 0) + 1;
-    this.seqs.set(taskId, seq);
+    const st = this.task(taskId);
     const env: Envelope = {
-      seq,
+      seq: ++st.seq,
       taskId,
       delegationId: source.delegationId,
       source: source.name,
@@ -91,7 +98,7 @@ export class Dispatcher {
       payload: event,
     };
     this.published++;
-    this.remember(env);
+    this.remember(st, env);
     const boxes = this.boxList;
     for (let i = 0; i < boxes.length; i++) {
       const mb = boxes[i] as Mailbox;
@@ -141,14 +148,14 @@ export class Dispatcher {
 
   /** Buffered envelopes of a task with seq > afterSeq (oldest first). */
   replay(taskId: string, afterSeq = 0): Envelope[] {
-    const r = this.replayBuf.get(taskId);
+    const r = this.tasks.get(taskId);
     if (!r) return [];
     const inOrder = r.next === 0 ? r.buf : [...r.buf.slice(r.next), ...r.buf.slice(0, r.next)];
     return inOrder.filter((e) => e.seq > afterSeq);
   }
 
   lastSeq(taskId: string): number {
-    return this.seqs.get(taskId) ?? 0;
+    return this.tasks.get(taskId)?.seq ?? 0;
   }
 
   dropped(): DropLedger {
@@ -178,8 +185,13 @@ export class Dispatcher {
 
   /** Forgets a finished task's replay buffer and drop counts (its seq counter stays: a task id never counts twice). */
   forget(taskId: string): void {
-    this.replayBuf.delete(taskId);
+    const st = this.tasks.get(taskId);
+    if (st) {
+      st.buf = [];
+      st.next = 0;
+    }
     this.taskDrops.delete(taskId);
+    for (const b of this.boxList) if (b.dropMemo?.taskId === taskId) b.dropMemo = undefined;
   }
 
   async close(): Promise<void> {
@@ -187,11 +199,18 @@ export class Dispatcher {
     await this.loops.drain(1000);
   }
 
-  private remember(env: Envelope): void {
+  private task(taskId: string): TaskState {
+    const last = this.lastTask;
+    if (last !== undefined && last.id === taskId) return last;
+    let st = this.tasks.get(taskId);
+    if (!st) this.tasks.set(taskId, (st = { id: taskId, seq: 0, buf: [], next: 0 }));
+    this.lastTask = st;
+    return st;
+  }
+
+  private remember(r: TaskState, env: Envelope): void {
     const max = this.opts.replayPerTask ?? DEFAULT_REPLAY_PER_TASK;
     if (max <= 0) return;
-    let r = this.replayBuf.get(env.taskId);
-    if (!r) this.replayBuf.set(env.taskId, (r = { buf: [], next: 0 }));
     // a ring of exactly `max`: nothing allocated per publish once full, and no envelope kept past its turn (a
     // trimmed array kept up to 2 × max alive, which every young-generation GC under a flood copied)
     if (r.buf.length < max) r.buf.push(env);
@@ -210,8 +229,14 @@ export class Dispatcher {
   /** Runs once per drop under a flood: no string or closure is built unless a warning is due. */
   private onDrop(box: Mailbox, env: Envelope): void {
     this.ledger.total++;
-    bump(this.ledger.byConsumer, box.name, env.type);
-    this.countTask(env.taskId, box.dropKey(env.type), 1);
+    let m = box.dropMemo;
+    if (m === undefined || m.taskId !== env.taskId || m.type !== env.type) {
+      let task = this.taskDrops.get(env.taskId);
+      if (!task) this.taskDrops.set(env.taskId, (task = {}));
+      m = box.dropMemo = { taskId: env.taskId, type: env.type, consumer: (this.ledger.byConsumer[box.name] ??= {}), task, key: box.dropKey(env.type) };
+    }
+    m.consumer[m.type] = (m.consumer[m.type] ?? 0) + 1;
+    m.task[m.key] = (m.task[m.key] ?? 0) + 1;
     if (this.warnDue(this.lastBoxWarn, box.name)) this.sink(`mailbox ${box.name} full (capacity ${box.capacity}): dropped ${box.droppedTotal} normal-lane events so far`);
   }
 

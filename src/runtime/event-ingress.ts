@@ -2,7 +2,8 @@
 // counted as source drops, credits returned). A backlog is kept per actor and handled a slice per event-loop turn,
 // the actors with one taking turns: a quiet actor's events never wait behind a busy actor's backlog. A critical event
 // pulls its actor's backlog (and its own batch up to it) through at once, in order; only a saturated sender's critical
-// events (its batch reports source drops) are published ahead of its own backlog.
+// events (its batch reports source drops) are published ahead of its own backlog. A packed batch (JSON text chunks,
+// `packEvents`) is parsed a chunk at its turn.
 import type { Clock } from './actor.js';
 import type { ActorHandle } from './actor-host.js';
 import type { Dispatcher } from './dispatcher.js';
@@ -12,11 +13,24 @@ import { CRITICAL_EVENT_TYPES, type Event } from './protocol/index.js';
 /** Events handled in one turn; a longer batch (a saturated sender's window) waits its turn in slices. */
 export const INGRESS_SLICE = 128;
 
-/** A batch's events not handled yet, from `at` on. */
+/** A batch's events not handled yet, from `at` on; a packed chunk (JSON text) until its turn parses it. */
 interface Backlog {
-  events: unknown[];
+  events: unknown[] | string;
   at: number;
   ts: number;
+}
+
+/** The events of a backlog entry, a packed chunk parsed now (text that is not an array: one invalid event). */
+function unpacked(b: Backlog): unknown[] {
+  if (typeof b.events !== 'string') return b.events;
+  let evs: unknown;
+  try {
+    evs = JSON.parse(b.events);
+  } catch {
+    evs = undefined;
+  }
+  b.events = Array.isArray(evs) ? evs : [undefined];
+  return b.events;
 }
 
 const isCritical = (raw: unknown): boolean => CRITICAL_EVENT_TYPES.has((raw as { type?: unknown } | null)?.type as Event['type']);
@@ -43,6 +57,17 @@ export class EventIngress {
     const saturated = Object.keys(dropped).length > 0;
     if (saturated) this.dispatcher.recordSourceDrops(a.source, dropped);
     let mine = this.queues.get(a);
+    // packed (`packEvents`: JSON text chunks of normal-lane flat events): queued unparsed, from the next turn on, so a
+    // critical event posted behind it is handled first and no chunk is parsed before its turn
+    if (typeof events[0] === 'string') {
+      if (!mine) this.queues.set(a, (mine = []));
+      for (const c of events) mine.push({ events: typeof c === 'string' ? c : [c], at: 0, ts });
+      if (!this.armed) {
+        this.armed = true;
+        this.schedule(() => this.pump());
+      }
+      return;
+    }
     // nothing of this actor queued: its batch goes now, whatever other actors still have queued
     if (mine === undefined && events.length <= INGRESS_SLICE) return this.handle(a, events, 0, events.length, ts);
     let queued = events;
@@ -73,7 +98,10 @@ export class EventIngress {
     const mine = this.queues.get(a);
     if (mine === undefined) return;
     this.queues.delete(a);
-    for (const b of mine) this.handle(a, b.events, b.at, b.events.length, b.ts);
+    for (const b of mine) {
+      const evs = unpacked(b);
+      this.handle(a, evs, b.at, evs.length, b.ts);
+    }
   }
 
   /** One slice of the backlogs now, shared by the actors in turn; the next slice a turn later (port messages queued
@@ -99,11 +127,12 @@ export class EventIngress {
     let done = 0;
     while (done < n && mine.length > 0) {
       const b = mine[0] as Backlog;
-      const end = Math.min(b.events.length, b.at + n - done);
-      this.handle(a, b.events, b.at, end, b.ts);
+      const evs = unpacked(b);
+      const end = Math.min(evs.length, b.at + n - done);
+      this.handle(a, evs, b.at, end, b.ts);
       done += end - b.at;
       b.at = end;
-      if (b.at >= b.events.length) mine.shift();
+      if (b.at >= evs.length) mine.shift();
     }
     return done;
   }

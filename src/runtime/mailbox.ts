@@ -17,6 +17,15 @@ export interface MailboxStats {
   droppedByType: Record<string, number>;
 }
 
+/** The dispatcher's ledger records for the last (task, type) a mailbox dropped: no lookup per drop under a flood. */
+export interface DropMemo {
+  readonly taskId: string;
+  readonly type: string;
+  readonly consumer: Record<string, number>;
+  readonly task: Record<string, number>;
+  readonly key: string;
+}
+
 export class Mailbox implements AsyncIterable<Envelope> {
   private q: Envelope[] = [];
   private head = 0;
@@ -28,6 +37,8 @@ export class Mailbox implements AsyncIterable<Envelope> {
   delivered = 0;
   droppedTotal = 0;
   readonly droppedByType: Record<string, number> = {};
+  /** Kept by the dispatcher (`onDrop`). */
+  dropMemo: DropMemo | undefined;
 
   constructor(
     readonly name: string,

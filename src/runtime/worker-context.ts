@@ -6,7 +6,7 @@ import { realClock, abortError } from './clock.js';
 import { trace } from './trace.js';
 import { NamedTasks } from './tasks.js';
 import { PauseController } from './pause.js';
-import { LanePublisher } from './publisher.js';
+import { LanePublisher, packEvents } from './publisher.js';
 import { attachGroupTable, endUnreapedChildren, GROUP_TABLE_KEY, setProcessGroupSink } from './process-groups.js';
 import { RpcClient, serveRpc, runtimeError } from './rpc.js';
 import {
@@ -224,7 +224,7 @@ export class WorkerActor {
   }
 
   private buildContext(m: StartMsg, kind: string): ActorContext {
-    const publisher = new LanePublisher((b) => this.post({ type: 'publish', events: b.events, dropped: b.dropped }), m.creditWindow);
+    const publisher = new LanePublisher((b) => this.post({ type: 'publish', events: packEvents(b.events), dropped: b.dropped }), m.creditWindow);
     const tasks = new NamedTasks({
       signal: this.ctl.signal,
       onError: (name, err) => publisher.publish({ type: 'log', level: 'error', message: `task ${name} failed: ${serializeError(err).message}` }),

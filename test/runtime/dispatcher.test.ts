@@ -217,6 +217,25 @@ describe('dispatcher units', () => {
     expect(got).toEqual([12, 13, 14]);
     d.forget('t');
     expect(seqs(0)).toEqual([]);
+    d.publish(src('t'), chunk(14)); // a forgotten task's seq keeps counting and its replay starts over
+    expect(seqs(0)).toEqual([15]);
+    expect(d.lastSeq('t')).toBe(15);
+  });
+
+  it('drops of a task and consumer are counted per task, across tasks, and afresh after the task is forgotten', () => {
+    const d = new Dispatcher({ onWarn: () => undefined });
+    const mb = d.subscribe({ name: 'm', capacity: 1 });
+    for (let i = 0; i < 4; i++) d.publish(src('t'), chunk(i)); // 3 dropped
+    for (let i = 0; i < 2; i++) d.publish(src('u'), chunk(i)); // 2 dropped
+    d.publish(src('t'), chunk(9)); // 1 more of t's
+    expect([d.scopeStats('t').drops, d.scopeStats('u').drops]).toEqual([4, 2]);
+    expect(d.dropped().byConsumer).toEqual({ m: { ai_chunk: 6 } });
+    d.forget('t');
+    expect(d.scopeStats('t').drops).toBe(0);
+    d.publish(src('t'), chunk(10));
+    expect(d.scopeStats('t').drops).toBe(1); // counted in the task's new record, not the forgotten one
+    expect(d.dropped()).toMatchObject({ total: 7, byConsumer: { m: { ai_chunk: 7 } } });
+    expect(mb.stats().dropped).toBe(7);
   });
 
   it('filters select by task, delegation and type', () => {

@@ -1,6 +1,6 @@
 // The main thread checks worker events against EventSchema: the flat shapes (a literal type and plain strings, e.g.
-// ai_chunk, delegation_start) without zod, with zod's answer (a new object, the schema's keys in its order); anything
-// else (another shape, an extra or missing key, a non-string) through zod as before.
+// ai_chunk, delegation_start) without zod, with zod's answer (the schema's keys in its order: the event itself when it
+// already is so, else a copy); anything else (another shape, an extra or missing key, a non-string) through zod.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ActorHandle } from '../../src/runtime/actor-host.js';
 import { Dispatcher } from '../../src/runtime/dispatcher.js';
@@ -42,10 +42,26 @@ describe('worker events: the flat shapes checked by hand, the rest by zod', () =
     const got = [];
     for (let env = all.poll(); env; env = all.poll()) got.push(env.payload);
     expect(got).toEqual(want);
-    // same keys in the same order (the schema's), and never the worker's object itself
+    // same keys in the same order (the schema's): a sample whose keys are in another order is a copy
     expect(got.map((e) => Object.keys(e).join())).toEqual(want.map((e) => Object.keys(e).join()));
-    for (const [i, s] of samples.entries()) expect(got[i]).not.toBe(s);
+    for (const [i, s] of samples.entries()) expect(got[i] === s).toBe(Object.keys(s).join() === Object.keys(want[i] as object).join());
     expect(d.dropped().bySource.t).toEqual({ 'invalid:ai_chunk': 2, 'invalid:nope': 1, 'invalid:undefined': 1 });
+  });
+
+  it('a flat event already in the schema\'s shape is dispatched as itself (a clone nobody else holds): no copy per event', () => {
+    const exact = [...flatShapes()].map(([type, keys]) => Object.fromEntries([['type', type], ...keys.map((k) => [k, `${k}-${type}`])]));
+    const d = new Dispatcher({ onWarn: () => undefined, clock: new ManualClock(0) });
+    const all = d.subscribe({ name: 'all', capacity: 1000 });
+    const actor = { source: { name: 'a', taskId: 't', delegationId: null }, credit: () => undefined } as unknown as ActorHandle;
+    new EventIngress(d, new ManualClock(0), () => undefined).events(actor, exact, {});
+    const got = [];
+    for (let env = all.poll(); env; env = all.poll()) got.push(env.payload);
+    expect(got).toHaveLength(exact.length);
+    for (const [i, e] of exact.entries()) {
+      expect(got[i]).toBe(e);
+      expect(got[i]).toEqual(EventSchema.parse(e));
+      expect(Object.keys(got[i] as object)).toEqual(Object.keys(EventSchema.parse(e)));
+    }
   });
 
   it('checkEvent answers as EventSchema.safeParse does', () => {

@@ -2,11 +2,11 @@
 // credit window is empty, the receiver publishes a saturated sender's critical events before the rest of a backlog
 // it is still working through. Without saturation both keep the order published. Each actor's backlog is its own
 // (a quiet actor's event never waits behind a busy one's), and cause before effect holds at spawn and help requests.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ActorHost, type ActorHandle, type ActorRequests } from '../../src/runtime/actor-host.js';
 import { Dispatcher } from '../../src/runtime/dispatcher.js';
 import { EventIngress, INGRESS_SLICE } from '../../src/runtime/event-ingress.js';
-import { LanePublisher, type PublishBatch } from '../../src/runtime/publisher.js';
+import { LanePublisher, PACK_CHUNK, packEvents, type PublishBatch } from '../../src/runtime/publisher.js';
 import { ManualClock } from '../../src/runtime/clock.js';
 import type { Envelope, Event } from '../../src/runtime/protocol/index.js';
 import { FIXTURE } from './helpers.js';
@@ -86,6 +86,58 @@ function ingress(): { ing: EventIngress; d: Dispatcher; actor: ActorHandle; cred
   };
   return { ing, d, actor, credited: () => credits, turn };
 }
+
+describe('the wire: a long batch of flat normal events is packed as JSON text, parsed a chunk at its turn', () => {
+  it('the sender packs over PACK_CHUNK normal flat events into JSON text chunks; a critical, another shape or a short batch go as objects', () => {
+    const long = [...Array(300).keys()].map(chunk);
+    const packed = packEvents(long);
+    expect(packed).toHaveLength(Math.ceil(300 / PACK_CHUNK));
+    expect(packed.every((c) => typeof c === 'string')).toBe(true);
+    expect(packed.flatMap((c) => JSON.parse(c as string) as unknown[])).toEqual(long);
+    const short = long.slice(0, PACK_CHUNK);
+    expect(packEvents(short)).toBe(short);
+    const withCritical = [...long, critical(0)];
+    expect(packEvents(withCritical)).toBe(withCritical);
+    const withOther = [...long, { type: 'ai_stream_start', agent: 'a', step: 1 } as Event];
+    expect(packEvents(withOther)).toBe(withOther);
+  });
+
+  it('a packed batch is queued unparsed: a saturated sender\'s critical behind it goes first, then every event once, in order, credited', () => {
+    const { ing, d, actor, credited, turn } = ingress();
+    const all = d.subscribe({ name: 'all', capacity: 100_000 });
+    const probe = d.subscribe({ name: 'probe', filter: { types: ['delegation_start'] } });
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      ing.events(actor, packEvents([...Array(1023).keys()].map(chunk)), {});
+      expect(all.depth).toBe(0); // nothing decoded at its arrival
+      expect(parse).not.toHaveBeenCalled();
+      ing.events(actor, [critical(0)], { ai_chunk: 976 }); // the next port message
+      expect(probe.poll()?.payload).toEqual(critical(0));
+      let turns = 0;
+      while (turn()) turns++;
+      expect(turns).toBe(Math.ceil(1023 / INGRESS_SLICE));
+      expect(parse).toHaveBeenCalledTimes(Math.ceil(1023 / PACK_CHUNK)); // a chunk at its turn
+    } finally {
+      parse.mockRestore();
+    }
+    const seen: string[] = [];
+    for (let e = all.poll(); e; e = all.poll()) seen.push(label(e.payload));
+    expect(seen).toEqual(['C0', ...[...Array(1023).keys()].map(String)]);
+    expect(credited()).toBe(1023);
+  });
+
+  it('a critical event without drops pulls its actor\'s packed backlog through at its arrival, in order', () => {
+    const { ing, d, actor, turn } = ingress();
+    const all = d.subscribe({ name: 'all', capacity: 100_000 });
+    ing.events(actor, packEvents([...Array(500).keys()].map(chunk)), {});
+    ing.events(actor, [critical(1)], {});
+    const order: string[] = [];
+    for (let e = all.poll(); e; e = all.poll()) order.push(label(e.payload));
+    expect(order).toEqual([...[...Array(500).keys()].map(String), 'C1']);
+    turn();
+    expect(all.depth).toBe(0); // nothing was left for a later turn
+  });
+});
 
 describe('receiver: a backlog is handled a slice per turn, a saturated sender\'s critical event goes first', () => {
   it('publishes the critical event before the rest of the backlog, every event once, seq in delivery order', () => {

@@ -65,7 +65,7 @@ async function send(flags: Extract<Command, { kind: 'headless' }>['flags'], prom
   if (provider === undefined || mcpInputFromConfig(config) !== null || (config.routing.mode !== 'fixed' && canRoute(config.routing.tiers, base))) return false;
   const [{ presendCall }, { settingsFrom }, { AgentRunInputSchema }, { directorFirstCall }, { dataRoot }] = await Promise.all([
     import('../../src/actors/llm/presend-call.js'),
-    import('../../src/actors/agents/run-task.js'),
+    import('../../src/actors/agents/run-settings.js'),
     import('../../src/actors/agents/run-types.js'),
     import('../../src/actors/agents/first-call.js'),
     import('../../src/store/client.js'),

@@ -1,6 +1,7 @@
 // Last post-build step of `npm run build`: trains the V8 code caches of the thread bundles (bundle-entries.mjs) on
 // real runs with YAGENT_CODE_CACHE_TRAIN=<dir>: `yagent demo` (a scripted multi-agent run: CLI, Director, delegations,
-// tools, store, the OpenAI SDK), then one `-p` turn on the loopback fake model in the Anthropic format (its SDK).
+// tools, store, the OpenAI SDK), then a `-p` turn on the loopback fake model in the Anthropic format (its SDK) and one
+// in the OpenAI format (both pre-send the Director's first request from the CLI's main thread).
 // Every thread writes what it compiled as it ends (src/runtime/code-cache.ts); the largest cache of each bundle build
 // is kept beside it as `<bundle>.<build>.v8cache`, and the next run starts from it. A cache made by another node
 // binary is refused by V8 and the bundle compiles from source: slower, never wrong.
@@ -35,14 +36,17 @@ async function run(args, env) {
   if (code !== 0) throw new Error(`the training run (yagent ${args.join(' ')}) exited ${code}:\n${stderr}`);
 }
 
-/** A single-agent turn with an Anthropic-format provider on the fake model (the demo speaks OpenAI only). */
-async function anthropicTurn(env) {
+/** A single-agent `-p` turn of a new task on the fake model in one API format: the CLI's main thread pre-sends its
+ *  Director's first request (bin/host/presend.ts) with that format's engine and SDK, which the demo (a scripted model,
+ *  nothing pre-sent) never runs on the main thread; the Anthropic turn also trains the Anthropic SDK. */
+async function presendTurn(env, format) {
   const { FakeProvider } = await import(new URL('../dist/src/actors/llm/fake/server.js', import.meta.url).href);
-  const fake = await FakeProvider.start({ model: 'claude-train' });
+  const fake = await FakeProvider.start({ model: 'train-model' });
   try {
     fake.script('director', { text: 'trained.', finishReason: 'stop' });
-    const config = join(env.HOME, 'anthropic.toml');
-    const toml = `[global.llm]\nuse_provider = "a"\n\n[global.llm.providers.a]\napi_format = "anthropic"\napi_base_url = "${fake.anthropicBaseUrl}"\nmodel = "claude-train"\napi_key = "train"\n\n[routing]\nmode = "fixed"\n`;
+    const config = join(env.HOME, `${format}.toml`);
+    const base = format === 'anthropic' ? fake.anthropicBaseUrl : fake.openaiBaseUrl;
+    const toml = `[global.llm]\nuse_provider = "a"\n\n[global.llm.providers.a]\napi_format = "${format}"\napi_base_url = "${base}"\nmodel = "train-model"\napi_key = "train"\n\n[routing]\nmode = "fixed"\n`;
     writeFileSync(config, toml, { mode: 0o600 });
     await run(['-c', config, '-d', 'all', '-p', 'say trained', '-y'], env);
   } finally {
@@ -83,10 +87,12 @@ try {
   const env = { PATH: process.env.PATH, HOME: tmp, YAGENT_HOME: join(tmp, 'home'), YAGENT_CODE_CACHE_TRAIN: out, NO_COLOR: '1' };
   await run(['demo'], env);
   const first = place(out);
-  await anthropicTurn(env);
+  await presendTurn(env, 'anthropic');
   const second = place(out);
-  // a bundle's cache from the second run holds the first run's functions too (it started from that cache)
-  const byBundle = new Map([...first, ...second].map((line) => [line.slice(0, line.indexOf(' (')), line]));
+  await presendTurn(env, 'openai');
+  const third = place(out);
+  // a bundle's cache from a later run holds the earlier runs' functions too (it started from that cache)
+  const byBundle = new Map([...first, ...second, ...third].map((line) => [line.slice(0, line.indexOf(' (')), line]));
   const kb = [...byBundle.values()].reduce((n, line) => n + Number(/\((\d+) KB\)/.exec(line)?.[1] ?? 0), 0);
   process.stderr.write(`code caches trained: ${byBundle.size} bundles, ${kb} KB (${[...byBundle.keys()].filter((b) => !b.includes('/chunks/')).join(', ')} and the CLI's chunks)\n`);
 } finally {

@@ -4,7 +4,6 @@
 // (presend.ts), and then its worker starts: its boot (a core's worth of CPU for ~100 ms, ~5 ms of this thread's to
 // create) would share the two cores with the request's computation; the answer waits for its claim.
 import { drawsScreen, parseCommand, runsLocalTasks, type Command } from '../cli/args.js';
-import { prestartDirector, readsStoreFirst } from './boot-plan.js';
 import { presendDirector, presendPrompt } from './presend.js';
 
 /** Settles once the Director's first request, where it is pre-sent (presend.ts), is on the wire, or at the latest
@@ -19,7 +18,11 @@ export async function bootEarly(argv: string[]): Promise<void> {
   }
   const tty = { stdin: process.stdin.isTTY === true, stdout: process.stdout.isTTY === true };
   if (!runsLocalTasks(cmd, tty)) return;
-  const prestart = (): void => prestartDirector(readsStoreFirst(cmd), drawsScreen(cmd, tty));
+  // the boot plan (and the spare's modules) load only when the worker starts: after a pre-sent request is on its way
+  const prestart = async (): Promise<void> => {
+    const plan = await import('./boot-plan.js');
+    plan.prestartDirector(plan.readsStoreFirst(cmd), drawsScreen(cmd, tty));
+  };
   if (presendPrompt(cmd) === null) return prestart();
   // not pre-sent after all (the config has MCP servers or a routing choice, or a failure): at once, as before
   const written = await presendDirector(cmd);
@@ -27,7 +30,7 @@ export async function bootEarly(argv: string[]): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([written, new Promise<void>((resolve) => (timer = setTimeout(resolve, WRITE_WAIT_MS)))]);
   clearTimeout(timer);
-  prestart();
+  await prestart();
 }
 
 /** The longest the launcher waits for the pre-sent request's connect and write (beyond computing it). */

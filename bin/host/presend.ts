@@ -50,20 +50,22 @@ async function presendNow(cmd: Command): Promise<boolean> {
 
 async function send(flags: Extract<Command, { kind: 'headless' }>['flags'], prompt: string, sab: SharedArrayBuffer): Promise<boolean> {
   // the config first: a run that cannot pre-send (MCP servers, a routing choice) loads nothing more here
-  const [{ loadConfig }, { resolveProviderName }, { mcpInputFromConfig }, { canRoute }] = await Promise.all([
-    import('../../src/runtime/config/index.js'),
+  // the quick loader builds no zod schema for a config its plain-data check passes (a broken one goes through the
+  // zod schema and throws loadConfig's error: nothing is sent, and the CLI reports it as it always did)
+  const [{ loadConfigQuick }, { resolveProviderName }, { mcpInputFromConfig }, { canRoute }] = await Promise.all([
+    import('../../src/runtime/config/quick-load.js'),
     import('../../src/runtime/config/resolve.js'),
     import('../../src/actors/mcp/client.js'),
     import('../../src/actors/llm/routing/router.js'),
   ]);
-  const { config } = await loadConfig(flags.config !== undefined ? { configPath: flags.config } : {});
-  trace('presend: config loaded');
+  const { config, quick } = await loadConfigQuick(flags.config !== undefined ? { configPath: flags.config } : {});
+  trace(`presend: config loaded${quick ? '' : ' (through the zod schema)'}`);
   const base = resolveProviderName(config, { agent: 'director' });
   const provider = config.providers[base];
   if (provider === undefined || mcpInputFromConfig(config) !== null || (config.routing.mode !== 'fixed' && canRoute(config.routing.tiers, base))) return false;
   const [{ presendCall }, { settingsFrom }, { AgentRunInputSchema }, { directorFirstCall }, { dataRoot }] = await Promise.all([
     import('../../src/actors/llm/presend-call.js'),
-    import('../../src/actors/agents/run-task.js'),
+    import('../../src/actors/agents/run-settings.js'),
     import('../../src/actors/agents/run-types.js'),
     import('../../src/actors/agents/first-call.js'),
     import('../../src/store/client.js'),

@@ -77,6 +77,19 @@ describe.each(['openai', 'anthropic'] as const)('%s: the pre-sent first request'
     expect(lastRollout(sb.home)).toBe(withPresend.rollout);
   }, 90_000);
 
+  it('a config that fails validation: nothing is sent, and the error and exit code are those without a pre-sent request', async () => {
+    fake = await FakeProvider.start({ fallback: { text: 'never', finishReason: 'stop' } });
+    // the quick check (src/runtime/config/raw-spec.ts) is unsure of it; the zod schema refuses it
+    sb = sandbox(`${configFor(fake, format)}\n[logs]\nkeep_days = "soon"\n`);
+    const ws = project(sb);
+    const r = await runCli(['-d', 'all', '-p', 'say hello', '-y'], sb.env, { cwd: ws });
+    const off = await runCli(['-d', 'all', '-p', 'say hello', '-y'], { ...sb.env, YAGENT_PRESEND: '0' }, { cwd: ws });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('invalid value for "logs.keep_days"');
+    expect({ code: r.code, stdout: r.stdout, stderr: r.stderr }).toEqual({ code: off.code, stdout: off.stdout, stderr: off.stderr });
+    expect(fake.requests).toHaveLength(0);
+  }, 90_000);
+
   it('Ctrl-C while the pre-sent request is out: no request is left open and the run exits 130', async () => {
     let release = (): void => undefined;
     const held = new Promise<void>((r) => (release = r));

@@ -1,97 +1,25 @@
 // Finds, creates (template, 0600), parses (smol-toml), validates (zod) and normalises the config file.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { homedir as osHomedir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { parse, TomlError } from 'smol-toml';
-import { describeTomlError } from './toml-errors.js';
-import { yagentHome, type Env } from './env.js';
 import { ConfigError } from './errors.js';
-import { normalise } from './normalise.js';
-import { validateLlmSections } from './llm-sections.js';
-import { validateProviders, type RawProviderEnv } from './resolve.js';
-import { RawConfigSchema, RawProviderSchema } from './schema.js';
-import { CONFIG_TEMPLATE } from './template.js';
+import type { Env } from './env.js';
+import { finishConfig, parseToml, readConfigFile, type LoadOptions } from './read.js';
+import { rawConfigSchema } from './schema.js';
 import type { YagentConfig } from './types.js';
 
-export interface LoadOptions {
-  /** `--config`: used as is, never created. */
-  configPath?: string | undefined;
-  env?: Env;
-  homedir?: string;
-  /** false skips provider validation (the setup wizard must run on a broken config). */
-  validate?: boolean;
-}
-
-export function defaultConfigPath(env: Env = process.env, home: string = osHomedir()): string {
-  return join(yagentHome(env, home), 'config', 'config.toml');
-}
-
-/** Writes the template when the file is missing; `created` is one of the first-run signals. */
-export async function ensureConfigExists(path: string): Promise<{ created: boolean }> {
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  try {
-    await writeFile(path, CONFIG_TEMPLATE, { mode: 0o600, flag: 'wx' });
-    return { created: true };
-  } catch (err) {
-    if ((err as { code?: unknown }).code === 'EEXIST') return { created: false };
-    throw err;
-  }
-}
+export { defaultConfigPath, ensureConfigExists, type LoadOptions } from './read.js';
 
 /** Parses config text; every failure is a ConfigError with what / where / fix. */
 export function parseConfigText(text: string, path: string, env: Env = process.env, validate = true): YagentConfig {
-  let doc: unknown;
-  try {
-    doc = parse(text);
-  } catch (err) {
-    if (err instanceof TomlError) {
-      const d = describeTomlError(text, err.message, err.line, err.column);
-      throw new ConfigError(d.what, `${path}:${d.line}:${d.column}`, 'fix the TOML syntax at that line (or run `yagent setup`)');
-    }
-    throw err;
-  }
-  const res = RawConfigSchema.safeParse(doc);
+  const doc = parseToml(text, path);
+  const res = rawConfigSchema().safeParse(doc);
   if (!res.success) {
     const issue = res.error.issues[0];
     const key = issue?.path.join('.') ?? '';
     throw new ConfigError(`invalid value for "${key}": ${issue?.message ?? 'invalid'}`, `${path}: ${key}`, 'correct the value type of that key (see the comments in the template)');
   }
-  const cfg = normalise(res.data, path, env);
-  if (validate) {
-    validateLlmSections(res.data, path);
-    const keyEnv: RawProviderEnv = {};
-    for (const [name, p] of Object.entries(res.data.global?.llm?.providers ?? {})) keyEnv[name] = p.api_key_env;
-    validateProviders(cfg, keyEnv, rawProviderKeys(doc));
-  }
-  return cfg;
+  return finishConfig(res.data, doc, path, env, validate);
 }
 
 export async function loadConfig(opts: LoadOptions = {}): Promise<{ config: YagentConfig; created: boolean }> {
-  const env = opts.env ?? process.env;
-  let path: string;
-  let created = false;
-  if (opts.configPath !== undefined) {
-    path = opts.configPath;
-  } else {
-    path = defaultConfigPath(env, opts.homedir ?? osHomedir());
-    created = (await ensureConfigExists(path)).created;
-  }
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    const code = (err as { code?: unknown }).code;
-    throw new ConfigError(code === 'ENOENT' ? 'config file not found' : `cannot read config file (${String(code)})`, path, opts.configPath !== undefined ? 'check the --config path (it is never created for you)' : 'check the permissions of the file');
-  }
-  return { config: parseConfigText(text, path, env, opts.validate ?? true), created };
-}
-
-/** Each [global.llm.providers.NAME] table's keys the schema does not know (a typo of a required key is one). */
-function rawProviderKeys(doc: unknown): Record<string, string[]> {
-  const known = new Set(Object.keys(RawProviderSchema.shape));
-  const providers = (doc as { global?: { llm?: { providers?: unknown } } } | null)?.global?.llm?.providers;
-  if (typeof providers !== 'object' || providers === null) return {};
-  const out: Record<string, string[]> = {};
-  for (const [name, t] of Object.entries(providers)) if (typeof t === 'object' && t !== null) out[name] = Object.keys(t).filter((k) => !known.has(k));
-  return out;
+  const { path, text, created } = await readConfigFile(opts);
+  return { config: parseConfigText(text, path, opts.env ?? process.env, opts.validate ?? true), created };
 }

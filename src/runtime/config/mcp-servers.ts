@@ -31,7 +31,8 @@ export const MCP_DEFAULT_TOOL_MS = 60_000;
 
 const NAME = /^[A-Za-z0-9_-]{1,40}$/;
 
-const RawServer = z.strictObject({
+// built at its first use: a config without servers (and the pre-sent first request's check) never builds it
+const rawServer = () => z.strictObject({
   name: z.string(),
   command: z.string().min(1).optional(),
   args: z.array(z.string()).optional(),
@@ -46,6 +47,7 @@ const RawServer = z.strictObject({
   startup_timeout: z.union([z.string(), z.number()]).optional(),
   tool_timeout: z.union([z.string(), z.number()]).optional(),
 });
+let serverSchema: ReturnType<typeof rawServer> | undefined;
 
 function ms(v: string | number | undefined, dflt: number, where: string): number {
   if (v === undefined) return dflt;
@@ -61,7 +63,7 @@ export function parseMcpServers(raw: readonly Record<string, unknown>[], file: s
   raw.forEach((entry, i) => {
     const label = typeof entry['name'] === 'string' ? `"${entry['name']}"` : `#${i + 1}`;
     const where = `${file}: [[mcp.servers]] ${label}`;
-    const res = RawServer.safeParse(entry);
+    const res = (serverSchema ??= rawServer()).safeParse(entry);
     if (!res.success) {
       const issue = res.error.issues[0];
       const key = issue?.path.join('.') ?? '';

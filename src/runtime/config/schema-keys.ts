@@ -1,6 +1,6 @@
-// The key paths the raw schema accepts, derived from the zod schema itself (no second list to drift).
-import type { z } from 'zod';
-import { RawConfigSchema } from './schema.js';
+// The key paths the raw schema accepts, derived from its plain-data twin (raw-spec.ts: no zod on the path to a
+// pre-sent first request); keys.test.ts pins them to the zod schema itself.
+import { RAW_SPEC, type Spec } from './raw-spec.js';
 
 /** A node of the schema's key tree: known children, a `*` for user-chosen names, or a leaf. */
 export interface KeyNode {
@@ -13,20 +13,17 @@ export interface KeyNode {
 
 const node = (): KeyNode => ({ children: new Map(), any: undefined, leaf: false });
 
-function build(s: z.core.$ZodType, into: KeyNode): KeyNode {
-  const def = s._zod.def;
-  switch (def.type) {
-    case 'optional':
-      return build((def as z.core.$ZodOptionalDef).innerType, into);
-    case 'object':
-      for (const [k, v] of Object.entries((def as z.core.$ZodObjectDef).shape)) into.children.set(k, build(v, into.children.get(k) ?? node()));
+function build(s: Spec, into: KeyNode): KeyNode {
+  switch (s.k) {
+    case 'obj':
+      for (const [k, v] of Object.entries(s.shape)) into.children.set(k, build(v, into.children.get(k) ?? node()));
       return into;
-    case 'record':
-      into.any = build((def as z.core.$ZodRecordDef).valueType, into.any ?? node());
+    case 'rec':
+      into.any = build(s.of, into.any ?? node());
       return into;
     case 'union':
-      for (const o of (def as z.core.$ZodUnionDef).options) {
-        if (o._zod.def.type === 'object') build(o, into);
+      for (const o of s.of) {
+        if (o.k === 'obj') build(o, into);
         else into.leaf = true;
       }
       return into;
@@ -37,7 +34,7 @@ function build(s: z.core.$ZodType, into: KeyNode): KeyNode {
 }
 
 /** The key tree of the raw config schema. */
-export const SCHEMA_KEYS: KeyNode = build(RawConfigSchema, node());
+export const SCHEMA_KEYS: KeyNode = build(RAW_SPEC, node());
 
 /** Every leaf key path (`*` = a user-chosen table name), e.g. `global.llm.providers.*.model`. */
 export function schemaKeyPaths(n: KeyNode = SCHEMA_KEYS, prefix = '', out: string[] = []): string[] {

@@ -8,9 +8,12 @@ export class CpuPools {
   private readonly pools: CpuPool[] = [];
   private hub: CpuHub | undefined;
 
+  /** nice > 0: every pool thread runs that far below the main thread (a screen draws: `RuntimeOptions.workerNice`). */
+  constructor(private readonly nice = 0) {}
+
   /** A piscina pool for stateless CPU jobs (module under dist/). */
   pool(module: string | null, opts?: { maxThreads?: number; idleTimeoutMs?: number }): CpuPool {
-    const pool = createCpuPool(module, opts);
+    const pool = createCpuPool(module, { ...opts, nice: this.nice });
     this.pools.push(pool);
     return pool;
   }

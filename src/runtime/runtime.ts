@@ -42,8 +42,9 @@ export interface RuntimeOptions {
   resourceLimits?: ResourceLimits;
   /** Thread bundles (code-cached CommonJS builds of an actor's thread); a spawn whose preload one serves boots it. */
   threads?: readonly ThreadBundle[];
-  /** A UI draws in this process (the TUI): every actor worker (agent, store, MCP) lowers its own thread's priority
-   *  this far below the main thread's as it boots (Linux nice, thread-priority.ts). Unset (headless): unchanged. */
+  /** A UI draws in this process (the TUI): every actor worker (agent, store, MCP) and CPU pool thread lowers its own
+   *  thread's priority this far below the main thread's as it boots (Linux nice, thread-priority.ts). Unset
+   *  (headless): unchanged. */
   workerNice?: number;
   /** False for headless runs: requestUserHelp rejects with NO_RESPONDER. */
   hasResponder?: boolean;
@@ -87,13 +88,14 @@ export class Runtime {
   private readonly spawner: SpawnPath;
   private readonly ingress: EventIngress;
   private readonly broker: ServiceBroker;
-  private readonly cpuPools = new CpuPools();
+  private readonly cpuPools: CpuPools;
   private readonly clock: Clock;
   private readonly common: TreeCommon;
   private readonly stopErrors: { actor: string; error: SerializedError }[] = [];
 
   private constructor(private readonly opts: RuntimeOptions) {
     this.clock = opts.clock ?? realClock;
+    this.cpuPools = new CpuPools(opts.workerNice);
     this.common = { clock: opts.clock, random: opts.random, onEvent: opts.onSupervisorEvent };
     this.dispatcher = new Dispatcher({ clock: this.clock, ...opts.dispatcher });
     this.help = new HelpDesk(opts.hasResponder ?? true, (source, event) => this.dispatcher.publish(source, event));

@@ -1,5 +1,7 @@
 // Test fixture CPU job for the piscina pool: a pure function of its input.
+import { readFileSync } from 'node:fs';
 import { threadId as workerThreadId } from 'node:worker_threads';
+import { kernelThreadId } from '../thread-priority.js';
 export default function sumSquares(input: { n: number }): number {
   let s = 0;
   for (let i = 1; i <= input.n; i++) s += i * i;
@@ -20,4 +22,12 @@ export function spinForever(): number {
 /** Ends its pool thread (a crash of the thread in the middle of a job). */
 export function exitThread(): number {
   process.exit(1);
+}
+
+/** The pool thread's own Linux nice (field 19 of /proc/self/task/<tid>/stat), null where there is none. */
+export function threadNice(): number | null {
+  const tid = kernelThreadId();
+  if (tid === undefined) return null;
+  const stat = readFileSync(`/proc/${process.pid}/task/${tid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
 }

@@ -23,16 +23,18 @@ export const SPARE_PLAN = { preload: [AGENT_ACTOR_MODULE], count: 1 } as const;
 export const WORKER_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 3 };
 
 /** How far below the main thread the agent, store and MCP workers run when the TUI draws in this process (Linux nice,
- *  per thread: `src/runtime/thread-priority.ts`): the screen outranks agent compute. CFS gives a nice-5 thread about a
- *  third of a nice-0 one's share when both want a core. Headless runs keep every thread at the process's priority.
+ *  per thread: `src/runtime/thread-priority.ts`): the screen outranks agent compute. The scheduler gives a nice-10 thread
+ *  about a ninth of a nice-0 one's share when both want a core (`nice`'s own default; at 5, a third, the main thread
+ *  waited for a core 2-4x longer around a first token: bench/AGENTS.md). Headless runs keep every thread at the
+ *  process's priority.
  *  The commands a tool runs inherit it (a child takes its thread's nice): `YAGENT_SCREEN_NICE=0` keeps them all at
  *  the terminal's priority. */
 export const SCREEN_NICE = screenNice(process.env.YAGENT_SCREEN_NICE);
 
-/** `YAGENT_SCREEN_NICE`: 0-19, else the default 5. */
+/** `YAGENT_SCREEN_NICE`: 0-19, else the default 10. */
 export function screenNice(value: string | undefined): number {
   const n = value === undefined || value.trim() === '' ? NaN : Number(value);
-  return Number.isInteger(n) && n >= 0 && n <= 19 ? n : 5;
+  return Number.isInteger(n) && n >= 0 && n <= 19 ? n : 10;
 }
 
 /** The store service's worker preloads its module (the runtime adapter starts the store with this preload). */

@@ -54,10 +54,11 @@ async function fixtureNice(runtime: Runtime, task: string): Promise<number> {
 }
 
 describe('worker thread priority', () => {
-  it('YAGENT_SCREEN_NICE sets how far below (0 keeps the terminal priority); anything but 0-19 keeps the default 5', () => {
+  it('YAGENT_SCREEN_NICE sets how far below (0 keeps the terminal priority); anything but 0-19 keeps the default 10', () => {
     expect(screenNice('0')).toBe(0);
     expect(screenNice('12')).toBe(12);
-    for (const bad of [undefined, '', '-1', '20', '2.5', 'high']) expect(screenNice(bad)).toBe(5);
+    expect(screenNice('5')).toBe(5);
+    for (const bad of [undefined, '', '-1', '20', '2.5', 'high']) expect(screenNice(bad)).toBe(10);
   });
   it('only the TUI draws a screen in the process: a bare `yagent` on a terminal, not -p, --attach or a pipe', () => {
     const tty = { stdin: true, stdout: true };
@@ -81,7 +82,7 @@ describe('worker thread priority', () => {
   it.skipIf(!linux)('TUI: the prestarted Director spare and every worker of its runtime run SCREEN_NICE below the main thread', async () => {
     const base = niceOf(process.pid, process.pid);
     const low = Math.min(19, base + SCREEN_NICE);
-    expect(SCREEN_NICE).toBe(5);
+    expect(SCREEN_NICE).toBe(10);
     prestartDirector(false, true);
     rt = await startRuntime(true, config, undefined, undefined, true);
     expect(prestartedCount()).toBe(0); // adopted: the prestart and the pool have the same priority

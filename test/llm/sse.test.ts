@@ -1,6 +1,7 @@
 // Our SSE decoder replaced the SDKs' stream iterators: what they used to handle, pinned through the real
 // engines with a model wire that returns crafted bytes (the request itself still goes through the SDK).
 import { getEventListeners } from 'node:events';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeProvider } from '../../src/actors/llm/fake/server.js';
 import { OpenAiEngine } from '../../src/actors/llm/engines/openai.js';
@@ -10,6 +11,8 @@ import { linkedSignal } from '../../src/actors/llm/engines/sse-decode.js';
 import { isPerCallSignal, perCallSignal } from '../../src/actors/llm/call-signal.js';
 import { ReliableEngine } from '../../src/actors/llm/reliability/reliable.js';
 import { realClock } from '../../src/runtime/clock.js';
+import { HttpResponse } from '../../src/actors/llm/transport/http-response.js';
+import { FetchHeaders } from '../../src/actors/llm/transport/web-shims.js';
 import { providerFor, request } from './helpers.js';
 
 let fake: FakeProvider;
@@ -38,6 +41,29 @@ function wireFetch(wire: string, cuts: 'whole' | 'bytes' | number = 'whole'): ty
     );
 }
 
+/** The same wire as our transport answers it (a Node body, read by sse-decode without a web stream): the pieces are all
+ *  buffered before the read starts (one socket read of a short answer), or arrive one per event-loop turn. */
+function nodeWireFetch(wire: string, size: number, arrival: 'buffered' | 'one by one'): typeof fetch {
+  const bytes = Buffer.from(wire, 'utf8');
+  return () => {
+    const src = new Readable({ read: () => undefined });
+    const pieces: Buffer[] = [];
+    for (let i = 0; i < bytes.length; i += size) pieces.push(bytes.subarray(i, i + size));
+    if (arrival === 'buffered') {
+      for (const p of pieces) src.push(p);
+      src.push(null);
+    } else {
+      const next = (): void => {
+        const p = pieces.shift();
+        src.push(p ?? null);
+        if (p !== undefined) setImmediate(next);
+      };
+      setImmediate(next);
+    }
+    return Promise.resolve(new HttpResponse(200, 'OK', new FetchHeaders({ 'content-type': 'text/event-stream' }), 'http://127.0.0.1/', false, src) as unknown as Response);
+  };
+}
+
 const oa = (fetchFn: typeof fetch) => new OpenAiEngine(providerFor(fake, 'openai'), { fetch: fetchFn });
 const an = (fetchFn: typeof fetch) => new AnthropicEngine(providerFor(fake, 'anthropic'), { fetch: fetchFn });
 
@@ -64,6 +90,20 @@ describe('SSE framing', () => {
     expect(a.text).toBe('héllo 世界 🎉');
     expect(deltas).toEqual(['héllo ', '世界 🎉']);
     const b = await an(wireFetch(AN_OK, cuts)).call(request('sse'));
+    expect([b.text, b.finishReason, b.usage.outputTokens]).toEqual(['héllo 世界 🎉', 'stop', 5]);
+  });
+
+  it.each([
+    [1, 'buffered'],
+    [7, 'buffered'],
+    [1, 'one by one'],
+    [7, 'one by one'],
+  ] as const)('a Node body (our transport\'s answers) cut every %s bytes, %s, decodes the same', async (size, arrival) => {
+    const deltas: string[] = [];
+    const a = await oa(nodeWireFetch(OA_OK, size, arrival)).call(request('sse', { onTextDelta: (t) => deltas.push(t) }));
+    expect([a.text, a.finishReason]).toEqual(['héllo 世界 🎉', 'stop']);
+    expect(deltas).toEqual(['héllo ', '世界 🎉']);
+    const b = await an(nodeWireFetch(AN_OK.replaceAll('\n', '\r'), size, arrival)).call(request('sse'));
     expect([b.text, b.finishReason, b.usage.outputTokens]).toEqual(['héllo 世界 🎉', 'stop', 5]);
   });
 

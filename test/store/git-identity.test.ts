@@ -1,6 +1,6 @@
 // session_meta.git is read by the store from the session's cwd with real git: commit, branch, dirty; null outside a repo.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseGitStatus } from '../../src/store/rollout/identity.js';
@@ -61,6 +61,27 @@ describe('rollout identity (session_meta.git)', () => {
     await slow.drain(h2.path);
     expect(firstRecord(h2.path)).toMatchObject({ type: 'session_meta', payload: { git: null } });
     await slow.shutdown();
+  });
+
+  it('outside a repository no git is spawned (no .git above the cwd), inside one it is, even from a subdirectory', async () => {
+    const calls = join(t.dir, 'calls');
+    const counting = join(t.dir, 'counting-git');
+    writeFileSync(counting, `#!/bin/sh\necho "$@" >> '${calls}'\nexec git "$@"\n`);
+    chmodSync(counting, 0o755);
+    const plain = join(t.dir, 'plain');
+    mkdirSync(plain);
+    const s = storeIn(join(t.dir, 'home'), { git: { git: counting } });
+    const h = await s.openRollout(meta({ sessionId: 'plain', cwd: plain }));
+    await s.drain(h.path);
+    expect(firstRecord(h.path).payload.git).toBeNull();
+    expect(existsSync(calls)).toBe(false);
+    const sub = join(repo(), 'sub');
+    mkdirSync(sub);
+    const r = await s.openRollout(meta({ sessionId: 'sub', cwd: sub }));
+    await s.drain(r.path);
+    expect(firstRecord(r.path).payload.git).toMatchObject({ branch: 'feature/x', dirty: false });
+    expect(readFileSync(calls, 'utf8')).toContain('status');
+    await s.shutdown();
   });
 
   it('porcelain v2: unborn branch has no commit, detached head no branch, any change line is dirty', () => {

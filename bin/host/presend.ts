@@ -6,6 +6,7 @@
 // no MCP server, no routing choice (no classifier call), no scripted model.
 import { PresentOffer, createPresendState, PRESEND_SHARED_KEY } from '../../src/actors/llm/transport/presend.js';
 import type { Command } from '../cli/args.js';
+import type { YagentConfig } from '../../src/runtime/config/types.js';
 import { trace } from './trace.js';
 
 let state: SharedArrayBuffer | null = null;
@@ -48,20 +49,29 @@ async function presendNow(cmd: Command): Promise<boolean> {
   }
 }
 
+/** The run stops before any model call (bin/host/run-config.ts) when the global provider still has the template's
+ *  placeholder key; the Director's own provider with it could only answer 401. */
+function unusable(config: YagentConfig, director: string, placeholder: string): boolean {
+  return Object.values(config.providers).some((p) => p.apiKey === placeholder && (p.name === config.globalProvider || p.name === director));
+}
+
 async function send(flags: Extract<Command, { kind: 'headless' }>['flags'], prompt: string, sab: SharedArrayBuffer): Promise<boolean> {
   // the config first: a run that cannot pre-send (MCP servers, a routing choice) loads nothing more here
   // the quick loader builds no zod schema for a config its plain-data check passes (a broken one goes through the
   // zod schema and throws loadConfig's error: nothing is sent, and the CLI reports it as it always did)
-  const [{ loadConfigQuick }, { resolveProviderName }, { mcpInputFromConfig }, { canRoute }] = await Promise.all([
+  const [{ loadConfigQuick }, { resolveProviderName }, { mcpInputFromConfig }, { canRoute }, { PLACEHOLDER_API_KEY }] = await Promise.all([
     import('../../src/runtime/config/quick-load.js'),
     import('../../src/runtime/config/resolve.js'),
     import('../../src/actors/mcp/client.js'),
     import('../../src/actors/llm/routing/router.js'),
+    import('../../src/runtime/config/template.js'), // quick-load's read.ts has it loaded already
   ]);
-  const { config, quick } = await loadConfigQuick(flags.config !== undefined ? { configPath: flags.config } : {});
+  const { config, quick, created } = await loadConfigQuick(flags.config !== undefined ? { configPath: flags.config } : {});
   trace(`presend: config loaded${quick ? '' : ' (through the zod schema)'}`);
   const base = resolveProviderName(config, { agent: 'director' });
   const provider = config.providers[base];
+  // a config the run refuses (just written, or a placeholder key: setup-state.ts) sends nothing: not the key, not the prompt
+  if (created || unusable(config, base, PLACEHOLDER_API_KEY)) return false;
   if (provider === undefined || mcpInputFromConfig(config) !== null || (config.routing.mode !== 'fixed' && canRoute(config.routing.tiers, base))) return false;
   const [{ presendCall }, { settingsFrom }, { AgentRunInputSchema }, { directorFirstCall }, { dataRoot }] = await Promise.all([
     import('../../src/actors/llm/presend-call.js'),

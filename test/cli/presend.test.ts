@@ -90,6 +90,18 @@ describe.each(['openai', 'anthropic'] as const)('%s: the pre-sent first request'
     expect(fake.requests).toHaveLength(0);
   }, 90_000);
 
+  it('a provider that still has the placeholder api key: nothing is sent, and the run points at setup as without a pre-sent request', async () => {
+    fake = await FakeProvider.start({ fallback: { text: 'never', finishReason: 'stop' } });
+    sb = sandbox(configFor(fake, format).replace('api_key = "k"', 'api_key = "REPLACE_WITH_YOUR_API_KEY"'));
+    const ws = project(sb);
+    const r = await runCli(['-d', 'all', '-p', 'say hello', '-y'], sb.env, { cwd: ws });
+    const off = await runCli(['-d', 'all', '-p', 'say hello', '-y'], { ...sb.env, YAGENT_PRESEND: '0' }, { cwd: ws });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('still has the placeholder api key');
+    expect({ code: r.code, stdout: r.stdout, stderr: r.stderr }).toEqual({ code: off.code, stdout: off.stdout, stderr: off.stderr });
+    expect(fake.requests).toHaveLength(0);
+  }, 90_000);
+
   it('Ctrl-C while the pre-sent request is out: no request is left open and the run exits 130', async () => {
     let release = (): void => undefined;
     const held = new Promise<void>((r) => (release = r));

@@ -67,15 +67,18 @@ export function boardScope(sessionId: string | null | undefined, taskId: string 
 export const boardDir = (notes: string, boardId: string): string => join(notes, boardId);
 export const agentDir = (notes: string, boardId: string, agent: string): string => join(notes, boardId, sanitizeAgent(agent));
 
+/** The nearest directory from `dir` up to the root that holds a `.git` entry (git's own discovery: the safe git
+ *  environment never passes GIT_DIR), or null when none does. */
+export function gitRootAbove(dir: string): string | null {
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    if (existsSync(join(d, '.git'))) return d;
+    if (dirname(d) === d) return null;
+  }
+}
+
 /** Git root of a workspace (nearest ancestor with `.git`), else the workspace itself. */
 export function workspaceRoot(workspace: string): string {
-  let dir = resolve(workspace);
-  for (;;) {
-    if (existsSync(join(dir, '.git'))) return dir;
-    const up = dirname(dir);
-    if (up === dir) return resolve(workspace);
-    dir = up;
-  }
+  return gitRootAbove(workspace) ?? resolve(workspace);
 }
 
 /** Stable project id: readable base name + sha256 of the real git root / workspace path. */

@@ -1,6 +1,5 @@
 // A session's git identity (commit, branch, dirty) for session_meta: one `git status`, bounded, never fatal.
-import { lstatSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { gitRootAbove } from '../data-paths.js';
 import { runSafeGit } from '../../runtime/safe-git.js';
 
 export interface GitIdentity {
@@ -36,25 +35,12 @@ export function parseGitStatus(out: string): GitIdentity {
 /** The git identity of `cwd`, or null when it is not in a repository, git is missing, or it took too long. The
  *  repository's own config runs nothing (`runSafeGit`); submodules are not entered (their configs are not listed). */
 export async function readGitIdentity(cwd: string, opts: GitReadOptions = {}): Promise<GitIdentity | null> {
-  if (noRepositoryAbove(cwd)) return null;
+  // no `.git` from cwd up: git status would fail and the identity be null — known without its two spawns (the config
+  // listing and the status), each a fork of the whole store process while the first steps run (issue 29)
+  if (gitRootAbove(cwd) === null) return null;
   const args = ['status', '--porcelain=v2', '--branch', '--untracked-files=no', '--ignore-submodules=all'];
   const out = await runSafeGit(cwd, args, { timeoutMs: opts.timeoutMs ?? GIT_IDENTITY_TIMEOUT_MS, git: opts.git });
   return out === null ? null : parseGitStatus(out);
-}
-
-/** True when no directory from `cwd` up to the root holds a `.git` entry (directory, gitfile or link): git's
- *  discovery (the safe environment never passes GIT_DIR) finds no work tree there, so `git status` fails and the
- *  identity is null — known without its two spawns (the config listing and the status), each a fork of the whole
- *  store process while the first steps run (issue 29). Any doubt (an unreadable directory) is a maybe: git decides. */
-export function noRepositoryAbove(cwd: string): boolean {
-  for (let d = resolve(cwd); ; d = dirname(d)) {
-    try {
-      if (lstatSync(join(d, '.git'), { throwIfNoEntry: false }) !== undefined) return false;
-    } catch {
-      return false;
-    }
-    if (dirname(d) === d) return true;
-  }
 }
 
 /** Concurrent opens in one workspace (parallel delegations) share one read. */

@@ -9,10 +9,13 @@ import { BIN, GOOD_CONFIG, ROOT, runCli, sandbox, withScript, type Sandbox } fro
 
 let sb: Sandbox | undefined;
 let pane: TmuxPane | undefined;
-afterEach(() => {
-  pane?.kill();
-  pane = undefined;
-  sb?.cleanup();
+afterEach(async () => {
+  try {
+    await pane?.stop();
+  } finally {
+    pane = undefined;
+    sb?.cleanup();
+  }
 });
 
 describe('yagent --version', () => {

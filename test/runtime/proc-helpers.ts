@@ -33,7 +33,8 @@ export function zombieChildren(ppid: number): Member[] {
   return processes().filter((m) => m.state === 'Z' && m.ppid === ppid).map(({ pid, state }) => ({ pid, state, ppid }));
 }
 
-function processes(): (Member & { pgrp: number })[] {
+/** The whole process table (zombies included). */
+export function processes(): (Member & { pgrp: number })[] {
   const out: (Member & { pgrp: number })[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
@@ -73,4 +74,23 @@ export function spawnGroup(): ChildProcess {
  *  must be none. Orphaned grandchildren belong to init, which reaps them (or not: not ours to judge). */
 export function ownChildren(pgid: number): Member[] {
   return groupMembers(pgid).filter((m) => m.ppid === process.pid);
+}
+
+/** `root` and every live process below it, read from the process table at one moment. */
+export function treeOf(root: number): number[] {
+  const table = processes().filter((m) => m.state !== 'Z');
+  const tree = [root];
+  for (let i = 0; i < tree.length; i++) for (const m of table) if (m.ppid === tree[i]) tree.push(m.pid);
+  return tree;
+}
+
+/** Polls (bounded) until none of `pids` is alive (a zombie counts as gone); returns those left at the deadline. */
+export async function noneAlive(pids: readonly number[], maxMs: number): Promise<number[]> {
+  const deadline = Date.now() + maxMs;
+  for (;;) {
+    const alive = new Set(processes().filter((m) => m.state !== 'Z').map((m) => m.pid));
+    const left = pids.filter((p) => alive.has(p));
+    if (left.length === 0 || Date.now() > deadline) return left;
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }

@@ -47,12 +47,15 @@ function processesOf(dir: string): string[] {
 let sb: Sandbox | undefined;
 const reaper = childReaper();
 let pane: TmuxPane | undefined;
-afterEach(() => {
+afterEach(async () => {
   reaper.reap();
-  pane?.kill();
-  sb?.cleanup();
-  pane = undefined;
-  sb = undefined;
+  try {
+    await pane?.stop();
+  } finally {
+    sb?.cleanup();
+    pane = undefined;
+    sb = undefined;
+  }
 });
 
 /** Boots `yagent -c CFG [args]` in tmux (100x30) in a fresh sandbox; returns the pane and the approval target. */

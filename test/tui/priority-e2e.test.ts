@@ -35,11 +35,14 @@ function threadNice(pid: number): Map<number, number> {
 let sb: Sandbox | undefined;
 let pane: TmuxPane | undefined;
 const reaper = childReaper();
-afterEach(() => {
+afterEach(async () => {
   reaper.reap();
-  pane?.kill();
-  sb?.cleanup();
-  pane = sb = undefined;
+  try {
+    await pane?.stop();
+  } finally {
+    sb?.cleanup();
+    pane = sb = undefined;
+  }
 });
 
 describe('worker priority in the real CLI', () => {

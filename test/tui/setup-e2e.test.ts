@@ -11,10 +11,13 @@ let sb: Sandbox | undefined;
 let pane: TmuxPane | undefined;
 let fake: FakeProvider | undefined;
 afterEach(async () => {
-  pane?.kill();
-  sb?.cleanup();
-  await fake?.close();
-  pane = sb = fake = undefined;
+  try {
+    await pane?.stop();
+  } finally {
+    sb?.cleanup();
+    await fake?.close();
+    pane = sb = fake = undefined;
+  }
 });
 
 describe('TUI first start', () => {

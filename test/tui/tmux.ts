@@ -1,5 +1,6 @@
 // A real terminal for end-to-end TUI tests: tmux runs the CLI; send-keys types, capture-pane reads the screen.
 import { execFileSync, spawnSync } from 'node:child_process';
+import { GONE_DEADLINE_MS, noneAlive, treeOf } from '../runtime/proc-helpers.js';
 
 export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 
@@ -42,5 +43,15 @@ export class TmuxPane {
 
   kill(): void {
     spawnSync('tmux', ['-S', this.socket, 'kill-server']);
+  }
+
+  /** Kills the server and waits for every process the pane started to exit: the CLI still writes its data root while
+   *  it shuts down on the hangup, so a sandbox removed before that fails with ENOTEMPTY (or loses the CLI's writes). */
+  async stop(): Promise<void> {
+    const panes = spawnSync('tmux', ['-S', this.socket, 'list-panes', '-a', '-F', '#{pane_pid}'], { encoding: 'utf8' });
+    const tree = process.platform === 'linux' ? (panes.stdout ?? '').split('\n').filter(Boolean).flatMap((p) => treeOf(Number(p))) : [];
+    this.kill();
+    const left = await noneAlive(tree, GONE_DEADLINE_MS);
+    if (left.length > 0) throw new Error(`processes the pane started outlived its terminal: ${left.join(', ')}`);
   }
 }

@@ -29,7 +29,8 @@ export function sandbox(config?: string): Sandbox {
   mkdirSync(join(dir, 'tmp')); // the CLI's own temp dirs (demo workspace, scripted config) land here
   if (config !== undefined) writeFileSync(join(home, 'config', 'config.toml'), config, { mode: 0o600 });
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: dir, YAGENT_HOME: home, YAGENT_NOTES_ROOT: join(home, 'notes'), NO_COLOR: '1', TMPDIR: join(dir, 'tmp') };
-  return { dir, home, env, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  // retries: a child killed with SIGKILL just before may finish the syscall it was in (a file created mid-removal)
+  return { dir, home, env, cleanup: () => rmSync(dir, { recursive: true, force: true, maxRetries: 3 }) };
 }
 
 /** A config that loads cleanly; scripted runs replace its provider with the fake one. */

@@ -2,7 +2,7 @@
 // file git reads is unchanged — one spawn less per git call — and never at the cost of the boundary of issue 22: a
 // driver added between two calls is listed (so disabled), an include is listed every time. Real git throughout.
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -98,5 +98,29 @@ describe('the kept config listing', () => {
     expect((await runSafeGitResult(r, ['add', '-A'], o)).ok).toBe(true);
     expect(configListingsSpawned() - before).toBe(2);
     expect(existsSync(marker)).toBe(false);
+  });
+});
+
+describe('a sequence in one child', () => {
+  it('add and write-tree run under one shell, a child of this process: each command\'s output is its own, a failure names its command and ends the row', async () => {
+    const { repo: r, o } = repo();
+    const log = join(dir, 'git.log');
+    const stand = join(dir, 'git.sh');
+    writeFileSync(stand, `#!/bin/sh\necho "$2 $PPID" >> '${log}'\nexec git "$@"\n`); // $1 is --no-pager
+    chmodSync(stand, 0o755);
+    const og: SafeGitOptions = { ...o, git: stand };
+    const rs = await safeGitSequence(r, [['add', '-A'], ['write-tree'], ['rev-parse', '--git-dir']], og);
+    const alone = await runSafeGitResult(r, ['write-tree'], og);
+    expect(rs).toEqual([{ ok: true, stdout: '' }, alone, { ok: true, stdout: `${join(r, '.git')}\n` }]);
+    // one fork of this (big, multi-threaded) process for the row: every git of it has the same parent, not us
+    const lines = readFileSync(log, 'utf8').trim().split('\n');
+    expect(lines.map((l) => l.split(' ')[0])).toEqual(['config', 'add', 'write-tree', 'rev-parse', 'write-tree']); // listed once: kept
+    const parents = lines.slice(1, 4).map((l) => Number(l.split(' ')[1]));
+    expect(new Set(parents).size).toBe(1);
+    expect(parents[0]).not.toBe(process.pid);
+    const failed = await safeGitSequence(r, [['write-tree'], ['cat-file', '-t', 'no-such-object'], ['write-tree']], og);
+    expect(failed).toHaveLength(2);
+    expect(failed[0]).toEqual(alone);
+    expect(failed[1]).toMatchObject({ ok: false, error: expect.stringMatching(/^git cat-file: .*no-such-object/) });
   });
 });

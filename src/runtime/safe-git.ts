@@ -5,6 +5,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { atomicWrite } from './atomic-write.js';
 import { isAbsolute, join, resolve } from 'node:path';
 import { nodeChildProcess } from './lazy-builtins.js';
+import { trackProcessGroup } from './process-groups.js';
 
 /** Passed through from yagent's environment, nothing else: git needs to find itself, the user's config and a temp dir. */
 const GIT_ENV_KEEP = ['PATH', 'HOME', 'USER', 'LOGNAME', 'TMPDIR', 'TZ', 'XDG_CONFIG_HOME'] as const;
@@ -136,8 +137,10 @@ function runInOneChild(cwd: string, commands: string[][], env: NodeJS.ProcessEnv
   const end = `\n${SEQ_MARK}\n`;
   const max = o.maxBuffer ?? 4 << 20;
   return new Promise((resolve) => {
-    // its own process group: a timeout kills the shell and the git it runs, as it kills a lone git
+    // its own process group: a timeout kills the shell and the git it runs, as it kills a lone git; registered, so it
+    // also dies with this thread's worker whatever ends it (process-groups.ts)
     const child = nodeChildProcess().spawn('/bin/sh', ['-c', script], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const release = child.pid !== undefined ? trackProcessGroup(child.pid, new Promise((r) => child.once('exit', r))) : () => undefined;
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let bytes = 0;
@@ -164,6 +167,7 @@ function runInOneChild(cwd: string, commands: string[][], env: NodeJS.ProcessEnv
     const finish = (code: number | null, failure?: Error): void => {
       if (settled) return;
       settled = true;
+      release();
       signal.removeEventListener('abort', killGroup);
       const enc = o.encoding ?? 'utf8';
       const outs = Buffer.concat(out).toString(enc).split(end);

@@ -123,4 +123,25 @@ describe('a sequence in one child', () => {
     expect(failed[0]).toEqual(alone);
     expect(failed[1]).toMatchObject({ ok: false, error: expect.stringMatching(/^git cat-file: .*no-such-object/) });
   });
+
+  it('a row that outlives its timeout is killed whole: the shell and the git it runs', async () => {
+    const { repo: r, o } = repo();
+    const pidFile = join(dir, 'git.pid');
+    const stand = join(dir, 'slow-git.sh');
+    // `add` hangs (its pid written first); the listing and everything else is the real git
+    writeFileSync(stand, `#!/bin/sh\nif [ "$2" = add ]; then echo $$ > '${pidFile}'; exec sleep 30; fi\nexec git "$@"\n`);
+    chmodSync(stand, 0o755);
+    const rs = await safeGitSequence(r, [['add', '-A'], ['write-tree']], { ...o, git: stand, timeoutMs: 1_000 });
+    expect(rs).toEqual([{ ok: false, error: 'git add: timed out after 1000 ms' }]);
+    const pid = readFileSync(pidFile, 'utf8').trim();
+    // gone, or a zombie waiting for its reaper: never still running
+    let state = 'gone';
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? '';
+    } catch {
+      // reaped already
+    }
+    expect(['gone', 'Z', 'X']).toContain(state);
+  }, 20_000);
 });

@@ -1,9 +1,15 @@
 // The log sink: one dispatcher consumer turns events into log lines and sends them to the store in batches
 // (the store is the only writer of ~/.yagent/logs/); warn+ lines and model_info are mirrored to stderr under --verbose.
-import type { Remote } from '../../src/runtime/actor.js';
+import type { Clock, Remote } from '../../src/runtime/actor.js';
+import { realClock } from '../../src/runtime/clock.js';
 import type { Runtime } from '../../src/runtime/runtime.js';
 import type { LogLine, StoreApi } from '../../src/store/api.js';
 import { isThoughtWarning, LOGGED_EVENT_TYPES, logLinesFor, mirrorText } from './log-lines.js';
+
+/** Lines wait this long for the lines after them before they go to the store: a quick run's steps share one store
+ *  message and one write per file instead of one each (the store thread's per-step work competes with the agent's
+ *  step on a small machine). close() sends what is held at once. */
+export const LOG_BATCH_MS = 100;
 
 export interface LogSink {
   /** Stops consuming, writes every line still queued; resolves when the store has them. */
@@ -19,6 +25,8 @@ export interface LogSinkOptions {
   mirror?: ((text: string) => void) | undefined;
   /** A failed write is said once here (the files are then incomplete; the run goes on). */
   onFailure: (text: string) => void;
+  /** The batch window's timer (tests: a manual clock). */
+  clock?: Clock;
 }
 
 export function startLogSink(opts: LogSinkOptions): LogSink {
@@ -27,7 +35,11 @@ export function startLogSink(opts: LogSinkOptions): LogSink {
   let failed = false;
   // a model that never writes <thought> would warn at every step: the log keeps each, stderr says it once
   let thoughtSaid = false;
-  // batches form by themselves: lines arriving while one write is in flight go out together in the next
+  // batches form by themselves: lines arriving within LOG_BATCH_MS of the first held one, or while one write is in
+  // flight, go out together in the next
+  const clock = opts.clock ?? realClock;
+  let held: { cancel(): void } | null = null;
+  let closing = false;
   const say = (err: unknown): void => {
     if (!failed) opts.onFailure(`yagent: warning: log lines could not be written: ${err instanceof Error ? err.message : String(err)}\n`);
     failed = true;
@@ -51,11 +63,18 @@ export function startLogSink(opts: LogSinkOptions): LogSink {
       }
     }
   };
-  const kick = (): void => {
+  const send = (): void => {
+    held?.cancel();
+    held = null;
     flushing ??= opts.runtime.tasks.go('log-flush', flushLoop).finally(() => {
       flushing = null;
       if (buffer.length > 0) kick();
     });
+  };
+  const kick = (): void => {
+    if (closing) return send();
+    if (flushing !== null || held !== null) return;
+    held = clock.setTimeout(send, LOG_BATCH_MS);
   };
   const consumer = opts.runtime.dispatcher.consume({ name: 'log-sink', filter: { types: LOGGED_EVENT_TYPES } }, (env) => {
     const lines = logLinesFor(env);
@@ -74,6 +93,8 @@ export function startLogSink(opts: LogSinkOptions): LogSink {
     async close() {
       consumer.mailbox.close();
       await consumer.done;
+      closing = true;
+      if (buffer.length > 0) send();
       while (flushing !== null) await flushing;
     },
   };

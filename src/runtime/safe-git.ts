@@ -5,6 +5,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { atomicWrite } from './atomic-write.js';
 import { isAbsolute, join, resolve } from 'node:path';
 import { nodeChildProcess } from './lazy-builtins.js';
+import { trackProcessGroup } from './process-groups.js';
 
 /** Passed through from yagent's environment, nothing else: git needs to find itself, the user's config and a temp dir. */
 const GIT_ENV_KEEP = ['PATH', 'HOME', 'USER', 'LOGNAME', 'TMPDIR', 'TZ', 'XDG_CONFIG_HOME'] as const;
@@ -108,20 +109,81 @@ export async function runSafeGit(cwd: string, args: string[], o: SafeGitOptions)
 }
 
 /** Several commands in a row on one config listing (the undo store's snapshot: `add`, then `write-tree`): each runs
- *  with every filter driver of that listing disabled, within its own `timeoutMs`. A failed listing is the first
- *  command's failure. */
+ *  with every filter driver of that listing disabled; the whole row within `timeoutMs` per command. A failed listing
+ *  is the first command's failure; a failed command ends the row (its result is the last). Two or more run in ONE
+ *  child of this process, a `/bin/sh` running them in turn (`runInOneChild`): each fork of this multi-threaded
+ *  process blocks the forking thread for milliseconds and costs every thread copy-on-write faults until the child
+ *  execs, where the shell's own forks are cheap. */
 export async function safeGitSequence(cwd: string, commands: string[][], o: SafeGitOptions): Promise<SafeGitResult[]> {
   const parent = o.parentEnv ?? process.env;
   const names = await configNames(cwd, parent, o, AbortSignal.timeout(o.timeoutMs));
   if (!names.ok) return [names];
   const env = safeGitEnv(parent, [...SAFE_GIT_SETTINGS, ...driverOverrides(names.stdout)]);
-  const out: SafeGitResult[] = [];
-  for (const args of commands) {
-    const r = await execGit(cwd, args, { ...env }, o, AbortSignal.timeout(o.timeoutMs));
-    out.push(r);
-    if (!r.ok) break;
-  }
-  return out;
+  if (commands.length === 1) return [await execGit(cwd, commands[0] ?? [], env, o, AbortSignal.timeout(o.timeoutMs))];
+  return runInOneChild(cwd, commands, env, o, AbortSignal.timeout(o.timeoutMs * commands.length));
+}
+
+/** Ends each command's output on stdout, and names the command that failed on stderr (then the shell exits). */
+const SEQ_MARK = 'yagent-git-sequence-end';
+const shellQuote = (a: string): string => `'${a.replace(/'/g, "'\\''")}'`;
+
+function runInOneChild(cwd: string, commands: string[][], env: NodeJS.ProcessEnv, o: SafeGitOptions, signal: AbortSignal): Promise<SafeGitResult[]> {
+  for (const [k, v] of Object.entries(o.gitEnv ?? {})) if (k.startsWith('GIT_')) env[k] = v;
+  if (o.indexFile !== undefined) env['GIT_INDEX_FILE'] = o.indexFile;
+  const git = shellQuote(o.git ?? 'git');
+  const script = commands
+    .map((args, i) => `${git} --no-pager ${args.map(shellQuote).join(' ')} || { s=$?; printf '\\n%s %d\\n' '${SEQ_MARK}' ${i} >&2; exit $s; }; printf '\\n%s\\n' '${SEQ_MARK}'`)
+    .join('\n');
+  const end = `\n${SEQ_MARK}\n`;
+  const max = o.maxBuffer ?? 4 << 20;
+  return new Promise((resolve) => {
+    // its own process group: a timeout kills the shell and the git it runs, as it kills a lone git; registered, so it
+    // also dies with this thread's worker whatever ends it (process-groups.ts)
+    const child = nodeChildProcess().spawn('/bin/sh', ['-c', script], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const release = child.pid !== undefined ? trackProcessGroup(child.pid, new Promise((r) => child.once('exit', r))) : () => undefined;
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let bytes = 0;
+    let over = false;
+    const killGroup = (): void => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // the group is gone already
+      }
+    };
+    const take = (into: Buffer[]) => (b: Buffer): void => {
+      bytes += b.length;
+      if (bytes > max && !over) {
+        over = true;
+        killGroup();
+      }
+      if (!over) into.push(b);
+    };
+    child.stdout.on('data', take(out));
+    child.stderr.on('data', take(err));
+    signal.addEventListener('abort', killGroup, { once: true });
+    let settled = false;
+    const finish = (code: number | null, failure?: Error): void => {
+      if (settled) return;
+      settled = true;
+      release();
+      signal.removeEventListener('abort', killGroup);
+      const enc = o.encoding ?? 'utf8';
+      const outs = Buffer.concat(out).toString(enc).split(end);
+      const done = Math.min(outs.length - 1, commands.length);
+      const results: SafeGitResult[] = outs.slice(0, done).map((text) => ({ ok: true, stdout: text }));
+      if (code === 0 && done === commands.length) return resolve(results);
+      const lines = Buffer.concat(err).toString('utf8').split('\n');
+      const at = lines.findIndex((l) => l.startsWith(`${SEQ_MARK} `));
+      const own = (at >= 0 ? lines.slice(0, at) : lines).map((l) => l.trim()).filter((l) => l !== '');
+      const why = over ? 'output over maxBuffer' : signal.aborted ? `timed out after ${o.timeoutMs} ms` : own.at(-1) || (failure?.message ?? `exit code ${String(code)}`);
+      results.push({ ok: false, error: `git ${commands[done]?.[0] ?? ''}: ${why}` });
+      resolve(results);
+    };
+    child.once('error', (e) => finish(null, e));
+    child.once('close', (code) => finish(code));
+  });
 }
 
 /** `runSafeGit` that says why a call failed (the undo store reports it). */

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { runLoop } from '../../src/actors/agents/loop.js';
 import { flagsFor } from '../../src/actors/agents/profiles.js';
 import { TaskMemorySaver, TASK_MEMORY_POST_MS } from '../../src/actors/agents/task-memory-saver.js';
-import { ROLLOUT_HOLD_MS, StoreRecorder } from '../../src/actors/agents/recorder.js';
+import { ROLLOUT_BATCH_MS, ROLLOUT_HOLD_MS, StoreRecorder } from '../../src/actors/agents/recorder.js';
 import type { Recorder, ToolRunner } from '../../src/actors/agents/loop-contract.js';
 import type { ChatMessage, ToolCall } from '../../src/actors/agents/wire-types.js';
 import { ManualClock, realClock } from '../../src/runtime/clock.js';
@@ -105,13 +105,17 @@ describe('task memory', () => {
 });
 
 describe('the rollout append', () => {
-  it('a step\'s records cross to the store in one append once its request has left, and drain sends what is held', async () => {
+  it('quick steps share one append, sent only after a request has left once the oldest record waited ROLLOUT_BATCH_MS; drain sends what is held', async () => {
+    const clock = new ManualClock();
     const log: string[] = [];
+    let recorded = 0;
     const store = {
-      appendRollout: (_p: string, rs: { type: string }[]) => (log.push(`append ${rs.map((r) => r.type).join(',')}`), Promise.resolve()),
+      appendRollout: (_p: string, rs: { type: string }[]) => (log.push(`append ${rs.length}`), Promise.resolve()),
       drain: () => (log.push('drain'), Promise.resolve()),
     };
-    const recorder = new StoreRecorder(Promise.resolve('/r.jsonl'), store, () => undefined);
+    const inner = new StoreRecorder(Promise.resolve('/r.jsonl'), store, () => undefined, { clock });
+    const recorder: Recorder = { append: (rs) => ((recorded += rs.length), inner.append(rs)), afterSend: () => inner.afterSend(), drain: () => inner.drain() };
+    const STEP_MS = 4;
     let n = 0;
     const engine: LlmEngine = {
       describe: () => ({ provider: 'p', model: 'm' }),
@@ -119,19 +123,56 @@ describe('the rollout append', () => {
         log.push('call');
         for (let i = 0; i < 20; i++) await Promise.resolve();
         log.push('on the wire');
-        await new Promise((r) => setTimeout(r, 5));
-        return n++ === 0 ? reply('', [read(1)]) : reply('done', []);
+        // the model's time: the step's records and the afterSend's turn run meanwhile
+        await new Promise((r) => setImmediate(r));
+        clock.advance(STEP_MS);
+        return n++ < 7 ? reply('', [read(n)]) : reply('done', []);
       },
     };
     const tools: ToolRunner = {
       defs: () => [],
       runBatch: (cs) => Promise.resolve({ outcomes: cs.map((c) => ({ callId: c.id, name: c.name, content: 'hello', ok: true })), fatal: null }),
     };
-    const out = await runLoop({ agent: 'repo', cwd: '/', engine, tools, flags: { ...flagsFor('repo', {}), requireThought: false, noActionRetryLimit: 0 }, recorder, publish: () => undefined, pause: new PauseController(), signal: new AbortController().signal, clock: realClock }, initial);
+    const out = await runLoop({ agent: 'repo', cwd: '/', engine, tools, flags: { ...flagsFor('repo', {}), requireThought: false, noActionRetryLimit: 0 }, recorder, publish: () => undefined, pause: new PauseController(), signal: new AbortController().signal, clock }, initial);
     await recorder.drain();
     expect(out.stopReason).toBe('plain_text');
-    // nothing crosses before a request leaves; the answer, the tool result and the next step's context go together
-    expect(log).toEqual(['call', 'on the wire', 'append response_item,response_item,turn_context', 'call', 'on the wire', 'append response_item,response_item,turn_context', 'append response_item,event_msg', 'drain']);
+    const appends = log.filter((l) => l.startsWith('append'));
+    // 8 requests, 4 ms apart: the records wait for the first request at least ROLLOUT_BATCH_MS after the oldest of them
+    expect(log.filter((l) => l === 'call')).toHaveLength(8);
+    expect(appends.length).toBeLessThanOrEqual(Math.ceil((8 * STEP_MS) / ROLLOUT_BATCH_MS) + 1);
+    expect(ROLLOUT_BATCH_MS).toBeLessThan(ROLLOUT_HOLD_MS);
+    // nothing crosses before a request leaves, nor in the middle of a step: each append follows a request on the wire
+    log.forEach((l, i) => {
+      if (l.startsWith('append') && i < log.indexOf('drain') - 1) expect(log[i - 1]).toBe('on the wire');
+    });
+    // and nothing is lost: every record went, the last ones with the drain
+    expect(appends.reduce((sum, l) => sum + Number(l.split(' ')[1]), 0)).toBe(recorded);
+    expect(log.at(-1)).toBe('drain');
+  });
+
+  it('records appended while an append is in flight wait for a request or their hold, never go on its answer', async () => {
+    const clock = new ManualClock();
+    const sent: number[] = [];
+    let answer = (): void => undefined;
+    const store = {
+      appendRollout: (_p: string, rs: unknown[]) => (sent.push(rs.length), new Promise<void>((r) => (answer = r))),
+      drain: () => Promise.resolve(),
+    };
+    const recorder = new StoreRecorder(Promise.resolve('/r.jsonl'), store, () => undefined, { clock });
+    const rec = { type: 'event_msg' as const, ts: 0, payload: { kind: 'stop' as const, stopReason: 'plain_text' as const } };
+    recorder.append([rec]);
+    clock.advance(ROLLOUT_HOLD_MS);
+    await new Promise((r) => setImmediate(r));
+    expect(sent).toEqual([1]);
+    // the store answers in the middle of the next step: its records stay held
+    recorder.append([rec, rec]);
+    answer();
+    await new Promise((r) => setImmediate(r));
+    expect(sent).toEqual([1]);
+    clock.advance(ROLLOUT_BATCH_MS);
+    recorder.afterSend();
+    await new Promise((r) => setImmediate(r));
+    expect(sent).toEqual([1, 2]);
   });
 
   it('records with no request after them go on their own within ROLLOUT_HOLD_MS', async () => {

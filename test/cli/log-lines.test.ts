@@ -2,6 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Envelope, Event } from '../../src/runtime/protocol/index.js';
 import { LOGGED_EVENT_TYPES, logLineFor, logLinesFor, mirrorText } from '../../bin/host/log-lines.js';
+import { LOG_BATCH_MS, startLogSink } from '../../bin/host/log-sink.js';
+import { ManualClock } from '../../src/runtime/clock.js';
+import { Dispatcher } from '../../src/runtime/dispatcher.js';
+import { NamedTasks } from '../../src/runtime/tasks.js';
+import type { Runtime } from '../../src/runtime/runtime.js';
+import type { LogLine } from '../../src/store/api.js';
 
 const env = (payload: Event, over: Partial<Envelope> = {}): Envelope => ({ seq: 1, taskId: 't1', delegationId: null, source: 'director', type: payload.type, lane: 'normal', ts: 1_700_000_000_000, payload, ...over }) as Envelope;
 
@@ -40,5 +46,37 @@ describe('log lines', () => {
   it('the sink subscribes to every event type it maps (and to the llm retry/breaker events by name)', () => {
     for (const t of ['log', 'llm_call_start', 'llm_call_end', 'llm_retry', 'breaker_state', 'tool_call_start', 'tool_call_result', 'delegation_start', 'delegation_end', 'task_end']) expect(LOGGED_EVENT_TYPES).toContain(t);
     expect(LOGGED_EVENT_TYPES).not.toContain('ai_chunk');
+  });
+});
+
+describe('the log sink', () => {
+  it('holds lines LOG_BATCH_MS for the ones after them: a quick run\'s steps reach the store in one append; close sends what is held at once', async () => {
+    const clock = new ManualClock();
+    const dispatcher = new Dispatcher({ onWarn: () => undefined });
+    const tasks = new NamedTasks();
+    const appends: number[] = [];
+    const store = { appendLogs: (lines: LogLine[]) => (appends.push(lines.length), Promise.resolve()) };
+    const sink = startLogSink({ runtime: { dispatcher, tasks } as unknown as Runtime, store, storeReady: Promise.resolve(), onFailure: () => undefined, clock });
+    const src = { name: 'director', taskId: 't1', delegationId: null };
+    const settle = (): Promise<void> => new Promise((r) => setImmediate(r));
+    // three steps' worth of tool lines, each step's events its own batch
+    for (let step = 0; step < 3; step++) {
+      dispatcher.publish(src, { type: 'tool_call_start', agent: 'director', callId: `c${step}`, name: 'read_file', brief: 'f.txt' });
+      dispatcher.publish(src, { type: 'tool_call_result', agent: 'director', callId: `c${step}`, name: 'read_file', ok: true, display: 'f.txt:1-5' });
+      await settle();
+      clock.advance(LOG_BATCH_MS / 10);
+    }
+    await settle();
+    expect(appends).toEqual([]);
+    clock.advance(LOG_BATCH_MS);
+    await settle();
+    expect(appends).toEqual([6]);
+    // a line held when the sink closes goes then, without waiting for the window
+    dispatcher.publish(src, { type: 'log', level: 'info', message: 'last' });
+    await settle();
+    expect(appends).toEqual([6]);
+    await sink.close();
+    expect(appends).toEqual([6, 1]);
+    expect(clock.pending()).toBe(0);
   });
 });

@@ -2,7 +2,7 @@
 // file git reads is unchanged — one spawn less per git call — and never at the cost of the boundary of issue 22: a
 // driver added between two calls is listed (so disabled), an include is listed every time. Real git throughout.
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -99,4 +99,49 @@ describe('the kept config listing', () => {
     expect(configListingsSpawned() - before).toBe(2);
     expect(existsSync(marker)).toBe(false);
   });
+});
+
+describe('a sequence in one child', () => {
+  it('add and write-tree run under one shell, a child of this process: each command\'s output is its own, a failure names its command and ends the row', async () => {
+    const { repo: r, o } = repo();
+    const log = join(dir, 'git.log');
+    const stand = join(dir, 'git.sh');
+    writeFileSync(stand, `#!/bin/sh\necho "$2 $PPID" >> '${log}'\nexec git "$@"\n`); // $1 is --no-pager
+    chmodSync(stand, 0o755);
+    const og: SafeGitOptions = { ...o, git: stand };
+    const rs = await safeGitSequence(r, [['add', '-A'], ['write-tree'], ['rev-parse', '--git-dir']], og);
+    const alone = await runSafeGitResult(r, ['write-tree'], og);
+    expect(rs).toEqual([{ ok: true, stdout: '' }, alone, { ok: true, stdout: `${join(r, '.git')}\n` }]);
+    // one fork of this (big, multi-threaded) process for the row: every git of it has the same parent, not us
+    const lines = readFileSync(log, 'utf8').trim().split('\n');
+    expect(lines.map((l) => l.split(' ')[0])).toEqual(['config', 'add', 'write-tree', 'rev-parse', 'write-tree']); // listed once: kept
+    const parents = lines.slice(1, 4).map((l) => Number(l.split(' ')[1]));
+    expect(new Set(parents).size).toBe(1);
+    expect(parents[0]).not.toBe(process.pid);
+    const failed = await safeGitSequence(r, [['write-tree'], ['cat-file', '-t', 'no-such-object'], ['write-tree']], og);
+    expect(failed).toHaveLength(2);
+    expect(failed[0]).toEqual(alone);
+    expect(failed[1]).toMatchObject({ ok: false, error: expect.stringMatching(/^git cat-file: .*no-such-object/) });
+  });
+
+  it('a row that outlives its timeout is killed whole: the shell and the git it runs', async () => {
+    const { repo: r, o } = repo();
+    const pidFile = join(dir, 'git.pid');
+    const stand = join(dir, 'slow-git.sh');
+    // `add` hangs (its pid written first); the listing and everything else is the real git
+    writeFileSync(stand, `#!/bin/sh\nif [ "$2" = add ]; then echo $$ > '${pidFile}'; exec sleep 30; fi\nexec git "$@"\n`);
+    chmodSync(stand, 0o755);
+    const rs = await safeGitSequence(r, [['add', '-A'], ['write-tree']], { ...o, git: stand, timeoutMs: 1_000 });
+    expect(rs).toEqual([{ ok: false, error: 'git add: timed out after 1000 ms' }]);
+    const pid = readFileSync(pidFile, 'utf8').trim();
+    // gone, or a zombie waiting for its reaper: never still running
+    let state = 'gone';
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? '';
+    } catch {
+      // reaped already
+    }
+    expect(['gone', 'Z', 'X']).toContain(state);
+  }, 20_000);
 });

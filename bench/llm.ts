@@ -130,6 +130,8 @@ async function measure(format: 'openai' | 'anthropic', fake: FakeProvider): Prom
       `the official SDK alone (client built once, same options and transport): the same request, .asResponse(), events read by the same SSE reader and JSON-parsed (same round)`),
     pairedFigure(`${format}_sdk_floor_over_raw`, 'ms/call', floor, raw, '<= 1.2x raw node:http request (else the SDK alone misses the engine target)', (v, b) => b > 0 && v / b <= 1.2, rawLabel),
   ];
+  // the floor imports the SDK as the engines do: the vendored, patched bundle (scripts/sdk-quiet-logs.mjs, sdk-fast-request.mjs)
+  process.stderr.write(`llm ${format}: SDK of the floor and the engine: ${import.meta.resolve(format === 'openai' ? 'openai' : '@anthropic-ai/sdk')}\n`);
   process.stderr.write(`llm ${format}: engine runs ${eng.map(round).join(' ')} | raw runs ${raw.map(round).join(' ')} | sdk runs ${floor.map(round).join(' ')}\n`);
   const [ce = [], cr = [], cf = []] = cpu.map((c) => [stats(c).median]);
   process.stderr.write(`llm ${format}: CPU ms/call (medians) engine ${round(ce[0] ?? 0)} raw ${round(cr[0] ?? 0)} sdk ${round(cf[0] ?? 0)}: engine/raw ${((ce[0] ?? 0) / (cr[0] ?? 1)).toFixed(2)}x, engine/sdk ${((ce[0] ?? 0) / (cf[0] ?? 1)).toFixed(2)}x, sdk/raw ${((cf[0] ?? 0) / (cr[0] ?? 1)).toFixed(2)}x\n`);

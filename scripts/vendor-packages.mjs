@@ -14,13 +14,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeBundle, writeStampedCjs } from './rolldown-write.mjs';
 import { sdkQuietLogs } from './sdk-quiet-logs.mjs';
+import { sdkFastRequest } from './sdk-fast-request.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const VENDORED = ['zod', 'openai', '@anthropic-ai/sdk', 'smol-toml', 'tinyglobby', 'diff'];
 /** Also written as one code-cached CommonJS file (index.cjs): what the agent's thread bundle requires (AGENT_THREAD). */
 const CJS_TOO = new Set(['openai', '@anthropic-ai/sdk']);
 // Bumped when what a vendored file contains changes for the same package version (so old builds are redone).
-const RECIPE = 8;
+const RECIPE = 9;
 
 /** The SDKs' free `Headers`, `FormData` and `Response` name our shims (src/actors/llm/transport/web-shims.ts): Node
  *  defines the globals by loading undici (~45 ms of CPU per thread), which our node:http transport never needs. */
@@ -69,12 +70,15 @@ for (const name of VENDORED) {
   if (old.version === version && old.vendorRecipe === RECIPE && old.shims === shims && existsSync(join(target, 'index.js'))) continue;
   mkdirSync(target, { recursive: true });
   // the package's own `exports` pick its ESM entry; its dynamic imports are inlined (one file, nothing else to find)
-  // the SDKs build no log text their log level would not print (sdk-quiet-logs.mjs): each must be patched
+  // the SDKs build no log text their log level would not print (sdk-quiet-logs.mjs) and merge headers without
+  // generators, their own AbortSignal built only when read (sdk-fast-request.mjs): each must be patched
   const patched = new Set();
-  const plugins = name === 'zod' ? [jitlessZod, noZodLocales] : name === 'tinyglobby' ? [fdirNoOptionalPicomatch] : SDKS.has(name) ? [sdkQuietLogs(patched)] : [];
+  const fast = new Set();
+  const plugins = name === 'zod' ? [jitlessZod, noZodLocales] : name === 'tinyglobby' ? [fdirNoOptionalPicomatch] : SDKS.has(name) ? [sdkQuietLogs(patched), sdkFastRequest(fast)] : [];
   const input = { input: name, cwd: root, plugins, ...(SDKS.has(name) ? { transform: NO_UNDICI } : {}) };
   await writeBundle(input, { file: join(target, 'index.js'), codeSplitting: false });
   if (CJS_TOO.has(name)) await writeStampedCjs(input, join(target, 'index.cjs'));
   if (SDKS.has(name) && patched.size !== 1) throw new Error(`${name}: its client.mjs was not patched (sdk-quiet-logs.mjs): ${[...patched].join(', ') || 'not in the bundle'}`);
+  if (SDKS.has(name) && fast.size !== 2) throw new Error(`${name}: its client.mjs and internal/headers.mjs were not both patched (sdk-fast-request.mjs): ${[...fast].join(', ') || 'not in the bundle'}`);
   writeFileSync(manifest, `${JSON.stringify({ name, version, vendorRecipe: RECIPE, shims, private: true, type: 'module', exports: { '.': './index.js' } }, null, 2)}\n`);
 }

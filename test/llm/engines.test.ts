@@ -65,6 +65,23 @@ describe.each(['openai', 'anthropic'] as const)('%s engine', (format) => {
     expect(body.tools.map((t) => t.name ?? t.function?.name)).toEqual(['grep', 'read_file', 'write_file']);
   });
 
+  it('the body keeps one key order, what stays the same between calls first (the prompt cache keeps the prefix)', async () => {
+    const agent = `${format}-key-order`;
+    fake.script(agent, { text: 'a' }, { text: 'b' });
+    const history = [...request(agent).messages, { role: 'user' as const, content: 'again' }];
+    await engine({ maxTokens: 500, temperature: 0.3, reasoningEffort: 'low' }).call(request(agent, { tools }));
+    await engine().call(request(agent, { messages: history }));
+    const [a, b] = fake.requestsFor(agent).map((r) => Object.keys(r.body ?? {}));
+    if (format === 'openai') {
+      expect(a).toEqual(['model', 'stream', 'stream_options', 'tools', 'reasoning_effort', 'messages', 'max_tokens', 'temperature']);
+      expect(b).toEqual(['model', 'stream', 'stream_options', 'messages']);
+    } else {
+      // extended thinking takes no temperature
+      expect(a).toEqual(['model', 'stream', 'system', 'tools', 'thinking', 'messages', 'max_tokens']);
+      expect(b).toEqual(['model', 'stream', 'system', 'messages', 'max_tokens']);
+    }
+  });
+
   it('max_tokens and temperature: call options beat the provider, 0 means not set, else omitted', async () => {
     const agent = `${format}-precedence`;
     fake.script(agent, { text: 'a' }, { text: 'b' }, { text: 'c' });

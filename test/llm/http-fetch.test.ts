@@ -1,5 +1,5 @@
 // The SDKs' transport (src/actors/llm/transport): fetch's contract on node:http/https against real loopback servers.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer, Agent as HttpsAgent } from 'node:https';
 import { gzipSync } from 'node:zlib';
@@ -328,6 +328,27 @@ describe('web shims (what the vendored SDKs get for Headers, FormData, Response)
     for (let i = 0; i < 600; i++) many.append(`X-N${i}`, String(i));
     expect([many.get('x-n0'), many.get('X-N599'), Object.keys(many.record()).length]).toEqual(['0', '599', 600]);
     expect(() => many.append('bad name', 'v')).toThrow(TypeError);
+  });
+
+  it('Headers: a copy of ours (the transport copies each request\'s) takes its state without iterating it, and stands apart', () => {
+    const h = new FetchHeaders({ B: '2', a: '1' });
+    h.append('Set-Cookie', 'x=1');
+    h.append('set-cookie', 'y=2');
+    h.delete('x-none');
+    expect(h.record()).toEqual({ a: '1', b: '2', 'set-cookie': 'y=2' }); // its order is known: the copy shares it until a name comes or goes
+    const iterated = vi.spyOn(h, Symbol.iterator);
+    const entries = vi.spyOn(h, 'entries');
+    const copy = new FetchHeaders(h);
+    expect([iterated.mock.calls.length, entries.mock.calls.length]).toEqual([0, 0]);
+    expect([...copy]).toEqual([['a', '1'], ['b', '2'], ['set-cookie', 'x=1'], ['set-cookie', 'y=2']]);
+    expect(copy.getSetCookie()).toEqual(['x=1', 'y=2']);
+    copy.set('c', '3');
+    copy.delete('a');
+    copy.append('set-cookie', 'z=3');
+    expect([...h]).toEqual([['a', '1'], ['b', '2'], ['set-cookie', 'x=1'], ['set-cookie', 'y=2']]);
+    expect(copy.record()).toEqual({ b: '2', c: '3', 'set-cookie': 'z=3' });
+    h.append('d', '4');
+    expect([copy.has('d'), Object.keys(h.record())]).toEqual([false, ['a', 'b', 'd', 'set-cookie']]);
   });
 
   it('in a fresh thread, building Headers and asking instanceof FormData or Response of a plain body loads no undici', async () => {

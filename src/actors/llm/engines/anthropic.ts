@@ -90,14 +90,17 @@ export class AnthropicEngine implements LlmEngine {
     if (budget !== undefined && maxTokens <= budget) maxTokens = budget + ANTHROPIC_DEFAULT_MAX_TOKENS;
     // what stays the same between calls goes first and the growing history after it: each request's bytes are then
     // a prefix of the next (the provider's prompt cache), and a per-call max_tokens only moves the tail
-    const head: Partial<Anthropic.MessageCreateParamsStreaming> = { model: p.model, stream: true };
-    if (system !== '') head.system = system;
+    // (filled in key order, no spread of a head object: the request's bytes are pinned by engines.test.ts)
+    const wire: Partial<Anthropic.MessageCreateParamsStreaming> = { model: p.model, stream: true };
+    if (system !== '') wire.system = system;
     const tools = sortedTools(req.tools);
     if (tools.length > 0) {
-      head.tools = tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters as Anthropic.Tool.InputSchema }));
+      wire.tools = tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters as Anthropic.Tool.InputSchema }));
     }
-    if (budget !== undefined) head.thinking = { type: 'enabled', budget_tokens: budget };
-    const body: Anthropic.MessageCreateParamsStreaming = { ...head, model: p.model, stream: true, messages, max_tokens: maxTokens };
+    if (budget !== undefined) wire.thinking = { type: 'enabled', budget_tokens: budget };
+    wire.messages = messages;
+    wire.max_tokens = maxTokens;
+    const body = wire as Anthropic.MessageCreateParamsStreaming;
     const temperature = pick(req.temperature, p.temperature);
     // extended thinking rejects a custom temperature
     // (the SDK's types no longer list temperature; the API still accepts it for non-thinking calls)

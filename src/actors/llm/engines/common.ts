@@ -87,8 +87,17 @@ export function callSignalFetch(inner: Fetch): Fetch {
     const signal = id !== undefined && id !== null ? callSignals.get(id) : undefined;
     if (signal === undefined) return inner(input, init);
     callSignals.delete(id as string);
-    return inner(input, { ...init, signal });
+    return inner(input, withSignal(init, signal));
   }) as Fetch;
+}
+
+/** `{ ...init, signal }` without reading `init.signal`: the SDKs' own is a getter that builds their AbortSignal on its
+ *  first read (~4 µs in Node 20; scripts/sdk-fast-request.mjs), and the call's signal replaces it unread. */
+function withSignal(init: Parameters<Fetch>[1], signal: AbortSignal): RequestInit {
+  const out: Record<string, unknown> = { signal };
+  if (init === undefined) return out;
+  for (const key of Object.keys(init)) if (key !== 'signal') out[key] = (init as Record<string, unknown>)[key];
+  return out;
 }
 
 /** Client options both SDKs share: retries and timeouts belong to the reliability stack, not the SDK; requests go

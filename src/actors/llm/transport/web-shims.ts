@@ -43,9 +43,17 @@ function isHeaders(v: unknown): v is Iterable<[string, string]> {
   return typeof v === 'object' && v !== null && (v as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag] === 'Headers';
 }
 
+/** What a FetchHeaders hands a copy of itself (the SDK bundles carry their own copy of this class: a symbol both share). */
+const STATE = Symbol.for('yagent.FetchHeaders.state');
+interface State {
+  map: ReadonlyMap<string, string>;
+  cookies: readonly string[];
+  order: string[] | null;
+}
+
 /** WHATWG Headers: names case-insensitive, repeated values joined with ", " (set-cookie kept apart), sorted iteration. */
 export class FetchHeaders {
-  private readonly map = new Map<string, string>();
+  private map = new Map<string, string>();
   private readonly cookies: string[] = [];
   /** The names in iteration order, kept until a name comes or goes: one set of headers is iterated several times per
    *  request (the SDK's log details, our copy, the wire record), each a sort otherwise. */
@@ -53,6 +61,15 @@ export class FetchHeaders {
 
   constructor(init?: HeadersLike | null) {
     if (init === undefined || init === null) return;
+    const state = (init as { [STATE]?: () => State })[STATE];
+    if (typeof state === 'function') {
+      // one of ours (each request's headers are copied once from the SDK's): its checked state as it is, no iteration
+      const { map, cookies, order } = state.call(init);
+      this.map = new Map(map);
+      this.cookies.push(...cookies);
+      this.order = order;
+      return;
+    }
     if (isHeaders(init)) {
       // a Headers checked its names and values when they went in, and iterates them lower-cased: copied as they are
       for (const [name, value] of init) this.put(name, value);
@@ -85,6 +102,11 @@ export class FetchHeaders {
 
   get [Symbol.toStringTag](): string {
     return 'Headers';
+  }
+
+  /** The state a copy starts from; `order` is shared (never changed in place: replaced when a name comes or goes). */
+  [STATE](): State {
+    return { map: this.map, cookies: this.cookies, order: this.order };
   }
 
   append(name: string, value: string): void {

@@ -73,15 +73,3 @@ export function fastRequest(code, id) {
   const entry = FILES.find(([suffix]) => normal.endsWith(`/node_modules/${suffix}`));
   return entry === undefined ? null : entry[1](code, id);
 }
-
-/** The rolldown plugin; `seen` lists the SDK files it patched (vendor-packages checks both files of each SDK were). */
-export function sdkFastRequest(seen) {
-  return {
-    name: 'sdk-fast-request',
-    transform(code, id) {
-      const out = fastRequest(code, id);
-      if (out !== null) seen.add(id);
-      return out;
-    },
-  };
-}

@@ -54,15 +54,3 @@ export function quietLogs(code, id) {
   if (!/\bloggerFor\b/.test(out)) throw new Error(`${id}: loggerFor is no longer imported: check scripts/sdk-quiet-logs.mjs`);
   return out;
 }
-
-/** The rolldown plugin; `seen` lists the SDK files it patched (vendor-packages checks each SDK was patched once). */
-export function sdkQuietLogs(seen) {
-  return {
-    name: 'sdk-quiet-logs',
-    transform(code, id) {
-      const out = quietLogs(code, id);
-      if (out !== null) seen.add(id);
-      return out;
-    },
-  };
-}

@@ -13,8 +13,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeBundle, writeStampedCjs } from './rolldown-write.mjs';
-import { sdkQuietLogs } from './sdk-quiet-logs.mjs';
-import { sdkFastRequest } from './sdk-fast-request.mjs';
+import { quietLogs } from './sdk-quiet-logs.mjs';
+import { fastRequest } from './sdk-fast-request.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const VENDORED = ['zod', 'openai', '@anthropic-ai/sdk', 'smol-toml', 'tinyglobby', 'diff'];
@@ -47,6 +47,19 @@ const jitlessZod = {
   load: (id) => (id === '\0zod-entry' ? "import { config } from 'zod';\nconfig({ jitless: true });\nexport * from 'zod';\nexport { default } from 'zod';\n" : null),
 };
 
+/** A rolldown plugin applying an SDK patch (`patch(code, id)`: the patched text, or null for a file it does not edit);
+ *  `seen` lists the files it patched (the checks below: every file each patch names was in the bundle). */
+function sdkPatch(name, patch, seen) {
+  return {
+    name,
+    transform(code, id) {
+      const out = patch(code, id);
+      if (out !== null) seen.add(id);
+      return out;
+    },
+  };
+}
+
 /** fdir (inside tinyglobby) requires picomatch at load, in a try, for its own glob() builder, which tinyglobby never
  *  calls (it matches with its own picomatch, inlined): four files through the CommonJS loader in every thread that
  *  globs. The build fails if fdir's code changes shape, so a new version is looked at, not silently mis-patched. */
@@ -74,7 +87,7 @@ for (const name of VENDORED) {
   // generators, their own AbortSignal built only when read (sdk-fast-request.mjs): each must be patched
   const patched = new Set();
   const fast = new Set();
-  const plugins = name === 'zod' ? [jitlessZod, noZodLocales] : name === 'tinyglobby' ? [fdirNoOptionalPicomatch] : SDKS.has(name) ? [sdkQuietLogs(patched), sdkFastRequest(fast)] : [];
+  const plugins = name === 'zod' ? [jitlessZod, noZodLocales] : name === 'tinyglobby' ? [fdirNoOptionalPicomatch] : SDKS.has(name) ? [sdkPatch('sdk-quiet-logs', quietLogs, patched), sdkPatch('sdk-fast-request', fastRequest, fast)] : [];
   const input = { input: name, cwd: root, plugins, ...(SDKS.has(name) ? { transform: NO_UNDICI } : {}) };
   await writeBundle(input, { file: join(target, 'index.js'), codeSplitting: false });
   if (CJS_TOO.has(name)) await writeStampedCjs(input, join(target, 'index.cjs'));

@@ -24,7 +24,7 @@ function encoder(encoding: Encoding): Promise<Loaded> {
   return e;
 }
 
-/** js-tiktoken merges a piece in time cubic in its bytes (a 16 K run of one character took 15.5 s, 32 K 75 s): a
+/** BPE merges a piece in time cubic in its bytes (js-tiktoken's, and bpe-ranks.ts's same algorithm) (a 16 K run of one character took 15.5 s, 32 K 75 s): a
  *  piece over WHOLE_PIECE_BYTES is counted in chunks of at most CHUNK_BYTES, cut at character boundaries. A cut can
  *  add a token where a merge would have spanned it; text without such pieces counts exactly as before. */
 export const WHOLE_PIECE_BYTES = 64;

@@ -60,14 +60,14 @@ export class OpenAiEngine implements LlmEngine {
     // what stays the same between calls goes first and the growing history after it: each request's bytes are then
     // a prefix of the next (the provider's prompt cache), and a per-call max_tokens only moves the tail
     // (filled in key order, no spread of a head object: the request's bytes are pinned by engines.test.ts)
-    const wire: Record<string, unknown> = { model: p.model, stream: true, stream_options: { include_usage: true } };
+    const wire: Partial<ChatCompletionCreateParamsStreaming> = { model: p.model, stream: true, stream_options: { include_usage: true } };
     const tools = sortedTools(req.tools);
     if (tools.length > 0) {
-      wire['tools'] = tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+      wire.tools = tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
     }
-    if (p.reasoningEffort !== undefined) wire['reasoning_effort'] = p.reasoningEffort;
-    wire['messages'] = toOpenAiMessages(req.messages);
-    const body = wire as unknown as ChatCompletionCreateParamsStreaming;
+    if (p.reasoningEffort !== undefined) (wire as Record<string, unknown>)['reasoning_effort'] = p.reasoningEffort;
+    wire.messages = toOpenAiMessages(req.messages);
+    const body = wire as ChatCompletionCreateParamsStreaming;
     const maxTokens = pick(req.maxTokens, p.maxTokens);
     if (maxTokens !== undefined) body.max_tokens = maxTokens;
     const temperature = pick(req.temperature, p.temperature);
